@@ -282,6 +282,15 @@ async def test_retry_after_ms_wins(provider_server: ProviderServer) -> None:
     assert caught.value.retry_after == 1.5
 
 
+async def test_retry_after_as_an_http_date(provider_server: ProviderServer) -> None:
+    provider_server.json_error(
+        503, {"error": {"message": "x"}}, retry_after="Wed, 21 Oct 2015 07:28:00 GMT"
+    )
+    with pytest.raises(ModelError) as caught:
+        await collect_response(model(provider_server).stream(request()))
+    assert caught.value.retry_after == 0.0  # a date in the past: retry now
+
+
 @pytest.mark.parametrize("status", [500, 502, 503, 529])
 async def test_server_errors_are_retryable(provider_server: ProviderServer, status: int) -> None:
     provider_server.json_error(status, {"error": {"message": "upstream broke"}})
@@ -420,6 +429,8 @@ def test_resolve_explains_what_is_missing() -> None:
         resolve_model("gemeni:pro", env={})
     with pytest.raises(ConfigurationError, match="provider:model"):
         resolve_model("gpt-4o-mini", env={})
+    with pytest.raises(ConfigurationError, match="invalid option"):
+        resolve_model("openai:gpt-4o-mini", env={"OPENAI_API_KEY": "k"}, temprature=0)
 
 
 async def test_forbid_network_models(provider_server: ProviderServer) -> None:

@@ -61,9 +61,12 @@ def resolve_model(
         )
     check_network_allowed(spec)
     environ: Mapping[str, str] = os.environ if env is None else env
-    if provider == "anthropic":
-        return _anthropic(model, environ, options)
-    return _openai(provider, model, environ, options)
+    try:
+        if provider == "anthropic":
+            return _anthropic(model, environ, options)
+        return _openai(provider, model, environ, options)
+    except TypeError as exc:
+        raise ConfigurationError(f"invalid option for model {spec!r}: {exc}") from exc
 
 
 def _openai(provider: str, model: str, env: Mapping[str, str], options: dict[str, Any]) -> Model:

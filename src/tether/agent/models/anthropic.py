@@ -267,11 +267,7 @@ class _StreamState:
             self.model = str(message.get("model") or "")
             self.response_id = message.get("id")
             usage = message.get("usage") or {}
-            self.input_tokens = (
-                int(usage.get("input_tokens") or 0)
-                + int(usage.get("cache_creation_input_tokens") or 0)
-                + int(usage.get("cache_read_input_tokens") or 0)
-            )
+            self.input_tokens = _input_tokens(usage)
             self.output_tokens = int(usage.get("output_tokens") or 0)
             return [UsageUpdate(usage=self._usage())]
         if kind == "content_block_start":
@@ -287,6 +283,9 @@ class _StreamState:
             usage = payload.get("usage") or {}
             if usage.get("output_tokens") is not None:
                 self.output_tokens = int(usage["output_tokens"])
+            if usage.get("input_tokens") is not None:
+                # Newer API versions repeat the cumulative input counts here.
+                self.input_tokens = _input_tokens(usage)
             return [UsageUpdate(usage=self._usage())]
         if kind == "message_stop":
             self.stopped = True
@@ -364,6 +363,14 @@ class _StreamState:
             model=self.model,
             response_id=self.response_id,
         )
+
+
+def _input_tokens(usage: dict[str, Any]) -> int:
+    return (
+        int(usage.get("input_tokens") or 0)
+        + int(usage.get("cache_creation_input_tokens") or 0)
+        + int(usage.get("cache_read_input_tokens") or 0)
+    )
 
 
 def _malformed(why: str, data: str) -> ModelError:
