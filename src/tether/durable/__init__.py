@@ -1,0 +1,27 @@
+"""The durable execution engine: workflows, steps, hooks, sleeps, child runs, workers."""
+
+from __future__ import annotations
+
+from ._client import Client, RunHandle, RunInfo, StepView
+from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._registry import Registry, WorkflowDef
+from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
+from ._worker import Worker
+
+__all__ = [
+    "DEFAULT_MAX_ATTEMPTS",
+    "ChildRun",
+    "Client",
+    "Hook",
+    "Registry",
+    "RetryPolicy",
+    "RunHandle",
+    "RunInfo",
+    "StepInfo",
+    "StepView",
+    "Worker",
+    "WorkflowContext",
+    "WorkflowDef",
+    "parse_duration",
+    "step_info",
+]

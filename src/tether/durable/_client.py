@@ -1,0 +1,252 @@
+"""Start, inspect, resume and cancel runs from any process."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from .._codec import decode, describe, encode
+from .._ids import new_ulid
+from .._version import ENGINE_VERSION
+from ..errors import (
+    ConfigurationError,
+    NotFoundError,
+    RunCancelledError,
+    RunFailedError,
+    RunTimeoutError,
+    StrandedRunError,
+)
+from ..stores import (
+    TERMINAL_RUN_STATUSES,
+    Backend,
+    NewRun,
+    RunRecord,
+    RunStatus,
+    StepRecord,
+    WorkflowStore,
+)
+from ._registry import Registry, queue_name, workflow_name_of
+
+__all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
+
+#: A worker whose heartbeat is older than this is not counted as live by clients.
+LIVE_WORKER_SECONDS = 15.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunInfo:
+    """A run as a client sees it."""
+
+    run_id: str
+    workflow_name: str
+    status: RunStatus
+    deployment: str
+    engine_version: str
+    created_at: datetime
+    updated_at: datetime
+    completed_at: datetime | None
+    parent_run_id: str | None
+    stranded: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepView:
+    """A journal entry decoded for reading."""
+
+    slot: int
+    step_id: str
+    name: str
+    status: str
+    attempt: int
+    input: Any
+    output: Any
+    error: Any
+    started_at: datetime
+    completed_at: datetime | None
+
+
+def _ts(value: float | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value, tz=UTC)
+
+
+async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
+    if run.status in TERMINAL_RUN_STATUSES:
+        return False
+    now = time.time()
+    live = [w for w in await store.list_workers() if now - w.heartbeat_at <= LIVE_WORKER_SECONDS]
+    serving = any(
+        w.engine_version == run.engine_version and w.deployment == run.deployment for w in live
+    )
+    return bool(live) and not serving
+
+
+class RunHandle:
+    """A reference to one run."""
+
+    def __init__(self, store: WorkflowStore, run_id: str) -> None:
+        self._store = store
+        self.run_id = run_id
+
+    async def _run(self) -> RunRecord:
+        run = await self._store.get_run(self.run_id)
+        if run is None:
+            raise NotFoundError(f"run {self.run_id!r} does not exist")
+        return run
+
+    async def status(self) -> RunStatus:
+        """The run's status: pending, running, completed, failed or cancelled."""
+        return (await self._run()).status
+
+    async def info(self) -> RunInfo:
+        """The run's record, with whether it is stranded."""
+        run = await self._run()
+        return RunInfo(
+            run_id=run.run_id, workflow_name=run.workflow_name, status=run.status,
+            deployment=run.deployment, engine_version=run.engine_version,
+            created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
+            updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
+            completed_at=_ts(run.completed_at), parent_run_id=run.parent_run_id,
+            stranded=await _is_stranded(self._store, run),
+        )
+
+    async def steps(self) -> list[StepView]:
+        """The decoded journal: one entry per step, in slot order."""
+        return [_step_view(s) for s in await self._store.list_steps(self.run_id)]
+
+    async def result(self, timeout: float | None = None) -> Any:
+        """Wait for the run to end and return its output.
+
+        Args:
+            timeout: Seconds to wait; None waits as long as it takes.
+
+        Raises:
+            RunFailedError: The run failed; `.cause` holds the workflow's error.
+            RunCancelledError: The run was cancelled.
+            StrandedRunError: Live workers exist, but none runs the run's versions.
+            RunTimeoutError: `timeout` passed first (the run goes on).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        next_check = time.monotonic() + 1.0
+        while True:
+            remaining = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
+            run = await self._store.wait_run_terminal(self.run_id, min(remaining, 1.0))
+            if run is None:
+                raise NotFoundError(f"run {self.run_id!r} does not exist")
+            if run.status in TERMINAL_RUN_STATUSES:
+                return _outcome(run)
+            if time.monotonic() >= next_check:
+                next_check = time.monotonic() + 2.0
+                if await _is_stranded(self._store, run):
+                    raise StrandedRunError(run.run_id, run.engine_version, run.deployment)
+            if deadline is not None and time.monotonic() >= deadline:
+                raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
+
+    async def cancel(self, reason: str | None = None) -> None:
+        """Cancel the run: at once if it is parked or waiting, else at its next boundary."""
+        await self._store.request_cancel(self.run_id, reason=reason)
+
+
+def _outcome(run: RunRecord) -> Any:
+    if run.status == "completed":
+        return decode(run.output, what=f"output of run {run.run_id!r}") if run.output else None
+    if run.status == "cancelled":
+        raise RunCancelledError(run.run_id)
+    cause = decode(run.error, what=f"error of run {run.run_id!r}") if run.error else None
+    raise RunFailedError(
+        run.run_id, f"{type(cause).__name__}: {cause}" if cause is not None else "unknown error",
+        cause if isinstance(cause, BaseException) else None,
+    )
+
+
+def _step_view(step: StepRecord) -> StepView:
+    started = datetime.fromtimestamp(step.started_at, tz=UTC)
+    return StepView(
+        slot=step.slot, step_id=step.step_id, name=step.name, status=step.status,
+        attempt=step.attempt, input=describe(step.input), output=describe(step.output),
+        error=describe(step.error), started_at=started, completed_at=_ts(step.completed_at),
+    )
+
+
+class Client:
+    """Starts and controls runs; needs no worker in the same process.
+
+    Args:
+        backend: An open backend.
+        registry: Optional; when given, workflow names are checked on start and its
+            deployment is used.
+    """
+
+    def __init__(self, backend: Backend, *, registry: Registry | None = None) -> None:
+        self.backend = backend
+        self.registry = registry
+
+    @property
+    def _store(self) -> WorkflowStore:
+        return self.backend.stores.workflow
+
+    async def start(
+        self,
+        workflow: Callable[..., Any] | str,
+        *args: Any,
+        run_id: str | None = None,
+        **kwargs: Any,
+    ) -> RunHandle:
+        """Start a run, or return the existing run with the same id.
+
+        Args:
+            workflow: A registered workflow function, or its name.
+            *args: Arguments after the context.
+            run_id: The run's id; starting the same id again returns the same run (a
+                different workflow or input under that id is a `ConflictError`).
+            **kwargs: Keyword arguments of the workflow.
+        """
+        name = workflow_name_of(workflow)
+        deployment = getattr(workflow, "__tether_deployment__", None)
+        if self.registry is not None:
+            self.registry.get(name)
+            deployment = self.registry.deployment
+        if deployment is None:
+            raise ConfigurationError(
+                f"cannot tell which deployment runs {name!r}: pass the workflow function, or "
+                "create the Client with registry=..."
+            )
+        payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of {name!r}")
+        new = NewRun(
+            run_id=run_id or new_ulid("run_"), workflow_name=name, input=payload,
+            deployment=deployment, engine_version=ENGINE_VERSION,
+            queue=queue_name(ENGINE_VERSION, deployment),
+        )
+        run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id)
+
+    async def get(self, run_id: str) -> RunHandle:
+        """A handle to an existing run.
+
+        Raises:
+            NotFoundError: No run has that id.
+        """
+        if await self._store.get_run(run_id) is None:
+            raise NotFoundError(f"run {run_id!r} does not exist")
+        return RunHandle(self._store, run_id)
+
+    async def list_runs(
+        self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100
+    ) -> list[RunInfo]:
+        """Runs, newest first."""
+        page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
+        return [await RunHandle(self._store, r.run_id).info() for r in page.items]
+
+    async def resume_hook(self, token: str, payload: Any = None) -> None:
+        """Send `payload` to the hook owning `token`; its run wakes up.
+
+        Raises:
+            NotFoundError: No active hook has that token.
+        """
+        await self._store.resume_hook(token, encode(payload, what="hook payload"))
+
+    async def cancel(self, run_id: str, reason: str | None = None) -> None:
+        """Cancel a run (see `RunHandle.cancel`)."""
+        await self._store.request_cancel(run_id, reason=reason)

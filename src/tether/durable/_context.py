@@ -1,0 +1,216 @@
+"""What a workflow body sees: `WorkflowContext`, hooks, child handles, step info."""
+
+from __future__ import annotations
+
+import contextvars
+import random as _random
+import uuid as _uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .._codec import decode
+from ..errors import ConfigurationError, RunCancelledError, RunFailedError
+from ._retry import RetryPolicy
+
+if TYPE_CHECKING:
+    from ._executor import Activation
+
+__all__ = ["ChildRun", "Hook", "StepInfo", "WorkflowContext", "step_info"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepInfo:
+    """Where the running step sits. Everything but `attempt` is the same on every attempt.
+
+    Attributes:
+        run_id: The run.
+        step_id: The step's id in the journal.
+        slot: The step's position among the run's durable operations.
+        name: The step's name (without the version tag).
+        attempt: 1 on the first attempt, then 2, 3, ...
+        idempotency_key: ``<run id>:<slot>`` — pass it to upstream APIs so a retried
+            side effect happens once.
+    """
+
+    run_id: str
+    step_id: str
+    slot: int
+    name: str
+    attempt: int
+    idempotency_key: str
+
+
+_STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar(
+    "tether_step", default=None
+)
+
+
+def step_info() -> StepInfo:
+    """The `StepInfo` of the step running in this context.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    info = _STEP.get()
+    if info is None:
+        raise ConfigurationError("tether.step_info() is only available inside a running step")
+    return info
+
+
+def set_step_info(info: StepInfo | None) -> contextvars.Token[StepInfo | None]:
+    """Bind the current step (engine use)."""
+    return _STEP.set(info)
+
+
+def reset_step_info(token: contextvars.Token[StepInfo | None]) -> None:
+    """Unbind the step bound by `set_step_info` (engine use)."""
+    _STEP.reset(token)
+
+
+class Hook:
+    """A durable hook: await it to get the next payload sent to its token.
+
+    `await hook` parks the run (no worker, no memory) until
+    `client.resume_hook(hook.token, payload)`; a hook may receive many payloads, each
+    `await` returns the next one in arrival order.
+    """
+
+    def __init__(self, activation: Activation, slot: int, token: str, hook_id: str) -> None:
+        self._activation = activation
+        self.slot = slot
+        self.token = token
+        self.hook_id = hook_id
+        self._consumed = 0
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self.receive().__await__()
+
+    async def receive(self) -> Any:
+        """Wait for and return the next payload."""
+        index = self._consumed
+        self._consumed += 1
+        return await self._activation.hook_payload(self, index)
+
+    async def __aiter__(self) -> AsyncIterator[Any]:
+        while True:
+            yield await self.receive()
+
+
+class ChildRun:
+    """A child run started by `ctx.start_child`."""
+
+    def __init__(self, activation: Activation, slot: int, run_id: str) -> None:
+        self._activation = activation
+        self.slot = slot
+        self.run_id = run_id
+
+    async def result(self) -> Any:
+        """Wait (parked) for the child to end; return its output or raise its failure.
+
+        Raises:
+            RunFailedError: The child failed.
+            RunCancelledError: The child was cancelled.
+        """
+        status, payload = await self._activation.child_outcome(self)
+        if status == "completed":
+            return decode(payload, what=f"output of child run {self.run_id!r}") if payload else None
+        if status == "cancelled":
+            raise RunCancelledError(self.run_id)
+        cause = decode(payload) if payload else None
+        raise RunFailedError(
+            self.run_id, str(cause), cause if isinstance(cause, BaseException) else None
+        )
+
+
+class WorkflowContext:
+    """The durable operations a workflow body may use.
+
+    The body runs again from the top whenever the run is activated after a park or a
+    crash; every operation below returns what the journal recorded instead of running
+    again. So the body must be deterministic: do clock, random, I/O and environment
+    reads in steps, or through `now()`, `random()` and `uuid()`.
+    """
+
+    def __init__(self, activation: Activation) -> None:
+        self._a = activation
+        self._rng = _random.Random(activation.run_id)
+
+    @property
+    def run_id(self) -> str:
+        """This run's id."""
+        return self._a.run_id
+
+    async def step(
+        self,
+        fn: Callable[..., Awaitable[T]] | Callable[..., T],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> T:
+        """Run `fn(*args, **kwargs)` as a durable step and return its (decoded) result.
+
+        A completed step never runs again: on replay its recorded output is returned.
+        An interrupted or failed attempt runs again (attempt + 1) within the retry
+        budget. Sync callables run in a worker thread.
+
+        Args:
+            fn: Any sync or async callable.
+            *args: Positional arguments (recorded as the step's input).
+            name: The durable step name; defaults to the callable's qualified name.
+            retry: The retry policy; defaults to 4 attempts with exponential backoff.
+            **kwargs: Keyword arguments (recorded as the step's input).
+
+        Raises:
+            StepFailedError: The step raised FatalError or used its retry budget.
+        """
+        label = name or getattr(fn, "__qualname__", None) or repr(fn)
+        result: T = await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy())
+        return result
+
+    async def sleep(self, duration: float | timedelta | str) -> None:
+        """Sleep durably: the run parks, and a timer in the store wakes it.
+
+        Args:
+            duration: Seconds, a timedelta, or a string like "10m" or "4h".
+        """
+        await self._a.sleep(duration)
+
+    def create_hook(self, *, token: str | None = None) -> Hook:
+        """Create a hook; `await` it for payloads sent with `client.resume_hook(token, ...)`.
+
+        Args:
+            token: The token senders use; default a random, unguessable one. A token in
+                use by an active hook raises `HookTokenInUseError` when awaited.
+        """
+        return self._a.create_hook(token)
+
+    async def start_child(
+        self, workflow: Callable[..., Any] | str, *args: Any, run_id: str | None = None,
+        **kwargs: Any,
+    ) -> ChildRun:
+        """Start a child run of another registered workflow of this deployment.
+
+        Args:
+            workflow: The registered workflow function or its name.
+            *args: Its arguments.
+            run_id: The child's id; default ``<this run id>:<slot>``.
+            **kwargs: Its keyword arguments.
+        """
+        return await self._a.start_child(workflow, args, kwargs, run_id)
+
+    def now(self) -> datetime:
+        """The time as of the last operation the run consumed; the same on replay."""
+        return datetime.fromtimestamp(self._a.clock, tz=UTC)
+
+    def random(self) -> float:
+        """A random float in [0, 1), the same sequence on every replay of this run."""
+        return self._rng.random()
+
+    def uuid(self) -> _uuid.UUID:
+        """A random UUID (version 4), the same sequence on every replay of this run."""
+        return _uuid.UUID(int=self._rng.getrandbits(128), version=4)

@@ -1,0 +1,154 @@
+"""A run's journal: its event log folded into one record per slot.
+
+A slot is the position of a durable operation (step, sleep, hook, child run) in the
+order the workflow body asks for them. Replay walks the slots again; the journal says
+what each already did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..stores import EventRecord
+
+__all__ = ["ChildOp", "HookOp", "Journal", "OpKind", "StepOp", "WaitOp"]
+
+OpKind = Literal["step", "sleep", "hook", "child"]
+
+
+@dataclass(slots=True)
+class StepOp:
+    step_id: str
+    name: str
+    status: str
+    attempt: int
+    output: bytes | None = None
+    error: bytes | None = None
+    retry_after: float | None = None
+    at: float = 0.0
+    kind: OpKind = "step"
+
+
+@dataclass(slots=True)
+class WaitOp:
+    wait_id: str
+    resume_at: float
+    completed: bool = False
+    kind: OpKind = "sleep"
+
+    @property
+    def name(self) -> str:
+        return "sleep"
+
+
+@dataclass(slots=True)
+class HookOp:
+    hook_id: str
+    token: str
+    payloads: list[bytes] = field(default_factory=list)
+    disposed: bool = False
+    kind: OpKind = "hook"
+
+    @property
+    def name(self) -> str:
+        return "hook"
+
+
+@dataclass(slots=True)
+class ChildOp:
+    child_run_id: str
+    workflow_name: str
+    status: str | None = None
+    result: bytes | None = None
+    kind: OpKind = "child"
+
+    @property
+    def name(self) -> str:
+        return f"child:{self.workflow_name}"
+
+
+Op = StepOp | WaitOp | HookOp | ChildOp
+
+
+class Journal:
+    """The folded log of one run, kept up to date as events are appended."""
+
+    def __init__(self, run_id: str, created_at: float) -> None:
+        self.run_id = run_id
+        self.created_at = created_at
+        self.head = 0
+        self.ops: dict[int, Op] = {}
+        self._by_correlation: dict[str, Op] = {}
+        self.cancel_requested: str | None = None
+        self.cancelled = False
+
+    @classmethod
+    def from_events(cls, run_id: str, events: list[EventRecord] | tuple[EventRecord, ...]) -> Journal:
+        """Fold a whole log."""
+        journal = cls(run_id, events[0].created_at if events else 0.0)
+        for event in events:
+            journal.apply(event)
+        return journal
+
+    def apply(self, event: EventRecord) -> None:
+        """Fold one event (in slot order)."""
+        self.head = event.slot
+        attrs = event.attrs
+        corr = event.correlation_id or ""
+        kind = event.event_type
+        slot = attrs.get("slot")
+        if kind == "step_created" and isinstance(slot, int):
+            op: Op = StepOp(
+                step_id=corr, name=str(attrs.get("name")), status="running",
+                attempt=int(attrs.get("attempt") or 1),
+            )
+            self._add(slot, corr, op)
+        elif kind == "wait_created" and isinstance(slot, int):
+            self._add(slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0)))
+        elif kind == "hook_created" and isinstance(slot, int):
+            self._add(slot, corr, HookOp(hook_id=corr, token=str(attrs.get("token"))))
+        elif kind == "child_started" and isinstance(slot, int):
+            self._add(slot, corr, ChildOp(child_run_id=corr,
+                                          workflow_name=str(attrs.get("workflow_name"))))
+        elif kind == "cancel_requested":
+            self.cancel_requested = str(attrs.get("reason") or "cancel requested")
+        elif kind == "run_cancelled":
+            self.cancelled = True
+        else:
+            self._update(kind, corr, event)
+
+    def _add(self, slot: int, corr: str, op: Op) -> None:
+        self.ops[slot] = op
+        self._by_correlation[corr] = op
+
+    def _update(self, kind: str, corr: str, event: EventRecord) -> None:
+        op = self._by_correlation.get(corr)
+        attrs = event.attrs
+        if isinstance(op, StepOp):
+            if kind == "step_started":
+                op.status = "running"
+                op.attempt = int(attrs.get("attempt") or op.attempt + 1)
+            elif kind == "step_retrying":
+                op.status = "retrying"
+                op.error = event.payload
+                retry_after = attrs.get("retry_after")
+                op.retry_after = float(retry_after) if isinstance(retry_after, int | float) else None
+            elif kind in ("step_completed", "step_failed"):
+                op.status = "completed" if kind == "step_completed" else "failed"
+                if kind == "step_completed":
+                    op.output = event.payload
+                else:
+                    op.error = event.payload
+                at = attrs.get("at")
+                op.at = float(at) if isinstance(at, int | float) else event.created_at
+        elif isinstance(op, WaitOp) and kind == "wait_completed":
+            op.completed = True
+        elif isinstance(op, HookOp):
+            if kind == "hook_received" and event.payload is not None:
+                op.payloads.append(event.payload)
+            elif kind == "hook_disposed":
+                op.disposed = True
+        elif isinstance(op, ChildOp) and kind == "child_completed":
+            op.status = str(attrs.get("status"))
+            op.result = event.payload

@@ -1,0 +1,251 @@
+"""Workers: pull activations from the queue, hold leases, recover dead workers' runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+from types import TracebackType
+
+from .._codec import encode
+from .._ids import new_ulid
+from ..errors import ConfigurationError, StoreError, UnknownWorkflowError
+from ..stores import Backend, Commit, Message, NewEvent, WorkerRecord
+from ._executor import Activation
+from ._registry import Registry
+
+__all__ = ["Worker", "pid_is_dead"]
+
+log = logging.getLogger("tether.worker")
+
+
+def pid_is_dead(pid: int) -> bool:
+    """Whether no live process has this pid on this host (zombies count as dead)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[-1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+class Worker:
+    """Runs the workflows of one registry from a backend's queue.
+
+    Use as ``async with tether.Worker(backend, registry):``. On start it registers
+    itself, expires the leases of dead workers (a dead process on this host at once,
+    any worker whose heartbeat is older than `dead_after` elsewhere), and so recovers
+    every active run of its versions. On exit it releases what it holds.
+
+    Args:
+        backend: An open backend.
+        registry: The workflows, and the deployment version, this worker runs.
+        concurrency: Runs executing at once.
+        lease_seconds: Run and message lease; renewed every third of it while held.
+        poll_interval: Longest wait for new work when no in-process wake-up arrives.
+        heartbeat_interval: How often the worker stamps itself alive and looks for
+            dead workers.
+        dead_after: A worker silent this long is dead and its leases are taken over.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        registry: Registry,
+        *,
+        concurrency: int = 16,
+        lease_seconds: float = 30.0,
+        poll_interval: float = 0.1,
+        heartbeat_interval: float = 2.0,
+        dead_after: float = 15.0,
+    ) -> None:
+        if concurrency < 1:
+            raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
+        if lease_seconds <= 0 or poll_interval <= 0 or heartbeat_interval <= 0:
+            raise ConfigurationError("lease_seconds, poll_interval and heartbeat_interval must be > 0")
+        if dead_after <= heartbeat_interval:
+            raise ConfigurationError("dead_after must be longer than heartbeat_interval")
+        self.backend = backend
+        self.registry = registry
+        self.concurrency = concurrency
+        self.lease_seconds = lease_seconds
+        self.poll_interval = poll_interval
+        self.heartbeat_interval = heartbeat_interval
+        self.dead_after = dead_after
+        self.host = socket.gethostname()
+        self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
+        self._activations: dict[str, tuple[Activation, Message]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._background: list[asyncio.Task[None]] = []
+        self._slot_free = asyncio.Event()
+        self._stopping = False
+        self._threads: ThreadPoolExecutor | None = None
+
+    async def __aenter__(self) -> Worker:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    @property
+    def _store(self):  # type: ignore[no-untyped-def]  # the protocol type is long; see Stores
+        return self.backend.stores.workflow
+
+    async def start(self) -> None:
+        """Register, recover dead workers' runs, and start pulling work."""
+        now = time.time()
+        self._threads = ThreadPoolExecutor(self.concurrency, thread_name_prefix="tether-step")
+        await self._store.register_worker(WorkerRecord(
+            worker_id=self.worker_id, host=self.host, pid=os.getpid(),
+            deployment=self.registry.deployment, engine_version=self.registry.engine_version,
+            started_at=now, heartbeat_at=now,
+        ))
+        await self._reap()
+        self._background = [
+            asyncio.create_task(self._pull(), name="tether-worker-pull"),
+            asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop pulling, hand back every run and message held, and unregister."""
+        self._stopping = True
+        for task in self._background:
+            task.cancel()
+        for task in self._background:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        held = list(self._activations.values())
+        for activation, _ in held:
+            activation.abandon()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for activation, message in held:
+            with contextlib.suppress(StoreError):
+                await self._store.release_run(
+                    activation.run_id, owner=self.worker_id, epoch=activation.epoch
+                )
+                await self._store.nack(message.message_id, owner=self.worker_id, delay=0)
+        with contextlib.suppress(StoreError):
+            await self._store.expire_worker(self.worker_id)
+        if self._threads is not None:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+
+    async def run_forever(self) -> None:
+        """Run until cancelled (the CLI's `tether worker`)."""
+        async with self:
+            await asyncio.Event().wait()
+
+    # -- background loops -------------------------------------------------------------------
+    async def _pull(self) -> None:
+        store = self._store
+        queue = self.registry.queue
+        while not self._stopping:
+            free = self.concurrency - len(self._tasks)
+            if free <= 0:
+                self._slot_free.clear()
+                await self._slot_free.wait()
+                continue
+            try:
+                messages = await store.dequeue(
+                    queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
+                )
+            except StoreError as exc:
+                log.warning("dequeue failed, retrying: %s", exc)
+                await asyncio.sleep(self.poll_interval)
+                continue
+            for message in messages:
+                task = asyncio.create_task(self._handle(message))
+                self._tasks.add(task)
+                task.add_done_callback(self._task_done)
+            if not messages:
+                await store.wait_for_messages(queue, self.poll_interval)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._slot_free.set()
+        if not task.cancelled() and task.exception() is not None:
+            log.error("activation crashed", exc_info=task.exception())
+
+    async def _heartbeat(self) -> None:
+        renew_every = self.lease_seconds / 3
+        last_renew = time.monotonic()
+        while True:
+            await asyncio.sleep(min(self.heartbeat_interval, renew_every))
+            try:
+                await self._store.heartbeat_worker(self.worker_id)
+                if time.monotonic() - last_renew >= renew_every * 0.9:
+                    await self._renew()
+                    last_renew = time.monotonic()
+                await self._reap()
+            except StoreError as exc:
+                log.warning("heartbeat failed: %s", exc)
+
+    async def _renew(self) -> None:
+        store = self._store
+        held = list(self._activations.values())
+        for activation, _ in held:
+            ok = await store.renew_lease(activation.run_id, owner=self.worker_id,
+                                         epoch=activation.epoch, lease_seconds=self.lease_seconds)
+            if not ok:
+                activation.abandon()
+        if held:
+            await store.renew_messages([m.message_id for _, m in held], owner=self.worker_id,
+                                       lease_seconds=self.lease_seconds)
+
+    async def _reap(self) -> None:
+        now = time.time()
+        for worker in await self._store.list_workers():
+            if worker.worker_id == self.worker_id:
+                continue
+            local_dead = worker.host == self.host and pid_is_dead(worker.pid)
+            if local_dead or now - worker.heartbeat_at > self.dead_after:
+                freed = await self._store.expire_worker(worker.worker_id)
+                log.info("worker %s is dead; took over %d leases", worker.worker_id, freed)
+
+    # -- one activation ---------------------------------------------------------------------
+    async def _handle(self, message: Message) -> None:
+        store = self._store
+        run_id = message.payload.decode()
+        claim = await store.claim_run(run_id, owner=self.worker_id, lease_seconds=self.lease_seconds)
+        if claim.outcome != "claimed" or claim.run is None:
+            # Missing or finished: nothing to do. Busy: the live holder sees every event
+            # appended meanwhile at its next commit, or dies and its own message returns.
+            await store.ack(message.message_id, owner=self.worker_id)
+            return
+        run = claim.run
+        try:
+            workflow = self.registry.get(run.workflow_name)
+        except UnknownWorkflowError as exc:
+            await store.commit(Commit(
+                run_id=run_id, owner=self.worker_id, epoch=claim.epoch, expected_head=run.head,
+                events=(NewEvent(event_type="run_failed", payload=encode(exc)),),
+                ack_message_id=message.message_id, release=True,
+            ))
+            return
+        activation = Activation(
+            store=store, registry=self.registry, workflow=workflow, run=run, epoch=claim.epoch,
+            events=claim.events, message_id=message.message_id, owner=self.worker_id,
+            threads=self._threads,
+        )
+        self._activations[run_id] = (activation, message)
+        try:
+            outcome = await activation.run_to_boundary()
+        finally:
+            self._activations.pop(run_id, None)
+        if outcome == "abandoned" and not self._stopping:
+            with contextlib.suppress(StoreError):
+                await store.nack(message.message_id, owner=self.worker_id, delay=1.0)

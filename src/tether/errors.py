@@ -1,0 +1,334 @@
+"""Every exception tether raises, in one tree.
+
+```
+TetherError
+├─ ConfigurationError          misuse found when things are defined or opened
+│  └─ MissingExtraError        an optional dependency is not installed
+├─ StoreError                  the persistence layer refused or failed
+│  ├─ NotFoundError            the named record does not exist
+│  ├─ ConflictError            same identity, other content; never an overwrite
+│  │  ├─ HookTokenInUseError   an active hook already owns that token
+│  │  └─ StaleHeadError        the run's log moved on since the writer loaded it
+│  ├─ IntegrityError           stored or supplied bytes fail their size/digest check
+│  ├─ FencedError              a writer with a stale lease epoch or producer was fenced
+│  │  └─ NotOwnerError         a submission-owned append without owning the submission
+│  ├─ FormatVersionError       the store is stamped with a format this code cannot use
+│  ├─ InvalidTransitionError   an event would move an entity out of a terminal state
+│  ├─ PayloadTooLargeError     one payload is over a documented cap
+│  └─ InvalidOffsetError       a stream offset is malformed or past the stream's head
+├─ SerializationError          a value cannot be encoded, or stored bytes cannot be decoded
+├─ WorkflowError               a run cannot go on as asked
+│  ├─ UnknownWorkflowError     no workflow of that name is registered
+│  ├─ NonDeterminismError      replay asked for another step than the journal holds
+│  ├─ StrandedRunError         no live worker runs the versions that built the run
+│  ├─ RunFailedError           handle.result() of a run that failed
+│  ├─ RunCancelledError        handle.result() of a run that was cancelled
+│  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
+│  └─ StepFailedError          a step used its retry budget or raised FatalError
+└─ AgentError                  the agent layer (models, tools)
+   └─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
+FatalError                     raised by user code: fail now, do not retry
+RetryableError                 raised by user code: retry, optionally after a delay
+```
+
+Errors carry their facts as attributes, and messages quote values with ``!r``.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import timedelta
+from typing import Any
+
+__all__ = [
+    "AgentError",
+    "ConfigurationError",
+    "ConflictError",
+    "FatalError",
+    "FencedError",
+    "FormatVersionError",
+    "HookTokenInUseError",
+    "IntegrityError",
+    "InvalidOffsetError",
+    "InvalidTransitionError",
+    "MissingExtraError",
+    "ModelError",
+    "NonDeterminismError",
+    "NotFoundError",
+    "NotOwnerError",
+    "PayloadTooLargeError",
+    "RetryableError",
+    "RunCancelledError",
+    "RunFailedError",
+    "RunTimeoutError",
+    "SerializationError",
+    "StaleHeadError",
+    "StepFailedError",
+    "StoreError",
+    "StrandedRunError",
+    "TetherError",
+    "UnknownWorkflowError",
+    "WorkflowError",
+]
+
+
+class TetherError(Exception):
+    """Root of every error tether raises (user signals excepted)."""
+
+
+class ConfigurationError(TetherError):
+    """Misuse detected when something is defined, opened or started."""
+
+
+class MissingExtraError(ConfigurationError, ImportError):
+    """An optional dependency is missing; the message says which extra installs it."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"{package!r} is not installed; install it with: pip install 'tether[{extra}]'"
+        )
+
+
+class StoreError(TetherError):
+    """The persistence layer refused an operation or failed."""
+
+
+class NotFoundError(StoreError):
+    """The named record does not exist."""
+
+
+class ConflictError(StoreError):
+    """An identity already exists with other content; stores never overwrite."""
+
+
+class HookTokenInUseError(ConflictError):
+    """An active hook already owns this token."""
+
+    def __init__(self, token: str, run_id: str) -> None:
+        self.token = token
+        self.run_id = run_id
+        super().__init__(
+            f"hook token {token!r} is already in use by an active hook of run {run_id!r}; "
+            "choose another token or let that hook's run end first"
+        )
+
+
+class StaleHeadError(ConflictError):
+    """The run's event log moved on since the writer loaded it."""
+
+    def __init__(self, run_id: str, expected: int, actual: int) -> None:
+        self.run_id = run_id
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"run {run_id!r}: the writer expected the log head at slot {expected}, "
+            f"it is at {actual}"
+        )
+
+
+class IntegrityError(StoreError):
+    """Bytes fail their declared size or digest."""
+
+
+class FencedError(StoreError):
+    """A writer whose lease epoch or producer claim is no longer current was refused."""
+
+
+class FormatVersionError(StoreError):
+    """The store carries a format stamp this version of tether cannot read or write."""
+
+
+class InvalidTransitionError(StoreError):
+    """An event would move an entity out of a terminal state, or is out of order."""
+
+
+class PayloadTooLargeError(StoreError):
+    """A single payload is larger than a documented cap."""
+
+
+class SerializationError(TetherError):
+    """A value cannot be encoded, or stored bytes cannot be decoded."""
+
+
+class WorkflowError(TetherError):
+    """A run cannot go on as asked."""
+
+
+class UnknownWorkflowError(WorkflowError):
+    """No workflow of that name is registered."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(
+            f"no workflow named {name!r} is registered; known workflows: {sorted(known)!r}"
+        )
+
+
+class NonDeterminismError(WorkflowError):
+    """Replay asked for a different operation at a slot than the journal holds."""
+
+    def __init__(self, run_id: str, slot: int, recorded: str, requested: str) -> None:
+        self.run_id = run_id
+        self.slot = slot
+        self.recorded = recorded
+        self.requested = requested
+        super().__init__(
+            f"run {run_id!r} is not deterministic: slot {slot} holds {recorded!r} in the "
+            f"journal but the workflow now asks for {requested!r}; workflow bodies must make "
+            "the same calls in the same order on every replay (move clock, random, I/O and "
+            "environment reads into steps)"
+        )
+
+
+class StrandedRunError(WorkflowError):
+    """No live worker runs the engine and deployment versions that built this run."""
+
+    def __init__(self, run_id: str, engine_version: str, deployment: str) -> None:
+        self.run_id = run_id
+        self.engine_version = engine_version
+        self.deployment = deployment
+        super().__init__(
+            f"run {run_id!r} was built by tether {engine_version!r}, deployment "
+            f"{deployment!r}, and no live worker serves those versions; it is stranded: "
+            "start a worker of that deployment to finish it, or cancel it"
+        )
+
+
+class RunFailedError(WorkflowError):
+    """The run failed; ``cause`` is the decoded error when it could be decoded."""
+
+    def __init__(self, run_id: str, message: str, cause: BaseException | None = None) -> None:
+        self.run_id = run_id
+        self.cause = cause
+        super().__init__(f"run {run_id!r} failed: {message}")
+
+
+class RunCancelledError(WorkflowError):
+    """The run was cancelled."""
+
+    def __init__(self, run_id: str, reason: str | None = None) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        suffix = f": {reason}" if reason else ""
+        super().__init__(f"run {run_id!r} was cancelled{suffix}")
+
+
+class RunTimeoutError(WorkflowError, TimeoutError):
+    """Waiting for a run's result took longer than the caller allowed."""
+
+    def __init__(self, run_id: str, timeout: float, status: str) -> None:
+        self.run_id = run_id
+        self.timeout = timeout
+        self.status = status
+        super().__init__(
+            f"run {run_id!r} did not finish within {timeout} s (status {status!r}); "
+            "the run goes on: wait again or cancel it"
+        )
+
+
+class StepFailedError(WorkflowError):
+    """A step failed for good: it raised FatalError or used its retry budget."""
+
+    def __init__(
+        self, run_id: str, slot: int, step_name: str, attempts: int, message: str
+    ) -> None:
+        self.run_id = run_id
+        self.slot = slot
+        self.step_name = step_name
+        self.attempts = attempts
+        super().__init__(
+            f"step {step_name!r} at slot {slot} of run {run_id!r} failed after "
+            f"{attempts} attempt(s): {message}"
+        )
+
+
+class AgentError(TetherError):
+    """The agent layer failed (models, tools, sessions)."""
+
+
+class ModelError(AgentError):
+    """A call to a model provider failed.
+
+    The model layer never retries by itself: it classifies. ``retryable`` is true for
+    rate limits, provider overload and 5xx answers, connection failures, timeouts and
+    stalled streams; the durable engine spends its step budget on those. It is false
+    for errors a retry cannot fix (a bad key, an unknown model, a rejected request).
+
+    Args:
+        message: What went wrong and, when a retry cannot help, what to fix.
+        provider: The provider that failed, e.g. ``"openai"``.
+        status_code: The HTTP status of the answer, if there was one.
+        retryable: Whether another attempt may succeed.
+        retry_after: Seconds the provider asked to wait before the next attempt.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        status_code: int | None = None,
+        retryable: bool,
+        retry_after: float | None = None,
+    ) -> None:
+        self.provider = provider
+        self.status_code = status_code
+        self.retryable = retryable
+        self.retry_after = retry_after
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only fields do not survive the default exception pickling.
+        rebuild = functools.partial(
+            ModelError,
+            provider=self.provider,
+            status_code=self.status_code,
+            retryable=self.retryable,
+            retry_after=self.retry_after,
+        )
+        return (rebuild, (str(self),))
+
+
+class FatalError(Exception):
+    """Raise inside a step to fail it now, without retrying."""
+
+
+class RetryableError(Exception):
+    """Raise inside a step to retry it, optionally not before ``retry_after``.
+
+    Args:
+        message: What went wrong.
+        retry_after: Seconds (or a timedelta) to wait before the next attempt.
+    """
+
+    def __init__(self, message: str = "", *, retry_after: float | timedelta | None = None) -> None:
+        super().__init__(message)
+        if isinstance(retry_after, timedelta):
+            retry_after = retry_after.total_seconds()
+        self.retry_after = retry_after
+
+
+class NotOwnerError(FencedError):
+    """A submission-owned conversation append came from a writer not owning the submission."""
+
+    def __init__(self, submission_id: str, attempt_id: str, reason: str) -> None:
+        self.submission_id = submission_id
+        self.attempt_id = attempt_id
+        self.reason = reason
+        super().__init__(
+            f"attempt {attempt_id!r} may not append records of submission "
+            f"{submission_id!r}: {reason}"
+        )
+
+
+class InvalidOffsetError(StoreError):
+    """A conversation stream offset is malformed or lies past the stream's head."""
+
+    def __init__(self, path: str, offset: str, reason: str) -> None:
+        self.path = path
+        self.offset = offset
+        self.reason = reason
+        super().__init__(f"offset {offset!r} of stream {path!r} is invalid: {reason}")

@@ -1,0 +1,256 @@
+"""The backend seam: `Backend` opens `Stores`; each store is a protocol.
+
+The engine (`tether.durable`) and the agent layer see only these protocols; SQL lives
+in the backend packages. Every backend that ships with tether passes the contract
+suites in `tether.testing`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from ._records import (
+    Claim,
+    Commit,
+    CommitResult,
+    EventRecord,
+    HookRecord,
+    Message,
+    NewMessage,
+    NewRun,
+    Page,
+    RunRecord,
+    RunStatus,
+    StepRecord,
+    StreamChunk,
+    WaitRecord,
+    WorkerRecord,
+)
+
+__all__ = [
+    "Backend",
+    "Capability",
+    "Stores",
+    "WorkflowStore",
+]
+
+
+class Capability(enum.StrEnum):
+    """Optional behaviour a backend declares; contract tests of it skip otherwise."""
+
+    FOLD_CHECKPOINTS = "fold_checkpoints"
+    FORMAT_STAMP = "format_stamp"
+    CROSS_PROCESS = "cross_process"
+    DURABLE = "durable"
+
+
+@runtime_checkable
+class WorkflowStore(Protocol):
+    """Runs, steps, events, hooks, waits, the queue, streams and worker liveness.
+
+    The append-only event log is the only way run state changes: every method that
+    writes appends events and updates the run, step, hook and wait views in the same
+    transaction.
+    """
+
+    # -- runs -----------------------------------------------------------------------
+    async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
+        """Append `run_created` and enqueue the run's activation, idempotent by run id.
+
+        Returns the run and whether this call created it. The same run id with another
+        workflow or input raises `ConflictError`.
+        """
+        ...
+
+    async def get_run(self, run_id: str) -> RunRecord | None:
+        """Return the run view, or None."""
+        ...
+
+    async def list_runs(
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[RunRecord]:
+        """Runs, newest first."""
+        ...
+
+    async def list_steps(self, run_id: str) -> list[StepRecord]:
+        """The steps of a run in slot order."""
+        ...
+
+    async def list_events(
+        self, run_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[EventRecord]:
+        """Events of a run with slot > `after`, in slot order."""
+        ...
+
+    async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
+        """Active hooks, of one run or all."""
+        ...
+
+    async def get_hook(self, token: str) -> HookRecord | None:
+        """The active hook owning `token`, or None."""
+        ...
+
+    async def list_waits(self, run_id: str) -> list[WaitRecord]:
+        """The durable timers of a run."""
+        ...
+
+    # -- the lease holder's writes --------------------------------------------------
+    async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
+        """Take the run's lease (epoch + 1) unless a live lease of another owner holds it.
+
+        On success returns the epoch and the run's whole event log, read in the same
+        transaction. A pending run is marked running with a `run_started` event.
+        """
+        ...
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        """Apply one atomic commit of the lease holder (see `Commit`)."""
+        ...
+
+    async def renew_lease(
+        self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
+    ) -> bool:
+        """Extend a held lease; False when the lease was lost (fenced)."""
+        ...
+
+    async def release_run(self, run_id: str, *, owner: str, epoch: int) -> None:
+        """Give up a held lease without writing events."""
+        ...
+
+    # -- writes from outside the run ------------------------------------------------
+    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+        """Append `hook_received` to the hook's run and wake it.
+
+        Raises `NotFoundError` when no active hook owns the token.
+        """
+        ...
+
+    async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
+        """Cancel a run: directly when no live lease holds it, else by a `cancel_requested`
+        event its holder obeys at its next commit. Terminal runs are left as they are."""
+        ...
+
+    async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
+        """Wait until the run is terminal or `timeout` passes; returns the latest view."""
+        ...
+
+    # -- queue ----------------------------------------------------------------------
+    async def enqueue(self, message: NewMessage) -> str:
+        """Enqueue a message and return its id (an undelivered one with the same key)."""
+        ...
+
+    async def dequeue(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[Message]:
+        """Lease up to `limit` available messages of a queue, oldest first."""
+        ...
+
+    async def ack(self, message_id: str, *, owner: str) -> bool:
+        """Delete a message its owner finished; False if the lease was lost."""
+        ...
+
+    async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
+        """Release a leased message for delivery again after `delay` seconds."""
+        ...
+
+    async def renew_messages(
+        self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
+    ) -> int:
+        """Extend message leases; returns how many were still held."""
+        ...
+
+    async def wait_for_messages(self, queue: str, timeout: float) -> None:
+        """Return when the queue may have work, or after `timeout` seconds."""
+        ...
+
+    # -- workers --------------------------------------------------------------------
+    async def register_worker(self, worker: WorkerRecord) -> None:
+        """Insert or refresh a worker record."""
+        ...
+
+    async def heartbeat_worker(self, worker_id: str) -> None:
+        """Stamp the worker as alive now."""
+        ...
+
+    async def list_workers(self) -> list[WorkerRecord]:
+        """Every registered worker."""
+        ...
+
+    async def expire_worker(self, worker_id: str) -> int:
+        """Expire every lease a dead worker holds and forget it; returns leases freed."""
+        ...
+
+    # -- streams --------------------------------------------------------------------
+    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+        """Append chunks to a stream; returns the index of the last one."""
+        ...
+
+    async def close_stream(self, run_id: str, name: str) -> None:
+        """Close a stream; later writes raise `InvalidTransitionError`."""
+        ...
+
+    async def read_stream(
+        self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
+    ) -> tuple[list[StreamChunk], bool]:
+        """Chunks from `start` (negative counts back from the tail) and whether closed."""
+        ...
+
+    def follow_stream(
+        self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
+    ) -> AsyncIterator[StreamChunk]:
+        """Yield chunks from `start` live until the stream closes."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stores:
+    """The stores one backend connection provides."""
+
+    workflow: WorkflowStore
+    submissions: SubmissionStore
+    conversations: ConversationStore
+    attachments: AttachmentStore
+
+
+class Backend(Protocol):
+    """A persistence backend: `migrate()`, then `connect()`, and `close()` at the end."""
+
+    @property
+    def url(self) -> str:
+        """Where the backend keeps its data (secrets redacted)."""
+        ...
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """The optional behaviours this backend declares."""
+        ...
+
+    @property
+    def stores(self) -> Stores:
+        """The connected stores; raises `ConfigurationError` before `connect()`."""
+        ...
+
+    async def migrate(self) -> None:
+        """Create or upgrade the schema; stamps a fresh store with the format version.
+
+        Refuses a store stamped with an unknown or newer format before reading or
+        writing anything else.
+        """
+        ...
+
+    async def connect(self) -> Stores:
+        """Open connections and return the stores (checking the format stamp first)."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections and background tasks."""
+        ...

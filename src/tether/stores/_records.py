@@ -1,0 +1,303 @@
+"""Typed records the workflow store reads and writes.
+
+Payload fields (`input`, `output`, `error`, `payload`) are bytes framed by
+`tether._codec`; stores keep them opaque.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Generic, Literal, TypeVar
+
+T = TypeVar("T")
+
+__all__ = [
+    "ACTIVE_RUN_STATUSES",
+    "CREATION_EVENTS",
+    "EXTERNAL_EVENTS",
+    "TERMINAL_RUN_STATUSES",
+    "TERMINAL_STEP_STATUSES",
+    "Attr",
+    "Claim",
+    "ClaimOutcome",
+    "Commit",
+    "CommitResult",
+    "EventRecord",
+    "EventType",
+    "HookRecord",
+    "Message",
+    "NewEvent",
+    "NewMessage",
+    "NewRun",
+    "Page",
+    "RunRecord",
+    "RunStatus",
+    "StepRecord",
+    "StepStatus",
+    "StreamChunk",
+    "WaitRecord",
+    "WorkerRecord",
+    "event_id",
+    "slot_of_event_id",
+]
+
+RunStatus = Literal["pending", "running", "completed", "failed", "cancelled"]
+StepStatus = Literal["running", "retrying", "completed", "failed"]
+EventType = Literal[
+    "run_created",
+    "run_started",
+    "run_completed",
+    "run_failed",
+    "run_cancelled",
+    "cancel_requested",
+    "step_created",
+    "step_started",
+    "step_retrying",
+    "step_completed",
+    "step_failed",
+    "wait_created",
+    "wait_completed",
+    "hook_created",
+    "hook_received",
+    "hook_disposed",
+    "child_started",
+    "child_completed",
+]
+Attr = str | int | float | bool | None
+
+TERMINAL_RUN_STATUSES: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
+ACTIVE_RUN_STATUSES: frozenset[str] = frozenset({"pending", "running"})
+TERMINAL_STEP_STATUSES: frozenset[str] = frozenset({"completed", "failed"})
+#: At most one of these per (run, correlation id, type).
+CREATION_EVENTS: frozenset[str] = frozenset(
+    {"run_created", "step_created", "wait_created", "hook_created", "child_started"}
+)
+#: Events written into a run's log by someone other than its lease holder.
+EXTERNAL_EVENTS: frozenset[str] = frozenset(
+    {"hook_received", "child_completed", "cancel_requested", "run_cancelled", "hook_disposed"}
+)
+
+_EVENT_PREFIX = "evt_"
+_EVENT_DIGITS = 20
+
+
+def event_id(slot: int) -> str:
+    """Return the event id of a slot; lexical order of ids is slot order."""
+    return f"{_EVENT_PREFIX}{slot:0{_EVENT_DIGITS}d}"
+
+
+def slot_of_event_id(value: str) -> int:
+    """Return the slot an event id encodes.
+
+    Raises:
+        ValueError: The id does not encode a slot.
+    """
+    if not value.startswith(_EVENT_PREFIX) or len(value) != len(_EVENT_PREFIX) + _EVENT_DIGITS:
+        raise ValueError(f"{value!r} is not a tether event id (evt_ + {_EVENT_DIGITS} digits)")
+    return int(value[len(_EVENT_PREFIX) :])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewRun:
+    """A run to create: the `run_created` event and the activation message."""
+
+    run_id: str
+    workflow_name: str
+    input: bytes
+    deployment: str
+    engine_version: str
+    queue: str
+    parent_run_id: str | None = None
+    parent_slot: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunRecord:
+    """The run view, derived from the run's events."""
+
+    run_id: str
+    workflow_name: str
+    status: RunStatus
+    deployment: str
+    engine_version: str
+    queue: str
+    input: bytes | None
+    output: bytes | None
+    error: bytes | None
+    head: int
+    parent_run_id: str | None
+    parent_slot: int | None
+    lease_owner: str | None
+    lease_epoch: int
+    lease_expires_at: float
+    created_at: float
+    updated_at: float
+    completed_at: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepRecord:
+    """The step view: one durable step of a run, across its attempts."""
+
+    run_id: str
+    step_id: str
+    slot: int
+    name: str
+    status: StepStatus
+    attempt: int
+    format_version: int
+    input: bytes | None
+    output: bytes | None
+    error: bytes | None
+    started_at: float
+    completed_at: float | None
+    retry_after: float | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookRecord:
+    """An active hook; disposed hooks leave the view."""
+
+    hook_id: str
+    run_id: str
+    token: str
+    slot: int
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WaitRecord:
+    """A durable timer of a run."""
+
+    run_id: str
+    wait_id: str
+    slot: int
+    resume_at: float
+    completed: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewEvent:
+    """An event to append. `attrs` hold small scalars, `payload` the one large value."""
+
+    event_type: EventType
+    correlation_id: str | None = None
+    attrs: Mapping[str, Attr] = field(default_factory=dict)
+    payload: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class EventRecord:
+    """A stored event; `slot` is its position in the run's log (run_created is 1)."""
+
+    run_id: str
+    slot: int
+    event_type: EventType
+    correlation_id: str | None
+    attrs: Mapping[str, Attr]
+    payload: bytes | None
+    created_at: float
+
+    @property
+    def event_id(self) -> str:
+        """The event id, which encodes the slot."""
+        return event_id(self.slot)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewMessage:
+    """A queue message to enqueue.
+
+    An idempotency key matches at most one message that has not been delivered yet;
+    once delivery starts the key is free again, so a wake-up sent while a message is
+    being handled is never absorbed by it.
+    """
+
+    queue: str
+    payload: bytes
+    available_at: float
+    idempotency_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Message:
+    """A delivered queue message, leased to one owner."""
+
+    message_id: str
+    queue: str
+    payload: bytes
+    deliveries: int
+    lease_owner: str
+    lease_expires_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Commit:
+    """One atomic write by the lease holder of a run.
+
+    The store applies it only if the holder's epoch is current and the run's log head
+    is still `expected_head`; otherwise it raises `FencedError` or `StaleHeadError` and
+    writes nothing.
+    """
+
+    run_id: str
+    owner: str
+    epoch: int
+    expected_head: int
+    events: tuple[NewEvent, ...] = ()
+    start_runs: tuple[NewRun, ...] = ()
+    enqueue: tuple[NewMessage, ...] = ()
+    ack_message_id: str | None = None
+    release: bool = False
+    lease_seconds: float | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CommitResult:
+    """Where the commit left the run's log."""
+
+    head: int
+    at: float
+
+
+ClaimOutcome = Literal["claimed", "busy", "finished", "missing"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Claim:
+    """The result of claiming a run: on success, the fencing epoch and the whole log."""
+
+    outcome: ClaimOutcome
+    run: RunRecord | None = None
+    epoch: int = 0
+    events: tuple[EventRecord, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StreamChunk:
+    """One chunk of a run's named stream."""
+
+    index: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WorkerRecord:
+    """A worker process as registered in the store."""
+
+    worker_id: str
+    host: str
+    pid: int
+    deployment: str
+    engine_version: str
+    started_at: float
+    heartbeat_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page(Generic[T]):
+    """A page of results and the cursor of the next page (None at the end)."""
+
+    items: tuple[T, ...]
+    next_cursor: str | None

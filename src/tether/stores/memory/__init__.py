@@ -1,0 +1,73 @@
+"""In-memory backend: the reference implementation; nothing survives the process."""
+
+from __future__ import annotations
+
+from ...errors import ConfigurationError, FormatVersionError
+from .._protocols import Capability, Stores
+from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from ._attachments import MemoryAttachmentStore
+from ._conversations import MemoryConversationStore
+from ._submissions import MemorySubmissionStore
+from ._workflow import MemoryWorkflowStore
+
+__all__ = ["MemoryBackend", "MemoryWorkflowStore"]
+
+
+class MemoryBackend:
+    """Every store in this process's memory.
+
+    `format_stamp` plays the part of a durable store's stamp so the format-version rules
+    can be exercised: None means fresh.
+    """
+
+    def __init__(self) -> None:
+        self.format_stamp: str | None = None
+        self._stores: Stores | None = None
+
+    @property
+    def url(self) -> str:
+        """Always ``memory://``."""
+        return "memory://"
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """Memory declares fold checkpoints and stamp access, not durability."""
+        return frozenset({Capability.FOLD_CHECKPOINTS, Capability.FORMAT_STAMP})
+
+    @property
+    def stores(self) -> Stores:
+        """The stores; `connect()` first."""
+        if self._stores is None:
+            raise ConfigurationError("the memory backend is not connected; call connect()")
+        return self._stores
+
+    def _check_stamp(self) -> None:
+        stamp = self.format_stamp
+        if stamp is not None and stamp != str(FORMAT_VERSION) and stamp not in LEGACY_FORMAT_STAMPS:
+            raise FormatVersionError(
+                f"the memory store is stamped with format {stamp!r}; this tether reads and "
+                f"writes format {FORMAT_VERSION!r} only"
+            )
+
+    async def migrate(self) -> None:
+        """Stamp a fresh store; adopt a legacy stamp; refuse an unknown one."""
+        self._check_stamp()
+        self.format_stamp = str(FORMAT_VERSION)
+
+    async def connect(self) -> Stores:
+        """Create the stores (once) and return them."""
+        self._check_stamp()
+        if self.format_stamp is None:
+            raise FormatVersionError("the memory store is not migrated; call migrate() first")
+        if self._stores is None:
+            submissions = MemorySubmissionStore()
+            self._stores = Stores(
+                workflow=MemoryWorkflowStore(),
+                submissions=submissions,
+                conversations=MemoryConversationStore(submissions=submissions),
+                attachments=MemoryAttachmentStore(),
+            )
+        return self._stores
+
+    async def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,8 @@
+"""SQLite backend: one file, WAL, durable commits; safe for several processes."""
+
+from __future__ import annotations
+
+from ._backend import SqliteBackend
+from ._workflow import SqliteWorkflowStore
+
+__all__ = ["SqliteBackend", "SqliteWorkflowStore"]

@@ -1,0 +1,102 @@
+"""`SqliteBackend`: migrate, connect and close one SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from ...errors import ConfigurationError
+from .._protocols import Capability, Stores
+from . import _schema
+from ._attachments import SqliteAttachmentStore
+from ._conversations import SqliteConversationStore
+from ._db import SqliteDatabase, Synchronous
+from ._submissions import SqliteSubmissionStore
+from ._workflow import SqliteWorkflowStore
+
+
+class SqliteBackend:
+    """Every store in one SQLite file.
+
+    Args:
+        path: The database file (created with its directory when missing).
+        synchronous: ``"FULL"`` (default) makes every commit durable against power
+            loss; ``"NORMAL"`` is faster and may lose the last commits on power loss,
+            never on a process crash.
+        busy_timeout_ms: How long a write waits for another process's write lock.
+    """
+
+    def __init__(
+        self, path: str | Path, *, synchronous: Synchronous = "FULL", busy_timeout_ms: int = 30_000
+    ) -> None:
+        self.path = Path(path)
+        if self.path.exists() and self.path.is_dir():
+            raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
+        self._db = SqliteDatabase(self.path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms)
+        self._stores: Stores | None = None
+
+    @property
+    def url(self) -> str:
+        """``sqlite:///<path>``."""
+        return f"sqlite:///{self.path}"
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """Durable, shared across processes, with fold checkpoints and stamp access."""
+        return frozenset({Capability.DURABLE, Capability.CROSS_PROCESS,
+                          Capability.FOLD_CHECKPOINTS, Capability.FORMAT_STAMP})
+
+    @property
+    def stores(self) -> Stores:
+        """The stores; `connect()` first."""
+        if self._stores is None:
+            raise ConfigurationError(f"{self.url} is not connected; call connect()")
+        return self._stores
+
+    @property
+    def database(self) -> SqliteDatabase:
+        """The underlying database (for tests and tools)."""
+        return self._db
+
+    def _where(self) -> str:
+        return f"SQLite file {str(self.path)!r}"
+
+    async def migrate(self) -> None:
+        """Check the stamp, then create or upgrade the schema."""
+
+        def run() -> None:
+            conn = self._db.open_connection()
+            try:
+                _schema.migrate(conn, where=self._where())
+            finally:
+                conn.close()
+
+        await asyncio.to_thread(run)
+
+    async def connect(self) -> Stores:
+        """Refuse a foreign or unmigrated file, then start the database threads."""
+        if self._stores is not None:
+            return self._stores
+
+        def check() -> None:
+            conn = self._db.open_connection()
+            try:
+                _schema.require_migrated(conn, where=self._where())
+            finally:
+                conn.close()
+
+        await asyncio.to_thread(check)
+        self._db.start()
+        submissions = SqliteSubmissionStore(self._db)
+        self._stores = Stores(
+            workflow=SqliteWorkflowStore(self._db),
+            submissions=submissions,
+            conversations=SqliteConversationStore(self._db),
+            attachments=SqliteAttachmentStore(self._db),
+        )
+        return self._stores
+
+    async def close(self) -> None:
+        """Finish queued writes and stop the threads."""
+        await self._db.close()
+        self._stores = None

@@ -1,0 +1,212 @@
+"""One SQLite file: a writer thread that group-commits, and a reader thread.
+
+Every write is a plain function `fn(conn) -> T` run on the writer thread inside a
+savepoint. The writer drains whatever writes are waiting and runs them in one
+transaction, so concurrent callers share one fsync; each write still sees its own
+effects rolled back alone if it raises. A caller's future resolves only after COMMIT
+returned, so a result a caller sees is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from ...errors import ConfigurationError, StoreError
+
+T = TypeVar("T")
+
+Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+_MAX_BATCH = 256
+
+
+@dataclass(slots=True)
+class _Job:
+    fn: Callable[[sqlite3.Connection], Any]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[Any]
+
+
+def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if fut.done():
+        return
+    if ok:
+        fut.set_result(value)
+    else:
+        fut.set_exception(value)
+
+
+def connect_file(path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) -> sqlite3.Connection:
+    """Open a connection in autocommit mode with tether's pragmas."""
+    conn = sqlite3.connect(
+        str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+    )
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    conn.execute("PRAGMA foreign_keys = OFF")
+    return conn
+
+
+class SqliteDatabase:
+    """A SQLite file opened by one process: one writer thread, one reader thread.
+
+    Args:
+        path: The database file; its directory is created if missing.
+        synchronous: SQLite's `synchronous` pragma. `FULL` (default) fsyncs every commit;
+            `NORMAL` may lose the last commits on power loss (never on a process crash).
+        busy_timeout_ms: How long a write waits for another process's write lock.
+    """
+
+    def __init__(
+        self, path: Path, *, synchronous: Synchronous = "FULL", busy_timeout_ms: int = 30_000
+    ) -> None:
+        if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ConfigurationError(
+                f"synchronous must be one of OFF, NORMAL, FULL, EXTRA, not {synchronous!r}"
+            )
+        self.path = path
+        self.synchronous: Synchronous = synchronous
+        self.busy_timeout_ms = busy_timeout_ms
+        self._writes: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._reads: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._closed = False
+
+    def open_connection(self) -> sqlite3.Connection:
+        """A new connection to the file with tether's pragmas (used for migrations)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        return connect_file(
+            self.path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms
+        )
+
+    def start(self) -> None:
+        """Start the writer and reader threads."""
+        if self._threads:
+            return
+        writer = self.open_connection()
+        reader = self.open_connection()
+        self._threads = [
+            threading.Thread(target=self._write_loop, args=(writer,), daemon=True,
+                             name=f"tether-sqlite-writer:{self.path.name}"),
+            threading.Thread(target=self._read_loop, args=(reader,), daemon=True,
+                             name=f"tether-sqlite-reader:{self.path.name}"),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` in a write transaction; returns after the commit is durable."""
+        return await self._submit(self._writes, fn)
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `fn` on the reader connection (a consistent WAL snapshot)."""
+        return await self._submit(self._reads, fn)
+
+    async def _submit(self, q: queue.SimpleQueue[_Job | None], fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed or not self._threads:
+            raise StoreError(f"the SQLite database {str(self.path)!r} is not open")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        q.put(_Job(fn, loop, fut))
+        return await fut
+
+    async def close(self) -> None:
+        """Finish queued work and stop the threads."""
+        if self._closed:
+            return
+        self._closed = True
+        self._writes.put(None)
+        self._reads.put(None)
+        threads, self._threads = self._threads, []
+        await asyncio.to_thread(lambda: [t.join() for t in threads])
+
+    # -- threads ------------------------------------------------------------------
+    def _write_loop(self, conn: sqlite3.Connection) -> None:
+        try:
+            while True:
+                first = self._writes.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < _MAX_BATCH:
+                    try:
+                        job = self._writes.get_nowait()
+                    except queue.Empty:
+                        break
+                    if job is None:
+                        stop = True
+                        break
+                    batch.append(job)
+                self._run_batch(conn, batch)
+                if stop:
+                    return
+        finally:
+            conn.close()
+
+    def _run_batch(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
+        results: list[tuple[bool, Any]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            err = StoreError(f"could not begin a write on {str(self.path)!r}: {exc}")
+            for job in batch:
+                job.loop.call_soon_threadsafe(_resolve, job.future, False, err)
+            return
+        for job in batch:
+            if job.future.cancelled():
+                results.append((False, asyncio.CancelledError()))
+                continue
+            conn.execute("SAVEPOINT op")
+            try:
+                value = job.fn(conn)
+            except BaseException as exc:
+                conn.execute("ROLLBACK TO op")
+                conn.execute("RELEASE op")
+                results.append((False, _wrap(exc)))
+            else:
+                conn.execute("RELEASE op")
+                results.append((True, value))
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            err = StoreError(f"commit to {str(self.path)!r} failed: {exc}")
+            results = [(False, err)] * len(batch)
+        for job, (ok, value) in zip(batch, results, strict=True):
+            job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
+
+    def _read_loop(self, conn: sqlite3.Connection) -> None:
+        try:
+            while True:
+                job = self._reads.get()
+                if job is None:
+                    return
+                try:
+                    conn.execute("BEGIN")
+                    try:
+                        value = job.fn(conn)
+                    finally:
+                        conn.execute("COMMIT")
+                except BaseException as exc:
+                    job.loop.call_soon_threadsafe(_resolve, job.future, False, _wrap(exc))
+                else:
+                    job.loop.call_soon_threadsafe(_resolve, job.future, True, value)
+        finally:
+            conn.close()
+
+
+def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
+        return StoreError(f"SQLite error: {exc}")
+    return exc

@@ -1,0 +1,119 @@
+"""SQLite tables of the workflow storage: runs, events, steps, hooks, waits, queue,
+streams and workers. Entries are (version, name, statements)."""
+
+from __future__ import annotations
+
+_V1 = (
+    """CREATE TABLE IF NOT EXISTS tether_runs (
+        run_id TEXT PRIMARY KEY,
+        workflow_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        deployment TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        queue TEXT NOT NULL,
+        input BLOB,
+        output BLOB,
+        error BLOB,
+        head INTEGER NOT NULL,
+        parent_run_id TEXT,
+        parent_slot INTEGER,
+        lease_owner TEXT,
+        lease_epoch INTEGER NOT NULL DEFAULT 0,
+        lease_expires_at REAL NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        completed_at REAL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_created ON tether_runs (created_at DESC, run_id)",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_status ON tether_runs (status, created_at)",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_owner ON tether_runs (lease_owner)",
+    """CREATE TABLE IF NOT EXISTS tether_events (
+        run_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        event_type TEXT NOT NULL,
+        correlation_id TEXT,
+        attrs TEXT NOT NULL,
+        payload BLOB,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (run_id, slot)
+    ) WITHOUT ROWID""",
+    """CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation
+        ON tether_events (run_id, correlation_id, event_type)
+        WHERE event_type IN ('run_created', 'step_created', 'wait_created', 'hook_created',
+                             'child_started')""",
+    """CREATE TABLE IF NOT EXISTS tether_steps (
+        run_id TEXT NOT NULL,
+        step_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        format_version INTEGER NOT NULL,
+        input BLOB,
+        output BLOB,
+        error BLOB,
+        started_at REAL NOT NULL,
+        completed_at REAL,
+        retry_after REAL,
+        PRIMARY KEY (run_id, step_id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS tether_hooks (
+        hook_id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        slot INTEGER NOT NULL,
+        created_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_hooks_by_run ON tether_hooks (run_id)",
+    """CREATE TABLE IF NOT EXISTS tether_waits (
+        run_id TEXT NOT NULL,
+        wait_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        resume_at REAL NOT NULL,
+        completed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, wait_id)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS tether_queue (
+        message_id TEXT PRIMARY KEY,
+        queue TEXT NOT NULL,
+        payload BLOB NOT NULL,
+        available_at REAL NOT NULL,
+        idempotency_key TEXT,
+        lease_owner TEXT,
+        lease_expires_at REAL NOT NULL DEFAULT 0,
+        deliveries INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_queue_ready ON tether_queue (queue, available_at)",
+    "CREATE INDEX IF NOT EXISTS tether_queue_by_owner ON tether_queue (lease_owner)",
+    """CREATE UNIQUE INDEX IF NOT EXISTS tether_queue_pending_key
+        ON tether_queue (queue, idempotency_key)
+        WHERE idempotency_key IS NOT NULL AND lease_owner IS NULL""",
+    """CREATE TABLE IF NOT EXISTS tether_streams (
+        run_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        next_index INTEGER NOT NULL DEFAULT 0,
+        closed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (run_id, name)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS tether_stream_chunks (
+        run_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        data BLOB NOT NULL,
+        PRIMARY KEY (run_id, name, idx)
+    ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS tether_workers (
+        worker_id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        deployment TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        heartbeat_at REAL NOT NULL
+    )""",
+)
+
+WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (1, "workflow storage", _V1),
+)
