@@ -1,0 +1,431 @@
+"""The submission state machine, written once over a synchronous row interface.
+
+Every backend runs these functions inside one of its transactions: memory between two
+awaits (nothing else runs meanwhile), SQLite inside a `BEGIN IMMEDIATE` write, so each
+transition is atomic across processes. The functions only read and write through
+`LedgerTx`, which is what a backend implements.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..errors import ConflictError
+from ._agent_records import (
+    DURABILITY_DEFAULT_MAX_ATTEMPTS,
+    DURABILITY_DEFAULT_TIMEOUT,
+    LEASE_DURATION,
+    AttemptRef,
+    DispatchAdmission,
+    Durability,
+    Lease,
+    SettledRecord,
+    SettlementObligation,
+    Submission,
+    SubmissionClaim,
+    SubmissionInput,
+    SubmissionKind,
+    SubmissionOutcome,
+    SubmissionStatus,
+    canonical_json,
+)
+
+__all__ = ["LedgerTx"]
+
+UNSETTLED: frozenset[SubmissionStatus] = frozenset(
+    {"queued", "running", "terminalizing", "joining", "joined"}
+)
+
+
+class LedgerTx(Protocol):
+    """The rows of the ledger as one transaction sees them."""
+
+    def now(self) -> float:
+        """The transaction's clock, Unix seconds."""
+        ...
+
+    def get(self, submission_id: str) -> Submission | None:
+        """One row by id."""
+        ...
+
+    def select(
+        self,
+        *,
+        statuses: frozenset[SubmissionStatus],
+        session_key: str | None = None,
+        joined_into: str | None = None,
+    ) -> list[Submission]:
+        """Rows with one of `statuses` (and the given session / host), by sequence."""
+        ...
+
+    def insert(self, submission: Submission) -> Submission:
+        """Insert a new row; returns it with its admission `sequence` assigned."""
+        ...
+
+    def update(self, submission: Submission) -> None:
+        """Overwrite the mutable columns of an existing row."""
+        ...
+
+
+def replace_row(sub: Submission, **changes: object) -> Submission:
+    """A copy of `sub` with `changes` applied."""
+    return dataclasses.replace(sub, **changes)  # type: ignore[arg-type]  # kwargs are fields
+
+
+def _same_content(sub: Submission, kind: SubmissionKind, inp: SubmissionInput) -> bool:
+    return (
+        sub.kind == kind
+        and sub.agent_name == inp.agent_name
+        and sub.instance_id == inp.instance_id
+        and sub.session_key == inp.session_key
+        and canonical_json(sub.payload) == canonical_json(inp.payload)
+        and sub.attachments == inp.attachments
+    )
+
+
+def _admit(tx: LedgerTx, kind: SubmissionKind, inp: SubmissionInput) -> tuple[str, Submission]:
+    existing = tx.get(inp.submission_id)
+    if existing is not None:
+        return ("replayed" if _same_content(existing, kind, inp) else "conflict"), existing
+    now = tx.now()
+    row = Submission(
+        submission_id=inp.submission_id,
+        sequence=0,
+        kind=kind,
+        agent_name=inp.agent_name,
+        instance_id=inp.instance_id,
+        session_key=inp.session_key,
+        payload=inp.payload,
+        attachments=tuple(inp.attachments),
+        status="queued",
+        accepted_at=now,
+        canonical_ready_at=now if inp.canonical_ready else None,
+    )
+    return "admitted", tx.insert(row)
+
+
+def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:
+    kind, sub = _admit(tx, "dispatch", inp)
+    if kind == "conflict":
+        return DispatchAdmission(kind="conflict", submission=None)
+    return DispatchAdmission(kind="admitted" if kind == "admitted" else "replayed", submission=sub)
+
+
+def admit_direct(tx: LedgerTx, inp: SubmissionInput) -> Submission:
+    kind, sub = _admit(tx, "direct", inp)
+    if kind == "conflict":
+        raise ConflictError(
+            f"submission {inp.submission_id!r} was already admitted with other content; "
+            "a submission id names one payload forever"
+        )
+    return sub
+
+
+def mark_canonical_ready(tx: LedgerTx, submission_id: str) -> Submission | None:
+    sub = tx.get(submission_id)
+    if sub is None or sub.status != "queued":
+        return None
+    if sub.canonical_ready_at is None:
+        sub = replace_row(sub, canonical_ready_at=tx.now())
+        tx.update(sub)
+    return sub
+
+
+def _session_head(tx: LedgerTx, session_key: str) -> Submission | None:
+    rows = tx.select(statuses=UNSETTLED, session_key=session_key)
+    return rows[0] if rows else None
+
+
+def _is_runnable(tx: LedgerTx, sub: Submission) -> bool:
+    if sub.status != "queued" or sub.canonical_ready_at is None:
+        return False
+    head = _session_head(tx, sub.session_key)
+    return head is not None and head.submission_id == sub.submission_id
+
+
+def list_runnable(tx: LedgerTx) -> list[Submission]:
+    heads: dict[str, Submission] = {}
+    for sub in tx.select(statuses=UNSETTLED):
+        heads.setdefault(sub.session_key, sub)
+    return [
+        sub
+        for sub in sorted(heads.values(), key=lambda s: s.sequence)
+        if sub.status == "queued" and sub.canonical_ready_at is not None
+    ]
+
+
+def list_unready(tx: LedgerTx) -> list[Submission]:
+    return [s for s in tx.select(statuses=frozenset({"queued"})) if s.canonical_ready_at is None]
+
+
+def list_pending_settlements(tx: LedgerTx) -> list[SettlementObligation]:
+    return [_obligation(s) for s in tx.select(statuses=frozenset({"terminalizing"}))]
+
+
+def _obligation(sub: Submission) -> SettlementObligation:
+    assert sub.attempt_id is not None
+    assert sub.settlement_record_id is not None and sub.settlement_record is not None
+    return SettlementObligation(
+        submission_id=sub.submission_id,
+        attempt_id=sub.attempt_id,
+        record_id=sub.settlement_record_id,
+        record=sub.settlement_record,
+    )
+
+
+def _owned(tx: LedgerTx, attempt: AttemptRef, *statuses: SubmissionStatus) -> Submission | None:
+    sub = tx.get(attempt.submission_id)
+    if sub is None or sub.status not in statuses or sub.attempt_id != attempt.attempt_id:
+        return None
+    return sub
+
+
+def claim(tx: LedgerTx, request: SubmissionClaim) -> Submission | None:
+    sub = tx.get(request.submission_id)
+    if sub is None or not _is_runnable(tx, sub):
+        return None
+    now = tx.now()
+    sub = replace_row(
+        sub,
+        status="running",
+        attempt_id=request.attempt_id,
+        owner_id=request.owner_id,
+        lease_expires_at=request.lease_expires_at,
+        started_at=now,
+        attempt_count=sub.attempt_count + 1,
+        max_attempts=sub.max_attempts or DURABILITY_DEFAULT_MAX_ATTEMPTS,
+        timeout_at=sub.timeout_at or now + DURABILITY_DEFAULT_TIMEOUT,
+    )
+    tx.update(sub)
+    return sub
+
+
+def mark_input_applied(tx: LedgerTx, attempt: AttemptRef, durability: Durability | None) -> bool:
+    sub = _owned(tx, attempt, "running")
+    if sub is None:
+        return False
+    if sub.input_applied_at is None:
+        budget = durability or Durability()
+        start = sub.started_at if sub.started_at is not None else tx.now()
+        tx.update(
+            replace_row(
+                sub,
+                input_applied_at=tx.now(),
+                max_attempts=budget.max_attempts,
+                timeout_at=start + budget.timeout,
+            )
+        )
+    return True
+
+
+def request_session_abort(tx: LedgerTx, session_key: str) -> list[str]:
+    now = tx.now()
+    ids: list[str] = []
+    for sub in tx.select(statuses=UNSETTLED, session_key=session_key):
+        if sub.abort_requested_at is None:
+            tx.update(replace_row(sub, abort_requested_at=now))
+        ids.append(sub.submission_id)
+    return ids
+
+
+def requeue(tx: LedgerTx, attempt: AttemptRef) -> bool:
+    sub = _owned(tx, attempt, "running")
+    if sub is None:
+        return False
+    tx.update(
+        replace_row(
+            sub,
+            status="queued",
+            attempt_id=None,
+            owner_id=None,
+            lease_expires_at=0.0,
+            started_at=None,
+            input_applied_at=None,
+        )
+    )
+    return True
+
+
+def replace_attempt(
+    tx: LedgerTx, attempt: AttemptRef, next_attempt_id: str, lease: Lease | None
+) -> Submission | None:
+    sub = _owned(tx, attempt, "running")
+    if sub is None:
+        return None
+    changes: dict[str, object] = {
+        "attempt_id": next_attempt_id,
+        "attempt_count": sub.attempt_count + 1,
+    }
+    if lease is not None:
+        changes.update(owner_id=lease.owner_id, lease_expires_at=lease.expires_at)
+    sub = replace_row(sub, **changes)
+    tx.update(sub)
+    return sub
+
+
+def settle_queued(tx: LedgerTx, submission_id: str, error: str | None) -> bool:
+    sub = tx.get(submission_id)
+    if sub is None or sub.status != "queued":
+        return False
+    outcome: SubmissionOutcome = "aborted" if sub.abort_requested_at is not None else "failed"
+    tx.update(
+        replace_row(
+            sub,
+            status="settled",
+            settled_at=tx.now(),
+            outcome=outcome,
+            error=error if error is not None else f"submission was {outcome} before it ran",
+        )
+    )
+    return True
+
+
+def _host_running(tx: LedgerTx, host: AttemptRef) -> Submission | None:
+    return _owned(tx, host, "running")
+
+
+def reserve_settlement(
+    tx: LedgerTx, attempt: AttemptRef, record_id: str, record: SettledRecord
+) -> SettlementObligation | None:
+    sub = tx.get(attempt.submission_id)
+    if sub is None:
+        return None
+    if sub.status == "terminalizing":
+        if (
+            sub.attempt_id == attempt.attempt_id
+            and sub.settlement_record_id == record_id
+            and sub.settlement_record == record
+        ):
+            return _obligation(sub)
+        return None
+    owns = sub.status == "running" and sub.attempt_id == attempt.attempt_id
+    if sub.status == "joined" and sub.joined_into is not None:
+        host = tx.get(sub.joined_into)
+        owns = (
+            host is not None and host.status == "running" and host.attempt_id == attempt.attempt_id
+        )
+    if not owns:
+        return None
+    sub = replace_row(
+        sub,
+        status="terminalizing",
+        attempt_id=attempt.attempt_id,
+        settlement_record_id=record_id,
+        settlement_record=record,
+    )
+    tx.update(sub)
+    return _obligation(sub)
+
+
+def _settle(tx: LedgerTx, sub: Submission, outcome: SubmissionOutcome, error: str | None) -> None:
+    now = tx.now()
+    tx.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
+    # Joins share the host's fate: confirmed ones settle with it, unconfirmed ones were
+    # never delivered and go back to the queue, in the same transaction.
+    for joined in tx.select(
+        statuses=frozenset({"joining", "joined"}), joined_into=sub.submission_id
+    ):
+        if joined.status == "joined":
+            tx.update(
+                replace_row(joined, status="settled", settled_at=now, outcome=outcome, error=error)
+            )
+        else:
+            tx.update(replace_row(joined, status="queued", joined_into=None))
+
+
+def finalize_settlement(
+    tx: LedgerTx, attempt: AttemptRef, record_id: str, error_message: str | None
+) -> bool:
+    sub = _owned(tx, attempt, "terminalizing")
+    if sub is None or sub.settlement_record_id != record_id or sub.settlement_record is None:
+        return False
+    record = sub.settlement_record
+    error = error_message if error_message is not None else record.error
+    if record.outcome != "completed" and error is None:
+        error = f"submission {record.outcome}"
+    _settle(tx, sub, record.outcome, error)
+    return True
+
+
+def complete(tx: LedgerTx, attempt: AttemptRef) -> bool:
+    sub = _owned(tx, attempt, "running")
+    if sub is None:
+        return False
+    _settle(tx, sub, "completed", None)
+    return True
+
+
+def fail(tx: LedgerTx, attempt: AttemptRef, error: str | BaseException) -> bool:
+    sub = _owned(tx, attempt, "running")
+    if sub is None:
+        return False
+    message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    _settle(tx, sub, "failed", message)
+    return True
+
+
+def claim_joinable(tx: LedgerTx, host: AttemptRef, agent_name: str) -> list[Submission]:
+    owner = _host_running(tx, host)
+    if owner is None:
+        return []
+    claimed: list[Submission] = []
+    for sub in tx.select(statuses=UNSETTLED, session_key=owner.session_key):
+        if sub.sequence <= owner.sequence:
+            continue
+        if sub.status in ("joining", "joined") and sub.joined_into == owner.submission_id:
+            continue
+        if (
+            sub.status != "queued"
+            or sub.canonical_ready_at is None
+            or sub.abort_requested_at is not None
+            or sub.agent_name != agent_name
+        ):
+            break
+        sub = replace_row(sub, status="joining", joined_into=owner.submission_id)
+        tx.update(sub)
+        claimed.append(sub)
+    return claimed
+
+
+def _join_of(tx: LedgerTx, host: AttemptRef, submission_id: str) -> Submission | None:
+    if _host_running(tx, host) is None:
+        return None
+    sub = tx.get(submission_id)
+    if sub is None or sub.status != "joining" or sub.joined_into != host.submission_id:
+        return None
+    return sub
+
+
+def finalize_joined(tx: LedgerTx, host: AttemptRef, submission_id: str) -> bool:
+    sub = _join_of(tx, host, submission_id)
+    if sub is None:
+        return False
+    tx.update(replace_row(sub, status="joined"))
+    return True
+
+
+def revert_joining(tx: LedgerTx, host: AttemptRef, submission_id: str) -> bool:
+    sub = _join_of(tx, host, submission_id)
+    if sub is None:
+        return False
+    tx.update(replace_row(sub, status="queued", joined_into=None))
+    return True
+
+
+def list_joined(tx: LedgerTx, host_submission_id: str) -> list[Submission]:
+    return tx.select(statuses=frozenset({"joining", "joined"}), joined_into=host_submission_id)
+
+
+def renew_leases(tx: LedgerTx, owner_id: str, submission_ids: Sequence[str]) -> None:
+    expires = tx.now() + LEASE_DURATION
+    for submission_id in dict.fromkeys(submission_ids):
+        sub = tx.get(submission_id)
+        if sub is not None and sub.status == "running" and sub.owner_id == owner_id:
+            tx.update(replace_row(sub, lease_expires_at=expires))
+
+
+def list_expired(tx: LedgerTx) -> list[Submission]:
+    now = tx.now()
+    return [s for s in tx.select(statuses=frozenset({"running"})) if 0 < s.lease_expires_at < now]

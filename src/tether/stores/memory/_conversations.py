@@ -1,0 +1,173 @@
+"""In-memory conversation streams: the reference implementation, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import orjson
+
+from .. import _conversation_rules as rules
+from .._agent_records import (
+    OFFSET_START,
+    AttemptRef,
+    ConversationBatch,
+    FoldCheckpoint,
+    JsonValue,
+    ProducerClaim,
+    ReadResult,
+    StreamIdentity,
+    StreamMeta,
+    Submission,
+    clamp_read_limit,
+    format_offset,
+)
+from ._submissions import MemorySubmissionStore
+
+__all__ = ["MemoryConversationStore"]
+
+
+@dataclass(slots=True)
+class _Stream:
+    row: rules.StreamRow
+    batches: list[rules.NewBatch] = field(default_factory=list)
+    by_producer: dict[tuple[str, int, int], int] = field(default_factory=dict)
+
+
+class _Tx:
+    """`StreamTx` over the store's dicts."""
+
+    def __init__(self, store: MemoryConversationStore) -> None:
+        self._store = store
+
+    def get_stream(self, path: str) -> rules.StreamRow | None:
+        stream = self._store._streams.get(path)
+        return None if stream is None else stream.row
+
+    def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
+        if new:
+            self._store._streams[row.path] = _Stream(row=row)
+        else:
+            self._store._streams[row.path].row = row
+
+    def find_batch(
+        self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
+    ) -> tuple[int, str, str | None, str | None] | None:
+        stream = self._store._streams[path]
+        seq = stream.by_producer.get((producer_id, producer_epoch, producer_sequence))
+        if seq is None:
+            return None
+        batch = stream.batches[seq - 1]
+        return seq, batch.digest, batch.submission_id, batch.attempt_id
+
+    def insert_batch(self, batch: rules.NewBatch) -> None:
+        stream = self._store._streams[batch.path]
+        stream.batches.append(batch)
+        key = (batch.producer_id, batch.producer_epoch, batch.producer_sequence)
+        stream.by_producer[key] = batch.seq
+
+    def get_submission(self, submission_id: str) -> Submission | None:
+        if self._store._submissions is None:
+            return None
+        return self._store._submissions._lookup(submission_id)
+
+
+def _to_batch(batch: rules.NewBatch) -> ConversationBatch:
+    return ConversationBatch(
+        offset=format_offset(batch.seq),
+        records=tuple(orjson.loads(batch.data)),
+        producer_id=batch.producer_id,
+        producer_epoch=batch.producer_epoch,
+        producer_sequence=batch.producer_sequence,
+        submission_id=batch.submission_id,
+        attempt_id=batch.attempt_id,
+    )
+
+
+class MemoryConversationStore:
+    """A `ConversationStore` kept in this process's memory.
+
+    Args:
+        submissions: The ledger that authorizes submission-owned appends; without
+            one, every submission-owned append is refused.
+    """
+
+    def __init__(self, *, submissions: MemorySubmissionStore | None = None) -> None:
+        self._streams: dict[str, _Stream] = {}
+        self._checkpoints: dict[str, FoldCheckpoint] = {}
+        self._submissions = submissions
+        self._listeners = rules.ListenerRegistry()
+        self._tx = _Tx(self)
+
+    def attach_submissions(self, submissions: MemorySubmissionStore) -> None:
+        """Authorize submission-owned appends against `submissions`."""
+        self._submissions = submissions
+
+    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
+        rules.create_stream(self._tx, path, identity)
+
+    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+        return rules.acquire_producer(self._tx, path, producer_id)
+
+    async def append(
+        self,
+        *,
+        path: str,
+        producer_id: str,
+        producer_epoch: int,
+        incarnation: str,
+        producer_sequence: int,
+        records: Sequence[JsonValue],
+        submission: AttemptRef | None = None,
+    ) -> str:
+        encoded = rules.encode_batch(path, records)
+        offset, wrote = rules.append(
+            self._tx,
+            path=path,
+            producer_id=producer_id,
+            producer_epoch=producer_epoch,
+            incarnation=incarnation,
+            producer_sequence=producer_sequence,
+            records=records,
+            submission=submission,
+            encoded=encoded,
+        )
+        if wrote:
+            self._listeners.notify(path)
+        return offset
+
+    async def read(
+        self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
+    ) -> ReadResult:
+        stream = self._streams.get(path)
+        if stream is None:
+            return rules.empty_read(path, offset)
+        head = stream.row.head
+        start = rules.resolve_read_start(path, offset, head)
+        if start is None:
+            return ReadResult(batches=(), next_offset=format_offset(head), up_to_date=True)
+        chosen = stream.batches[start : start + clamp_read_limit(limit)]
+        last = chosen[-1].seq if chosen else start
+        return ReadResult(
+            batches=tuple(_to_batch(b) for b in chosen),
+            next_offset=format_offset(last),
+            up_to_date=last >= head,
+        )
+
+    async def get_meta(self, path: str) -> StreamMeta | None:
+        stream = self._streams.get(path)
+        return None if stream is None else stream.row.meta()
+
+    def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
+        return self._listeners.subscribe(path, listener)
+
+    async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
+        self._checkpoints[path] = checkpoint
+
+    async def get_fold_checkpoint(
+        self, path: str, *, at_or_before: str | None = None
+    ) -> FoldCheckpoint | None:
+        checkpoint = self._checkpoints.get(path)
+        if checkpoint is None or not rules.within_bound(checkpoint, at_or_before):
+            return None
+        return checkpoint

@@ -1,0 +1,325 @@
+"""Conversation streams on SQLite.
+
+Appends run as one `SqliteDatabase.write` (a `BEGIN IMMEDIATE` transaction), so the
+producer check, the replay check, the batch rows and the new head commit together or
+not at all, across processes. A batch over `BATCH_CHUNK_BYTES` is split into chunk
+rows and verified against its SHA-256 when read back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import orjson
+
+from ...errors import IntegrityError
+from .. import _conversation_rules as rules
+from .._agent_records import (
+    OFFSET_START,
+    AttemptRef,
+    ConversationBatch,
+    FoldCheckpoint,
+    JsonValue,
+    ProducerClaim,
+    ReadResult,
+    StreamIdentity,
+    StreamMeta,
+    Submission,
+    clamp_read_limit,
+    format_offset,
+)
+from ._db import SqliteDatabase
+from ._submissions import lookup_submission
+
+__all__ = ["SqliteConversationStore"]
+
+_STREAM_COLUMNS = (
+    "path, agent_name, instance_id, incarnation, head, producer_id, producer_epoch, "
+    "next_producer_sequence"
+)
+
+
+def split_chunks(data: bytes, size: int) -> Iterator[tuple[int, bytes]]:
+    """Number the `size`-byte pieces of `data` (one empty piece for empty data)."""
+    for index, start in enumerate(range(0, max(len(data), 1), size)):
+        yield index, data[start : start + size]
+
+
+def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, ...]]) -> None:
+    """Insert chunk rows one by one (a seam the crash tests wrap to stop mid-write)."""
+    for row in rows:
+        conn.execute(sql, row)
+
+
+def _stream_row(row: Any) -> rules.StreamRow:
+    return rules.StreamRow(
+        path=row[0],
+        identity=StreamIdentity(agent_name=row[1], instance_id=row[2]),
+        incarnation=row[3],
+        head=row[4],
+        producer_id=row[5],
+        producer_epoch=row[6],
+        next_producer_sequence=row[7],
+    )
+
+
+class _Tx:
+    """`StreamTx` over one SQLite write transaction."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def get_stream(self, path: str) -> rules.StreamRow | None:
+        row = self.conn.execute(
+            f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = ?", (path,)
+        ).fetchone()
+        return None if row is None else _stream_row(row)
+
+    def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
+        values = (
+            row.identity.agent_name,
+            row.identity.instance_id,
+            row.incarnation,
+            row.head,
+            row.producer_id,
+            row.producer_epoch,
+            row.next_producer_sequence,
+            row.path,
+        )
+        if new:
+            self.conn.execute(
+                "INSERT INTO tether_conversation_streams (agent_name, instance_id, "
+                "incarnation, head, producer_id, producer_epoch, next_producer_sequence, "
+                "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                values,
+            )
+        else:
+            self.conn.execute(
+                "UPDATE tether_conversation_streams SET agent_name = ?, instance_id = ?, "
+                "incarnation = ?, head = ?, producer_id = ?, producer_epoch = ?, "
+                "next_producer_sequence = ? WHERE path = ?",
+                values,
+            )
+
+    def find_batch(
+        self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
+    ) -> tuple[int, str, str | None, str | None] | None:
+        row = self.conn.execute(
+            "SELECT seq, digest, submission_id, attempt_id FROM tether_conversation_batches "
+            "WHERE path = ? AND producer_id = ? AND producer_epoch = ? "
+            "AND producer_sequence = ?",
+            (path, producer_id, producer_epoch, producer_sequence),
+        ).fetchone()
+        return None if row is None else (row[0], row[1], row[2], row[3])
+
+    def insert_batch(self, batch: rules.NewBatch) -> None:
+        chunked = len(batch.data) > rules.BATCH_CHUNK_BYTES
+        pieces = list(split_chunks(batch.data, rules.BATCH_CHUNK_BYTES)) if chunked else []
+        self.conn.execute(
+            "INSERT INTO tether_conversation_batches (path, seq, producer_id, "
+            "producer_epoch, producer_sequence, submission_id, attempt_id, record_count, "
+            "byte_size, digest, chunk_count, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                batch.path,
+                batch.seq,
+                batch.producer_id,
+                batch.producer_epoch,
+                batch.producer_sequence,
+                batch.submission_id,
+                batch.attempt_id,
+                batch.record_count,
+                len(batch.data),
+                batch.digest,
+                len(pieces),
+                None if chunked else batch.data,
+            ),
+        )
+        insert_chunks(
+            self.conn,
+            "INSERT INTO tether_conversation_batch_chunks (path, seq, chunk_index, data) "
+            "VALUES (?, ?, ?, ?)",
+            ((batch.path, batch.seq, index, piece) for index, piece in pieces),
+        )
+
+    def get_submission(self, submission_id: str) -> Submission | None:
+        return lookup_submission(self.conn, submission_id)
+
+
+def _read_batches(
+    conn: sqlite3.Connection, path: str, offset: str, limit: int | None
+) -> ReadResult:
+    row = conn.execute(
+        f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = ?", (path,)
+    ).fetchone()
+    if row is None:
+        return rules.empty_read(path, offset)
+    head = int(row[4])
+    start = rules.resolve_read_start(path, offset, head)
+    if start is None:
+        return ReadResult(batches=(), next_offset=format_offset(head), up_to_date=True)
+    rows = conn.execute(
+        "SELECT seq, producer_id, producer_epoch, producer_sequence, submission_id, "
+        "attempt_id, byte_size, digest, chunk_count, data FROM tether_conversation_batches "
+        "WHERE path = ? AND seq > ? ORDER BY seq LIMIT ?",
+        (path, start, clamp_read_limit(limit)),
+    ).fetchall()
+    batches = []
+    for seq, producer_id, epoch, sequence, submission_id, attempt_id, size, digest, n, data in rows:
+        if n:
+            data = b"".join(
+                bytes(piece)
+                for (piece,) in conn.execute(
+                    "SELECT data FROM tether_conversation_batch_chunks "
+                    "WHERE path = ? AND seq = ? ORDER BY chunk_index",
+                    (path, seq),
+                )
+            )
+            if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+                raise IntegrityError(
+                    f"batch {format_offset(seq)!r} of stream {path!r} fails its digest"
+                )
+        batches.append(
+            ConversationBatch(
+                offset=format_offset(seq),
+                records=tuple(orjson.loads(data)),
+                producer_id=producer_id,
+                producer_epoch=epoch,
+                producer_sequence=sequence,
+                submission_id=submission_id,
+                attempt_id=attempt_id,
+            )
+        )
+    last = rows[-1][0] if rows else start
+    return ReadResult(
+        batches=tuple(batches), next_offset=format_offset(last), up_to_date=last >= head
+    )
+
+
+def _put_checkpoint(conn: sqlite3.Connection, path: str, checkpoint: FoldCheckpoint) -> None:
+    data = bytes(checkpoint.data)
+    pieces = list(split_chunks(data, rules.BATCH_CHUNK_BYTES))
+    conn.execute("DELETE FROM tether_conversation_checkpoint_chunks WHERE path = ?", (path,))
+    conn.execute(
+        "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
+        "format_version, byte_size, digest, chunk_count) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (path) DO UPDATE SET head_offset = excluded.head_offset, "
+        "incarnation = excluded.incarnation, format_version = excluded.format_version, "
+        "byte_size = excluded.byte_size, digest = excluded.digest, "
+        "chunk_count = excluded.chunk_count",
+        (
+            path,
+            checkpoint.head_offset,
+            checkpoint.incarnation,
+            checkpoint.format_version,
+            len(data),
+            hashlib.sha256(data).hexdigest(),
+            len(pieces),
+        ),
+    )
+    insert_chunks(
+        conn,
+        "INSERT INTO tether_conversation_checkpoint_chunks (path, chunk_index, data) "
+        "VALUES (?, ?, ?)",
+        ((path, index, piece) for index, piece in pieces),
+    )
+
+
+def _get_checkpoint(conn: sqlite3.Connection, path: str) -> FoldCheckpoint | None:
+    row = conn.execute(
+        "SELECT head_offset, incarnation, format_version, byte_size, digest "
+        "FROM tether_conversation_checkpoints WHERE path = ?",
+        (path,),
+    ).fetchone()
+    if row is None:
+        return None
+    data = b"".join(
+        bytes(piece)
+        for (piece,) in conn.execute(
+            "SELECT data FROM tether_conversation_checkpoint_chunks WHERE path = ? "
+            "ORDER BY chunk_index",
+            (path,),
+        )
+    )
+    # A checkpoint is a cache: one that does not verify reads as absent.
+    if len(data) != row[3] or hashlib.sha256(data).hexdigest() != row[4]:
+        return None
+    return FoldCheckpoint(head_offset=row[0], incarnation=row[1], format_version=row[2], data=data)
+
+
+class SqliteConversationStore:
+    """A `ConversationStore` in a SQLite file, safe for many processes on one file.
+
+    Args:
+        db: A started `SqliteDatabase` whose schema is migrated.
+    """
+
+    def __init__(self, db: SqliteDatabase) -> None:
+        self._db = db
+        self._listeners = rules.ListenerRegistry()
+
+    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
+        await self._db.write(lambda conn: rules.create_stream(_Tx(conn), path, identity))
+
+    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+        return await self._db.write(
+            lambda conn: rules.acquire_producer(_Tx(conn), path, producer_id)
+        )
+
+    async def append(
+        self,
+        *,
+        path: str,
+        producer_id: str,
+        producer_epoch: int,
+        incarnation: str,
+        producer_sequence: int,
+        records: Sequence[JsonValue],
+        submission: AttemptRef | None = None,
+    ) -> str:
+        # Encoding happens here, off the writer thread, so other writers do not wait on it.
+        encoded = rules.encode_batch(path, records)
+        offset, wrote = await self._db.write(
+            lambda conn: rules.append(
+                _Tx(conn),
+                path=path,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                incarnation=incarnation,
+                producer_sequence=producer_sequence,
+                records=records,
+                submission=submission,
+                encoded=encoded,
+            )
+        )
+        if wrote:
+            self._listeners.notify(path)
+        return offset
+
+    async def read(
+        self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
+    ) -> ReadResult:
+        return await self._db.read(lambda conn: _read_batches(conn, path, offset, limit))
+
+    async def get_meta(self, path: str) -> StreamMeta | None:
+        def fetch(conn: sqlite3.Connection) -> StreamMeta | None:
+            row = _Tx(conn).get_stream(path)
+            return None if row is None else row.meta()
+
+        return await self._db.read(fetch)
+
+    def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
+        return self._listeners.subscribe(path, listener)
+
+    async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
+        await self._db.write(lambda conn: _put_checkpoint(conn, path, checkpoint))
+
+    async def get_fold_checkpoint(
+        self, path: str, *, at_or_before: str | None = None
+    ) -> FoldCheckpoint | None:
+        checkpoint = await self._db.read(lambda conn: _get_checkpoint(conn, path))
+        if checkpoint is None or not rules.within_bound(checkpoint, at_or_before):
+            return None
+        return checkpoint

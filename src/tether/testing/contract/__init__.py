@@ -1,0 +1,28 @@
+"""Backend contract suites: subclass them in a `Test*` class and provide `backend`.
+
+```python
+class TestMyBackend(SubmissionContract, ConversationContract, AttachmentContract):
+    @pytest.fixture
+    async def backend(self, tmp_path):
+        async with open_backend(f"sqlite:///{tmp_path}/t.db") as backend:
+            yield backend
+```
+
+Tests of optional behaviour carry `@requires(Capability.X)` and skip unless the
+backend declares that capability.
+"""
+
+from __future__ import annotations
+
+from ._attachments import AttachmentContract
+from ._conversations import ConversationContract
+from ._markers import FormatStampAccess, requires
+from ._submissions import SubmissionContract
+
+__all__ = [
+    "AttachmentContract",
+    "ConversationContract",
+    "FormatStampAccess",
+    "SubmissionContract",
+    "requires",
+]
