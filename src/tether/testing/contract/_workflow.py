@@ -1,0 +1,235 @@
+"""Contract of the workflow store: event log rules, leases, queue, hooks, streams."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from ...errors import (
+    ConflictError,
+    FencedError,
+    HookTokenInUseError,
+    InvalidTransitionError,
+    NotFoundError,
+    StaleHeadError,
+)
+from ...stores import Commit, NewEvent, NewMessage, NewRun, WorkflowStore, event_id, slot_of_event_id
+
+__all__ = ["WorkflowStoreContract"]
+
+
+def _run(run_id: str = "r1", **kw: Any) -> NewRun:
+    base: dict[str, Any] = dict(run_id=run_id, workflow_name="wf", input=b"in", deployment="d",
+                                engine_version="e", queue="q")
+    base.update(kw)
+    return NewRun(**base)
+
+
+async def _claimed(store: WorkflowStore, run_id: str = "r1") -> tuple[int, int]:
+    await store.create_run(_run(run_id))
+    claim = await store.claim_run(run_id, owner="w1", lease_seconds=30)
+    assert claim.outcome == "claimed" and claim.run is not None
+    return claim.epoch, claim.run.head
+
+
+def _commit(run_id: str, epoch: int, head: int, *events: NewEvent, **kw: Any) -> Commit:
+    return Commit(run_id=run_id, owner="w1", epoch=epoch, expected_head=head, events=events, **kw)
+
+
+def _step(step_id: str, slot: int = 1) -> NewEvent:
+    return NewEvent(event_type="step_created", correlation_id=step_id,
+                    attrs={"slot": slot, "name": "s", "attempt": 1}, payload=b"x")
+
+
+class WorkflowStoreContract:
+    """Subclass in a ``Test*`` class and provide an async ``backend`` fixture."""
+
+    @pytest.fixture
+    def store(self, backend: Any) -> WorkflowStore:
+        workflow: WorkflowStore = backend.stores.workflow
+        return workflow
+
+    async def test_event_ids_encode_their_slot(self) -> None:
+        assert slot_of_event_id(event_id(42)) == 42
+        assert event_id(9) < event_id(10)
+        with pytest.raises(ValueError):
+            slot_of_event_id("evt_nope")
+
+    async def test_create_is_idempotent_and_conflicts_on_other_input(self, store: WorkflowStore) -> None:
+        run, created = await store.create_run(_run())
+        again, created_again = await store.create_run(_run())
+        assert created and not created_again and again.run_id == run.run_id
+        with pytest.raises(ConflictError):
+            await store.create_run(_run(input=b"other"))
+        events = await store.list_events("r1")
+        assert [e.event_type for e in events] == ["run_created"] and events[0].slot == 1
+
+    async def test_claim_fences_and_commit_appends_in_slot_order(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        result = await store.commit(_commit("r1", epoch, head, _step("s1")))
+        assert result.head == head + 1
+        steps = await store.list_steps("r1")
+        assert [(s.step_id, s.status, s.attempt) for s in steps] == [("s1", "running", 1)]
+        slots = [e.slot for e in await store.list_events("r1")]
+        assert slots == list(range(1, len(slots) + 1))
+
+    async def test_stale_epoch_is_rejected_and_writes_nothing(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        await store.release_run("r1", owner="w1", epoch=epoch)
+        claim = await store.claim_run("r1", owner="w2", lease_seconds=30)
+        assert claim.epoch == epoch + 1
+        with pytest.raises(FencedError):
+            await store.commit(_commit("r1", epoch, head, _step("s1")))
+        assert await store.list_steps("r1") == []
+
+    async def test_stale_head_is_rejected(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        with pytest.raises(StaleHeadError):
+            await store.commit(_commit("r1", epoch, head - 1, _step("s1")))
+
+    async def test_live_lease_makes_claim_busy(self, store: WorkflowStore) -> None:
+        await _claimed(store)
+        claim = await store.claim_run("r1", owner="w2", lease_seconds=30)
+        assert claim.outcome == "busy"
+
+    async def test_expired_lease_is_taken_over(self, store: WorkflowStore) -> None:
+        await store.create_run(_run())
+        first = await store.claim_run("r1", owner="w1", lease_seconds=0.05)
+        await asyncio.sleep(0.1)
+        second = await store.claim_run("r1", owner="w2", lease_seconds=30)
+        assert second.outcome == "claimed" and second.epoch == first.epoch + 1
+
+    async def test_one_creation_event_per_correlation(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        head = (await store.commit(_commit("r1", epoch, head, _step("s1")))).head
+        with pytest.raises(ConflictError):
+            await store.commit(_commit("r1", epoch, head, _step("s1", slot=2)))
+        assert len(await store.list_steps("r1")) == 1
+
+    async def test_no_event_leaves_a_terminal_state(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        done = NewEvent(event_type="step_completed", correlation_id="s1", payload=b"o")
+        head = (await store.commit(_commit("r1", epoch, head, _step("s1"), done))).head
+        again = NewEvent(event_type="step_started", correlation_id="s1", attrs={"attempt": 2})
+        with pytest.raises(InvalidTransitionError):
+            await store.commit(_commit("r1", epoch, head, again))
+        end = NewEvent(event_type="run_completed", payload=b"r")
+        await store.commit(_commit("r1", epoch, head, end))
+        run = await store.get_run("r1")
+        assert run is not None and run.status == "completed" and run.output == b"r"
+        assert run.lease_owner is None
+        claim = await store.claim_run("r1", owner="w1", lease_seconds=30)
+        assert claim.outcome == "finished"
+
+    async def test_a_failed_commit_writes_nothing(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        bad = NewEvent(event_type="step_completed", correlation_id="missing", payload=b"o")
+        with pytest.raises(InvalidTransitionError):
+            await store.commit(_commit("r1", epoch, head, _step("s1"), bad))
+        assert await store.list_steps("r1") == []
+        run = await store.get_run("r1")
+        assert run is not None and run.head == head
+
+    async def test_hooks_unique_tokens_resume_and_dispose(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        hook = NewEvent(event_type="hook_created", correlation_id="h1",
+                        attrs={"slot": 1, "token": "tok"})
+        head = (await store.commit(_commit("r1", epoch, head, hook))).head
+        epoch2, head2 = await _claimed(store, "r2")
+        clash = NewEvent(event_type="hook_created", correlation_id="h2",
+                         attrs={"slot": 1, "token": "tok"})
+        with pytest.raises(HookTokenInUseError):
+            await store.commit(_commit("r2", epoch2, head2, clash))
+        await store.resume_hook("tok", b"payload")
+        events = await store.list_events("r1", after=head)
+        assert [(e.event_type, e.payload) for e in events] == [("hook_received", b"payload")]
+        with pytest.raises(NotFoundError):
+            await store.resume_hook("nope", b"x")
+        await store.commit(_commit("r1", epoch, head + 1, NewEvent(event_type="run_completed")))
+        assert await store.get_hook("tok") is None
+        with pytest.raises(NotFoundError):
+            await store.resume_hook("tok", b"late")
+
+    async def test_child_end_is_appended_to_its_parent(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        child = _run("c1", parent_run_id="r1", parent_slot=1)
+        started = NewEvent(event_type="child_started", correlation_id="c1", attrs={"slot": 1})
+        head = (await store.commit(_commit("r1", epoch, head, started, start_runs=(child,)))).head
+        claim = await store.claim_run("c1", owner="w1", lease_seconds=30)
+        assert claim.run is not None
+        await store.commit(_commit("c1", claim.epoch, claim.run.head,
+                                   NewEvent(event_type="run_completed", payload=b"out")))
+        tail = await store.list_events("r1", after=head)
+        assert [(e.event_type, e.correlation_id, e.payload) for e in tail] == [
+            ("child_completed", "c1", b"out")
+        ]
+
+    async def test_cancel_parked_run_at_once(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        await store.commit(_commit("r1", epoch, head, release=True))
+        run = await store.request_cancel("r1", reason="stop")
+        assert run.status == "cancelled"
+        assert (await store.request_cancel("r1")).status == "cancelled"
+
+    async def test_cancel_held_run_asks_its_holder(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        run = await store.request_cancel("r1")
+        assert run.status == "running"
+        with pytest.raises(StaleHeadError):
+            await store.commit(_commit("r1", epoch, head))
+        tail = await store.list_events("r1", after=head)
+        assert [e.event_type for e in tail] == ["cancel_requested"]
+
+    async def test_queue_delay_key_lease_and_redelivery(self, store: WorkflowStore) -> None:
+        now = time.time()
+        first = await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=now + 60,
+                                               idempotency_key="k"))
+        same = await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=now,
+                                              idempotency_key="k"))
+        assert first == same
+        got = await store.dequeue("jobs", owner="w1", lease_seconds=0.05, limit=10)
+        assert [m.message_id for m in got] == [first] and got[0].deliveries == 1
+        # Delivery started: the key is free again, so a new wake-up is not absorbed.
+        other = await store.enqueue(NewMessage(queue="jobs", payload=b"b", available_at=now + 60,
+                                               idempotency_key="k"))
+        assert other != first
+        await asyncio.sleep(0.1)
+        again = await store.dequeue("jobs", owner="w2", lease_seconds=30, limit=10)
+        assert [m.message_id for m in again] == [first] and again[0].deliveries == 2
+        assert not await store.ack(first, owner="w1")
+        assert await store.ack(first, owner="w2")
+        assert await store.dequeue("jobs", owner="w2", lease_seconds=30, limit=10) == []
+
+    async def test_nack_delays_redelivery(self, store: WorkflowStore) -> None:
+        await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=time.time()))
+        (msg,) = await store.dequeue("jobs", owner="w1", lease_seconds=30, limit=1)
+        assert await store.nack(msg.message_id, owner="w1", delay=60)
+        assert await store.dequeue("jobs", owner="w1", lease_seconds=30, limit=1) == []
+
+    async def test_expire_worker_frees_its_leases(self, store: WorkflowStore) -> None:
+        await _claimed(store)
+        assert await store.expire_worker("w1") >= 1
+        claim = await store.claim_run("r1", owner="w2", lease_seconds=30)
+        assert claim.outcome == "claimed"
+
+    async def test_streams_tail_index_and_follow(self, store: WorkflowStore) -> None:
+        await store.write_stream("r1", "out", [b"a", b"b", b"c"])
+        chunks, closed = await store.read_stream("r1", "out", start=-2)
+        assert [c.data for c in chunks] == [b"b", b"c"] and not closed
+        seen: list[bytes] = []
+
+        async def reader() -> None:
+            async for chunk in store.follow_stream("r1", "out", start=1, poll_interval=0.01):
+                seen.append(chunk.data)
+
+        task = asyncio.create_task(reader())
+        await asyncio.sleep(0.05)
+        await store.write_stream("r1", "out", [b"d"])
+        await store.close_stream("r1", "out")
+        await asyncio.wait_for(task, 5)
+        assert seen == [b"b", b"c", b"d"]
+        with pytest.raises(InvalidTransitionError):
+            await store.write_stream("r1", "out", [b"e"])
