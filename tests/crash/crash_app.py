@@ -1,0 +1,93 @@
+"""A worker process for crash tests: `python crash_app.py DB_PATH EFFECTS_DIR`.
+
+Steps append to EFFECTS_DIR/effects.log (outside the database), so the parent can count
+executions after SIGKILLing this process. A step told to hang writes a ready marker and
+sleeps until killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+
+import tether
+
+registry = tether.Registry(deployment="crash")
+EFFECTS = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
+
+
+def _log(line: str) -> None:
+    with open(EFFECTS / "effects.log", "a") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def effect(label: str, value: int, hang_on_first: bool = False) -> int:
+    info = tether.step_info()
+    _log(f"start {info.run_id} {label} {info.attempt} {info.idempotency_key}")
+    if hang_on_first and info.attempt == 1:
+        (EFFECTS / f"ready-{info.run_id}-{label}").touch()
+        time.sleep(3600)
+    _log(f"end {info.run_id} {label} {info.attempt}")
+    return value + 1
+
+
+def flaky(label: str) -> str:
+    info = tether.step_info()
+    _log(f"start {info.run_id} {label} {info.attempt} {info.idempotency_key}")
+    if info.attempt == 1:
+        raise tether.RetryableError("try later", retry_after=2.0)
+    _log(f"end {info.run_id} {label} {info.attempt}")
+    return "ok"
+
+
+@registry.workflow(name="chain")
+async def chain(ctx: tether.WorkflowContext, hang: str) -> int:
+    value = 0
+    for label in ("a", "b", "c"):
+        value = await ctx.step(effect, label, value, hang == label, name=label)
+    return value
+
+
+@registry.workflow(name="sleeper")
+async def sleeper(ctx: tether.WorkflowContext) -> int:
+    value = await ctx.step(effect, "a", 0, name="a")
+    await ctx.sleep(1.5)
+    return await ctx.step(effect, "b", value, name="b")
+
+
+@registry.workflow(name="hooked")
+async def hooked(ctx: tether.WorkflowContext) -> object:
+    await ctx.step(effect, "a", 0, name="a")
+    decision = await ctx.create_hook(token=f"ok-{ctx.run_id}")
+    await ctx.step(effect, "b", 0, name="b")
+    return decision
+
+
+@registry.workflow(name="backoff")
+async def backoff(ctx: tether.WorkflowContext) -> str:
+    await ctx.step(effect, "a", 0, name="a")
+    return await ctx.step(flaky, "f", name="f")
+
+
+@registry.workflow(name="many")
+async def many(ctx: tether.WorkflowContext, n: int) -> int:
+    total = 0
+    for i in range(n):
+        total = await ctx.step(effect, f"s{i}", total, name=f"s{i}")
+    return total
+
+
+async def main() -> None:
+    async with tether.open_backend(f"sqlite:///{sys.argv[1]}") as backend:
+        worker = tether.Worker(backend, registry, concurrency=8, poll_interval=0.05,
+                               lease_seconds=30)
+        await worker.run_forever()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
