@@ -9,12 +9,9 @@ from typing import Any
 import pytest
 
 from tether.stores import open_backend
-from tether.stores.memory._format_stamps import MemoryFormatStamps
-from tether.stores.sqlite._format_stamps import SqliteFormatStamps
 from tether.testing.contract import (
     AttachmentContract,
     ConversationContract,
-    FormatStampAccess,
     SubmissionContract,
 )
 
@@ -25,17 +22,9 @@ class TestMemoryAgentStores(SubmissionContract, ConversationContract, Attachment
         async with open_backend("memory://") as backend:
             yield backend
 
-    @pytest.fixture
-    def format_stamps(self, backend: Any) -> FormatStampAccess:
-        return MemoryFormatStamps(backend)
-
 
 class TestSqliteAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
     @pytest.fixture
     async def backend(self, tmp_path: Path) -> AsyncIterator[Any]:
         async with open_backend(f"sqlite:///{tmp_path / 'tether.db'}") as backend:
             yield backend
-
-    @pytest.fixture
-    def format_stamps(self, backend: Any) -> FormatStampAccess:
-        return SqliteFormatStamps(backend.database)

@@ -1,10 +1,4 @@
-"""Workflow stream helpers shared by the backends.
-
-NOTE (helper on issue 3): this file's original content, written by the lead, was
-accidentally overwritten by the issue-3 helper before it was committed. It was
-reconstructed from its call sites in `memory/_workflow.py`; the lead should check it
-against their version.
-"""
+"""Workflow stream helpers shared by the backends: tail-relative starts, live following."""
 
 from __future__ import annotations
 

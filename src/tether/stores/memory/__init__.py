@@ -7,6 +7,7 @@ from .._protocols import Capability, Stores
 from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
+from ._format_stamps import MemoryFormatStamps
 from ._submissions import MemorySubmissionStore
 from ._workflow import MemoryWorkflowStore
 
@@ -33,6 +34,11 @@ class MemoryBackend:
     def capabilities(self) -> frozenset[Capability]:
         """Memory declares fold checkpoints and stamp access, not durability."""
         return frozenset({Capability.FOLD_CHECKPOINTS, Capability.FORMAT_STAMP})
+
+    @property
+    def format_stamps(self) -> MemoryFormatStamps:
+        """Access to the stamp (capability FORMAT_STAMP)."""
+        return MemoryFormatStamps(self)
 
     @property
     def stores(self) -> Stores:

@@ -11,6 +11,7 @@ from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
 from ._db import SqliteDatabase, Synchronous
+from ._format_stamps import SqliteFormatStamps
 from ._submissions import SqliteSubmissionStore
 from ._workflow import SqliteWorkflowStore
 
@@ -52,6 +53,11 @@ class SqliteBackend:
         if self._stores is None:
             raise ConfigurationError(f"{self.url} is not connected; call connect()")
         return self._stores
+
+    @property
+    def format_stamps(self) -> SqliteFormatStamps:
+        """Raw access to the file's format stamp (capability FORMAT_STAMP)."""
+        return SqliteFormatStamps(self._db)
 
     @property
     def database(self) -> SqliteDatabase:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ...errors import ConfigurationError, StoreError
+from ...errors import ConfigurationError, FormatVersionError, StoreError
 
 T = TypeVar("T")
 
@@ -49,10 +49,17 @@ def connect_file(path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) 
     conn = sqlite3.connect(
         str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
     )
-    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute(f"PRAGMA synchronous = {synchronous}")
-    conn.execute("PRAGMA foreign_keys = OFF")
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        conn.execute("PRAGMA foreign_keys = OFF")
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise FormatVersionError(
+            f"{str(path)!r} is not a SQLite database ({exc}); it was not made by tether: "
+            "point tether at another file"
+        ) from exc
     return conn
 
 

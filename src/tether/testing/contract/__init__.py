@@ -18,11 +18,13 @@ from ._attachments import AttachmentContract
 from ._conversations import ConversationContract
 from ._markers import FormatStampAccess, requires
 from ._submissions import SubmissionContract
+from ._workflow import WorkflowStoreContract
 
 __all__ = [
     "AttachmentContract",
     "ConversationContract",
     "FormatStampAccess",
     "SubmissionContract",
+    "WorkflowStoreContract",
     "requires",
 ]

@@ -1,0 +1,54 @@
+"""The `tether` command, run as a real process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import tether
+
+registry = tether.Registry(deployment="cli")
+
+
+@registry.workflow(name="cli.greet")
+async def greet(ctx: tether.WorkflowContext, name: str) -> str:
+    return await ctx.step(str.upper, name, name="upper")
+
+
+def tether_cmd(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tether.cli", *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_demo_kills_and_recovers() -> None:
+    out = tether_cmd("demo")
+    assert out.returncode == 0, out.stderr
+    assert "sending SIGKILL" in out.stdout and "the run completed" in out.stdout
+    assert "interrupted by the crash; ran again" in out.stdout
+    assert out.stdout.count("replayed from the journal, not re-run") == 2
+
+
+async def test_runs_list_and_show(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/cli.db"
+    async with tether.open_backend(url) as backend:
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(greet, "ada", run_id="g1")
+            assert await handle.result(timeout=10) == "ADA"
+    listed = tether_cmd("runs", "list", "--db", url, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [r["run_id"] for r in json.loads(listed.stdout)] == ["g1"]
+    shown = tether_cmd("runs", "show", "g1", "--db", url)
+    assert "step//tether@0.1.0//upper" in shown.stdout and '"ADA"' in shown.stdout
+    as_json = json.loads(tether_cmd("runs", "show", "g1", "--db", url, "--json").stdout)
+    assert as_json["steps"][0]["output"] == "ADA" and as_json["run"]["status"] == "completed"
+    missing = tether_cmd("runs", "show", "nope", "--db", url)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_migrate_and_bad_target(tmp_path: Path) -> None:
+    out = tether_cmd("migrate", f"sqlite:///{tmp_path}/m.db")
+    assert out.returncode == 0 and (tmp_path / "m.db").exists()
+    bad = tether_cmd("worker", "no_such_module:registry", "--db", f"sqlite:///{tmp_path}/m.db")
+    assert bad.returncode == 2 and "cannot import" in bad.stderr
