@@ -1,0 +1,24 @@
+"""Postgres backend: many workers on many hosts against one database.
+
+Needs the postgres extra: ``pip install 'tether[postgres]'``.
+"""
+
+from __future__ import annotations
+
+from ._backend import (
+    DEFAULT_NAMESPACE,
+    DEFAULT_POOL_SIZE,
+    DEFAULT_URL,
+    PostgresBackend,
+    PostgresFormatStamps,
+)
+from ._workflow import PostgresWorkflowStore
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_POOL_SIZE",
+    "DEFAULT_URL",
+    "PostgresBackend",
+    "PostgresFormatStamps",
+    "PostgresWorkflowStore",
+]

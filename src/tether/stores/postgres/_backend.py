@@ -1,0 +1,306 @@
+"""`PostgresBackend`: migrate, connect and close one namespace of a Postgres database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NoReturn, cast
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import psycopg_pool
+from psycopg.conninfo import conninfo_to_dict
+
+from ...errors import ConfigurationError
+from .._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from .._protocols import Capability, Stores
+from . import _schema
+from ._notify import Notifier
+from ._workflow import PostgresWorkflowStore
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "DEFAULT_POOL_SIZE",
+    "DEFAULT_URL",
+    "PostgresBackend",
+    "PostgresFormatStamps",
+]
+
+#: Used when no URL is given and neither TETHER_POSTGRES_URL nor DATABASE_URL is set.
+DEFAULT_URL = "postgresql://localhost:5432/tether"
+DEFAULT_POOL_SIZE = 10
+DEFAULT_NAMESPACE = "tether"
+#: Seconds to wait for the server when opening; a dead server fails fast and clearly.
+DEFAULT_CONNECT_TIMEOUT = 5.0
+
+
+def _env_int(env: Mapping[str, str], name: str) -> int | None:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name}={raw!r} is not an integer") from None
+
+
+def _redact(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    netloc = f"{parts.username or ''}:***@{host}"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class _Unavailable:
+    """Stands in for an agent store this backend does not provide yet."""
+
+    def __init__(self, store: str) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> NoReturn:
+        raise ConfigurationError(
+            f"the {self._store} store is not yet available on Postgres "
+            f"(tried {self._store}.{name}); use the SQLite or memory backend for the agent "
+            "layer until it lands"
+        )
+
+
+class PostgresBackend:
+    """Every store in one namespace (a Postgres schema) of a Postgres database.
+
+    Many worker processes on many hosts may share it; they coordinate through row
+    locks and wake each other with LISTEN/NOTIFY.
+
+    Args:
+        url: A libpq URL or DSN. When None: ``TETHER_POSTGRES_URL``, then
+            ``DATABASE_URL``, then `DEFAULT_URL`.
+        pool_size: Most connections this process opens for store calls (plus one
+            listener). Default ``TETHER_POSTGRES_POOL_SIZE`` or `DEFAULT_POOL_SIZE`.
+        namespace: The Postgres schema holding tether's tables, so several apps can
+            share one database. Default ``TETHER_POSTGRES_NAMESPACE`` or
+            `DEFAULT_NAMESPACE`.
+        connect_timeout: Seconds to wait for the server at `migrate()`/`connect()`.
+        env: Where to read the variables above (default `os.environ`).
+
+    Raises:
+        ConfigurationError: An option is invalid.
+    """
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        pool_size: int | None = None,
+        namespace: str | None = None,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        env = os.environ if env is None else env
+        self._url = url or env.get("TETHER_POSTGRES_URL") or env.get("DATABASE_URL") or DEFAULT_URL
+        size = pool_size if pool_size is not None else _env_int(env, "TETHER_POSTGRES_POOL_SIZE")
+        self.pool_size = DEFAULT_POOL_SIZE if size is None else size
+        if self.pool_size < 1:
+            raise ConfigurationError(f"pool_size must be at least 1, not {self.pool_size}")
+        self.namespace = _schema.check_namespace(
+            namespace or env.get("TETHER_POSTGRES_NAMESPACE") or DEFAULT_NAMESPACE
+        )
+        if connect_timeout <= 0:
+            raise ConfigurationError(f"connect_timeout must be > 0, not {connect_timeout}")
+        self.connect_timeout = connect_timeout
+        try:
+            self._params = conninfo_to_dict(self._url)
+        except psycopg.ProgrammingError as exc:
+            raise ConfigurationError(
+                f"{_redact(self._url)!r} is not a valid PostgreSQL URL: {exc}"
+            ) from exc
+        self._pool: psycopg_pool.ConnectionPool[Any] | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._notifier: Notifier | None = None
+        self._stores: Stores | None = None
+
+    # -- description -------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The database URL, password redacted."""
+        return _redact(self._url)
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """Durable, shared across processes and hosts, with stamp access."""
+        return frozenset({Capability.DURABLE, Capability.CROSS_PROCESS, Capability.FORMAT_STAMP})
+
+    @property
+    def stores(self) -> Stores:
+        """The stores; `connect()` first."""
+        if self._stores is None:
+            raise ConfigurationError(f"{self.url} is not connected; call connect()")
+        return self._stores
+
+    @property
+    def format_stamps(self) -> PostgresFormatStamps:
+        """Raw stamp access (for the contract suites and tools)."""
+        return PostgresFormatStamps(self)
+
+    def _where(self) -> str:
+        return f"Postgres namespace {self.namespace!r} at {self._server()}"
+
+    def _server(self) -> str:
+        host = self._params.get("host") or self._params.get("hostaddr") or "localhost"
+        port = self._params.get("port") or "5432"
+        db = self._params.get("dbname") or "(default database)"
+        return f"{host}:{port}/{db}"
+
+    # -- connections -------------------------------------------------------------------
+    def _connect_kwargs(self) -> dict[str, Any]:
+        return {"connect_timeout": max(2, round(self.connect_timeout))}
+
+    def open_connection(self) -> psycopg.Connection[Any]:
+        """A new connection, or a clear `ConfigurationError` naming the server and fix.
+
+        Raises:
+            ConfigurationError: The server is unreachable or refuses the credentials.
+        """
+        try:
+            return psycopg.connect(self._url, **self._connect_kwargs())
+        except psycopg.OperationalError as exc:
+            raise self._explain(exc) from exc
+
+    def _explain(self, exc: BaseException) -> ConfigurationError:
+        text = str(exc).strip()
+        user = self._params.get("user") or "(default user)"
+        lowered = text.lower()
+        if "password" in lowered or ("role" in lowered and "does not exist" in lowered):
+            return ConfigurationError(
+                f"PostgreSQL at {self._server()} refused user {user!r}: {text}. Check the user "
+                "and password in the URL (argument, TETHER_POSTGRES_URL or DATABASE_URL)"
+            )
+        if "database" in lowered and "does not exist" in lowered:
+            return ConfigurationError(
+                f"PostgreSQL at {self._server()} has no such database: {text}. Create it "
+                "(createdb) or fix the database name in the URL"
+            )
+        return ConfigurationError(
+            f"cannot reach PostgreSQL at {self._server()}: {text}. Is the server running and "
+            "accepting TCP connections there? Fix the URL (argument, TETHER_POSTGRES_URL or "
+            "DATABASE_URL) or start the server"
+        )
+
+    async def migrate(self) -> None:
+        """Check the stamp, then create or upgrade the schema (safe to run concurrently).
+
+        Raises:
+            ConfigurationError: The server is unreachable or refuses the credentials.
+            FormatVersionError: The namespace holds another format.
+        """
+
+        def run() -> None:
+            with self.open_connection() as conn:
+                with conn.transaction():
+                    _schema.migrate(conn, self.namespace, where=self._where())
+
+        await asyncio.to_thread(run)
+
+    async def connect(self) -> Stores:
+        """Check the server and the stamp, open the pool and the listener.
+
+        Raises:
+            ConfigurationError: The server is unreachable or refuses the credentials.
+            FormatVersionError: The namespace is foreign, newer, or not migrated.
+        """
+        if self._stores is not None:
+            return self._stores
+
+        def check() -> None:
+            with self.open_connection() as conn:
+                _schema.require_migrated(conn, self.namespace, where=self._where())
+
+        await asyncio.to_thread(check)
+        pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
+            self._url,
+            min_size=min(2, self.pool_size),
+            max_size=self.pool_size,
+            kwargs={**self._connect_kwargs(), "options": f"-c search_path={self.namespace}"},
+            open=False,
+            name=f"tether-{self.namespace}",
+        )
+        try:
+            await asyncio.to_thread(pool.open, wait=True, timeout=self.connect_timeout)
+        except psycopg_pool.PoolTimeout as exc:
+            await asyncio.to_thread(pool.close)
+            raise ConfigurationError(
+                f"could not open {self.pool_size} connections to PostgreSQL at "
+                f"{self._server()} within {self.connect_timeout}s; check max_connections "
+                "or lower pool_size"
+            ) from exc
+        notifier = Notifier(self._url, self.namespace, self._connect_kwargs())
+        try:
+            await notifier.start()
+        except psycopg.OperationalError as exc:
+            await asyncio.to_thread(pool.close)
+            raise self._explain(exc) from exc
+        self._pool = pool
+        self._notifier = notifier
+        self._executor = ThreadPoolExecutor(
+            max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
+        )
+        self._stores = Stores(
+            workflow=PostgresWorkflowStore(pool, self._executor, notifier, self.namespace),
+            submissions=cast(SubmissionStore, _Unavailable("submissions")),
+            conversations=cast(ConversationStore, _Unavailable("conversations")),
+            attachments=cast(AttachmentStore, _Unavailable("attachments")),
+        )
+        return self._stores
+
+    async def close(self) -> None:
+        """Stop the listener, close the pool and the threads."""
+        self._stores = None
+        notifier, self._notifier = self._notifier, None
+        if notifier is not None:
+            await notifier.close()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            await asyncio.to_thread(executor.shutdown, wait=True)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(pool.close)
+
+    async def __aenter__(self) -> PostgresBackend:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+class PostgresFormatStamps:
+    """Reads and writes a namespace's `tether_meta` stamp (capability FORMAT_STAMP)."""
+
+    def __init__(self, backend: PostgresBackend) -> None:
+        self._backend = backend
+
+    async def read_stamp(self) -> str | None:
+        """The stored stamp, or None."""
+        b = self._backend
+
+        def read() -> str | None:
+            with b.open_connection() as conn:
+                return _schema.read_stamp(conn, b.namespace)
+
+        return await asyncio.to_thread(read)
+
+    async def write_stamp(self, value: str) -> None:
+        """Overwrite the stamp (tests stage foreign and legacy stores with it)."""
+        b = self._backend
+
+        def write() -> None:
+            with b.open_connection() as conn:
+                _schema.write_stamp(conn, b.namespace, value)
+
+        await asyncio.to_thread(write)

@@ -1,0 +1,153 @@
+"""LISTEN/NOTIFY wake-ups: one autocommit connection per backend dispatches to asyncio.
+
+Writers call `pg_notify` inside their transactions (Postgres delivers only after
+COMMIT, so a woken waiter always sees the write). Channels are per namespace:
+
+- ``<ns>_queue``: payload is a queue name; new or re-released work or a wake-up.
+- ``<ns>_run``: payload is a run id; the run reached a terminal state.
+- ``<ns>_stream``: payload is ``run_id`` + US + stream name; chunks or a close.
+
+Waiters never depend on delivery alone: a notification can be lost while the listener
+reconnects, so every wait has a timeout and the listener wakes everyone when it
+(re)connects. While the listener is down, `healthy` is False and callers poll faster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+__all__ = ["Notifier", "channels", "stream_key"]
+
+log = logging.getLogger("tether.stores.postgres")
+
+_SEP = "\x1f"
+
+
+def channels(namespace: str) -> tuple[str, str, str]:
+    """The (queue, run, stream) channel names of a namespace."""
+    return f"{namespace}_queue", f"{namespace}_run", f"{namespace}_stream"
+
+
+def stream_key(run_id: str, name: str) -> str:
+    """The notification payload naming one stream."""
+    return f"{run_id}{_SEP}{name}"
+
+
+class Notifier:
+    """Listens on a namespace's channels and sets asyncio events for waiters.
+
+    Queue events are sticky (set until a waiter consumes them), so a notification that
+    arrives between an empty dequeue and the next wait is not lost. Run and stream
+    waiters take a fresh event *before* reading, then wait on it.
+    """
+
+    def __init__(self, conninfo: str, namespace: str, connect_kwargs: dict[str, Any]) -> None:
+        self._conninfo = conninfo
+        self._kwargs = connect_kwargs
+        self._queue_ch, self._run_ch, self._stream_ch = channels(namespace)
+        self._queues: dict[str, asyncio.Event] = {}
+        self._runs: dict[str, asyncio.Event] = {}
+        self._streams: dict[str, asyncio.Event] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._conn: psycopg.AsyncConnection[Any] | None = None
+        self.healthy = False
+
+    async def start(self) -> None:
+        """Connect and LISTEN before returning, then dispatch in a background task."""
+        if self._task is not None:
+            return
+        await self._connect()
+        self._task = asyncio.create_task(self._loop(), name="tether-postgres-listener")
+
+    async def close(self) -> None:
+        """Stop listening and close the connection."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                await self._conn.close()
+            self._conn = None
+        self.healthy = False
+
+    # -- waiters -----------------------------------------------------------------------
+    def queue_event(self, queue: str) -> asyncio.Event:
+        """The sticky event of a queue; the waiter clears it after waking."""
+        return self._queues.setdefault(queue, asyncio.Event())
+
+    def run_event(self, run_id: str) -> asyncio.Event:
+        """An event set when the run is next reported terminal (or on reconnect)."""
+        return self._runs.setdefault(run_id, asyncio.Event())
+
+    def stream_event(self, run_id: str, name: str) -> asyncio.Event:
+        """An event set when the stream next changes (or on reconnect)."""
+        return self._streams.setdefault(stream_key(run_id, name), asyncio.Event())
+
+    def wake_queue(self, queue: str) -> None:
+        """Wake local waiters of a queue at once (in-process writes)."""
+        self.queue_event(queue).set()
+
+    def wake_all(self) -> None:
+        """Wake every waiter: they re-read the store."""
+        for event in self._queues.values():
+            event.set()
+        for table in (self._runs, self._streams):
+            for event in table.values():
+                event.set()
+            table.clear()
+
+    def dispatch(self, channel: str, payload: str) -> None:
+        """Wake the waiters a notification on `channel` concerns."""
+        if channel == self._queue_ch:
+            self.queue_event(payload).set()
+        elif channel == self._run_ch:
+            event = self._runs.pop(payload, None)
+            if event is not None:
+                event.set()
+        elif channel == self._stream_ch:
+            event = self._streams.pop(payload, None)
+            if event is not None:
+                event.set()
+
+    # -- the listener ------------------------------------------------------------------
+    async def _connect(self) -> None:
+        conn = await psycopg.AsyncConnection.connect(
+            self._conninfo, autocommit=True, **self._kwargs
+        )
+        for channel in (self._queue_ch, self._run_ch, self._stream_ch):
+            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        self._conn = conn
+        self.healthy = True
+        # Anything sent while we were not listening is lost: everyone re-reads.
+        self.wake_all()
+
+    async def _loop(self) -> None:
+        delay = 0.05
+        while True:
+            conn = self._conn
+            if conn is not None:
+                try:
+                    async for note in conn.notifies():
+                        self.dispatch(note.channel, note.payload)
+                except psycopg.Error as exc:
+                    log.warning("postgres listener lost its connection: %s", exc)
+                self.healthy = False
+                with contextlib.suppress(Exception):
+                    await conn.close()
+                self._conn = None
+                self.wake_all()
+            try:
+                await self._connect()
+                delay = 0.05
+            except psycopg.Error as exc:
+                log.warning("postgres listener cannot reconnect (retrying): %s", exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)

@@ -1,0 +1,304 @@
+"""Postgres schema: the format-version stamp and the ordered list of migrations.
+
+Everything lives in one Postgres schema (the backend's namespace), so several apps
+can share a database. The rules are SQLite's (`stores.sqlite._schema`): the stamp is
+read before anything else and refused when unknown or newer; a fresh namespace is
+stamped before any other DDL; migrations apply in version order and
+`schema_version` records the last one. `migrate()` holds a transaction-scoped
+advisory lock, so concurrent migrators take turns and DDL is all-or-nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass
+
+import psycopg
+from psycopg import sql
+
+from ...errors import ConfigurationError, FormatVersionError
+from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+
+__all__ = [
+    "MIGRATIONS",
+    "Migration",
+    "check_namespace",
+    "check_stamp",
+    "migrate",
+    "read_stamp",
+    "require_migrated",
+    "write_stamp",
+]
+
+_META = "tether_meta"
+_NAMESPACE = re.compile(r"^[a-z_][a-z0-9_]{0,39}$")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Migration:
+    """One step of schema: applied in `version` order, exactly once per namespace."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+_V1 = (
+    """CREATE TABLE IF NOT EXISTS tether_runs (
+        run_id TEXT PRIMARY KEY,
+        workflow_name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        deployment TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        queue TEXT NOT NULL,
+        input BYTEA,
+        output BYTEA,
+        error BYTEA,
+        head INTEGER NOT NULL,
+        parent_run_id TEXT,
+        parent_slot INTEGER,
+        lease_owner TEXT,
+        lease_epoch BIGINT NOT NULL DEFAULT 0,
+        lease_expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+        created_at DOUBLE PRECISION NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        completed_at DOUBLE PRECISION
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_created ON tether_runs (created_at DESC, run_id)",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_status ON tether_runs (status, created_at)",
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_owner ON tether_runs (lease_owner)",
+    """CREATE TABLE IF NOT EXISTS tether_events (
+        run_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        event_type TEXT NOT NULL,
+        correlation_id TEXT,
+        attrs JSONB NOT NULL,
+        payload BYTEA,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (run_id, slot)
+    )""",
+    """CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation
+        ON tether_events (run_id, correlation_id, event_type)
+        WHERE event_type IN ('run_created', 'step_created', 'wait_created', 'hook_created',
+                             'child_started')""",
+    """CREATE TABLE IF NOT EXISTS tether_steps (
+        run_id TEXT NOT NULL,
+        step_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        format_version INTEGER NOT NULL,
+        input BYTEA,
+        output BYTEA,
+        error BYTEA,
+        started_at DOUBLE PRECISION NOT NULL,
+        completed_at DOUBLE PRECISION,
+        retry_after DOUBLE PRECISION,
+        PRIMARY KEY (run_id, step_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tether_hooks (
+        hook_id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        slot INTEGER NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_hooks_by_run ON tether_hooks (run_id)",
+    """CREATE TABLE IF NOT EXISTS tether_waits (
+        run_id TEXT NOT NULL,
+        wait_id TEXT NOT NULL,
+        slot INTEGER NOT NULL,
+        resume_at DOUBLE PRECISION NOT NULL,
+        completed BOOLEAN NOT NULL DEFAULT FALSE,
+        PRIMARY KEY (run_id, wait_id)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tether_queue (
+        message_id TEXT PRIMARY KEY,
+        queue TEXT NOT NULL,
+        payload BYTEA NOT NULL,
+        available_at DOUBLE PRECISION NOT NULL,
+        idempotency_key TEXT,
+        lease_owner TEXT,
+        lease_expires_at DOUBLE PRECISION NOT NULL DEFAULT 0,
+        deliveries INTEGER NOT NULL DEFAULT 0,
+        created_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_queue_ready ON tether_queue (queue, available_at)",
+    "CREATE INDEX IF NOT EXISTS tether_queue_by_owner ON tether_queue (lease_owner)",
+    """CREATE UNIQUE INDEX IF NOT EXISTS tether_queue_pending_key
+        ON tether_queue (queue, idempotency_key)
+        WHERE idempotency_key IS NOT NULL AND lease_owner IS NULL""",
+    """CREATE TABLE IF NOT EXISTS tether_streams (
+        run_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        next_index INTEGER NOT NULL DEFAULT 0,
+        closed BOOLEAN NOT NULL DEFAULT FALSE,
+        PRIMARY KEY (run_id, name)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tether_stream_chunks (
+        run_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        data BYTEA NOT NULL,
+        PRIMARY KEY (run_id, name, idx)
+    )""",
+    """CREATE TABLE IF NOT EXISTS tether_workers (
+        worker_id TEXT PRIMARY KEY,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        deployment TEXT NOT NULL,
+        engine_version TEXT NOT NULL,
+        started_at DOUBLE PRECISION NOT NULL,
+        heartbeat_at DOUBLE PRECISION NOT NULL
+    )""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (Migration(version=1, name="workflow storage", statements=_V1),)
+
+
+def check_namespace(namespace: str) -> str:
+    """Return `namespace` if it is a usable Postgres schema name.
+
+    Raises:
+        ConfigurationError: It is not lower-case letters, digits and underscores (max 40).
+    """
+    if not _NAMESPACE.match(namespace):
+        raise ConfigurationError(
+            f"namespace {namespace!r} is not a valid tether namespace: use lower-case "
+            "letters, digits and underscores, starting with a letter or underscore, "
+            "at most 40 characters (e.g. 'tether' or 'billing_app')"
+        )
+    return namespace
+
+
+def _table(namespace: str, name: str) -> sql.Composed:
+    return sql.SQL("{}.{}").format(sql.Identifier(namespace), sql.Identifier(name))
+
+
+def _has_meta(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> bool:
+    row = conn.execute(
+        "SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
+        (namespace, _META),
+    ).fetchone()
+    return row is not None
+
+
+def _product_tables(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = %s "
+        "AND table_name LIKE 'tether\\_%%' AND table_name <> %s",
+        (namespace, _META),
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def read_stamp(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> str | None:
+    """The stored format stamp of a namespace, or None when it carries none."""
+    if not _has_meta(conn, namespace):
+        return None
+    row = conn.execute(
+        sql.SQL("SELECT value FROM {} WHERE key = 'format_version'").format(
+            _table(namespace, _META)
+        )
+    ).fetchone()
+    return None if row is None else str(row[0])
+
+
+def write_stamp(conn: psycopg.Connection[tuple[object, ...]], namespace: str, value: str) -> None:
+    """Write a format stamp (tests use it to stage legacy and foreign stores)."""
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(namespace)))
+    meta = _table(namespace, _META)
+    conn.execute(
+        sql.SQL("CREATE TABLE IF NOT EXISTS {} (key TEXT PRIMARY KEY, value TEXT NOT NULL)").format(
+            meta
+        )
+    )
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {} (key, value) VALUES ('format_version', %s) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        ).format(meta),
+        (value,),
+    )
+
+
+def check_stamp(
+    conn: psycopg.Connection[tuple[object, ...]], namespace: str, *, where: str
+) -> str | None:
+    """Refuse a namespace this code cannot use; return its stamp (None when fresh).
+
+    Raises:
+        FormatVersionError: The stamp is unknown or newer, or tether tables exist
+            without a stamp.
+    """
+    stamp = read_stamp(conn, namespace)
+    if stamp is None:
+        if _product_tables(conn, namespace):
+            raise FormatVersionError(
+                f"{where} holds tether tables but no format stamp; it was not made by a "
+                "released tether and cannot be used safely: use another namespace"
+            )
+        return None
+    if stamp == str(FORMAT_VERSION) or stamp in LEGACY_FORMAT_STAMPS:
+        return stamp
+    raise FormatVersionError(
+        f"{where} is stamped with format {stamp!r}; this tether reads and writes format "
+        f"{FORMAT_VERSION!r} only (a newer tether made it, or it is not a tether store): "
+        "upgrade tether or use another namespace"
+    )
+
+
+def _schema_version(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> int:
+    row = conn.execute(
+        sql.SQL("SELECT value FROM {} WHERE key = 'schema_version'").format(
+            _table(namespace, _META)
+        )
+    ).fetchone()
+    return 0 if row is None else int(str(row[0]))
+
+
+def _lock_key(namespace: str) -> int:
+    # A stable signed 64-bit key per namespace for pg_advisory_xact_lock.
+    return zlib.crc32(f"tether-migrate:{namespace}".encode()) - 2**31
+
+
+def migrate(conn: psycopg.Connection[tuple[object, ...]], namespace: str, *, where: str) -> None:
+    """Stamp (if fresh), then apply every migration not yet applied, in one transaction.
+
+    `conn` must not be in autocommit mode; the caller commits on success.
+    """
+    conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(namespace),))
+    stamp = check_stamp(conn, namespace, where=where)
+    if stamp != str(FORMAT_VERSION):
+        # The stamp goes first: whatever happens next, this namespace is tether's.
+        write_stamp(conn, namespace, str(FORMAT_VERSION))
+    current = _schema_version(conn, namespace)
+    conn.execute(sql.SQL("SET LOCAL search_path TO {}").format(sql.Identifier(namespace)))
+    meta = _table(namespace, _META)
+    for migration in MIGRATIONS:
+        if migration.version <= current:
+            continue
+        for statement in migration.statements:
+            conn.execute(statement.encode())
+        conn.execute(
+            sql.SQL(
+                "INSERT INTO {} (key, value) VALUES ('schema_version', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            ).format(meta),
+            (str(migration.version),),
+        )
+
+
+def require_migrated(
+    conn: psycopg.Connection[tuple[object, ...]], namespace: str, *, where: str
+) -> None:
+    """Refuse a namespace that is foreign, newer, or not fully migrated."""
+    stamp = check_stamp(conn, namespace, where=where)
+    latest = MIGRATIONS[-1].version
+    if stamp is None or _schema_version(conn, namespace) < latest:
+        raise FormatVersionError(
+            f"{where} is not migrated to this tether's schema; run `tether migrate` or "
+            "open it with migrate=True"
+        )

@@ -1,0 +1,513 @@
+"""Postgres workflow store: the shared rules of `stores._logic` over SQL rows.
+
+Every write is one transaction on a pooled sync connection, run in a worker thread:
+the rules in `_logic` are sync and run unchanged. Writes lock the run row
+(``SELECT ... FOR UPDATE``) before reading it, so concurrent writers to one run
+serialize while writers to different runs proceed in parallel; the queue is dequeued
+with ``FOR UPDATE SKIP LOCKED``. Wake-ups are sent with ``pg_notify`` in the same
+transaction (see `_notify`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+import psycopg
+import psycopg_pool
+from psycopg import errors as pg_errors
+
+from ...errors import ConflictError, InvalidTransitionError, StoreError, TetherError
+from .. import _logic
+from .._records import (
+    TERMINAL_RUN_STATUSES,
+    Claim,
+    Commit,
+    CommitResult,
+    EventRecord,
+    HookRecord,
+    Message,
+    NewMessage,
+    NewRun,
+    Page,
+    RunRecord,
+    RunStatus,
+    StepRecord,
+    StreamChunk,
+    WaitRecord,
+    WorkerRecord,
+)
+from .._streams import resolve_start
+from ._notify import Notifier, stream_key
+from ._txn import (
+    _HOOK_COLS,
+    _RUN_COLS,
+    _STEP_COLS,
+    Conn,
+    _events,
+    _hook,
+    _run,
+    _step,
+    _Txn,
+)
+
+T = TypeVar("T")
+
+#: How long a waiter sleeps between re-reads while the listener is connected: wake-ups
+#: come by notification, this only bounds the damage of a lost one.
+FALLBACK_POLL = 1.0
+
+
+def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, TetherError) or not isinstance(
+        exc, psycopg.Error | psycopg_pool.PoolTimeout
+    ):
+        return exc
+    if isinstance(exc, pg_errors.UniqueViolation):
+        return ConflictError(f"a concurrent write conflicted: {exc}")
+    return StoreError(f"PostgreSQL error: {type(exc).__name__}: {exc}")
+
+
+class PostgresWorkflowStore:
+    """The workflow store in a Postgres namespace, shared by any number of processes."""
+
+    def __init__(
+        self,
+        pool: psycopg_pool.ConnectionPool[Any],
+        executor: ThreadPoolExecutor,
+        notifier: Notifier,
+        namespace: str,
+    ) -> None:
+        self._pool = pool
+        self._executor = executor
+        self._notifier = notifier
+        self._namespace = namespace
+
+    # -- plumbing ----------------------------------------------------------------------
+    def _in_txn(self, fn: Callable[[_Txn], T]) -> tuple[T, list[tuple[str, str]]]:
+        with self._pool.connection() as conn:
+            txn = _Txn(conn)
+            with conn.transaction():
+                result = fn(txn)
+                notes = txn.notify(self._namespace)
+            return result, notes
+
+    async def _write(self, fn: Callable[[_Txn], T], *, retry_conflict: bool = False) -> T:
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            try:
+                result, notes = await loop.run_in_executor(self._executor, self._in_txn, fn)
+            except pg_errors.UniqueViolation as exc:
+                # A concurrent insert of the same row won: re-run the rules, which now
+                # see it (idempotent creation, key absorption).
+                if retry_conflict and attempt == 1:
+                    continue
+                raise _wrap(exc) from exc
+            except BaseException as exc:
+                wrapped = _wrap(exc)
+                if wrapped is exc:
+                    raise
+                raise wrapped from exc
+            # Wake local waiters now; other processes hear the NOTIFY.
+            for channel, payload in notes:
+                self._notifier.dispatch(channel, payload)
+            return result
+        raise AssertionError("unreachable")
+
+    async def _sql(self, fn: Callable[[Conn], T]) -> T:
+        return await self._write(lambda t: fn(t.c))
+
+    # -- runs --------------------------------------------------------------------------
+    async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
+        return await self._write(
+            lambda t: _logic.create_run(t, run, time.time()), retry_conflict=True
+        )
+
+    async def get_run(self, run_id: str) -> RunRecord | None:
+        row = await self._sql(
+            lambda c: c.execute(
+                f"SELECT {_RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
+            ).fetchone()
+        )
+        return None if row is None else _run(row)
+
+    async def list_runs(
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[RunRecord]:
+        offset = int(cursor) if cursor else 0
+        rows = await self._sql(
+            lambda c: c.execute(
+                f"SELECT {_RUN_COLS} FROM tether_runs WHERE (%s::text IS NULL OR status = %s) AND "
+                "(%s::text IS NULL OR workflow_name = %s) ORDER BY created_at DESC, run_id DESC "
+                "LIMIT %s OFFSET %s",
+                (status, status, workflow_name, workflow_name, limit + 1, offset),
+            ).fetchall()
+        )
+        runs = [_run(r) for r in rows]
+        more = len(runs) > limit
+        return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
+
+    async def list_steps(self, run_id: str) -> list[StepRecord]:
+        rows = await self._sql(
+            lambda c: c.execute(
+                f"SELECT {_STEP_COLS} FROM tether_steps WHERE run_id = %s ORDER BY slot", (run_id,)
+            ).fetchall()
+        )
+        return [_step(r) for r in rows]
+
+    async def list_events(
+        self, run_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[EventRecord]:
+        return await self._sql(lambda c: _events(c, run_id, after, limit))
+
+    async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
+        rows = await self._sql(
+            lambda c: c.execute(
+                f"SELECT {_HOOK_COLS} FROM tether_hooks WHERE %s::text IS NULL OR run_id = %s "
+                "ORDER BY run_id, slot",
+                (run_id, run_id),
+            ).fetchall()
+        )
+        return [_hook(r) for r in rows]
+
+    async def get_hook(self, token: str) -> HookRecord | None:
+        return await self._write(lambda t: t.get_hook_by_token(token))
+
+    async def list_waits(self, run_id: str) -> list[WaitRecord]:
+        rows = await self._sql(
+            lambda c: c.execute(
+                "SELECT run_id, wait_id, slot, resume_at, completed FROM tether_waits "
+                "WHERE run_id = %s ORDER BY slot",
+                (run_id,),
+            ).fetchall()
+        )
+        return [
+            WaitRecord(run_id=r[0], wait_id=r[1], slot=r[2], resume_at=r[3], completed=r[4])
+            for r in rows
+        ]
+
+    # -- lease holder ------------------------------------------------------------------
+    async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
+        return await self._write(
+            lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
+        )
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        return await self._write(
+            lambda t: _logic.apply_commit(t, commit, time.time()), retry_conflict=True
+        )
+
+    async def renew_lease(
+        self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
+    ) -> bool:
+        return await self._sql(
+            lambda c: (
+                c.execute(
+                    "UPDATE tether_runs SET lease_expires_at = %s WHERE run_id = %s AND "
+                    "lease_owner = %s AND lease_epoch = %s",
+                    (time.time() + lease_seconds, run_id, owner, epoch),
+                ).rowcount
+                == 1
+            )
+        )
+
+    async def release_run(self, run_id: str, *, owner: str, epoch: int) -> None:
+        await self._sql(
+            lambda c: c.execute(
+                "UPDATE tether_runs SET lease_owner = NULL, lease_expires_at = 0 WHERE run_id = %s "
+                "AND lease_owner = %s AND lease_epoch = %s",
+                (run_id, owner, epoch),
+            )
+        )
+
+    # -- outside writes ----------------------------------------------------------------
+    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+        return await self._write(lambda t: _logic.resume_hook(t, token, payload, time.time()))
+
+    async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
+        return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
+
+    def _fallback(self, poll: float) -> float:
+        return FALLBACK_POLL if self._notifier.healthy else poll
+
+    async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
+        deadline = time.monotonic() + timeout
+        poll = 0.02
+        while True:
+            # Take the event before reading, so a NOTIFY between the two is not missed.
+            event = self._notifier.run_event(run_id)
+            run = await self.get_run(run_id)
+            remaining = deadline - time.monotonic()
+            if run is None or run.status in TERMINAL_RUN_STATUSES or remaining <= 0:
+                return run
+            try:
+                await asyncio.wait_for(event.wait(), min(self._fallback(poll), remaining))
+            except TimeoutError:
+                poll = min(poll * 2, 0.25)
+
+    # -- queue -------------------------------------------------------------------------
+    async def enqueue(self, message: NewMessage) -> str:
+        return await self._write(lambda t: t.enqueue(message, time.time()), retry_conflict=True)
+
+    async def dequeue(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[Message]:
+        now = time.time()
+        until = now + lease_seconds
+        rows = await self._sql(
+            lambda c: c.execute(
+                "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
+                "available_at <= %s AND (lease_owner IS NULL OR lease_expires_at <= %s) "
+                "ORDER BY available_at, message_id LIMIT %s FOR UPDATE SKIP LOCKED) "
+                "UPDATE tether_queue q SET lease_owner = %s, lease_expires_at = %s, "
+                "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
+                "RETURNING q.message_id, q.payload, q.deliveries, q.available_at",
+                (queue, now, now, limit, owner, until),
+            ).fetchall()
+        )
+        rows.sort(key=lambda r: (r[3], r[0]))
+        return [
+            Message(
+                message_id=r[0],
+                queue=queue,
+                payload=bytes(r[1]),
+                deliveries=r[2],
+                lease_owner=owner,
+                lease_expires_at=until,
+            )
+            for r in rows
+        ]
+
+    async def ack(self, message_id: str, *, owner: str) -> bool:
+        return await self._write(lambda t: t.ack(message_id, owner))
+
+    async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
+        def release(t: _Txn) -> bool:
+            row = t.c.execute(
+                "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = %s "
+                "AND lease_owner = %s FOR UPDATE",
+                (message_id, owner),
+            ).fetchone()
+            if row is None:
+                return False
+            queue, key = row
+            t.queues.add(queue)
+            if (
+                key is not None
+                and t.c.execute(
+                    "SELECT 1 FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND "
+                    "lease_owner IS NULL",
+                    (queue, key),
+                ).fetchone()
+            ):
+                # A newer undelivered message carries the key; this one is redundant.
+                t.c.execute("DELETE FROM tether_queue WHERE message_id = %s", (message_id,))
+                return True
+            t.c.execute(
+                "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
+                "available_at = %s WHERE message_id = %s",
+                (time.time() + delay, message_id),
+            )
+            return True
+
+        return await self._write(release, retry_conflict=True)
+
+    async def renew_messages(
+        self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
+    ) -> int:
+        ids = list(message_ids)
+        return await self._sql(
+            lambda c: (
+                c.execute(
+                    "UPDATE tether_queue SET lease_expires_at = %s WHERE message_id = ANY(%s) AND "
+                    "lease_owner = %s",
+                    (time.time() + lease_seconds, ids, owner),
+                ).rowcount
+            )
+        )
+
+    async def wait_for_messages(self, queue: str, timeout: float) -> None:
+        event = self._notifier.queue_event(queue)
+        if not event.is_set():
+            # A delayed message (a durable timer, a retry backoff) falls due without any
+            # write to announce it: wake when the earliest one is due.
+            row = await self._sql(
+                lambda c: c.execute(
+                    "SELECT min(available_at) FROM tether_queue WHERE queue = %s AND "
+                    "lease_owner IS NULL AND available_at > %s",
+                    (queue, time.time()),
+                ).fetchone()
+            )
+            if row is not None and row[0] is not None:
+                timeout = min(timeout, max(0.0, float(row[0]) - time.time()))
+            try:
+                await asyncio.wait_for(event.wait(), timeout)
+            except TimeoutError:
+                pass
+        event.clear()
+
+    # -- workers -----------------------------------------------------------------------
+    async def register_worker(self, worker: WorkerRecord) -> None:
+        w = worker
+        await self._sql(
+            lambda c: c.execute(
+                "INSERT INTO tether_workers (worker_id, host, pid, deployment, engine_version, "
+                "started_at, heartbeat_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                (
+                    w.worker_id,
+                    w.host,
+                    w.pid,
+                    w.deployment,
+                    w.engine_version,
+                    w.started_at,
+                    w.heartbeat_at,
+                ),
+            )
+        )
+
+    async def heartbeat_worker(self, worker_id: str) -> None:
+        await self._sql(
+            lambda c: c.execute(
+                "UPDATE tether_workers SET heartbeat_at = %s WHERE worker_id = %s",
+                (time.time(), worker_id),
+            )
+        )
+
+    async def list_workers(self) -> list[WorkerRecord]:
+        rows = await self._sql(
+            lambda c: c.execute(
+                "SELECT worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at "
+                "FROM tether_workers ORDER BY worker_id"
+            ).fetchall()
+        )
+        return [
+            WorkerRecord(
+                worker_id=r[0],
+                host=r[1],
+                pid=r[2],
+                deployment=r[3],
+                engine_version=r[4],
+                started_at=r[5],
+                heartbeat_at=r[6],
+            )
+            for r in rows
+        ]
+
+    async def expire_worker(self, worker_id: str) -> int:
+        def expire(t: _Txn) -> int:
+            runs = t.c.execute(
+                "UPDATE tether_runs SET lease_expires_at = 0 WHERE lease_owner = %s",
+                (worker_id,),
+            ).rowcount
+            queues = t.c.execute(
+                "UPDATE tether_queue SET lease_expires_at = 0 WHERE lease_owner = %s "
+                "RETURNING queue",
+                (worker_id,),
+            ).fetchall()
+            t.queues.update(str(q[0]) for q in queues)
+            t.c.execute("DELETE FROM tether_workers WHERE worker_id = %s", (worker_id,))
+            return int(runs + len(queues))
+
+        return await self._write(expire)
+
+    # -- streams -----------------------------------------------------------------------
+    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+        data = [bytes(chunk) for chunk in chunks]
+
+        def write(t: _Txn) -> int:
+            t.c.execute(
+                "INSERT INTO tether_streams (run_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                (run_id, name),
+            )
+            row = t.c.execute(
+                "SELECT next_index, closed FROM tether_streams WHERE run_id = %s AND name = %s "
+                "FOR UPDATE",
+                (run_id, name),
+            ).fetchone()
+            assert row is not None  # inserted above
+            next_index, closed = int(row[0]), bool(row[1])
+            if closed:
+                raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+            if data:
+                with t.c.cursor() as cur:
+                    cur.executemany(
+                        "INSERT INTO tether_stream_chunks (run_id, name, idx, data) "
+                        "VALUES (%s, %s, %s, %s)",
+                        [(run_id, name, next_index + i, d) for i, d in enumerate(data)],
+                    )
+                t.c.execute(
+                    "UPDATE tether_streams SET next_index = %s WHERE run_id = %s AND name = %s",
+                    (next_index + len(data), run_id, name),
+                )
+                t.streams.add(stream_key(run_id, name))
+            return next_index + len(data) - 1
+
+        return await self._write(write, retry_conflict=True)
+
+    async def close_stream(self, run_id: str, name: str) -> None:
+        def close(t: _Txn) -> None:
+            t.c.execute(
+                "INSERT INTO tether_streams (run_id, name, closed) VALUES (%s, %s, TRUE) "
+                "ON CONFLICT (run_id, name) DO UPDATE SET closed = TRUE",
+                (run_id, name),
+            )
+            t.streams.add(stream_key(run_id, name))
+
+        await self._write(close)
+
+    async def read_stream(
+        self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
+    ) -> tuple[list[StreamChunk], bool]:
+        def read(c: Conn) -> tuple[list[StreamChunk], bool]:
+            row = c.execute(
+                "SELECT next_index, closed FROM tether_streams WHERE run_id = %s AND name = %s",
+                (run_id, name),
+            ).fetchone()
+            if row is None:
+                return [], False
+            length, closed = int(row[0]), bool(row[1])
+            begin = resolve_start(start, length)
+            rows = c.execute(
+                "SELECT idx, data FROM tether_stream_chunks WHERE run_id = %s AND name = %s "
+                "AND idx >= %s AND idx < %s ORDER BY idx LIMIT %s",
+                (run_id, name, begin, length, limit),
+            ).fetchall()
+            chunks = [StreamChunk(index=r[0], data=bytes(r[1])) for r in rows]
+            return chunks, closed and begin + len(chunks) >= length
+
+        return await self._sql(read)
+
+    def follow_stream(
+        self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
+    ) -> AsyncIterator[StreamChunk]:
+        return self._follow(run_id, name, start, poll_interval)
+
+    async def _follow(
+        self, run_id: str, name: str, start: int, poll_interval: float
+    ) -> AsyncIterator[StreamChunk]:
+        index = start
+        while True:
+            # Take the event before reading: a chunk written in between still wakes us.
+            event = self._notifier.stream_event(run_id, name)
+            chunks, closed = await self.read_stream(run_id, name, start=index)
+            for chunk in chunks:
+                yield chunk
+                index = chunk.index + 1
+            # A negative start is resolved by the first read; later reads go forward.
+            index = max(index, 0)
+            if closed:
+                return
+            if not chunks:
+                try:
+                    await asyncio.wait_for(event.wait(), self._fallback(poll_interval))
+                except TimeoutError:
+                    pass

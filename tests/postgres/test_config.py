@@ -1,0 +1,77 @@
+"""Configuration and bad input: URL resolution, options, clear errors at start."""
+
+from __future__ import annotations
+
+import pytest
+
+import tether
+from tether.errors import ConfigurationError
+from tether.stores.postgres import DEFAULT_URL, PostgresBackend
+
+pytestmark = pytest.mark.postgres
+
+
+def test_url_resolution_order() -> None:
+    env = {"TETHER_POSTGRES_URL": "postgresql://a/x", "DATABASE_URL": "postgresql://b/y"}
+    assert PostgresBackend("postgresql://c/z", env=env).url == "postgresql://c/z"
+    assert PostgresBackend(env=env).url == "postgresql://a/x"
+    assert PostgresBackend(env={"DATABASE_URL": "postgresql://b/y"}).url == "postgresql://b/y"
+    assert PostgresBackend(env={}).url == DEFAULT_URL
+
+
+def test_options_by_argument_and_environment() -> None:
+    env = {"TETHER_POSTGRES_POOL_SIZE": "7", "TETHER_POSTGRES_NAMESPACE": "app_one"}
+    from_env = PostgresBackend(env=env)
+    assert (from_env.pool_size, from_env.namespace) == (7, "app_one")
+    explicit = PostgresBackend(pool_size=3, namespace="app_two", env=env)
+    assert (explicit.pool_size, explicit.namespace) == (3, "app_two")
+    default = PostgresBackend(env={})
+    assert (default.pool_size, default.namespace) == (10, "tether")
+
+
+def test_bad_options_are_clear() -> None:
+    with pytest.raises(ConfigurationError, match="namespace 'Bad-Name'"):
+        PostgresBackend(namespace="Bad-Name", env={})
+    with pytest.raises(ConfigurationError, match="TETHER_POSTGRES_POOL_SIZE='many'"):
+        PostgresBackend(env={"TETHER_POSTGRES_POOL_SIZE": "many"})
+    with pytest.raises(ConfigurationError, match="pool_size"):
+        PostgresBackend(pool_size=0, env={})
+
+
+def test_password_is_redacted() -> None:
+    backend = PostgresBackend("postgresql://me:s3cret@db.example:6543/app", env={})
+    assert "s3cret" not in backend.url
+    assert backend.url == "postgresql://me:***@db.example:6543/app"
+
+
+def test_open_backend_routes_postgres_urls() -> None:
+    backend = tether.stores._open.backend_from_url("postgres://h/db", namespace="n1")
+    assert isinstance(backend, PostgresBackend)
+
+
+async def test_unreachable_database_fails_at_start() -> None:
+    backend = PostgresBackend("postgresql://127.0.0.1:1/nowhere", connect_timeout=2, env={})
+    with pytest.raises(ConfigurationError, match=r"cannot reach PostgreSQL at 127\.0\.0\.1:1"):
+        await backend.migrate()
+    with pytest.raises(ConfigurationError, match="Is the server running"):
+        await backend.connect()
+
+
+async def test_wrong_credentials_are_clear(pg_url: str) -> None:
+    url = pg_url.replace("postgres@", "no_such_tether_user@", 1)
+    if url == pg_url:
+        url = pg_url.replace("://", "://no_such_tether_user@", 1)
+    backend = PostgresBackend(url, env={})
+    with pytest.raises(ConfigurationError, match="refused user 'no_such_tether_user'"):
+        await backend.migrate()
+
+
+async def test_missing_database_is_clear(pg_url: str) -> None:
+    url = pg_url.rsplit("/", 1)[0] + "/no_such_tether_db"
+    with pytest.raises(ConfigurationError, match="no such database"):
+        await PostgresBackend(url, env={}).connect()
+
+
+async def test_agent_stores_are_not_yet_available(pg_backend: PostgresBackend) -> None:
+    with pytest.raises(ConfigurationError, match="not yet available on Postgres"):
+        await pg_backend.stores.submissions.get("x")  # type: ignore[attr-defined]
