@@ -1,4 +1,4 @@
-"""Payload codec: typed JSON, framed with a short header, zstd above a threshold.
+r"""Payload codec: typed JSON, framed with a short header, zstd above a threshold.
 
 Frames (the first four bytes say what follows):
 
@@ -76,9 +76,7 @@ class _Encoder:
         if isinstance(value, pydantic.BaseModel):
             return {_TAG: "model", "cls": _path(type(value)), "v": value.model_dump(mode="json")}
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            fields = {
-                f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init
-            }
+            fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
             return {_TAG: "dataclass", "cls": _path(type(value)), "v": fields}
         if isinstance(value, BaseException):
             out: dict[str, Any] = {

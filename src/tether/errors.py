@@ -232,9 +232,7 @@ class RunTimeoutError(WorkflowError, TimeoutError):
 class StepFailedError(WorkflowError):
     """A step failed for good: it raised FatalError or used its retry budget."""
 
-    def __init__(
-        self, run_id: str, slot: int, step_name: str, attempts: int, message: str
-    ) -> None:
+    def __init__(self, run_id: str, slot: int, step_name: str, attempts: int, message: str) -> None:
         self.run_id = run_id
         self.slot = slot
         self.step_name = step_name

@@ -18,8 +18,9 @@ async def greet(ctx: tether.WorkflowContext, name: str) -> str:
 
 
 def tether_cmd(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "tether.cli", *args], capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tether.cli", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_demo_kills_and_recovers() -> None:

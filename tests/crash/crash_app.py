@@ -84,8 +84,9 @@ async def many(ctx: tether.WorkflowContext, n: int) -> int:
 
 async def main() -> None:
     async with tether.open_backend(f"sqlite:///{sys.argv[1]}") as backend:
-        worker = tether.Worker(backend, registry, concurrency=8, poll_interval=0.05,
-                               lease_seconds=30)
+        worker = tether.Worker(
+            backend, registry, concurrency=8, poll_interval=0.05, lease_seconds=30
+        )
         await worker.run_forever()
 
 

@@ -88,8 +88,9 @@ async def test_kill_right_after_a_commit(harness: Harness) -> None:
     store = harness.backend.stores.workflow
 
     async def b_committed() -> bool:
-        return any(s.status == "completed" and s.name.endswith("//b")
-                   for s in await store.list_steps("r2"))
+        return any(
+            s.status == "completed" and s.name.endswith("//b") for s in await store.list_steps("r2")
+        )
 
     for _ in range(1000):
         if await b_committed():
@@ -122,7 +123,11 @@ async def test_kill_while_parked_on_a_hook(harness: Harness) -> None:
     store = harness.backend.stores.workflow
     for _ in range(1000):
         run = await store.get_run("r4")
-        if await store.get_hook("ok-r4") is not None and run is not None and run.lease_owner is None:
+        if (
+            await store.get_hook("ok-r4") is not None
+            and run is not None
+            and run.lease_owner is None
+        ):
             break
         await asyncio.sleep(0.01)
     harness.kill(worker)
@@ -153,7 +158,8 @@ async def test_two_workers_on_one_file_commit_each_step_once(harness: Harness) -
     store = harness.backend.stores.workflow
     for h in handles:
         events = await store.list_events(h.run_id)
-        completed = collections.Counter(e.correlation_id for e in events
-                                        if e.event_type == "step_completed")
+        completed = collections.Counter(
+            e.correlation_id for e in events if e.event_type == "step_completed"
+        )
         assert len(completed) == 5 and set(completed.values()) == {1}
         assert harness.runs_of(h.run_id, "end") == {f"s{i}": 1 for i in range(5)}

@@ -29,8 +29,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="a durable pipeline survives its worker being killed")
 
     def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--db", help="backend URL (default: $TETHER_URL or sqlite://, i.e. "
-                                    ".tether/tether.db)")
+        p.add_argument(
+            "--db", help="backend URL (default: $TETHER_URL or sqlite://, i.e. .tether/tether.db)"
+        )
         return p
 
     worker = with_db(sub.add_parser("worker", help="run a worker for MODULE:REGISTRY"))
@@ -99,8 +100,10 @@ async def _worker(args: argparse.Namespace) -> int:
     if not isinstance(registry, Registry):
         raise ConfigurationError(f"{args.target!r} is not a tether.Registry")
     async with open_backend(_url(args)) as backend:
-        print(f"tether worker: deployment {registry.deployment!r}, workflows "
-              f"{registry.names()}, store {backend.url}", flush=True)
+        print(
+            f"tether worker: deployment {registry.deployment!r}, workflows "
+            f"{registry.names()}, store {backend.url}",
+            flush=True,
+        )
         await Worker(backend, registry, concurrency=args.concurrency).run_forever()
     return 0
-

@@ -17,7 +17,7 @@ from ._demo_app import registry
 from ._format import table
 
 
-async def run_demo(out: object = None) -> int:
+async def run_demo() -> int:
     """Run the demo; returns the process exit code."""
     work = Path(tempfile.mkdtemp(prefix="tether-demo-"))
     db, log, ready = work / "demo.db", work / "steps.log", work / "ready"
@@ -28,7 +28,7 @@ async def run_demo(out: object = None) -> int:
         client = tether.Client(backend, registry=registry)
         handle = await client.start("demo.order", "order-42", run_id="order-42")
         print("1. started run 'order-42' and a worker process")
-        first = subprocess.Popen(cmd, env=env)
+        first = subprocess.Popen(cmd, env=env)  # noqa: ASYNC220
         for _ in range(3000):
             if ready.exists():
                 break
@@ -36,7 +36,7 @@ async def run_demo(out: object = None) -> int:
         print(f"2. the worker (pid {first.pid}) is inside step 'charge': sending SIGKILL")
         first.send_signal(signal.SIGKILL)
         first.wait()
-        second = subprocess.Popen(cmd, env=env)
+        second = subprocess.Popen(cmd, env=env)  # noqa: ASYNC220
         print(f"3. started a new worker (pid {second.pid}); it recovers the run at once")
         try:
             result = await handle.result(timeout=60)

@@ -22,8 +22,16 @@ async def list_runs(backend: Backend, status: str | None, limit: int, as_json: b
     if as_json:
         print(json.dumps([dataclasses.asdict(r) for r in runs], default=str, indent=2))
         return 0
-    rows = [[r.run_id, r.workflow_name, r.status + (" (stranded)" if r.stranded else ""),
-             r.deployment, r.created_at.strftime("%Y-%m-%d %H:%M:%S")] for r in runs]
+    rows = [
+        [
+            r.run_id,
+            r.workflow_name,
+            r.status + (" (stranded)" if r.stranded else ""),
+            r.deployment,
+            r.created_at.strftime("%Y-%m-%d %H:%M:%S"),
+        ]
+        for r in runs
+    ]
     print(table(["run", "workflow", "status", "deployment", "created"], rows))
     return 0
 
@@ -34,17 +42,36 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
     info = await handle.info()
     steps = await handle.steps()
     if as_json:
-        print(json.dumps({"run": dataclasses.asdict(info),
-                          "steps": [dataclasses.asdict(s) for s in steps]}, default=str, indent=2))
+        print(
+            json.dumps(
+                {"run": dataclasses.asdict(info), "steps": [dataclasses.asdict(s) for s in steps]},
+                default=str,
+                indent=2,
+            )
+        )
         return 0
-    print(f"run {info.run_id}  workflow {info.workflow_name}  status {info.status}"
-          f"{' (stranded)' if info.stranded else ''}  deployment {info.deployment}  "
-          f"tether {info.engine_version}")
+    print(
+        f"run {info.run_id}  workflow {info.workflow_name}  status {info.status}"
+        f"{' (stranded)' if info.stranded else ''}  deployment {info.deployment}  "
+        f"tether {info.engine_version}"
+    )
     rows = []
     for s in steps:
-        took = "" if s.completed_at is None else f"{(s.completed_at - s.started_at).total_seconds() * 1000:.1f} ms"
-        rows.append([str(s.slot), s.name, s.status, str(s.attempt), took, _short(s.input),
-                     _short(s.output if s.status == "completed" else s.error)])
+        took = (
+            ""
+            if s.completed_at is None
+            else f"{(s.completed_at - s.started_at).total_seconds() * 1000:.1f} ms"
+        )
+        rows.append(
+            [
+                str(s.slot),
+                s.name,
+                s.status,
+                str(s.attempt),
+                took,
+                _short(s.input),
+                _short(s.output if s.status == "completed" else s.error),
+            ]
+        )
     print(table(["slot", "step", "status", "attempts", "took", "input", "output / error"], rows))
     return 0
-

@@ -104,11 +104,15 @@ class RunHandle:
         """The run's record, with whether it is stranded."""
         run = await self._run()
         return RunInfo(
-            run_id=run.run_id, workflow_name=run.workflow_name, status=run.status,
-            deployment=run.deployment, engine_version=run.engine_version,
+            run_id=run.run_id,
+            workflow_name=run.workflow_name,
+            status=run.status,
+            deployment=run.deployment,
+            engine_version=run.engine_version,
             created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
             updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
-            completed_at=_ts(run.completed_at), parent_run_id=run.parent_run_id,
+            completed_at=_ts(run.completed_at),
+            parent_run_id=run.parent_run_id,
             stranded=await _is_stranded(self._store, run),
         )
 
@@ -156,7 +160,8 @@ def _outcome(run: RunRecord) -> Any:
         raise RunCancelledError(run.run_id)
     cause = decode(run.error, what=f"error of run {run.run_id!r}") if run.error else None
     raise RunFailedError(
-        run.run_id, f"{type(cause).__name__}: {cause}" if cause is not None else "unknown error",
+        run.run_id,
+        f"{type(cause).__name__}: {cause}" if cause is not None else "unknown error",
         cause if isinstance(cause, BaseException) else None,
     )
 
@@ -164,9 +169,16 @@ def _outcome(run: RunRecord) -> Any:
 def _step_view(step: StepRecord) -> StepView:
     started = datetime.fromtimestamp(step.started_at, tz=UTC)
     return StepView(
-        slot=step.slot, step_id=step.step_id, name=step.name, status=step.status,
-        attempt=step.attempt, input=describe(step.input), output=describe(step.output),
-        error=describe(step.error), started_at=started, completed_at=_ts(step.completed_at),
+        slot=step.slot,
+        step_id=step.step_id,
+        name=step.name,
+        status=step.status,
+        attempt=step.attempt,
+        input=describe(step.input),
+        output=describe(step.output),
+        error=describe(step.error),
+        started_at=started,
+        completed_at=_ts(step.completed_at),
     )
 
 
@@ -215,8 +227,11 @@ class Client:
             )
         payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of {name!r}")
         new = NewRun(
-            run_id=run_id or new_ulid("run_"), workflow_name=name, input=payload,
-            deployment=deployment, engine_version=ENGINE_VERSION,
+            run_id=run_id or new_ulid("run_"),
+            workflow_name=name,
+            input=payload,
+            deployment=deployment,
+            engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),
         )
         run, _ = await self._store.create_run(new)

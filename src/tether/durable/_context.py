@@ -44,9 +44,7 @@ class StepInfo:
     idempotency_key: str
 
 
-_STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar(
-    "tether_step", default=None
-)
+_STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar("tether_step", default=None)
 
 
 def step_info() -> StepInfo:
@@ -190,7 +188,10 @@ class WorkflowContext:
         return self._a.create_hook(token)
 
     async def start_child(
-        self, workflow: Callable[..., Any] | str, *args: Any, run_id: str | None = None,
+        self,
+        workflow: Callable[..., Any] | str,
+        *args: Any,
+        run_id: str | None = None,
         **kwargs: Any,
     ) -> ChildRun:
         """Start a child run of another registered workflow of this deployment.

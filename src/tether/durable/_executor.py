@@ -1,5 +1,6 @@
-"""One activation of a run: replay the body against the journal, run what is new,
-commit each boundary, and end by finishing, parking or giving the run up.
+"""One activation of a run: replay, run what is new, commit each boundary.
+
+An activation ends by finishing the run, parking it, or giving it up.
 
 Write discipline (one write per step): a step's completion is not committed alone. It
 waits in `_pending` until the body asks for its next durable operation, and goes out
@@ -114,8 +115,10 @@ class Activation:
 
     # -- lifecycle -----------------------------------------------------------------------
     async def run_to_boundary(self) -> str:
-        """Run until the activation ends; returns "completed", "failed", "cancelled",
-        "parked" or "abandoned"."""
+        """Run until the activation ends.
+
+        Returns "completed", "failed", "cancelled", "parked" or "abandoned".
+        """
         if self.journal.cancel_requested is not None:
             await self._end_cancelled(self.journal.cancel_requested)
             return self.outcome
@@ -161,8 +164,12 @@ class Activation:
                     status, payload = "failed", encode(exc)
             else:
                 payload = encode(value, what="error")
-            kind = "run_completed" if status == "completed" else "run_failed"
-            await self._commit([NewEvent(event_type=kind, payload=payload)], end=True)
+            event = (
+                NewEvent(event_type="run_completed", payload=payload)
+                if status == "completed"
+                else NewEvent(event_type="run_failed", payload=payload)
+            )
+            await self._commit([event], end=True)
         except _Suspend:
             return
         self._settle(status)
@@ -195,9 +202,14 @@ class Activation:
             tries = 0
             while True:
                 commit = Commit(
-                    run_id=self.run_id, owner=self.owner, epoch=self.epoch,
-                    expected_head=self.head, events=tuple(batch), start_runs=tuple(start_runs),
-                    enqueue=tuple(enqueue), ack_message_id=self.message_id if end else None,
+                    run_id=self.run_id,
+                    owner=self.owner,
+                    epoch=self.epoch,
+                    expected_head=self.head,
+                    events=tuple(batch),
+                    start_runs=tuple(start_runs),
+                    enqueue=tuple(enqueue),
+                    ack_message_id=self.message_id if end else None,
                     release=end,
                 )
                 try:
@@ -244,8 +256,10 @@ class Activation:
         return kept
 
     async def _merge(self) -> None:
-        """Fold events others appended (hook payloads, child results, cancel) and wake
-        the waiters they satisfy."""
+        """Fold events others appended and wake the waiters they satisfy.
+
+        Others append hook payloads, child results and cancel requests.
+        """
         for event in await self.store.list_events(self.run_id, after=self.head):
             self.journal.apply(event)
         self.head = self.journal.head
@@ -284,6 +298,9 @@ class Activation:
             finally:
                 self._waiters.remove(waiter)
 
+    async def _wait_until(self, when: float) -> None:
+        await self._wait(resume_at=when, check=lambda: time.time() >= when)
+
     def _poke(self) -> None:
         now = time.time()
         for waiter in self._waiters:
@@ -307,10 +324,16 @@ class Activation:
         if any(w.future.done() for w in self._waiters):
             return
         timers = [w.resume_at for w in self._waiters if w.resume_at is not None]
-        enqueue = ()
+        enqueue: tuple[NewMessage, ...] = ()
         if timers:
-            enqueue = (NewMessage(queue=self.run.queue, payload=self.run_id.encode(),
-                                  available_at=min(timers), idempotency_key=self.run_id),)
+            enqueue = (
+                NewMessage(
+                    queue=self.run.queue,
+                    payload=self.run_id.encode(),
+                    available_at=min(timers),
+                    idempotency_key=self.run_id,
+                ),
+            )
 
         def still_blocked() -> bool:
             self._poke()
@@ -345,11 +368,14 @@ class Activation:
         name = step_name_tag(label)
         op = self.journal.ops.get(slot)
         if op is None:
-            payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of step {label!r}")
+            payload = encode(
+                {"args": list(args), "kwargs": kwargs}, what=f"input of step {label!r}"
+            )
             op = StepOp(step_id=new_ulid("step_"), name=name, status="new", attempt=0)
             self.journal._add(slot, op.step_id, op)
             created = NewEvent(
-                event_type="step_created", correlation_id=op.step_id,
+                event_type="step_created",
+                correlation_id=op.step_id,
                 attrs={"slot": slot, "name": name, "attempt": 1, "format_version": FORMAT_VERSION},
                 payload=payload,
             )
@@ -366,8 +392,7 @@ class Activation:
             if op.status == "retrying" and op.retry_after is not None:
                 # The backoff is a durable timer: once nothing else runs, the run parks
                 # and the queue's delayed delivery brings it back for the next attempt.
-                retry_at = op.retry_after
-                await self._wait(resume_at=retry_at, check=lambda: time.time() >= retry_at)
+                await self._wait_until(op.retry_after)
             if op.attempt >= policy.max_attempts:
                 error = StepInterruptedError(
                     f"attempt {op.attempt} of step {label!r} was interrupted (crash or lost "
@@ -377,8 +402,9 @@ class Activation:
                 raise self._failure(op, slot, label) from error
             op.attempt += 1
             op.status = "running"
-            start = created or NewEvent(event_type="step_started", correlation_id=op.step_id,
-                                        attrs={"attempt": op.attempt})
+            start = created or NewEvent(
+                event_type="step_started", correlation_id=op.step_id, attrs={"attempt": op.attempt}
+            )
             created = None
             await self._attempt(op, slot, label, fn, args, kwargs, policy, start)
 
@@ -397,8 +423,14 @@ class Activation:
         self._active_steps += 1
         try:
             await self._commit([start])
-            info = StepInfo(run_id=self.run_id, step_id=op.step_id, slot=slot, name=label,
-                            attempt=op.attempt, idempotency_key=f"{self.run_id}:{slot}")
+            info = StepInfo(
+                run_id=self.run_id,
+                step_id=op.step_id,
+                slot=slot,
+                name=label,
+                attempt=op.attempt,
+                idempotency_key=f"{self.run_id}:{slot}",
+            )
             try:
                 result = await self._execute(fn, args, kwargs, info)
             except Exception as exc:
@@ -412,8 +444,14 @@ class Activation:
                 await self._fail_step(op, exc)
                 return
             op.status, op.output, op.at = "completed", output, time.time()
-            self._pending.append(NewEvent(event_type="step_completed", correlation_id=op.step_id,
-                                          attrs={"at": op.at}, payload=output))
+            self._pending.append(
+                NewEvent(
+                    event_type="step_completed",
+                    correlation_id=op.step_id,
+                    attrs={"at": op.at},
+                    payload=output,
+                )
+            )
             self._schedule_flush()
         finally:
             self._active_steps -= 1
@@ -438,8 +476,16 @@ class Activation:
 
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
         payload = encode(error, what="error")
-        await self._commit([NewEvent(event_type="step_failed", correlation_id=op.step_id,
-                                     attrs={"at": time.time()}, payload=payload)])
+        await self._commit(
+            [
+                NewEvent(
+                    event_type="step_failed",
+                    correlation_id=op.step_id,
+                    attrs={"at": time.time()},
+                    payload=payload,
+                )
+            ]
+        )
         op.status, op.error = "failed", payload
 
     def _failure(self, op: StepOp, slot: int, label: str) -> StepFailedError:
@@ -457,10 +503,14 @@ class Activation:
         if isinstance(exc, RetryableError) and exc.retry_after is not None:
             delay = exc.retry_after
         retry_at = time.time() + delay
-        self._pending.append(NewEvent(
-            event_type="step_retrying", correlation_id=op.step_id,
-            attrs={"retry_after": retry_at, "attempt": op.attempt}, payload=encode(exc),
-        ))
+        self._pending.append(
+            NewEvent(
+                event_type="step_retrying",
+                correlation_id=op.step_id,
+                attrs={"retry_after": retry_at, "attempt": op.attempt},
+                payload=encode(exc),
+            )
+        )
         op.status, op.retry_after = "retrying", retry_at
 
     async def sleep(self, duration: float | Any) -> None:
@@ -472,11 +522,15 @@ class Activation:
         if op is None:
             op = WaitOp(wait_id=new_ulid("wait_"), resume_at=time.time() + seconds)
             self.journal._add(slot, op.wait_id, op)
-            self._pending.append(NewEvent(event_type="wait_created", correlation_id=op.wait_id,
-                                          attrs={"slot": slot, "resume_at": op.resume_at}))
+            self._pending.append(
+                NewEvent(
+                    event_type="wait_created",
+                    correlation_id=op.wait_id,
+                    attrs={"slot": slot, "resume_at": op.resume_at},
+                )
+            )
         if not op.completed:
-            wait = op
-            await self._wait(resume_at=wait.resume_at, check=lambda: time.time() >= wait.resume_at)
+            await self._wait_until(op.resume_at)
             op.completed = True
             self._pending.append(NewEvent(event_type="wait_completed", correlation_id=op.wait_id))
             self._schedule_flush()
@@ -492,8 +546,13 @@ class Activation:
         hook = HookOp(hook_id=new_ulid("hook_"), token=token or new_token())
         self.journal._add(slot, hook.hook_id, hook)
         self._unconfirmed_hooks.add(hook.hook_id)
-        self._pending.append(NewEvent(event_type="hook_created", correlation_id=hook.hook_id,
-                                      attrs={"slot": slot, "token": hook.token}))
+        self._pending.append(
+            NewEvent(
+                event_type="hook_created",
+                correlation_id=hook.hook_id,
+                attrs={"slot": slot, "token": hook.token},
+            )
+        )
         return Hook(self, slot, hook.token, hook.hook_id)
 
     async def hook_payload(self, hook: Hook, index: int) -> Any:
@@ -505,15 +564,20 @@ class Activation:
         error = self._hook_errors.get(op.hook_id)
         if error is not None:
             raise error
-        await self._wait(resume_at=None,
-                         check=lambda: len(op.payloads) > index or op.hook_id in self._hook_errors)
+        await self._wait(
+            resume_at=None,
+            check=lambda: len(op.payloads) > index or op.hook_id in self._hook_errors,
+        )
         error = self._hook_errors.get(op.hook_id)
         if error is not None:
             raise error
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
     async def start_child(
-        self, workflow: Callable[..., Any] | str, args: tuple[Any, ...], kwargs: dict[str, Any],
+        self,
+        workflow: Callable[..., Any] | str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
         run_id: str | None,
     ) -> ChildRun:
         name = workflow_name_of(workflow)
@@ -526,16 +590,27 @@ class Activation:
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
         new = NewRun(
-            run_id=child_id, workflow_name=name,
+            run_id=child_id,
+            workflow_name=name,
             input=encode({"args": list(args), "kwargs": kwargs}, what=f"input of child {name!r}"),
-            deployment=self.run.deployment, engine_version=self.run.engine_version,
-            queue=self.run.queue, parent_run_id=self.run_id, parent_slot=slot,
+            deployment=self.run.deployment,
+            engine_version=self.run.engine_version,
+            queue=self.run.queue,
+            parent_run_id=self.run_id,
+            parent_slot=slot,
         )
         child = ChildOp(child_run_id=child_id, workflow_name=name)
         self.journal._add(slot, child_id, child)
-        await self._commit([NewEvent(event_type="child_started", correlation_id=child_id,
-                                     attrs={"slot": slot, "workflow_name": name})],
-                           start_runs=[new])
+        await self._commit(
+            [
+                NewEvent(
+                    event_type="child_started",
+                    correlation_id=child_id,
+                    attrs={"slot": slot, "workflow_name": name},
+                )
+            ],
+            start_runs=[new],
+        )
         return ChildRun(self, slot, child_id)
 
     async def child_outcome(self, child: ChildRun) -> tuple[str, bytes | None]:

@@ -84,7 +84,9 @@ class Journal:
         self.cancelled = False
 
     @classmethod
-    def from_events(cls, run_id: str, events: list[EventRecord] | tuple[EventRecord, ...]) -> Journal:
+    def from_events(
+        cls, run_id: str, events: list[EventRecord] | tuple[EventRecord, ...]
+    ) -> Journal:
         """Fold a whole log."""
         journal = cls(run_id, events[0].created_at if events else 0.0)
         for event in events:
@@ -100,17 +102,24 @@ class Journal:
         slot = attrs.get("slot")
         if kind == "step_created" and isinstance(slot, int):
             op: Op = StepOp(
-                step_id=corr, name=str(attrs.get("name")), status="running",
+                step_id=corr,
+                name=str(attrs.get("name")),
+                status="running",
                 attempt=int(attrs.get("attempt") or 1),
             )
             self._add(slot, corr, op)
         elif kind == "wait_created" and isinstance(slot, int):
-            self._add(slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0)))
+            self._add(
+                slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
+            )
         elif kind == "hook_created" and isinstance(slot, int):
             self._add(slot, corr, HookOp(hook_id=corr, token=str(attrs.get("token"))))
         elif kind == "child_started" and isinstance(slot, int):
-            self._add(slot, corr, ChildOp(child_run_id=corr,
-                                          workflow_name=str(attrs.get("workflow_name"))))
+            self._add(
+                slot,
+                corr,
+                ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name"))),
+            )
         elif kind == "cancel_requested":
             self.cancel_requested = str(attrs.get("reason") or "cancel requested")
         elif kind == "run_cancelled":
@@ -133,7 +142,9 @@ class Journal:
                 op.status = "retrying"
                 op.error = event.payload
                 retry_after = attrs.get("retry_after")
-                op.retry_after = float(retry_after) if isinstance(retry_after, int | float) else None
+                op.retry_after = (
+                    float(retry_after) if isinstance(retry_after, int | float) else None
+                )
             elif kind in ("step_completed", "step_failed"):
                 op.status = "completed" if kind == "step_completed" else "failed"
                 if kind == "step_completed":

@@ -71,7 +71,9 @@ class Worker:
         if concurrency < 1:
             raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
         if lease_seconds <= 0 or poll_interval <= 0 or heartbeat_interval <= 0:
-            raise ConfigurationError("lease_seconds, poll_interval and heartbeat_interval must be > 0")
+            raise ConfigurationError(
+                "lease_seconds, poll_interval and heartbeat_interval must be > 0"
+            )
         if dead_after <= heartbeat_interval:
             raise ConfigurationError("dead_after must be longer than heartbeat_interval")
         self.backend = backend
@@ -95,7 +97,9 @@ class Worker:
         return self
 
     async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
         await self.stop()
@@ -108,11 +112,17 @@ class Worker:
         """Register, recover dead workers' runs, and start pulling work."""
         now = time.time()
         self._threads = ThreadPoolExecutor(self.concurrency, thread_name_prefix="tether-step")
-        await self._store.register_worker(WorkerRecord(
-            worker_id=self.worker_id, host=self.host, pid=os.getpid(),
-            deployment=self.registry.deployment, engine_version=self.registry.engine_version,
-            started_at=now, heartbeat_at=now,
-        ))
+        await self._store.register_worker(
+            WorkerRecord(
+                worker_id=self.worker_id,
+                host=self.host,
+                pid=os.getpid(),
+                deployment=self.registry.deployment,
+                engine_version=self.registry.engine_version,
+                started_at=now,
+                heartbeat_at=now,
+            )
+        )
         await self._reap()
         self._background = [
             asyncio.create_task(self._pull(), name="tether-worker-pull"),
@@ -198,13 +208,20 @@ class Worker:
         store = self._store
         held = list(self._activations.values())
         for activation, _ in held:
-            ok = await store.renew_lease(activation.run_id, owner=self.worker_id,
-                                         epoch=activation.epoch, lease_seconds=self.lease_seconds)
+            ok = await store.renew_lease(
+                activation.run_id,
+                owner=self.worker_id,
+                epoch=activation.epoch,
+                lease_seconds=self.lease_seconds,
+            )
             if not ok:
                 activation.abandon()
         if held:
-            await store.renew_messages([m.message_id for _, m in held], owner=self.worker_id,
-                                       lease_seconds=self.lease_seconds)
+            await store.renew_messages(
+                [m.message_id for _, m in held],
+                owner=self.worker_id,
+                lease_seconds=self.lease_seconds,
+            )
 
     async def _reap(self) -> None:
         now = time.time()
@@ -220,7 +237,9 @@ class Worker:
     async def _handle(self, message: Message) -> None:
         store = self._store
         run_id = message.payload.decode()
-        claim = await store.claim_run(run_id, owner=self.worker_id, lease_seconds=self.lease_seconds)
+        claim = await store.claim_run(
+            run_id, owner=self.worker_id, lease_seconds=self.lease_seconds
+        )
         if claim.outcome != "claimed" or claim.run is None:
             # Missing or finished: nothing to do. Busy: the live holder sees every event
             # appended meanwhile at its next commit, or dies and its own message returns.
@@ -230,15 +249,27 @@ class Worker:
         try:
             workflow = self.registry.get(run.workflow_name)
         except UnknownWorkflowError as exc:
-            await store.commit(Commit(
-                run_id=run_id, owner=self.worker_id, epoch=claim.epoch, expected_head=run.head,
-                events=(NewEvent(event_type="run_failed", payload=encode(exc)),),
-                ack_message_id=message.message_id, release=True,
-            ))
+            await store.commit(
+                Commit(
+                    run_id=run_id,
+                    owner=self.worker_id,
+                    epoch=claim.epoch,
+                    expected_head=run.head,
+                    events=(NewEvent(event_type="run_failed", payload=encode(exc)),),
+                    ack_message_id=message.message_id,
+                    release=True,
+                )
+            )
             return
         activation = Activation(
-            store=store, registry=self.registry, workflow=workflow, run=run, epoch=claim.epoch,
-            events=claim.events, message_id=message.message_id, owner=self.worker_id,
+            store=store,
+            registry=self.registry,
+            workflow=workflow,
+            run=run,
+            epoch=claim.epoch,
+            events=claim.events,
+            message_id=message.message_id,
+            owner=self.worker_id,
             threads=self._threads,
         )
         self._activations[run_id] = (activation, message)

@@ -304,13 +304,18 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         run = _insert(txn, run, event, now)
         if kind == "step_started":
             step = dataclasses.replace(
-                step, status="running", attempt=_int(attrs, "attempt", step.attempt + 1),
-                started_at=now, retry_after=None,
+                step,
+                status="running",
+                attempt=_int(attrs, "attempt", step.attempt + 1),
+                started_at=now,
+                retry_after=None,
             )
         elif kind == "step_retrying":
             retry_after = attrs.get("retry_after")
             step = dataclasses.replace(
-                step, status="retrying", error=event.payload,
+                step,
+                status="retrying",
+                error=event.payload,
                 retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
             )
         elif kind == "step_completed":

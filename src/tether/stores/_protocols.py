@@ -135,8 +135,11 @@ class WorkflowStore(Protocol):
         ...
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
-        """Cancel a run: directly when no live lease holds it, else by a `cancel_requested`
-        event its holder obeys at its next commit. Terminal runs are left as they are."""
+        """Cancel a run; terminal runs are left as they are.
+
+        Directly when no live lease holds it, else by a `cancel_requested` event its
+        holder obeys at its next commit.
+        """
         ...
 
     async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:

@@ -18,8 +18,10 @@ class _ReadsStreams(Protocol):
 
 
 def resolve_start(start: int, length: int) -> int:
-    """The first chunk index to read: negative `start` counts back from the tail,
-    clamped to the data chunks."""
+    """The first chunk index to read.
+
+    A negative `start` counts back from the tail, clamped to the data chunks.
+    """
     if start < 0:
         return max(0, length + start)
     return min(start, length)

@@ -110,7 +110,7 @@ class _Txn:
     def insert_event(self, event: EventRecord) -> None:
         log = self.s.events[event.run_id]
         log.append(event)
-        self.undo.append(log.pop)
+        self.undo.append(lambda: log.__delitem__(-1))
         key = (event.run_id, event.correlation_id, event.event_type)
         if key not in self.s.creations:
             self.s.creations.add(key)
@@ -141,7 +141,9 @@ class _Txn:
         return None if hook_id is None else self.s.hooks.get(hook_id)
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
-        return sorted((h for h in self.s.hooks.values() if h.run_id == run_id), key=lambda h: h.slot)
+        return sorted(
+            (h for h in self.s.hooks.values() if h.run_id == run_id), key=lambda h: h.slot
+        )
 
     def insert_hook(self, hook: HookRecord) -> None:
         self._set(self.s.hooks, hook.hook_id, hook)
@@ -161,13 +163,19 @@ class _Txn:
                 row = self.s.queue[existing]
                 if message.available_at < row.available_at:
                     self._set(
-                        self.s.queue, existing,
+                        self.s.queue,
+                        existing,
                         dataclasses.replace(row, available_at=message.available_at),
                     )
                 return existing
         message_id = new_ulid("msg_")
-        row = _Row(message_id, message.queue, message.payload, message.available_at,
-                   message.idempotency_key)
+        row = _Row(
+            message_id,
+            message.queue,
+            message.payload,
+            message.available_at,
+            message.idempotency_key,
+        )
         self._set(self.s.queue, message_id, row)
         if message.idempotency_key is not None:
             self._set(self.s.pending_keys, (message.queue, message.idempotency_key), message_id)
@@ -225,7 +233,8 @@ class MemoryWorkflowStore:
     ) -> Page[RunRecord]:
         runs = sorted(self._s.runs.values(), key=lambda r: (r.created_at, r.run_id), reverse=True)
         runs = [
-            r for r in runs
+            r
+            for r in runs
             if (status is None or r.status == status)
             and (workflow_name is None or r.workflow_name == workflow_name)
         ]
@@ -235,8 +244,9 @@ class MemoryWorkflowStore:
         return Page(items=tuple(page), next_cursor=str(start + limit) if more else None)
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
-        return sorted((s for (r, _), s in self._s.steps.items() if r == run_id),
-                      key=lambda s: s.slot)
+        return sorted(
+            (s for (r, _), s in self._s.steps.items() if r == run_id), key=lambda s: s.slot
+        )
 
     async def list_events(
         self, run_id: str, *, after: int = 0, limit: int | None = None
@@ -245,15 +255,18 @@ class MemoryWorkflowStore:
         return events if limit is None else events[:limit]
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        return sorted((h for h in self._s.hooks.values() if run_id in (None, h.run_id)),
-                      key=lambda h: (h.run_id, h.slot))
+        return sorted(
+            (h for h in self._s.hooks.values() if run_id in (None, h.run_id)),
+            key=lambda h: (h.run_id, h.slot),
+        )
 
     async def get_hook(self, token: str) -> HookRecord | None:
         return _Txn(self._s).get_hook_by_token(token)
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
-        return sorted((w for (r, _), w in self._s.waits.items() if r == run_id),
-                      key=lambda w: w.slot)
+        return sorted(
+            (w for (r, _), w in self._s.waits.items() if r == run_id), key=lambda w: w.slot
+        )
 
     # -- lease holder -----------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
@@ -317,9 +330,13 @@ class MemoryWorkflowStore:
     ) -> list[Message]:
         now = time.time()
         ready = sorted(
-            (r for r in self._s.queue.values()
-             if r.queue == queue and r.available_at <= now
-             and (r.lease_owner is None or r.lease_expires_at <= now)),
+            (
+                r
+                for r in self._s.queue.values()
+                if r.queue == queue
+                and r.available_at <= now
+                and (r.lease_owner is None or r.lease_expires_at <= now)
+            ),
             key=lambda r: (r.available_at, r.message_id),
         )[:limit]
         out = []
@@ -329,9 +346,16 @@ class MemoryWorkflowStore:
             row.lease_owner = owner
             row.lease_expires_at = now + lease_seconds
             row.deliveries += 1
-            out.append(Message(message_id=row.message_id, queue=row.queue, payload=row.payload,
-                               deliveries=row.deliveries, lease_owner=owner,
-                               lease_expires_at=row.lease_expires_at))
+            out.append(
+                Message(
+                    message_id=row.message_id,
+                    queue=row.queue,
+                    payload=row.payload,
+                    deliveries=row.deliveries,
+                    lease_owner=owner,
+                    lease_expires_at=row.lease_expires_at,
+                )
+            )
         return out
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
@@ -419,8 +443,10 @@ class MemoryWorkflowStore:
         if stream is None:
             return [], False
         begin = resolve_start(start, len(stream.chunks))
-        chunks = [StreamChunk(index=i, data=stream.chunks[i])
-                  for i in range(begin, min(len(stream.chunks), begin + limit))]
+        chunks = [
+            StreamChunk(index=i, data=stream.chunks[i])
+            for i in range(begin, min(len(stream.chunks), begin + limit))
+        ]
         return chunks, stream.closed and begin + len(chunks) >= len(stream.chunks)
 
     def follow_stream(

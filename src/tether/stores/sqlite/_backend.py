@@ -33,7 +33,9 @@ class SqliteBackend:
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
-        self._db = SqliteDatabase(self.path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms)
+        self._db = SqliteDatabase(
+            self.path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms
+        )
         self._stores: Stores | None = None
 
     @property
@@ -44,8 +46,14 @@ class SqliteBackend:
     @property
     def capabilities(self) -> frozenset[Capability]:
         """Durable, shared across processes, with fold checkpoints and stamp access."""
-        return frozenset({Capability.DURABLE, Capability.CROSS_PROCESS,
-                          Capability.FOLD_CHECKPOINTS, Capability.FORMAT_STAMP})
+        return frozenset(
+            {
+                Capability.DURABLE,
+                Capability.CROSS_PROCESS,
+                Capability.FOLD_CHECKPOINTS,
+                Capability.FORMAT_STAMP,
+            }
+        )
 
     @property
     def stores(self) -> Stores:

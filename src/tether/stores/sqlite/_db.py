@@ -44,7 +44,9 @@ def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(value)
 
 
-def connect_file(path: Path, *, synchronous: Synchronous, busy_timeout_ms: int) -> sqlite3.Connection:
+def connect_file(
+    path: Path, *, synchronous: Synchronous, busy_timeout_ms: int
+) -> sqlite3.Connection:
     """Open a connection in autocommit mode with tether's pragmas."""
     conn = sqlite3.connect(
         str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
@@ -102,10 +104,18 @@ class SqliteDatabase:
         writer = self.open_connection()
         reader = self.open_connection()
         self._threads = [
-            threading.Thread(target=self._write_loop, args=(writer,), daemon=True,
-                             name=f"tether-sqlite-writer:{self.path.name}"),
-            threading.Thread(target=self._read_loop, args=(reader,), daemon=True,
-                             name=f"tether-sqlite-reader:{self.path.name}"),
+            threading.Thread(
+                target=self._write_loop,
+                args=(writer,),
+                daemon=True,
+                name=f"tether-sqlite-writer:{self.path.name}",
+            ),
+            threading.Thread(
+                target=self._read_loop,
+                args=(reader,),
+                daemon=True,
+                name=f"tether-sqlite-reader:{self.path.name}",
+            ),
         ]
         for thread in self._threads:
             thread.start()
@@ -118,7 +128,9 @@ class SqliteDatabase:
         """Run `fn` on the reader connection (a consistent WAL snapshot)."""
         return await self._submit(self._reads, fn)
 
-    async def _submit(self, q: queue.SimpleQueue[_Job | None], fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _submit(
+        self, q: queue.SimpleQueue[_Job | None], fn: Callable[[sqlite3.Connection], T]
+    ) -> T:
         if self._closed or not self._threads:
             raise StoreError(f"the SQLite database {str(self.path)!r} is not open")
         loop = asyncio.get_running_loop()
@@ -134,7 +146,12 @@ class SqliteDatabase:
         self._writes.put(None)
         self._reads.put(None)
         threads, self._threads = self._threads, []
-        await asyncio.to_thread(lambda: [t.join() for t in threads])
+
+        def join() -> None:
+            for thread in threads:
+                thread.join()
+
+        await asyncio.to_thread(join)
 
     # -- threads ------------------------------------------------------------------
     def _write_loop(self, conn: sqlite3.Connection) -> None:

@@ -1,5 +1,8 @@
-"""SQLite tables of the workflow storage: runs, events, steps, hooks, waits, queue,
-streams and workers. Entries are (version, name, statements)."""
+"""SQLite tables of the workflow storage.
+
+Runs, events, steps, hooks, waits, queue, streams and workers. Entries are
+(version, name, statements).
+"""
 
 from __future__ import annotations
 
@@ -114,6 +117,4 @@ _V1 = (
     )""",
 )
 
-WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
-    (1, "workflow storage", _V1),
-)
+WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = ((1, "workflow storage", _V1),)

@@ -16,14 +16,28 @@ from ...errors import (
     NotFoundError,
     StaleHeadError,
 )
-from ...stores import Commit, NewEvent, NewMessage, NewRun, WorkflowStore, event_id, slot_of_event_id
+from ...stores import (
+    Commit,
+    NewEvent,
+    NewMessage,
+    NewRun,
+    WorkflowStore,
+    event_id,
+    slot_of_event_id,
+)
 
 __all__ = ["WorkflowStoreContract"]
 
 
 def _run(run_id: str = "r1", **kw: Any) -> NewRun:
-    base: dict[str, Any] = dict(run_id=run_id, workflow_name="wf", input=b"in", deployment="d",
-                                engine_version="e", queue="q")
+    base: dict[str, Any] = dict(
+        run_id=run_id,
+        workflow_name="wf",
+        input=b"in",
+        deployment="d",
+        engine_version="e",
+        queue="q",
+    )
     base.update(kw)
     return NewRun(**base)
 
@@ -40,8 +54,12 @@ def _commit(run_id: str, epoch: int, head: int, *events: NewEvent, **kw: Any) ->
 
 
 def _step(step_id: str, slot: int = 1) -> NewEvent:
-    return NewEvent(event_type="step_created", correlation_id=step_id,
-                    attrs={"slot": slot, "name": "s", "attempt": 1}, payload=b"x")
+    return NewEvent(
+        event_type="step_created",
+        correlation_id=step_id,
+        attrs={"slot": slot, "name": "s", "attempt": 1},
+        payload=b"x",
+    )
 
 
 class WorkflowStoreContract:
@@ -58,7 +76,9 @@ class WorkflowStoreContract:
         with pytest.raises(ValueError):
             slot_of_event_id("evt_nope")
 
-    async def test_create_is_idempotent_and_conflicts_on_other_input(self, store: WorkflowStore) -> None:
+    async def test_create_is_idempotent_and_conflicts_on_other_input(
+        self, store: WorkflowStore
+    ) -> None:
         run, created = await store.create_run(_run())
         again, created_again = await store.create_run(_run())
         assert created and not created_again and again.run_id == run.run_id
@@ -67,7 +87,9 @@ class WorkflowStoreContract:
         events = await store.list_events("r1")
         assert [e.event_type for e in events] == ["run_created"] and events[0].slot == 1
 
-    async def test_claim_fences_and_commit_appends_in_slot_order(self, store: WorkflowStore) -> None:
+    async def test_claim_fences_and_commit_appends_in_slot_order(
+        self, store: WorkflowStore
+    ) -> None:
         epoch, head = await _claimed(store)
         result = await store.commit(_commit("r1", epoch, head, _step("s1")))
         assert result.head == head + 1
@@ -135,12 +157,14 @@ class WorkflowStoreContract:
 
     async def test_hooks_unique_tokens_resume_and_dispose(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)
-        hook = NewEvent(event_type="hook_created", correlation_id="h1",
-                        attrs={"slot": 1, "token": "tok"})
+        hook = NewEvent(
+            event_type="hook_created", correlation_id="h1", attrs={"slot": 1, "token": "tok"}
+        )
         head = (await store.commit(_commit("r1", epoch, head, hook))).head
         epoch2, head2 = await _claimed(store, "r2")
-        clash = NewEvent(event_type="hook_created", correlation_id="h2",
-                         attrs={"slot": 1, "token": "tok"})
+        clash = NewEvent(
+            event_type="hook_created", correlation_id="h2", attrs={"slot": 1, "token": "tok"}
+        )
         with pytest.raises(HookTokenInUseError):
             await store.commit(_commit("r2", epoch2, head2, clash))
         await store.resume_hook("tok", b"payload")
@@ -160,8 +184,14 @@ class WorkflowStoreContract:
         head = (await store.commit(_commit("r1", epoch, head, started, start_runs=(child,)))).head
         claim = await store.claim_run("c1", owner="w1", lease_seconds=30)
         assert claim.run is not None
-        await store.commit(_commit("c1", claim.epoch, claim.run.head,
-                                   NewEvent(event_type="run_completed", payload=b"out")))
+        await store.commit(
+            _commit(
+                "c1",
+                claim.epoch,
+                claim.run.head,
+                NewEvent(event_type="run_completed", payload=b"out"),
+            )
+        )
         tail = await store.list_events("r1", after=head)
         assert [(e.event_type, e.correlation_id, e.payload) for e in tail] == [
             ("child_completed", "c1", b"out")
@@ -185,16 +215,19 @@ class WorkflowStoreContract:
 
     async def test_queue_delay_key_lease_and_redelivery(self, store: WorkflowStore) -> None:
         now = time.time()
-        first = await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=now + 60,
-                                               idempotency_key="k"))
-        same = await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=now,
-                                              idempotency_key="k"))
+        first = await store.enqueue(
+            NewMessage(queue="jobs", payload=b"a", available_at=now + 60, idempotency_key="k")
+        )
+        same = await store.enqueue(
+            NewMessage(queue="jobs", payload=b"a", available_at=now, idempotency_key="k")
+        )
         assert first == same
         got = await store.dequeue("jobs", owner="w1", lease_seconds=0.05, limit=10)
         assert [m.message_id for m in got] == [first] and got[0].deliveries == 1
         # Delivery started: the key is free again, so a new wake-up is not absorbed.
-        other = await store.enqueue(NewMessage(queue="jobs", payload=b"b", available_at=now + 60,
-                                               idempotency_key="k"))
+        other = await store.enqueue(
+            NewMessage(queue="jobs", payload=b"b", available_at=now + 60, idempotency_key="k")
+        )
         assert other != first
         await asyncio.sleep(0.1)
         again = await store.dequeue("jobs", owner="w2", lease_seconds=30, limit=10)
