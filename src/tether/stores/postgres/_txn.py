@@ -313,8 +313,10 @@ class _Txn:
         return str(row[0])
 
     def ack(self, message_id: str, owner: str) -> bool:
-        cur = self.c.execute(
-            "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s",
+        # RETURNING, not rowcount: in pipeline mode rowcount is unknown until a sync.
+        row = self.c.execute(
+            "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s "
+            "RETURNING message_id",
             (message_id, owner),
-        )
-        return cur.rowcount == 1
+        ).fetchone()
+        return row is not None

@@ -406,10 +406,13 @@ class PostgresWorkflowStore:
 
     async def expire_worker(self, worker_id: str) -> int:
         def expire(t: _Txn) -> int:
-            runs = t.c.execute(
-                "UPDATE tether_runs SET lease_expires_at = 0 WHERE lease_owner = %s",
-                (worker_id,),
-            ).rowcount
+            runs = len(
+                t.c.execute(
+                    "UPDATE tether_runs SET lease_expires_at = 0 WHERE lease_owner = %s "
+                    "RETURNING run_id",
+                    (worker_id,),
+                ).fetchall()
+            )
             queues = t.c.execute(
                 "UPDATE tether_queue SET lease_expires_at = 0 WHERE lease_owner = %s "
                 "RETURNING queue",
