@@ -22,6 +22,7 @@ from psycopg import errors as pg_errors
 
 from ...errors import ConflictError, InvalidTransitionError, StoreError, TetherError
 from .. import _logic
+from .. import _rows as rows
 from .._records import (
     TERMINAL_RUN_STATUSES,
     Claim,
@@ -42,17 +43,7 @@ from .._records import (
 )
 from .._streams import resolve_start
 from ._notify import Notifier, stream_key
-from ._txn import (
-    _HOOK_COLS,
-    _RUN_COLS,
-    _STEP_COLS,
-    Conn,
-    _events,
-    _hook,
-    _run,
-    _step,
-    _Txn,
-)
+from ._txn import Conn, _events, _Txn
 
 T = TypeVar("T")
 
@@ -131,10 +122,10 @@ class PostgresWorkflowStore:
     async def get_run(self, run_id: str) -> RunRecord | None:
         row = await self._sql(
             lambda c: c.execute(
-                f"SELECT {_RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
+                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
             ).fetchone()
         )
-        return None if row is None else _run(row)
+        return None if row is None else rows.run_from_row(row)
 
     async def list_runs(
         self,
@@ -145,25 +136,28 @@ class PostgresWorkflowStore:
         cursor: str | None = None,
     ) -> Page[RunRecord]:
         offset = int(cursor) if cursor else 0
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {_RUN_COLS} FROM tether_runs WHERE (%s::text IS NULL OR status = %s) AND "
-                "(%s::text IS NULL OR workflow_name = %s) ORDER BY created_at DESC, run_id DESC "
+                f"SELECT {rows.RUN_COLS} FROM tether_runs "
+                "WHERE (%s::text IS NULL OR status = %s) "
+                "AND (%s::text IS NULL OR workflow_name = %s) "
+                "ORDER BY created_at DESC, run_id DESC "
                 "LIMIT %s OFFSET %s",
                 (status, status, workflow_name, workflow_name, limit + 1, offset),
             ).fetchall()
         )
-        runs = [_run(r) for r in rows]
+        runs = [rows.run_from_row(r) for r in found]
         more = len(runs) > limit
         return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {_STEP_COLS} FROM tether_steps WHERE run_id = %s ORDER BY slot", (run_id,)
+                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = %s ORDER BY slot",
+                (run_id,),
             ).fetchall()
         )
-        return [_step(r) for r in rows]
+        return [rows.step_from_row(r) for r in found]
 
     async def list_events(
         self, run_id: str, *, after: int = 0, limit: int | None = None
@@ -171,30 +165,26 @@ class PostgresWorkflowStore:
         return await self._sql(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {_HOOK_COLS} FROM tether_hooks WHERE %s::text IS NULL OR run_id = %s "
+                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE %s::text IS NULL OR run_id = %s "
                 "ORDER BY run_id, slot",
                 (run_id, run_id),
             ).fetchall()
         )
-        return [_hook(r) for r in rows]
+        return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:
         return await self._write(lambda t: t.get_hook_by_token(token))
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
-                "SELECT run_id, wait_id, slot, resume_at, completed FROM tether_waits "
-                "WHERE run_id = %s ORDER BY slot",
+                f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = %s ORDER BY slot",
                 (run_id,),
             ).fetchall()
         )
-        return [
-            WaitRecord(run_id=r[0], wait_id=r[1], slot=r[2], resume_at=r[3], completed=r[4])
-            for r in rows
-        ]
+        return [rows.wait_from_row(r) for r in found]
 
     # -- lease holder ------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
@@ -264,7 +254,7 @@ class PostgresWorkflowStore:
     ) -> list[Message]:
         now = time.time()
         until = now + lease_seconds
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
                 "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
                 "available_at <= %s AND (lease_owner IS NULL OR lease_expires_at <= %s) "
@@ -275,7 +265,7 @@ class PostgresWorkflowStore:
                 (queue, now, now, limit, owner, until),
             ).fetchall()
         )
-        rows.sort(key=lambda r: (r[3], r[0]))
+        found.sort(key=lambda r: (r[3], r[0]))
         return [
             Message(
                 message_id=r[0],
@@ -285,7 +275,7 @@ class PostgresWorkflowStore:
                 lease_owner=owner,
                 lease_expires_at=until,
             )
-            for r in rows
+            for r in found
         ]
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
@@ -358,21 +348,12 @@ class PostgresWorkflowStore:
 
     # -- workers -----------------------------------------------------------------------
     async def register_worker(self, worker: WorkerRecord) -> None:
-        w = worker
         await self._sql(
             lambda c: c.execute(
-                "INSERT INTO tether_workers (worker_id, host, pid, deployment, engine_version, "
-                "started_at, heartbeat_at) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                f"INSERT INTO tether_workers ({rows.WORKER_COLS}) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                (
-                    w.worker_id,
-                    w.host,
-                    w.pid,
-                    w.deployment,
-                    w.engine_version,
-                    w.started_at,
-                    w.heartbeat_at,
-                ),
+                rows.worker_values(worker),
             )
         )
 
@@ -385,24 +366,12 @@ class PostgresWorkflowStore:
         )
 
     async def list_workers(self) -> list[WorkerRecord]:
-        rows = await self._sql(
+        found = await self._sql(
             lambda c: c.execute(
-                "SELECT worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at "
-                "FROM tether_workers ORDER BY worker_id"
+                f"SELECT {rows.WORKER_COLS} FROM tether_workers ORDER BY worker_id"
             ).fetchall()
         )
-        return [
-            WorkerRecord(
-                worker_id=r[0],
-                host=r[1],
-                pid=r[2],
-                deployment=r[3],
-                engine_version=r[4],
-                started_at=r[5],
-                heartbeat_at=r[6],
-            )
-            for r in rows
-        ]
+        return [rows.worker_from_row(r) for r in found]
 
     async def expire_worker(self, worker_id: str) -> int:
         def expire(t: _Txn) -> int:
@@ -481,12 +450,12 @@ class PostgresWorkflowStore:
                 return [], False
             length, closed = int(row[0]), bool(row[1])
             begin = resolve_start(start, length)
-            rows = c.execute(
+            found = c.execute(
                 "SELECT idx, data FROM tether_stream_chunks WHERE run_id = %s AND name = %s "
                 "AND idx >= %s AND idx < %s ORDER BY idx LIMIT %s",
                 (run_id, name, begin, length, limit),
             ).fetchall()
-            chunks = [StreamChunk(index=r[0], data=bytes(r[1])) for r in rows]
+            chunks = [StreamChunk(index=r[0], data=bytes(r[1])) for r in found]
             return chunks, closed and begin + len(chunks) >= length
 
         return await self._sql(read)

@@ -11,13 +11,12 @@ import asyncio
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, TypeVar
-
-import orjson
+from typing import TypeVar
 
 from ..._ids import new_ulid
 from ...errors import InvalidTransitionError
 from .. import _logic
+from .. import _rows as rows
 from .._records import (
     TERMINAL_RUN_STATUSES,
     Claim,
@@ -41,72 +40,7 @@ from ._db import SqliteDatabase
 
 T = TypeVar("T")
 
-_RUN_COLS = (
-    "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
-    "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at"
-)
-_STEP_COLS = (
-    "run_id, step_id, slot, name, status, attempt, format_version, input, output, error, "
-    "started_at, completed_at, retry_after"
-)
-
-
-def _run(row: Any) -> RunRecord:
-    return RunRecord(
-        run_id=row[0],
-        workflow_name=row[1],
-        status=row[2],
-        deployment=row[3],
-        engine_version=row[4],
-        queue=row[5],
-        input=row[6],
-        output=row[7],
-        error=row[8],
-        head=row[9],
-        parent_run_id=row[10],
-        parent_slot=row[11],
-        lease_owner=row[12],
-        lease_epoch=row[13],
-        lease_expires_at=row[14],
-        created_at=row[15],
-        updated_at=row[16],
-        completed_at=row[17],
-    )
-
-
-def _step(row: Any) -> StepRecord:
-    return StepRecord(
-        run_id=row[0],
-        step_id=row[1],
-        slot=row[2],
-        name=row[3],
-        status=row[4],
-        attempt=row[5],
-        format_version=row[6],
-        input=row[7],
-        output=row[8],
-        error=row[9],
-        started_at=row[10],
-        completed_at=row[11],
-        retry_after=row[12],
-    )
-
-
-def _event(row: Any) -> EventRecord:
-    return EventRecord(
-        run_id=row[0],
-        slot=row[1],
-        event_type=row[2],
-        correlation_id=row[3],
-        attrs=orjson.loads(row[4]),
-        payload=row[5],
-        created_at=row[6],
-    )
-
-
-def _hook(row: Any) -> HookRecord:
-    return HookRecord(hook_id=row[0], run_id=row[1], token=row[2], slot=row[3], created_at=row[4])
+_SQL = rows.statements("?")
 
 
 class _Txn:
@@ -117,69 +51,18 @@ class _Txn:
 
     def get_run(self, run_id: str) -> RunRecord | None:
         row = self.c.execute(
-            f"SELECT {_RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
+            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
         ).fetchone()
-        return None if row is None else _run(row)
+        return None if row is None else rows.run_from_row(row)
 
     def insert_run(self, r: RunRecord) -> None:
-        self.c.execute(
-            f"INSERT INTO tether_runs ({_RUN_COLS}) VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                r.run_id,
-                r.workflow_name,
-                r.status,
-                r.deployment,
-                r.engine_version,
-                r.queue,
-                r.input,
-                r.output,
-                r.error,
-                r.head,
-                r.parent_run_id,
-                r.parent_slot,
-                r.lease_owner,
-                r.lease_epoch,
-                r.lease_expires_at,
-                r.created_at,
-                r.updated_at,
-                r.completed_at,
-            ),
-        )
+        self.c.execute(_SQL.insert_run, rows.run_values(r))
 
     def update_run(self, r: RunRecord) -> None:
-        self.c.execute(
-            "UPDATE tether_runs SET status = ?, output = ?, error = ?, head = ?, lease_owner = ?, "
-            "lease_epoch = ?, lease_expires_at = ?, updated_at = ?, completed_at = ? "
-            "WHERE run_id = ?",
-            (
-                r.status,
-                r.output,
-                r.error,
-                r.head,
-                r.lease_owner,
-                r.lease_epoch,
-                r.lease_expires_at,
-                r.updated_at,
-                r.completed_at,
-                r.run_id,
-            ),
-        )
+        self.c.execute(_SQL.update_run, rows.run_update_values(r))
 
     def insert_event(self, e: EventRecord) -> None:
-        self.c.execute(
-            "INSERT INTO tether_events (run_id, slot, event_type, correlation_id, attrs, payload, "
-            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                e.run_id,
-                e.slot,
-                e.event_type,
-                e.correlation_id,
-                orjson.dumps(dict(e.attrs)),
-                e.payload,
-                e.created_at,
-            ),
-        )
+        self.c.execute(_SQL.insert_event, rows.event_values(e))
 
     def list_events(self, run_id: str) -> list[EventRecord]:
         return _events(self.c, run_id, 0, None)
@@ -194,91 +77,46 @@ class _Txn:
 
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
         row = self.c.execute(
-            f"SELECT {_STEP_COLS} FROM tether_steps WHERE run_id = ? AND step_id = ?",
+            f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? AND step_id = ?",
             (run_id, step_id),
         ).fetchone()
-        return None if row is None else _step(row)
+        return None if row is None else rows.step_from_row(row)
 
     def insert_step(self, s: StepRecord) -> None:
-        self.c.execute(
-            f"INSERT INTO tether_steps ({_STEP_COLS}) VALUES ({', '.join('?' * 13)})",
-            (
-                s.run_id,
-                s.step_id,
-                s.slot,
-                s.name,
-                s.status,
-                s.attempt,
-                s.format_version,
-                s.input,
-                s.output,
-                s.error,
-                s.started_at,
-                s.completed_at,
-                s.retry_after,
-            ),
-        )
+        self.c.execute(_SQL.insert_step, rows.step_values(s))
 
     def update_step(self, s: StepRecord) -> None:
-        self.c.execute(
-            "UPDATE tether_steps SET status = ?, attempt = ?, output = ?, error = ?, "
-            "started_at = ?, completed_at = ?, retry_after = ? WHERE run_id = ? AND step_id = ?",
-            (
-                s.status,
-                s.attempt,
-                s.output,
-                s.error,
-                s.started_at,
-                s.completed_at,
-                s.retry_after,
-                s.run_id,
-                s.step_id,
-            ),
-        )
+        self.c.execute(_SQL.update_step, rows.step_update_values(s))
 
     def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
         row = self.c.execute(
-            "SELECT run_id, wait_id, slot, resume_at, completed FROM tether_waits "
-            "WHERE run_id = ? AND wait_id = ?",
+            f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = ? AND wait_id = ?",
             (run_id, wait_id),
         ).fetchone()
-        return (
-            None
-            if row is None
-            else WaitRecord(
-                run_id=row[0], wait_id=row[1], slot=row[2], resume_at=row[3], completed=bool(row[4])
-            )
-        )
+        return None if row is None else rows.wait_from_row(row)
 
     def put_wait(self, w: WaitRecord) -> None:
         self.c.execute(
-            "INSERT INTO tether_waits (run_id, wait_id, slot, resume_at, completed) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, wait_id) DO UPDATE SET "
-            "completed = excluded.completed",
+            f"INSERT INTO tether_waits ({rows.WAIT_COLS}) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (run_id, wait_id) DO UPDATE SET completed = excluded.completed",
             (w.run_id, w.wait_id, w.slot, w.resume_at, int(w.completed)),
         )
 
     def get_hook_by_token(self, token: str) -> HookRecord | None:
         row = self.c.execute(
-            "SELECT hook_id, run_id, token, slot, created_at FROM tether_hooks WHERE token = ?",
-            (token,),
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = ?", (token,)
         ).fetchone()
-        return None if row is None else _hook(row)
+        return None if row is None else rows.hook_from_row(row)
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
-        rows = self.c.execute(
-            "SELECT hook_id, run_id, token, slot, created_at FROM tether_hooks "
-            "WHERE run_id = ? ORDER BY slot",
+        found = self.c.execute(
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? ORDER BY slot",
             (run_id,),
         ).fetchall()
-        return [_hook(r) for r in rows]
+        return [rows.hook_from_row(r) for r in found]
 
     def insert_hook(self, h: HookRecord) -> None:
-        self.c.execute(
-            "INSERT INTO tether_hooks (hook_id, run_id, token, slot, created_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (h.hook_id, h.run_id, h.token, h.slot, h.created_at),
-        )
+        self.c.execute(_SQL.insert_hook, rows.hook_values(h))
 
     def delete_hook(self, hook_id: str) -> None:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
@@ -315,12 +153,12 @@ class _Txn:
 def _events(
     conn: sqlite3.Connection, run_id: str, after: int, limit: int | None
 ) -> list[EventRecord]:
-    rows = conn.execute(
-        "SELECT run_id, slot, event_type, correlation_id, attrs, payload, created_at "
-        "FROM tether_events WHERE run_id = ? AND slot > ? ORDER BY slot LIMIT ?",
+    found = conn.execute(
+        f"SELECT {rows.EVENT_COLS} FROM tether_events WHERE run_id = ? AND slot > ? "
+        "ORDER BY slot LIMIT ?",
         (run_id, after, -1 if limit is None else limit),
     ).fetchall()
-    return [_event(r) for r in rows]
+    return [rows.event_from_row(r) for r in found]
 
 
 class SqliteWorkflowStore:
@@ -362,25 +200,26 @@ class SqliteWorkflowStore:
         offset = int(cursor) if cursor else 0
 
         def read(c: sqlite3.Connection) -> list[RunRecord]:
-            rows = c.execute(
-                f"SELECT {_RUN_COLS} FROM tether_runs WHERE (? IS NULL OR status = ?) AND "
+            found = c.execute(
+                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE (? IS NULL OR status = ?) AND "
                 "(? IS NULL OR workflow_name = ?) ORDER BY created_at DESC, run_id DESC "
                 "LIMIT ? OFFSET ?",
                 (status, status, workflow_name, workflow_name, limit + 1, offset),
             ).fetchall()
-            return [_run(r) for r in rows]
+            return [rows.run_from_row(r) for r in found]
 
         runs = await self._db.read(read)
         more = len(runs) > limit
         return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
-        rows = await self._db.read(
+        found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {_STEP_COLS} FROM tether_steps WHERE run_id = ? ORDER BY slot", (run_id,)
+                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? ORDER BY slot",
+                (run_id,),
             ).fetchall()
         )
-        return [_step(r) for r in rows]
+        return [rows.step_from_row(r) for r in found]
 
     async def list_events(
         self, run_id: str, *, after: int = 0, limit: int | None = None
@@ -388,30 +227,26 @@ class SqliteWorkflowStore:
         return await self._db.read(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        rows = await self._db.read(
+        found = await self._db.read(
             lambda c: c.execute(
-                "SELECT hook_id, run_id, token, slot, created_at FROM tether_hooks "
+                f"SELECT {rows.HOOK_COLS} FROM tether_hooks "
                 "WHERE ? IS NULL OR run_id = ? ORDER BY run_id, slot",
                 (run_id, run_id),
             ).fetchall()
         )
-        return [_hook(r) for r in rows]
+        return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:
         return await self._db.read(lambda c: _Txn(c).get_hook_by_token(token))
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
-        rows = await self._db.read(
+        found = await self._db.read(
             lambda c: c.execute(
-                "SELECT run_id, wait_id, slot, resume_at, completed FROM tether_waits "
-                "WHERE run_id = ? ORDER BY slot",
+                f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = ? ORDER BY slot",
                 (run_id,),
             ).fetchall()
         )
-        return [
-            WaitRecord(run_id=r[0], wait_id=r[1], slot=r[2], resume_at=r[3], completed=bool(r[4]))
-            for r in rows
-        ]
+        return [rows.wait_from_row(r) for r in found]
 
     # -- lease holder ---------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
@@ -572,21 +407,11 @@ class SqliteWorkflowStore:
 
     # -- workers ----------------------------------------------------------------------------
     async def register_worker(self, worker: WorkerRecord) -> None:
-        w = worker
         await self._db.write(
             lambda c: c.execute(
-                "INSERT INTO tether_workers (worker_id, host, pid, deployment, engine_version, "
-                "started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (worker_id) DO "
-                "UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                (
-                    w.worker_id,
-                    w.host,
-                    w.pid,
-                    w.deployment,
-                    w.engine_version,
-                    w.started_at,
-                    w.heartbeat_at,
-                ),
+                f"INSERT INTO tether_workers ({rows.WORKER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
+                rows.worker_values(worker),
             )
         )
 
@@ -599,24 +424,10 @@ class SqliteWorkflowStore:
         )
 
     async def list_workers(self) -> list[WorkerRecord]:
-        rows = await self._db.read(
-            lambda c: c.execute(
-                "SELECT worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at "
-                "FROM tether_workers"
-            ).fetchall()
+        found = await self._db.read(
+            lambda c: c.execute(f"SELECT {rows.WORKER_COLS} FROM tether_workers").fetchall()
         )
-        return [
-            WorkerRecord(
-                worker_id=r[0],
-                host=r[1],
-                pid=r[2],
-                deployment=r[3],
-                engine_version=r[4],
-                started_at=r[5],
-                heartbeat_at=r[6],
-            )
-            for r in rows
-        ]
+        return [rows.worker_from_row(r) for r in found]
 
     async def expire_worker(self, worker_id: str) -> int:
         def expire(c: sqlite3.Connection) -> int:

@@ -1,0 +1,260 @@
+"""Columns of the workflow tables and the mapping between their rows and records.
+
+Shared by the SQL backends: they differ in placeholders and locking, not in what a
+row holds. Blob columns come back as `bytes` (SQLite) or `memoryview` (psycopg); the
+mappers normalise both to `bytes`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ._records import (
+    EventRecord,
+    HookRecord,
+    RunRecord,
+    StepRecord,
+    WaitRecord,
+    WorkerRecord,
+)
+
+__all__ = [
+    "EVENT_COLS",
+    "HOOK_COLS",
+    "RUN_COLS",
+    "RUN_UPDATE_COLS",
+    "STEP_COLS",
+    "STEP_UPDATE_COLS",
+    "WAIT_COLS",
+    "WORKER_COLS",
+    "Statements",
+    "assignments",
+    "event_from_row",
+    "event_values",
+    "hook_from_row",
+    "hook_values",
+    "placeholders",
+    "run_from_row",
+    "run_update_values",
+    "run_values",
+    "statements",
+    "step_from_row",
+    "step_update_values",
+    "step_values",
+    "wait_from_row",
+    "worker_from_row",
+    "worker_values",
+]
+
+RUN_COLS = (
+    "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
+    "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
+    "updated_at, completed_at"
+)
+#: The columns a write may change after insert, in `run_update_values` order (run_id last).
+RUN_UPDATE_COLS = (
+    "status",
+    "output",
+    "error",
+    "head",
+    "lease_owner",
+    "lease_epoch",
+    "lease_expires_at",
+    "updated_at",
+    "completed_at",
+)
+STEP_COLS = (
+    "run_id, step_id, slot, name, status, attempt, format_version, input, output, error, "
+    "started_at, completed_at, retry_after"
+)
+#: In `step_update_values` order (run_id, step_id last).
+STEP_UPDATE_COLS = (
+    "status",
+    "attempt",
+    "output",
+    "error",
+    "started_at",
+    "completed_at",
+    "retry_after",
+)
+EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
+HOOK_COLS = "hook_id, run_id, token, slot, created_at"
+WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
+WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at"
+
+
+def _b(value: Any) -> bytes | None:
+    return None if value is None else bytes(value)
+
+
+def run_from_row(row: Any) -> RunRecord:
+    """A `RunRecord` from a row selected with `RUN_COLS`."""
+    return RunRecord(
+        run_id=row[0],
+        workflow_name=row[1],
+        status=row[2],
+        deployment=row[3],
+        engine_version=row[4],
+        queue=row[5],
+        input=_b(row[6]),
+        output=_b(row[7]),
+        error=_b(row[8]),
+        head=row[9],
+        parent_run_id=row[10],
+        parent_slot=row[11],
+        lease_owner=row[12],
+        lease_epoch=row[13],
+        lease_expires_at=row[14],
+        created_at=row[15],
+        updated_at=row[16],
+        completed_at=row[17],
+    )
+
+
+def run_values(r: RunRecord) -> tuple[Any, ...]:
+    """Insert parameters in `RUN_COLS` order."""
+    return (
+        r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
+        r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
+        r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
+    )  # fmt: skip
+
+
+def run_update_values(r: RunRecord) -> tuple[Any, ...]:
+    """Update parameters in `RUN_UPDATE_COLS` order, then the run id."""
+    return (
+        r.status, r.output, r.error, r.head, r.lease_owner, r.lease_epoch,
+        r.lease_expires_at, r.updated_at, r.completed_at, r.run_id,
+    )  # fmt: skip
+
+
+def step_from_row(row: Any) -> StepRecord:
+    """A `StepRecord` from a row selected with `STEP_COLS`."""
+    return StepRecord(
+        run_id=row[0],
+        step_id=row[1],
+        slot=row[2],
+        name=row[3],
+        status=row[4],
+        attempt=row[5],
+        format_version=row[6],
+        input=_b(row[7]),
+        output=_b(row[8]),
+        error=_b(row[9]),
+        started_at=row[10],
+        completed_at=row[11],
+        retry_after=row[12],
+    )
+
+
+def step_values(s: StepRecord) -> tuple[Any, ...]:
+    """Insert parameters in `STEP_COLS` order."""
+    return (
+        s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version, s.input,
+        s.output, s.error, s.started_at, s.completed_at, s.retry_after,
+    )  # fmt: skip
+
+
+def step_update_values(s: StepRecord) -> tuple[Any, ...]:
+    """Update parameters in `STEP_UPDATE_COLS` order, then run id and step id."""
+    return (
+        s.status, s.attempt, s.output, s.error, s.started_at, s.completed_at, s.retry_after,
+        s.run_id, s.step_id,
+    )  # fmt: skip
+
+
+def event_from_row(row: Any) -> EventRecord:
+    """An `EventRecord` from a row selected with `EVENT_COLS` (attrs as JSON text)."""
+    return EventRecord(
+        run_id=row[0],
+        slot=row[1],
+        event_type=row[2],
+        correlation_id=row[3],
+        attrs=orjson.loads(row[4]),
+        payload=_b(row[5]),
+        created_at=row[6],
+    )
+
+
+def event_values(e: EventRecord) -> tuple[Any, ...]:
+    """Insert parameters in `EVENT_COLS` order (attrs as JSON text)."""
+    attrs = orjson.dumps(dict(e.attrs)).decode()
+    return (e.run_id, e.slot, e.event_type, e.correlation_id, attrs, e.payload, e.created_at)
+
+
+def hook_from_row(row: Any) -> HookRecord:
+    """A `HookRecord` from a row selected with `HOOK_COLS`."""
+    return HookRecord(hook_id=row[0], run_id=row[1], token=row[2], slot=row[3], created_at=row[4])
+
+
+def hook_values(h: HookRecord) -> tuple[Any, ...]:
+    """Insert parameters in `HOOK_COLS` order."""
+    return (h.hook_id, h.run_id, h.token, h.slot, h.created_at)
+
+
+def wait_from_row(row: Any) -> WaitRecord:
+    """A `WaitRecord` from a row selected with `WAIT_COLS`."""
+    return WaitRecord(
+        run_id=row[0], wait_id=row[1], slot=row[2], resume_at=row[3], completed=bool(row[4])
+    )
+
+
+def worker_from_row(row: Any) -> WorkerRecord:
+    """A `WorkerRecord` from a row selected with `WORKER_COLS`."""
+    return WorkerRecord(
+        worker_id=row[0],
+        host=row[1],
+        pid=row[2],
+        deployment=row[3],
+        engine_version=row[4],
+        started_at=row[5],
+        heartbeat_at=row[6],
+    )
+
+
+def worker_values(w: WorkerRecord) -> tuple[Any, ...]:
+    """Insert parameters in `WORKER_COLS` order."""
+    return (w.worker_id, w.host, w.pid, w.deployment, w.engine_version, w.started_at,
+            w.heartbeat_at)  # fmt: skip
+
+
+def placeholders(n: int, mark: str) -> str:
+    """``mark, mark, ...`` n times: ``?`` for SQLite, ``%s`` for psycopg."""
+    return ", ".join([mark] * n)
+
+
+def assignments(cols: tuple[str, ...], mark: str) -> str:
+    """``col = mark, ...`` for an UPDATE's SET clause."""
+    return ", ".join(f"{c} = {mark}" for c in cols)
+
+
+@dataclass(frozen=True, slots=True)
+class Statements:
+    """The hot-path writes of the workflow views, in one backend's placeholder style."""
+
+    insert_run: str
+    update_run: str
+    insert_step: str
+    update_step: str
+    insert_event: str
+    insert_hook: str
+
+
+def statements(mark: str) -> Statements:
+    """Build the `Statements` for a placeholder mark (``?`` or ``%s``)."""
+    return Statements(
+        insert_run=f"INSERT INTO tether_runs ({RUN_COLS}) VALUES ({placeholders(18, mark)})",
+        update_run=(
+            f"UPDATE tether_runs SET {assignments(RUN_UPDATE_COLS, mark)} WHERE run_id = {mark}"
+        ),
+        insert_step=f"INSERT INTO tether_steps ({STEP_COLS}) VALUES ({placeholders(13, mark)})",
+        update_step=(
+            f"UPDATE tether_steps SET {assignments(STEP_UPDATE_COLS, mark)} "
+            f"WHERE run_id = {mark} AND step_id = {mark}"
+        ),
+        insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
+        insert_hook=f"INSERT INTO tether_hooks ({HOOK_COLS}) VALUES ({placeholders(5, mark)})",
+    )
