@@ -1,24 +1,23 @@
-"""Identifiers: ULIDs (time-ordered, 128 bits) and unguessable tokens."""
+"""Identifiers: time-ordered 128-bit ids and unguessable tokens."""
 
 from __future__ import annotations
 
+import base64
 import os
 import secrets
 import time
 
 __all__ = ["new_token", "new_ulid"]
 
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# RFC 4648 base32 re-lettered with Crockford's alphabet, which sorts in ASCII order, so
+# ids sort by their bytes: a 48-bit millisecond timestamp first, then 80 random bits.
+_CROCKFORD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
 
 def new_ulid(prefix: str = "") -> str:
-    """Return `prefix` + a 26-character ULID (48-bit ms timestamp, 80 random bits)."""
-    value = (int(time.time() * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
-    chars = []
-    for _ in range(26):
-        chars.append(_CROCKFORD[value & 31])
-        value >>= 5
-    return prefix + "".join(reversed(chars))
+    """Return `prefix` + 26 characters: a ULID-like id that sorts by creation time."""
+    raw = (time.time_ns() // 1_000_000).to_bytes(6, "big") + os.urandom(10)
+    return prefix + base64.b32encode(raw)[:26].decode("ascii").translate(_CROCKFORD)
 
 
 def new_token() -> str:

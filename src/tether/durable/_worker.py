@@ -14,7 +14,7 @@ from types import TracebackType
 from .._codec import encode
 from .._ids import new_ulid
 from ..errors import ConfigurationError, StoreError, UnknownWorkflowError
-from ..stores import Backend, Commit, Message, NewEvent, WorkerRecord
+from ..stores import Backend, Claim, Commit, Message, NewEvent, WorkerRecord, WorkflowStore
 from ._executor import Activation
 from ._registry import Registry
 
@@ -105,7 +105,7 @@ class Worker:
         await self.stop()
 
     @property
-    def _store(self):  # type: ignore[no-untyped-def]  # the protocol type is long; see Stores
+    def _store(self) -> WorkflowStore:
         return self.backend.stores.workflow
 
     async def start(self) -> None:
@@ -170,18 +170,18 @@ class Worker:
                 await self._slot_free.wait()
                 continue
             try:
-                messages = await store.dequeue(
+                claimed = await store.claim_next(
                     queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
                 )
             except StoreError as exc:
-                log.warning("dequeue failed, retrying: %s", exc)
+                log.warning("taking work failed, retrying: %s", exc)
                 await asyncio.sleep(self.poll_interval)
                 continue
-            for message in messages:
-                task = asyncio.create_task(self._handle(message))
+            for message, claim in claimed:
+                task = asyncio.create_task(self._handle(message, claim))
                 self._tasks.add(task)
                 task.add_done_callback(self._task_done)
-            if not messages:
+            if not claimed:
                 await store.wait_for_messages(queue, self.poll_interval)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
@@ -234,18 +234,11 @@ class Worker:
                 log.info("worker %s is dead; took over %d leases", worker.worker_id, freed)
 
     # -- one activation ---------------------------------------------------------------------
-    async def _handle(self, message: Message) -> None:
+    async def _handle(self, message: Message, claim: Claim) -> None:
         store = self._store
-        run_id = message.payload.decode()
-        claim = await store.claim_run(
-            run_id, owner=self.worker_id, lease_seconds=self.lease_seconds
-        )
-        if claim.outcome != "claimed" or claim.run is None:
-            # Missing or finished: nothing to do. Busy: the live holder sees every event
-            # appended meanwhile at its next commit, or dies and its own message returns.
-            await store.ack(message.message_id, owner=self.worker_id)
-            return
         run = claim.run
+        assert run is not None  # claim_next returns claimed runs only
+        run_id = run.run_id
         try:
             workflow = self.registry.get(run.workflow_name)
         except UnknownWorkflowError as exc:

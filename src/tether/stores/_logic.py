@@ -36,6 +36,7 @@ from ._records import (
     EventRecord,
     EventType,
     HookRecord,
+    Message,
     NewEvent,
     NewMessage,
     NewRun,
@@ -48,6 +49,7 @@ __all__ = [
     "ViewTxn",
     "apply_commit",
     "cancel_run",
+    "claim_messages",
     "claim_run",
     "create_run",
     "resume_hook",
@@ -149,6 +151,25 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
         run = _append(txn, run, [NewEvent(event_type="run_started")], now)
     txn.update_run(dataclasses.replace(run, updated_at=now))
     return Claim(outcome="claimed", run=run, epoch=epoch, events=tuple(txn.list_events(run_id)))
+
+
+def claim_messages(
+    txn: ViewTxn, messages: list[Message], owner: str, lease_seconds: float, now: float
+) -> list[tuple[Message, Claim]]:
+    """Claim the run of each activation message; acknowledge the ones with nothing to do.
+
+    A missing or finished run needs no activation. A run held by another live lease
+    needs none either: its holder sees every event appended meanwhile at its next
+    commit (the head check), or dies, and then its own message comes back.
+    """
+    claimed = []
+    for message in messages:
+        claim = claim_run(txn, message.payload.decode(), owner, lease_seconds, now)
+        if claim.outcome == "claimed":
+            claimed.append((message, claim))
+        else:
+            txn.ack(message.message_id, owner)
+    return claimed
 
 
 def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:

@@ -157,6 +157,16 @@ class WorkflowStore(Protocol):
         """Lease up to `limit` available messages of a queue, oldest first."""
         ...
 
+    async def claim_next(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[tuple[Message, Claim]]:
+        """Lease up to `limit` activation messages and claim their runs, atomically.
+
+        Messages whose run is missing, finished, or held by another live lease are
+        acknowledged and not returned (see `stores._logic.claim_messages`).
+        """
+        ...
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         """Delete a message its owner finished; False if the lease was lost."""
         ...

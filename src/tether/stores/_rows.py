@@ -22,6 +22,7 @@ from ._records import (
 )
 
 __all__ = [
+    "CREATION_PREDICATE",
     "EVENT_COLS",
     "HOOK_COLS",
     "RUN_COLS",
@@ -79,6 +80,15 @@ STEP_UPDATE_COLS = (
     "started_at",
     "completed_at",
     "retry_after",
+)
+#: Matches the partial unique index on creation events, so lookups can use it.
+#: SQLite matches a partial index only when the query repeats its terms in order,
+#: so the schema builds its index from this same text.
+CREATION_PREDICATE = "event_type IN ({})".format(
+    ", ".join(
+        f"'{t}'"
+        for t in ("run_created", "step_created", "wait_created", "hook_created", "child_started")
+    )
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 HOOK_COLS = "hook_id, run_id, token, slot, created_at"

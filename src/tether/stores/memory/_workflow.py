@@ -358,6 +358,14 @@ class MemoryWorkflowStore:
             )
         return out
 
+    async def claim_next(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[tuple[Message, Claim]]:
+        taken = await self.dequeue(queue, owner=owner, lease_seconds=lease_seconds, limit=limit)
+        return self._write(
+            lambda t: _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
+        )
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return self._write(lambda t: t.ack(message_id, owner))
 

@@ -81,8 +81,8 @@ class _Txn:
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         row = self.c.execute(
-            "SELECT 1 FROM tether_events WHERE run_id = %s AND "
-            "correlation_id IS NOT DISTINCT FROM %s AND event_type = %s",
+            "SELECT 1 FROM tether_events WHERE run_id = %s AND correlation_id = %s "
+            f"AND event_type = %s AND {rows.CREATION_PREDICATE}",
             (run_id, correlation_id, event_type),
         ).fetchone()
         return row is not None

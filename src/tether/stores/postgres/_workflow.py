@@ -278,6 +278,16 @@ class PostgresWorkflowStore:
             for r in found
         ]
 
+    async def claim_next(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[tuple[Message, Claim]]:
+        taken = await self.dequeue(queue, owner=owner, lease_seconds=lease_seconds, limit=limit)
+        if not taken:
+            return []
+        return await self._write(
+            lambda t: _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
+        )
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import TypeVar
 
 from ..._ids import new_ulid
@@ -48,6 +48,9 @@ class _Txn:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.c = conn
+        # What the write means for waiters in this process, announced after COMMIT.
+        self.ready_queues: set[str] = set()
+        self.finished = False
 
     def get_run(self, run_id: str) -> RunRecord | None:
         row = self.c.execute(
@@ -60,6 +63,8 @@ class _Txn:
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        if r.status in TERMINAL_RUN_STATUSES:
+            self.finished = True
 
     def insert_event(self, e: EventRecord) -> None:
         self.c.execute(_SQL.insert_event, rows.event_values(e))
@@ -69,8 +74,11 @@ class _Txn:
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         row = self.c.execute(
-            "SELECT 1 FROM tether_events WHERE run_id = ? AND correlation_id IS ? "
-            "AND event_type = ?",
+            # INDEXED BY: the planner would rather walk the run's whole log by primary key,
+            # which makes each step cost more than the last.
+            "SELECT 1 FROM tether_events INDEXED BY tether_events_one_creation "
+            "WHERE run_id = ? AND correlation_id = ? "
+            f"AND event_type = ? AND {rows.CREATION_PREDICATE}",
             (run_id, correlation_id, event_type),
         ).fetchone()
         return row is not None
@@ -122,6 +130,8 @@ class _Txn:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
 
     def enqueue(self, m: NewMessage, now: float) -> str:
+        if m.available_at <= now:
+            self.ready_queues.add(m.queue)
         if m.idempotency_key is not None:
             row = self.c.execute(
                 "SELECT message_id FROM tether_queue WHERE queue = ? AND idempotency_key = ? "
@@ -161,6 +171,35 @@ def _events(
     return [rows.event_from_row(r) for r in found]
 
 
+def _take(
+    c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
+) -> list[Message]:
+    found = c.execute(
+        "SELECT message_id, payload, deliveries FROM tether_queue WHERE queue = ? AND "
+        "available_at <= ? AND (lease_owner IS NULL OR lease_expires_at <= ?) "
+        "ORDER BY available_at, message_id LIMIT ?",
+        (queue, now, now, limit),
+    ).fetchall()
+    out = []
+    for message_id, payload, deliveries in found:
+        c.execute(
+            "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
+            "deliveries = deliveries + 1 WHERE message_id = ?",
+            (owner, now + lease_seconds, message_id),
+        )
+        out.append(
+            Message(
+                message_id=message_id,
+                queue=queue,
+                payload=payload,
+                deliveries=deliveries + 1,
+                lease_owner=owner,
+                lease_expires_at=now + lease_seconds,
+            )
+        )
+    return out
+
+
 class SqliteWorkflowStore:
     """The workflow store in a SQLite file."""
 
@@ -170,21 +209,26 @@ class SqliteWorkflowStore:
         self._queue_signal: dict[str, asyncio.Event] = {}
 
     async def _write(self, fn: Callable[[_Txn], T]) -> T:
-        return await self._db.write(lambda conn: fn(_Txn(conn)))
+        def run(conn: sqlite3.Connection) -> tuple[T, _Txn]:
+            txn = _Txn(conn)
+            return fn(txn), txn
 
-    def _notify(self, queues: Sequence[str] = (), *, everyone: bool = False) -> None:
-        if everyone:
-            queues = list(self._queue_signal)
+        result, txn = await self._db.write(run)
+        # Wake only who has something new: a worker pull loop woken for nothing costs a
+        # write transaction (its dequeue), a result waiter a read.
+        self._notify(txn.ready_queues, finished=txn.finished)
+        return result
+
+    def _notify(self, queues: Iterable[str] = (), *, finished: bool = False) -> None:
         for q in queues:
             self._queue_signal.setdefault(q, asyncio.Event()).set()
-        self._changed.set()
-        self._changed = asyncio.Event()
+        if finished:
+            self._changed.set()
+            self._changed = asyncio.Event()
 
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
-        result = await self._write(lambda t: _logic.create_run(t, run, time.time()))
-        self._notify([run.queue])
-        return result
+        return await self._write(lambda t: _logic.create_run(t, run, time.time()))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._db.read(lambda c: _Txn(c).get_run(run_id))
@@ -255,9 +299,7 @@ class SqliteWorkflowStore:
         )
 
     async def commit(self, commit: Commit) -> CommitResult:
-        result = await self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
-        self._notify([m.queue for m in commit.enqueue], everyone=True)
-        return result
+        return await self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
 
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
@@ -283,14 +325,10 @@ class SqliteWorkflowStore:
 
     # -- outside writes ---------------------------------------------------------------------
     async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
-        hook = await self._write(lambda t: _logic.resume_hook(t, token, payload, time.time()))
-        self._notify(everyone=True)
-        return hook
+        return await self._write(lambda t: _logic.resume_hook(t, token, payload, time.time()))
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
-        run = await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
-        self._notify(everyone=True)
-        return run
+        return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
 
     async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
         deadline = time.monotonic() + timeout
@@ -309,41 +347,24 @@ class SqliteWorkflowStore:
 
     # -- queue ----------------------------------------------------------------------------
     async def enqueue(self, message: NewMessage) -> str:
-        message_id = await self._write(lambda t: t.enqueue(message, time.time()))
-        self._notify([message.queue])
-        return message_id
+        return await self._write(lambda t: t.enqueue(message, time.time()))
 
     async def dequeue(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
-        def take(c: sqlite3.Connection) -> list[Message]:
-            now = time.time()
-            rows = c.execute(
-                "SELECT message_id, payload, deliveries FROM tether_queue WHERE queue = ? AND "
-                "available_at <= ? AND (lease_owner IS NULL OR lease_expires_at <= ?) "
-                "ORDER BY available_at, message_id LIMIT ?",
-                (queue, now, now, limit),
-            ).fetchall()
-            out = []
-            for message_id, payload, deliveries in rows:
-                c.execute(
-                    "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
-                    "deliveries = deliveries + 1 WHERE message_id = ?",
-                    (owner, now + lease_seconds, message_id),
-                )
-                out.append(
-                    Message(
-                        message_id=message_id,
-                        queue=queue,
-                        payload=payload,
-                        deliveries=deliveries + 1,
-                        lease_owner=owner,
-                        lease_expires_at=now + lease_seconds,
-                    )
-                )
-            return out
+        return await self._db.write(
+            lambda c: _take(c, queue, owner, lease_seconds, limit, time.time())
+        )
 
-        return await self._db.write(take)
+    async def claim_next(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[tuple[Message, Claim]]:
+        def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            now = time.time()
+            taken = _take(t.c, queue, owner, lease_seconds, limit, now)
+            return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
+
+        return await self._write(claim)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
@@ -441,7 +462,7 @@ class SqliteWorkflowStore:
             return int(runs + messages)
 
         freed = await self._db.write(expire)
-        self._notify(everyone=True)
+        self._notify(list(self._queue_signal))
         return freed
 
     # -- streams ----------------------------------------------------------------------------
@@ -469,9 +490,7 @@ class SqliteWorkflowStore:
             )
             return int(next_index + len(chunks) - 1)
 
-        last = await self._db.write(write)
-        self._notify()
-        return last
+        return await self._db.write(write)
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self._db.write(
@@ -481,7 +500,6 @@ class SqliteWorkflowStore:
                 (run_id, name),
             )
         )
-        self._notify()
 
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000

@@ -6,6 +6,8 @@ Runs, events, steps, hooks, waits, queue, streams and workers. Entries are
 
 from __future__ import annotations
 
+from .._rows import CREATION_PREDICATE
+
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
         run_id TEXT PRIMARY KEY,
@@ -40,10 +42,8 @@ _V1 = (
         created_at REAL NOT NULL,
         PRIMARY KEY (run_id, slot)
     ) WITHOUT ROWID""",
-    """CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation
-        ON tether_events (run_id, correlation_id, event_type)
-        WHERE event_type IN ('run_created', 'step_created', 'wait_created', 'hook_created',
-                             'child_started')""",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
+    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
     """CREATE TABLE IF NOT EXISTS tether_steps (
         run_id TEXT NOT NULL,
         step_id TEXT NOT NULL,

@@ -98,6 +98,18 @@ class WorkflowStoreContract:
         slots = [e.slot for e in await store.list_events("r1")]
         assert slots == list(range(1, len(slots) + 1))
 
+    async def test_claim_next_claims_runs_and_drops_stale_wakeups(
+        self, store: WorkflowStore
+    ) -> None:
+        await store.create_run(_run("a"))
+        await store.create_run(_run("b"))
+        held = await store.claim_run("b", owner="w0", lease_seconds=30)
+        assert held.outcome == "claimed"
+        claimed = await store.claim_next("q", owner="w1", lease_seconds=30, limit=10)
+        assert [(m.payload, c.run.run_id if c.run else None) for m, c in claimed] == [(b"a", "a")]
+        # b's wake-up found a live holder: acknowledged, not handed out again.
+        assert await store.claim_next("q", owner="w1", lease_seconds=30, limit=10) == []
+
     async def test_stale_epoch_is_rejected_and_writes_nothing(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)
         await store.release_run("r1", owner="w1", epoch=epoch)
