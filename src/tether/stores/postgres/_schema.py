@@ -19,6 +19,7 @@ from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
 from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from ._agent_schema import AGENT_STATEMENTS
 
 __all__ = [
     "MIGRATIONS",
@@ -155,7 +156,10 @@ _V1 = (
     )""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(version=1, name="workflow storage", statements=_V1),)
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(version=1, name="workflow storage", statements=_V1),
+    Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
+)
 
 
 def check_namespace(namespace: str) -> str:
