@@ -6,6 +6,8 @@ COMMIT, so a woken waiter always sees the write). Channels are per namespace:
 - ``<ns>_queue``: payload is a queue name; new or re-released work or a wake-up.
 - ``<ns>_run``: payload is a run id; the run reached a terminal state.
 - ``<ns>_stream``: payload is ``run_id`` + US + stream name; chunks or a close.
+- ``<ns>_conversation``: payload is the writer's origin + US + a conversation path;
+  a batch was appended (handlers registered with `on_conversation` hear it).
 
 Waiters never depend on delivery alone: a notification can be lost while the listener
 reconnects, so every wait has a timeout and the listener wakes everyone when it
@@ -17,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-__all__ = ["Notifier", "channels", "stream_key"]
+__all__ = ["Notifier", "channels", "conversation_channel", "stream_key"]
 
 log = logging.getLogger("tether.stores.postgres")
 
@@ -32,6 +35,11 @@ _SEP = "\x1f"
 def channels(namespace: str) -> tuple[str, str, str]:
     """The (queue, run, stream) channel names of a namespace."""
     return f"{namespace}_queue", f"{namespace}_run", f"{namespace}_stream"
+
+
+def conversation_channel(namespace: str) -> str:
+    """The channel announcing conversation appends in a namespace."""
+    return f"{namespace}_conversation"
 
 
 def stream_key(run_id: str, name: str) -> str:
@@ -54,6 +62,8 @@ class Notifier:
         self._queues: dict[str, asyncio.Event] = {}
         self._runs: dict[str, asyncio.Event] = {}
         self._streams: dict[str, asyncio.Event] = {}
+        self._conversation_ch = conversation_channel(namespace)
+        self._conversation_handlers: list[Callable[[str | None], None]] = []
         self._task: asyncio.Task[None] | None = None
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self.healthy = False
@@ -91,6 +101,14 @@ class Notifier:
         """An event set when the stream next changes (or on reconnect)."""
         return self._streams.setdefault(stream_key(run_id, name), asyncio.Event())
 
+    def on_conversation(self, handler: Callable[[str | None], None]) -> None:
+        """Call `handler(payload)` on each conversation notification.
+
+        It is called with None when notifications may have been lost (reconnect), and
+        runs on the event loop; it must not raise.
+        """
+        self._conversation_handlers.append(handler)
+
     def wake_queue(self, queue: str) -> None:
         """Wake local waiters of a queue at once (in-process writes)."""
         self.queue_event(queue).set()
@@ -103,6 +121,8 @@ class Notifier:
             for event in table.values():
                 event.set()
             table.clear()
+        for handler in self._conversation_handlers:
+            handler(None)
 
     def dispatch(self, channel: str, payload: str) -> None:
         """Wake the waiters a notification on `channel` concerns."""
@@ -116,13 +136,16 @@ class Notifier:
             event = self._streams.pop(payload, None)
             if event is not None:
                 event.set()
+        elif channel == self._conversation_ch:
+            for handler in self._conversation_handlers:
+                handler(payload)
 
     # -- the listener ------------------------------------------------------------------
     async def _connect(self) -> None:
         conn = await psycopg.AsyncConnection.connect(
             self._conninfo, autocommit=True, **self._kwargs
         )
-        for channel in (self._queue_ch, self._run_ch, self._stream_ch):
+        for channel in (self._queue_ch, self._run_ch, self._stream_ch, self._conversation_ch):
             await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
         self._conn = conn
         self.healthy = True

@@ -1,0 +1,419 @@
+"""Conversation streams on Postgres.
+
+An append is one transaction of the backend's runner: it locks the stream row
+(``SELECT ... FOR UPDATE``), so the producer check, the replay check, the batch rows
+and the new head of one stream serialise across processes, while other streams
+append in parallel. An append on behalf of a submission also takes that
+submission's session lock (see `_submissions`), so the submission cannot settle
+between the authorisation and the commit. Lock order is always stream, then session.
+
+Batches over `BATCH_CHUNK_BYTES` are split into chunk rows and verified against
+their SHA-256 when read back. Subscribers in this process are called after the
+commit; the append also sends a NOTIFY, so subscribers in other processes hear it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+from collections import Counter
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+import orjson
+
+from ..._ids import new_ulid
+from ...errors import IntegrityError
+from .. import _conversation_rules as rules
+from .._agent_records import (
+    OFFSET_START,
+    AttemptRef,
+    ConversationBatch,
+    FoldCheckpoint,
+    JsonValue,
+    ProducerClaim,
+    ReadResult,
+    StreamIdentity,
+    StreamMeta,
+    Submission,
+    clamp_read_limit,
+    format_offset,
+)
+from ..sqlite._conversations import split_chunks
+from ._notify import Notifier, conversation_channel
+from ._submissions import Conn, TxRunner, lookup_submission
+
+__all__ = ["PostgresConversationStore"]
+
+_STREAM_COLUMNS = (
+    "path, agent_name, instance_id, incarnation, head, producer_id, producer_epoch, "
+    "next_producer_sequence"
+)
+_SEP = "\x1f"
+#: NOTIFY payloads must stay under 8000 bytes; a longer path wakes every subscriber.
+_MAX_NOTIFY_PATH = 7000
+
+
+def _stream_row(row: Any) -> rules.StreamRow:
+    return rules.StreamRow(
+        path=row[0],
+        identity=StreamIdentity(agent_name=row[1], instance_id=row[2]),
+        incarnation=row[3],
+        head=int(row[4]),
+        producer_id=row[5],
+        producer_epoch=int(row[6]),
+        next_producer_sequence=int(row[7]),
+    )
+
+
+def _get_stream(conn: Conn, path: str, *, lock: bool) -> rules.StreamRow | None:
+    row = conn.execute(
+        f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = %s"
+        + (" FOR UPDATE" if lock else ""),
+        (path,),
+    ).fetchone()
+    return None if row is None else _stream_row(row)
+
+
+class _Tx:
+    """`StreamTx` over one Postgres transaction; it locks the streams it reads."""
+
+    def __init__(self, conn: Conn, namespace: str) -> None:
+        self.conn = conn
+        self._namespace = namespace
+
+    def get_stream(self, path: str) -> rules.StreamRow | None:
+        return _get_stream(self.conn, path, lock=True)
+
+    def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
+        values = (
+            row.identity.agent_name,
+            row.identity.instance_id,
+            row.incarnation,
+            row.head,
+            row.producer_id,
+            row.producer_epoch,
+            row.next_producer_sequence,
+            row.path,
+        )
+        if new:
+            # A concurrent creation of the same path fails on the primary key; the
+            # runner retries and the rules then compare identities.
+            self.conn.execute(
+                "INSERT INTO tether_conversation_streams (agent_name, instance_id, "
+                "incarnation, head, producer_id, producer_epoch, next_producer_sequence, "
+                "path) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                values,
+            )
+        else:
+            self.conn.execute(
+                "UPDATE tether_conversation_streams SET agent_name = %s, instance_id = %s, "
+                "incarnation = %s, head = %s, producer_id = %s, producer_epoch = %s, "
+                "next_producer_sequence = %s WHERE path = %s",
+                values,
+            )
+
+    def find_batch(
+        self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
+    ) -> tuple[int, str, str | None, str | None] | None:
+        row = self.conn.execute(
+            "SELECT seq, digest, submission_id, attempt_id FROM tether_conversation_batches "
+            "WHERE path = %s AND producer_id = %s AND producer_epoch = %s "
+            "AND producer_sequence = %s",
+            (path, producer_id, producer_epoch, producer_sequence),
+        ).fetchone()
+        return None if row is None else (int(row[0]), row[1], row[2], row[3])
+
+    def insert_batch(self, batch: rules.NewBatch) -> None:
+        chunked = len(batch.data) > rules.BATCH_CHUNK_BYTES
+        pieces = list(split_chunks(batch.data, rules.BATCH_CHUNK_BYTES)) if chunked else []
+        self.conn.execute(
+            "INSERT INTO tether_conversation_batches (path, seq, producer_id, "
+            "producer_epoch, producer_sequence, submission_id, attempt_id, record_count, "
+            "byte_size, digest, chunk_count, data) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            (
+                batch.path,
+                batch.seq,
+                batch.producer_id,
+                batch.producer_epoch,
+                batch.producer_sequence,
+                batch.submission_id,
+                batch.attempt_id,
+                batch.record_count,
+                len(batch.data),
+                batch.digest,
+                len(pieces),
+                None if chunked else batch.data,
+            ),
+        )
+        if pieces:
+            with self.conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO tether_conversation_batch_chunks (path, seq, chunk_index, "
+                    "data) VALUES (%s, %s, %s, %s)",
+                    [(batch.path, batch.seq, index, piece) for index, piece in pieces],
+                )
+
+    def get_submission(self, submission_id: str) -> Submission | None:
+        return lookup_submission(self.conn, self._namespace, submission_id)
+
+
+def _read_batches(conn: Conn, path: str, offset: str, limit: int | None) -> ReadResult:
+    stream = _get_stream(conn, path, lock=False)
+    if stream is None:
+        return rules.empty_read(path, offset)
+    head = stream.head
+    start = rules.resolve_read_start(path, offset, head)
+    if start is None:
+        return ReadResult(batches=(), next_offset=format_offset(head), up_to_date=True)
+    # `seq <= head`: a batch committed after the head was read waits for the next read.
+    rows = conn.execute(
+        "SELECT seq, producer_id, producer_epoch, producer_sequence, submission_id, "
+        "attempt_id, byte_size, digest, chunk_count, data FROM tether_conversation_batches "
+        "WHERE path = %s AND seq > %s AND seq <= %s ORDER BY seq LIMIT %s",
+        (path, start, head, clamp_read_limit(limit)),
+    ).fetchall()
+    chunked = [int(r[0]) for r in rows if r[8]]
+    pieces: dict[int, list[bytes]] = {}
+    if chunked:
+        for seq, piece in conn.execute(
+            "SELECT seq, data FROM tether_conversation_batch_chunks WHERE path = %s "
+            "AND seq = ANY(%s) ORDER BY seq, chunk_index",
+            (path, chunked),
+        ).fetchall():
+            pieces.setdefault(int(seq), []).append(bytes(piece))
+    batches = []
+    for seq, producer_id, epoch, sequence, submission_id, attempt_id, size, digest, n, data in rows:
+        if n:
+            data = b"".join(pieces.get(int(seq), ()))
+            if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+                raise IntegrityError(
+                    f"batch {format_offset(seq)!r} of stream {path!r} fails its digest"
+                )
+        batches.append(
+            ConversationBatch(
+                offset=format_offset(seq),
+                records=tuple(orjson.loads(bytes(data))),
+                producer_id=producer_id,
+                producer_epoch=int(epoch),
+                producer_sequence=int(sequence),
+                submission_id=submission_id,
+                attempt_id=attempt_id,
+            )
+        )
+    last = int(rows[-1][0]) if rows else start
+    return ReadResult(
+        batches=tuple(batches), next_offset=format_offset(last), up_to_date=last >= head
+    )
+
+
+def _checkpoint_lock(conn: Conn, namespace: str, path: str) -> None:
+    # Checkpoints have their own lock: writing one never waits for (or blocks) appends.
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+        (f"tether/{namespace}/checkpoint/{path}",),
+    )
+
+
+def _put_checkpoint(conn: Conn, namespace: str, path: str, checkpoint: FoldCheckpoint) -> None:
+    data = bytes(checkpoint.data)
+    pieces = list(split_chunks(data, rules.BATCH_CHUNK_BYTES))
+    _checkpoint_lock(conn, namespace, path)
+    conn.execute("DELETE FROM tether_conversation_checkpoint_chunks WHERE path = %s", (path,))
+    conn.execute(
+        "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
+        "format_version, byte_size, digest, chunk_count) VALUES (%s, %s, %s, %s, %s, %s, %s) "
+        "ON CONFLICT (path) DO UPDATE SET head_offset = excluded.head_offset, "
+        "incarnation = excluded.incarnation, format_version = excluded.format_version, "
+        "byte_size = excluded.byte_size, digest = excluded.digest, "
+        "chunk_count = excluded.chunk_count",
+        (
+            path,
+            checkpoint.head_offset,
+            checkpoint.incarnation,
+            checkpoint.format_version,
+            len(data),
+            hashlib.sha256(data).hexdigest(),
+            len(pieces),
+        ),
+    )
+    with conn.cursor() as cur:
+        cur.executemany(
+            "INSERT INTO tether_conversation_checkpoint_chunks (path, chunk_index, data) "
+            "VALUES (%s, %s, %s)",
+            [(path, index, piece) for index, piece in pieces],
+        )
+
+
+def _get_checkpoint(conn: Conn, path: str) -> FoldCheckpoint | None:
+    # One statement, one snapshot: header and chunks of the same put.
+    rows = conn.execute(
+        "SELECT h.head_offset, h.incarnation, h.format_version, h.byte_size, h.digest, c.data "
+        "FROM tether_conversation_checkpoints h LEFT JOIN "
+        "tether_conversation_checkpoint_chunks c ON c.path = h.path "
+        "WHERE h.path = %s ORDER BY c.chunk_index",
+        (path,),
+    ).fetchall()
+    if not rows:
+        return None
+    head_offset, incarnation, format_version, size, digest, _ = rows[0]
+    data = b"".join(bytes(r[5]) for r in rows if r[5] is not None)
+    # A checkpoint is a cache: one that does not verify reads as absent.
+    if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    return FoldCheckpoint(
+        head_offset=head_offset,
+        incarnation=incarnation,
+        format_version=int(format_version),
+        data=data,
+    )
+
+
+class _PathOrder:
+    """Per-path FIFO locks: appends to one path leave this process in call order.
+
+    SQLite's single writer keeps call order for free; here transactions run on a
+    thread pool and would race, so a caller issuing sequences 0, 1, 2 concurrently
+    could see 1 arrive first and be refused.
+    """
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, path: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(path) or (asyncio.Lock(), 0)
+        self._locks[path] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[path]
+            if users <= 1:
+                del self._locks[path]
+            else:
+                self._locks[path] = (lock, users - 1)
+
+
+class PostgresConversationStore:
+    """A `ConversationStore` in a Postgres namespace, shared by any number of processes.
+
+    Args:
+        run: The transaction runner of the backend (the workflow store's).
+        namespace: The backend's namespace.
+        notifier: The backend's listener; subscribers here hear appends made by
+            other processes through it.
+    """
+
+    def __init__(self, run: TxRunner, namespace: str, notifier: Notifier) -> None:
+        self._run_tx = run
+        self._namespace = namespace
+        self._channel = conversation_channel(namespace)
+        # Notifications carry their origin, so this store ignores its own echoes.
+        self._origin = new_ulid("conv_")
+        self._listeners = rules.ListenerRegistry()
+        self._subscribed: Counter[str] = Counter()
+        self._order = _PathOrder()
+        notifier.on_conversation(self._heard)
+
+    def _heard(self, payload: str | None) -> None:
+        if payload is None:
+            paths = list(self._subscribed)
+        else:
+            origin, _, path = payload.partition(_SEP)
+            if origin == self._origin:
+                return
+            paths = [path] if path else list(self._subscribed)
+        for path in paths:
+            self._listeners.notify(path)
+
+    def _announce(self, conn: Conn, path: str) -> None:
+        named = path if len(path.encode()) <= _MAX_NOTIFY_PATH else ""
+        conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"{self._origin}{_SEP}{named}"))
+
+    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
+        ns = self._namespace
+        await self._run_tx(lambda conn: rules.create_stream(_Tx(conn, ns), path, identity))
+
+    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+        ns = self._namespace
+        return await self._run_tx(
+            lambda conn: rules.acquire_producer(_Tx(conn, ns), path, producer_id)
+        )
+
+    async def append(
+        self,
+        *,
+        path: str,
+        producer_id: str,
+        producer_epoch: int,
+        incarnation: str,
+        producer_sequence: int,
+        records: Sequence[JsonValue],
+        submission: AttemptRef | None = None,
+    ) -> str:
+        # Encoding happens here, on the event loop, before a connection is taken.
+        encoded = rules.encode_batch(path, records)
+        ns = self._namespace
+
+        def write(conn: Conn) -> tuple[str, bool]:
+            offset, wrote = rules.append(
+                _Tx(conn, ns),
+                path=path,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                incarnation=incarnation,
+                producer_sequence=producer_sequence,
+                records=records,
+                submission=submission,
+                encoded=encoded,
+            )
+            if wrote:
+                # Delivered only if the transaction commits.
+                self._announce(conn, path)
+            return offset, wrote
+
+        async with self._order.hold(path):
+            offset, wrote = await self._run_tx(write)
+        if wrote:
+            self._listeners.notify(path)
+        return offset
+
+    async def read(
+        self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
+    ) -> ReadResult:
+        return await self._run_tx(lambda conn: _read_batches(conn, path, offset, limit))
+
+    async def get_meta(self, path: str) -> StreamMeta | None:
+        row = await self._run_tx(lambda conn: _get_stream(conn, path, lock=False))
+        return None if row is None else row.meta()
+
+    def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
+        unsubscribe = self._listeners.subscribe(path, listener)
+        self._subscribed[path] += 1
+        done = False
+
+        def cancel() -> None:
+            nonlocal done
+            unsubscribe()
+            if not done:
+                done = True
+                self._subscribed[path] -= 1
+                if self._subscribed[path] <= 0:
+                    del self._subscribed[path]
+
+        return cancel
+
+    async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
+        ns = self._namespace
+        await self._run_tx(lambda conn: _put_checkpoint(conn, ns, path, checkpoint))
+
+    async def get_fold_checkpoint(
+        self, path: str, *, at_or_before: str | None = None
+    ) -> FoldCheckpoint | None:
+        checkpoint = await self._run_tx(lambda conn: _get_checkpoint(conn, path))
+        if checkpoint is None or not rules.within_bound(checkpoint, at_or_before):
+            return None
+        return checkpoint

@@ -1,0 +1,479 @@
+"""The submission ledger on Postgres.
+
+Every method runs the `_ledger` transition inside one transaction of the workflow
+store's runner (a pooled sync connection in a worker thread). SQLite gets atomicity
+from `BEGIN IMMEDIATE`, which serialises every writer; here writers serialise per
+session instead: before a transaction reads or writes any row of a session it takes
+that session's transaction-scoped advisory lock. So two claims of one session head,
+an admission racing a claim, or a join racing a settlement take turns, while work on
+other sessions proceeds in parallel. A transaction touching several sessions
+(`renew_leases`) locks them in sorted order, so lock waits never form a cycle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar, get_args
+
+import orjson
+import psycopg
+
+from .. import _ledger
+from .._agent_records import (
+    AttemptRef,
+    DispatchAdmission,
+    Durability,
+    Lease,
+    SettledRecord,
+    SettlementObligation,
+    Submission,
+    SubmissionAttachment,
+    SubmissionClaim,
+    SubmissionInput,
+    SubmissionKind,
+    SubmissionOutcome,
+    SubmissionStatus,
+    canonical_json,
+)
+from ..sqlite._conversations import split_chunks
+from ..sqlite._submissions import SUBMISSION_CHUNK_BYTES
+
+__all__ = ["PostgresSubmissionStore", "TxRunner", "lookup_submission"]
+
+T = TypeVar("T")
+Conn = psycopg.Connection[Any]
+
+_COLUMNS = (
+    "sequence, submission_id, kind, agent_name, instance_id, session_key, payload, "
+    "attachments, status, accepted_at, canonical_ready_at, attempt_id, owner_id, "
+    "lease_expires_at, started_at, attempt_count, max_attempts, timeout_at, "
+    "input_applied_at, abort_requested_at, joined_into, settled_at, outcome, error, "
+    "settlement_record_id, settlement_record"
+)
+_KINDS = frozenset(get_args(SubmissionKind))
+_STATUSES = frozenset(get_args(SubmissionStatus))
+_OUTCOMES = frozenset(get_args(SubmissionOutcome))
+
+
+class TxRunner(Protocol):
+    """Runs a function on a connection inside one write transaction, in a thread."""
+
+    def __call__(self, fn: Callable[[Conn], T], /) -> Awaitable[T]: ...
+
+
+class MalformedRowError(Exception):
+    """A stored row does not decode into a valid submission."""
+
+
+def _choice(value: Any, allowed: frozenset[str], column: str) -> Any:
+    if value not in allowed:
+        raise MalformedRowError(f"{column} is {value!r}")
+    return value
+
+
+def _decode_record(blob: Any) -> SettledRecord | None:
+    if blob is None:
+        return None
+    raw = orjson.loads(bytes(blob))
+    if not isinstance(raw, dict):
+        raise MalformedRowError("settlement_record is not an object")
+    return SettledRecord(
+        outcome=_choice(raw.get("outcome"), _OUTCOMES, "settlement outcome"),
+        error=raw.get("error"),
+        data=raw.get("data"),
+    )
+
+
+def _encode_record(record: SettledRecord | None) -> bytes | None:
+    if record is None:
+        return None
+    return canonical_json({"outcome": record.outcome, "error": record.error, "data": record.data})
+
+
+def session_lock(conn: Conn, namespace: str, session_key: str) -> None:
+    """Take the transaction-scoped lock that serialises writers of one session."""
+    # The key names the namespace: advisory locks are shared by the whole database.
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+        (f"tether/{namespace}/session/{session_key}",),
+    )
+
+
+class _Tx:
+    """`LedgerTx` over one Postgres transaction.
+
+    With `locking`, every session is locked before its rows are read; queries that
+    only look (and settle malformed rows) run without locks.
+    """
+
+    def __init__(
+        self, conn: Conn, namespace: str, clock: Callable[[], float], *, locking: bool
+    ) -> None:
+        self.conn = conn
+        self._namespace = namespace
+        self._now = clock()
+        self._locking = locking
+        self._locked: set[str] = set()
+
+    def now(self) -> float:
+        return self._now
+
+    def lock_sessions(self, session_keys: Iterable[str]) -> None:
+        for key in sorted(set(session_keys) - self._locked):
+            session_lock(self.conn, self._namespace, key)
+            self._locked.add(key)
+
+    def _load_attachments(self, submission_id: str, meta: Any) -> tuple[SubmissionAttachment, ...]:
+        items = orjson.loads(meta)
+        if not isinstance(items, list):
+            raise MalformedRowError("attachments is not a list")
+        if not items:
+            return ()
+        pieces: dict[int, list[bytes]] = {}
+        for item_index, data in self.conn.execute(
+            "SELECT item_index, data FROM tether_agent_submission_chunks "
+            "WHERE submission_id = %s ORDER BY item_index, chunk_index",
+            (submission_id,),
+        ).fetchall():
+            pieces.setdefault(item_index, []).append(bytes(data))
+        result = []
+        for index, item in enumerate(items):
+            data = b"".join(pieces.get(index, ()))
+            if len(data) != item["size"] or hashlib.sha256(data).hexdigest() != item["digest"]:
+                raise MalformedRowError(f"attachment {item['item_id']!r} fails its digest")
+            result.append(
+                SubmissionAttachment(
+                    item_id=item["item_id"], mime_type=item["mime_type"], data=data
+                )
+            )
+        return tuple(result)
+
+    def _decode(self, row: tuple[Any, ...]) -> Submission:
+        try:
+            return Submission(
+                sequence=row[0],
+                submission_id=row[1],
+                kind=_choice(row[2], _KINDS, "kind"),
+                agent_name=row[3],
+                instance_id=row[4],
+                session_key=row[5],
+                payload=orjson.loads(bytes(row[6])),
+                attachments=self._load_attachments(row[1], row[7]),
+                status=_choice(row[8], _STATUSES, "status"),
+                accepted_at=row[9],
+                canonical_ready_at=row[10],
+                attempt_id=row[11],
+                owner_id=row[12],
+                lease_expires_at=row[13],
+                started_at=row[14],
+                attempt_count=row[15],
+                max_attempts=row[16],
+                timeout_at=row[17],
+                input_applied_at=row[18],
+                abort_requested_at=row[19],
+                joined_into=row[20],
+                settled_at=row[21],
+                outcome=None if row[22] is None else _choice(row[22], _OUTCOMES, "outcome"),
+                error=row[23],
+                settlement_record_id=row[24],
+                settlement_record=_decode_record(row[25]),
+            )
+        except (MalformedRowError, orjson.JSONDecodeError, KeyError, TypeError) as exc:
+            return self._settle_malformed(row, exc)
+
+    def _settle_malformed(self, row: tuple[Any, ...], exc: BaseException) -> Submission:
+        # A row that cannot be decoded must never run: settle it as failed, keeping its
+        # identity columns, and hand back a settled view.
+        message = f"malformed stored submission row: {type(exc).__name__}: {exc}"
+        settled = row[8] == "settled"
+        settled_at = row[21] if settled and row[21] is not None else self._now
+        error = row[23] if settled and row[23] is not None else message
+        if not settled or row[22] not in _OUTCOMES:
+            self.conn.execute(
+                "UPDATE tether_agent_submissions SET status = 'settled', settled_at = %s, "
+                "outcome = 'failed', error = %s, attempt_id = NULL, owner_id = NULL, "
+                "lease_expires_at = 0 WHERE sequence = %s",
+                (settled_at, error, row[0]),
+            )
+        return Submission(
+            sequence=row[0],
+            submission_id=str(row[1]),
+            kind="direct" if row[2] not in _KINDS else row[2],
+            agent_name=str(row[3]),
+            instance_id=str(row[4]),
+            session_key=str(row[5]),
+            payload=None,
+            attachments=(),
+            status="settled",
+            accepted_at=float(row[9] or 0),
+            settled_at=settled_at,
+            outcome="failed",
+            error=error,
+        )
+
+    def get(self, submission_id: str) -> Submission | None:
+        if self._locking:
+            # The lock comes first, then the read: a row read before the lock could be
+            # stale by the time this transaction writes it.
+            key = self.conn.execute(
+                "SELECT session_key FROM tether_agent_submissions WHERE submission_id = %s",
+                (submission_id,),
+            ).fetchone()
+            if key is None:
+                return None
+            self.lock_sessions([str(key[0])])
+        row = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s",
+            (submission_id,),
+        ).fetchone()
+        return None if row is None else self._decode(row)
+
+    def select(
+        self,
+        *,
+        statuses: frozenset[SubmissionStatus],
+        session_key: str | None = None,
+        joined_into: str | None = None,
+    ) -> list[Submission]:
+        if self._locking and session_key is not None:
+            self.lock_sessions([session_key])
+        rows = self.conn.execute(
+            f"SELECT {_COLUMNS} FROM tether_agent_submissions WHERE status = ANY(%s) "
+            "AND (%s::text IS NULL OR session_key = %s) "
+            "AND (%s::text IS NULL OR joined_into = %s) ORDER BY sequence",
+            (sorted(statuses), session_key, session_key, joined_into, joined_into),
+        ).fetchall()
+        decoded = [self._decode(row) for row in rows]
+        # A malformed row is settled while decoding, so it drops out of the selection.
+        return [s for s in decoded if s.status in statuses]
+
+    def insert(self, submission: Submission) -> Submission:
+        # Sequences are drawn under the session lock, so within a session they commit
+        # in order: a later admission can never become the head before an earlier one.
+        self.lock_sessions([submission.session_key])
+        meta = [
+            {
+                "item_id": item.item_id,
+                "mime_type": item.mime_type,
+                "size": len(item.data),
+                "digest": hashlib.sha256(item.data).hexdigest(),
+            }
+            for item in submission.attachments
+        ]
+        row = self.conn.execute(
+            "INSERT INTO tether_agent_submissions (submission_id, kind, agent_name, "
+            "instance_id, session_key, payload, attachments, status, accepted_at, "
+            "canonical_ready_at, attempt_count, max_attempts, timeout_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING sequence",
+            (
+                submission.submission_id,
+                submission.kind,
+                submission.agent_name,
+                submission.instance_id,
+                submission.session_key,
+                canonical_json(submission.payload),
+                orjson.dumps(meta).decode(),
+                submission.status,
+                submission.accepted_at,
+                submission.canonical_ready_at,
+                submission.attempt_count,
+                submission.max_attempts,
+                submission.timeout_at,
+            ),
+        ).fetchone()
+        assert row is not None  # RETURNING of an insert yields the row
+        chunks = [
+            (submission.submission_id, item_index, chunk_index, piece)
+            for item_index, item in enumerate(submission.attachments)
+            for chunk_index, piece in split_chunks(item.data, SUBMISSION_CHUNK_BYTES)
+        ]
+        if chunks:
+            with self.conn.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO tether_agent_submission_chunks "
+                    "(submission_id, item_index, chunk_index, data) VALUES (%s, %s, %s, %s)",
+                    chunks,
+                )
+        return _ledger.replace_row(submission, sequence=int(row[0]))
+
+    def update(self, s: Submission) -> None:
+        self.conn.execute(
+            "UPDATE tether_agent_submissions SET status = %s, canonical_ready_at = %s, "
+            "attempt_id = %s, owner_id = %s, lease_expires_at = %s, started_at = %s, "
+            "attempt_count = %s, max_attempts = %s, timeout_at = %s, input_applied_at = %s, "
+            "abort_requested_at = %s, joined_into = %s, settled_at = %s, outcome = %s, "
+            "error = %s, settlement_record_id = %s, settlement_record = %s "
+            "WHERE submission_id = %s",
+            (
+                s.status,
+                s.canonical_ready_at,
+                s.attempt_id,
+                s.owner_id,
+                s.lease_expires_at,
+                s.started_at,
+                s.attempt_count,
+                s.max_attempts,
+                s.timeout_at,
+                s.input_applied_at,
+                s.abort_requested_at,
+                s.joined_into,
+                s.settled_at,
+                s.outcome,
+                s.error,
+                s.settlement_record_id,
+                _encode_record(s.settlement_record),
+                s.submission_id,
+            ),
+        )
+
+
+def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submission | None:
+    """Read one submission inside another store's transaction, locking its session.
+
+    A conversation append authorises against the submission; the lock keeps the
+    submission from settling until the append commits.
+    """
+    return _Tx(conn, namespace, time.time, locking=True).get(submission_id)
+
+
+class PostgresSubmissionStore:
+    """A `SubmissionStore` in a Postgres namespace, shared by any number of processes.
+
+    Args:
+        run: The transaction runner of the backend (the workflow store's).
+        namespace: The backend's namespace (it scopes the session locks).
+        clock: Returns Unix seconds; tests may pass a fake one.
+    """
+
+    def __init__(
+        self, run: TxRunner, namespace: str, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self._run_tx = run
+        self._namespace = namespace
+        self._clock = clock
+
+    def _write(self, fn: Callable[[_Tx], T]) -> Awaitable[T]:
+        ns, clock = self._namespace, self._clock
+        return self._run_tx(lambda conn: fn(_Tx(conn, ns, clock, locking=True)))
+
+    def _query(self, fn: Callable[[_Tx], T]) -> Awaitable[T]:
+        ns, clock = self._namespace, self._clock
+        return self._run_tx(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
+
+    # -- queries -----------------------------------------------------------------------
+    async def get_submission(self, submission_id: str) -> Submission | None:
+        return await self._query(lambda tx: tx.get(submission_id))
+
+    async def has_unsettled_submissions(self) -> bool:
+        def look(tx: _Tx) -> bool:
+            row = tx.conn.execute(
+                "SELECT 1 FROM tether_agent_submissions WHERE status = ANY(%s) LIMIT 1",
+                (sorted(_ledger.UNSETTLED),),
+            ).fetchone()
+            # A hit may be malformed (and settle on decode): confirm through the rules.
+            return row is not None and bool(tx.select(statuses=_ledger.UNSETTLED))
+
+        return await self._query(look)
+
+    async def list_runnable_submissions(self) -> list[Submission]:
+        return await self._query(_ledger.list_runnable)
+
+    async def list_unready_submissions(self) -> list[Submission]:
+        return await self._query(_ledger.list_unready)
+
+    async def list_running_submissions(self) -> list[Submission]:
+        return await self._query(lambda tx: tx.select(statuses=frozenset({"running"})))
+
+    async def list_pending_settlements(self) -> list[SettlementObligation]:
+        return await self._query(_ledger.list_pending_settlements)
+
+    async def list_joined_submissions(self, host_submission_id: str) -> list[Submission]:
+        return await self._query(lambda tx: _ledger.list_joined(tx, host_submission_id))
+
+    async def list_expired_submissions(self) -> list[Submission]:
+        return await self._query(_ledger.list_expired)
+
+    # -- transitions -------------------------------------------------------------------
+    async def replace_submission_attempt(
+        self, attempt: AttemptRef, next_attempt_id: str, *, lease: Lease | None = None
+    ) -> Submission | None:
+        return await self._write(
+            lambda tx: _ledger.replace_attempt(tx, attempt, next_attempt_id, lease)
+        )
+
+    async def admit_dispatch(self, submission: SubmissionInput) -> DispatchAdmission:
+        return await self._write(lambda tx: _ledger.admit_dispatch(tx, submission))
+
+    async def admit_direct(self, submission: SubmissionInput) -> Submission:
+        return await self._write(lambda tx: _ledger.admit_direct(tx, submission))
+
+    async def mark_canonical_ready(self, submission_id: str) -> Submission | None:
+        return await self._write(lambda tx: _ledger.mark_canonical_ready(tx, submission_id))
+
+    async def claim_submission(self, claim: SubmissionClaim) -> Submission | None:
+        return await self._write(lambda tx: _ledger.claim(tx, claim))
+
+    async def mark_input_applied(
+        self, attempt: AttemptRef, durability: Durability | None = None
+    ) -> bool:
+        return await self._write(lambda tx: _ledger.mark_input_applied(tx, attempt, durability))
+
+    async def request_session_abort(self, session_key: str) -> list[str]:
+        return await self._write(lambda tx: _ledger.request_session_abort(tx, session_key))
+
+    async def requeue_submission(self, attempt: AttemptRef) -> bool:
+        return await self._write(lambda tx: _ledger.requeue(tx, attempt))
+
+    async def settle_queued_submission(
+        self, submission_id: str, *, error: str | None = None
+    ) -> bool:
+        return await self._write(lambda tx: _ledger.settle_queued(tx, submission_id, error))
+
+    async def reserve_settlement(
+        self, attempt: AttemptRef, *, record_id: str, record: SettledRecord
+    ) -> SettlementObligation | None:
+        return await self._write(
+            lambda tx: _ledger.reserve_settlement(tx, attempt, record_id, record)
+        )
+
+    async def finalize_settlement(
+        self, attempt: AttemptRef, record_id: str, *, error_message: str | None = None
+    ) -> bool:
+        return await self._write(
+            lambda tx: _ledger.finalize_settlement(tx, attempt, record_id, error_message)
+        )
+
+    async def complete_submission(self, attempt: AttemptRef) -> bool:
+        return await self._write(lambda tx: _ledger.complete(tx, attempt))
+
+    async def fail_submission(self, attempt: AttemptRef, error: str | BaseException) -> bool:
+        return await self._write(lambda tx: _ledger.fail(tx, attempt, error))
+
+    async def claim_joinable_submissions(
+        self, host: AttemptRef, agent_name: str
+    ) -> list[Submission]:
+        return await self._write(lambda tx: _ledger.claim_joinable(tx, host, agent_name))
+
+    async def finalize_joined_submission(self, host: AttemptRef, submission_id: str) -> bool:
+        return await self._write(lambda tx: _ledger.finalize_joined(tx, host, submission_id))
+
+    async def revert_joining_submission(self, host: AttemptRef, submission_id: str) -> bool:
+        return await self._write(lambda tx: _ledger.revert_joining(tx, host, submission_id))
+
+    async def renew_leases(self, owner_id: str, submission_ids: Sequence[str]) -> None:
+        ids = sorted(set(submission_ids))
+
+        def renew(tx: _Tx) -> None:
+            # Lock every session involved up front, in sorted order (see the module doc).
+            keys = tx.conn.execute(
+                "SELECT DISTINCT session_key FROM tether_agent_submissions "
+                "WHERE submission_id = ANY(%s)",
+                (ids,),
+            ).fetchall()
+            tx.lock_sessions(str(k[0]) for k in keys)
+            _ledger.renew_leases(tx, owner_id, ids)
+
+        if ids:
+            await self._write(renew)
