@@ -70,8 +70,3 @@ async def test_missing_database_is_clear(pg_url: str) -> None:
     url = pg_url.rsplit("/", 1)[0] + "/no_such_tether_db"
     with pytest.raises(ConfigurationError, match="no such database"):
         await PostgresBackend(url, env={}).connect()
-
-
-async def test_agent_stores_are_not_yet_available(pg_backend: PostgresBackend) -> None:
-    with pytest.raises(ConfigurationError, match="not yet available on Postgres"):
-        await pg_backend.stores.submissions.get("x")  # type: ignore[attr-defined]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NoReturn, cast
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -15,10 +15,12 @@ import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict
 
 from ...errors import ConfigurationError
-from .._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from .._protocols import Capability, Stores
 from . import _schema
+from ._attachments import PostgresAttachmentStore
+from ._conversations import PostgresConversationStore
 from ._notify import Notifier
+from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
@@ -35,6 +37,8 @@ DEFAULT_POOL_SIZE = 10
 DEFAULT_NAMESPACE = "tether"
 #: Seconds to wait for the server when opening; a dead server fails fast and clearly.
 DEFAULT_CONNECT_TIMEOUT = 5.0
+
+T = TypeVar("T")
 
 
 def _env_int(env: Mapping[str, str], name: str) -> int | None:
@@ -58,18 +62,17 @@ def _redact(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
-class _Unavailable:
-    """Stands in for an agent store this backend does not provide yet."""
+def _runner(workflow: PostgresWorkflowStore) -> TxRunner:
+    """The agent stores' transaction runner: the workflow store's, shared.
 
-    def __init__(self, store: str) -> None:
-        self._store = store
+    One pool, one thread pool, one error mapping. A unique-key race (two processes
+    creating the same row) re-runs the function once; the rules then see the row.
+    """
 
-    def __getattr__(self, name: str) -> NoReturn:
-        raise ConfigurationError(
-            f"the {self._store} store is not yet available on Postgres "
-            f"(tried {self._store}.{name}); use the SQLite or memory backend for the agent "
-            "layer until it lands"
-        )
+    def run(fn: Callable[[Conn], T]) -> Awaitable[T]:
+        return workflow._write(lambda t: fn(t.c), retry_conflict=True)
+
+    return run
 
 
 class PostgresBackend:
@@ -133,8 +136,15 @@ class PostgresBackend:
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """Durable, shared across processes and hosts, with stamp access."""
-        return frozenset({Capability.DURABLE, Capability.CROSS_PROCESS, Capability.FORMAT_STAMP})
+        """Durable, shared across processes and hosts, with fold checkpoints and stamps."""
+        return frozenset(
+            {
+                Capability.DURABLE,
+                Capability.CROSS_PROCESS,
+                Capability.FOLD_CHECKPOINTS,
+                Capability.FORMAT_STAMP,
+            }
+        )
 
     @property
     def stores(self) -> Stores:
@@ -250,11 +260,13 @@ class PostgresBackend:
         self._executor = ThreadPoolExecutor(
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
+        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace)
+        run = _runner(workflow)
         self._stores = Stores(
-            workflow=PostgresWorkflowStore(pool, self._executor, notifier, self.namespace),
-            submissions=cast(SubmissionStore, _Unavailable("submissions")),
-            conversations=cast(ConversationStore, _Unavailable("conversations")),
-            attachments=cast(AttachmentStore, _Unavailable("attachments")),
+            workflow=workflow,
+            submissions=PostgresSubmissionStore(run, self.namespace),
+            conversations=PostgresConversationStore(run, self.namespace, notifier),
+            attachments=PostgresAttachmentStore(run),
         )
         return self._stores
 
