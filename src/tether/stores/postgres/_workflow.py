@@ -200,14 +200,15 @@ class PostgresWorkflowStore:
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
     ) -> bool:
+        # RETURNING, not rowcount: in pipeline mode rowcount is unknown (-1).
         return await self._sql(
             lambda c: (
                 c.execute(
                     "UPDATE tether_runs SET lease_expires_at = %s WHERE run_id = %s AND "
-                    "lease_owner = %s AND lease_epoch = %s",
+                    "lease_owner = %s AND lease_epoch = %s RETURNING run_id",
                     (time.time() + lease_seconds, run_id, owner, epoch),
-                ).rowcount
-                == 1
+                ).fetchone()
+                is not None
             )
         )
 
@@ -327,12 +328,12 @@ class PostgresWorkflowStore:
     ) -> int:
         ids = list(message_ids)
         return await self._sql(
-            lambda c: (
+            lambda c: len(
                 c.execute(
                     "UPDATE tether_queue SET lease_expires_at = %s WHERE message_id = ANY(%s) AND "
-                    "lease_owner = %s",
+                    "lease_owner = %s RETURNING message_id",
                     (time.time() + lease_seconds, ids, owner),
-                ).rowcount
+                ).fetchall()
             )
         )
 

@@ -136,6 +136,16 @@ class WorkflowStoreContract:
         second = await store.claim_run("r1", owner="w2", lease_seconds=30)
         assert second.outcome == "claimed" and second.epoch == first.epoch + 1
 
+    async def test_renewals_report_whether_the_lease_is_held(self, store: WorkflowStore) -> None:
+        epoch, _ = await _claimed(store)
+        assert await store.renew_lease("r1", owner="w1", epoch=epoch, lease_seconds=30)
+        assert not await store.renew_lease("r1", owner="w1", epoch=epoch - 1, lease_seconds=30)
+        assert not await store.renew_lease("r1", owner="w2", epoch=epoch, lease_seconds=30)
+        await store.enqueue(NewMessage(queue="jobs", payload=b"a", available_at=time.time()))
+        (msg,) = await store.dequeue("jobs", owner="w1", lease_seconds=30, limit=1)
+        assert await store.renew_messages([msg.message_id], owner="w1", lease_seconds=30) == 1
+        assert await store.renew_messages([msg.message_id], owner="w2", lease_seconds=30) == 0
+
     async def test_one_creation_event_per_correlation(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)
         head = (await store.commit(_commit("r1", epoch, head, _step("s1")))).head
