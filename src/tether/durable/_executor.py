@@ -112,6 +112,7 @@ class Activation:
         self._done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._park_check_scheduled = False
         self._flush_scheduled = False
+        self._executing: set[asyncio.Future[Any]] = set()
 
     # -- lifecycle -----------------------------------------------------------------------
     async def run_to_boundary(self) -> str:
@@ -150,6 +151,11 @@ class Activation:
     def ended(self) -> bool:
         """Whether the activation is over."""
         return self.outcome != "running"
+
+    async def quiesce(self) -> None:
+        """Wait until no step body of this activation is still running in a thread."""
+        while self._executing:
+            await asyncio.wait(set(self._executing))
 
     def abandon(self) -> None:
         """Give the run up without writing (lease lost, worker stopping)."""
@@ -467,7 +473,12 @@ class Activation:
                 return await fn(*args, **kwargs)
             ctx = contextvars.copy_context()
             loop = asyncio.get_running_loop()
-            result = await loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+            running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+            # Shielded: an abandoned activation cannot stop a thread, so it keeps
+            # track of it until the body returns (see `quiesce`).
+            self._executing.add(running)
+            running.add_done_callback(self._executing.discard)
+            result = await asyncio.shield(running)
             if inspect.isawaitable(result):
                 return await result
             return result

@@ -271,5 +271,27 @@ class Worker:
         finally:
             self._activations.pop(run_id, None)
         if outcome == "abandoned" and not self._stopping:
-            with contextlib.suppress(StoreError):
-                await store.nack(message.message_id, owner=self.worker_id, delay=1.0)
+            await self._hand_back(activation, message)
+
+    async def _hand_back(self, activation: Activation, message: Message) -> None:
+        """Release an abandoned run and its message, retrying while the store is down.
+
+        The release matters: a run still leased to this live worker looks busy to a
+        worker that dequeues its message, which then drops the message — and nothing
+        would activate the run again. Step bodies still running in threads finish
+        first, so the next holder never executes a step while this one does. (After a
+        fenced commit the release is a no-op: the run is already someone else's.)
+        """
+        await activation.quiesce()
+        delay = 0.05
+        while not self._stopping:
+            try:
+                await self._store.release_run(
+                    activation.run_id, owner=self.worker_id, epoch=activation.epoch
+                )
+                await self._store.nack(message.message_id, owner=self.worker_id, delay=1.0)
+                return
+            except StoreError as exc:
+                log.warning("releasing run %s failed, retrying: %s", activation.run_id, exc)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 2.0)
