@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from psycopg import sql
 
-from tether.stores import StreamIdentity, SubmissionInput
+from tether.stores import StreamIdentity, SubmissionClaim, SubmissionInput
 from tether.stores.postgres import PostgresBackend
 from tether.testing.contract import (
     AttachmentContract,
@@ -143,3 +145,34 @@ async def test_subscribers_hear_appends_made_through_another_backend(
     await asyncio.sleep(0.2)  # time for an echo to arrive, were it not ignored
     assert len(local_calls) == 1
     again()
+
+
+async def test_a_malformed_stored_row_is_settled_with_an_error_not_run(
+    pg_backend: PostgresBackend, pg_url: str, pg_namespace: str
+) -> None:
+    store = pg_backend.stores.submissions
+    for name in ("bad", "good"):
+        await store.admit_direct(
+            SubmissionInput(
+                submission_id=name,
+                agent_name="helper",
+                instance_id=f"inst-{name}",
+                canonical_ready=True,
+            )
+        )
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL(
+                "UPDATE {}.tether_agent_submissions SET payload = %s WHERE submission_id = 'bad'"
+            ).format(sql.Identifier(pg_namespace)),
+            (b"{not json",),
+        )
+    runnable = await store.list_runnable_submissions()
+    assert [s.submission_id for s in runnable] == ["good"]
+    bad = await store.get_submission("bad")
+    assert bad is not None and bad.status == "settled" and bad.outcome == "failed"
+    assert bad.error is not None and "malformed" in bad.error
+    claim = SubmissionClaim(
+        submission_id="bad", attempt_id="a1", owner_id="w", lease_expires_at=time.time() + 30
+    )
+    assert await store.claim_submission(claim) is None
