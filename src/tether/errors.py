@@ -26,7 +26,8 @@ TetherError
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
 │  └─ StepFailedError          a step used its retry budget or raised FatalError
 └─ AgentError                  the agent layer (models, tools)
-   └─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
+   ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
+   └─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
 FatalError                     raised by user code: fail now, do not retry
 RetryableError                 raised by user code: retry, optionally after a delay
 ```
@@ -37,6 +38,7 @@ Errors carry their facts as attributes, and messages quote values with ``!r``.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -67,6 +69,7 @@ __all__ = [
     "StoreError",
     "StrandedRunError",
     "TetherError",
+    "ToolArgumentsError",
     "UnknownWorkflowError",
     "WorkflowError",
 ]
@@ -288,6 +291,30 @@ class ModelError(AgentError):
             retry_after=self.retry_after,
         )
         return (rebuild, (str(self),))
+
+
+class ToolArgumentsError(AgentError):
+    """The arguments a model gave a tool do not fit the tool's schema.
+
+    The message is written for the model: which argument, what was wrong and what the
+    schema expects, so the turn can send it back as the tool's result.
+
+    Args:
+        tool_name: The tool that was called.
+        problems: One line per problem, e.g. ``"amount: missing required argument"``.
+    """
+
+    def __init__(self, tool_name: str, problems: Sequence[str]) -> None:
+        self.tool_name = tool_name
+        self.problems = tuple(problems)
+        lines = "\n".join(f"- {problem}" for problem in self.problems)
+        super().__init__(
+            f"invalid arguments for tool {tool_name!r}:\n{lines}\n"
+            "Call the tool again with arguments that match its schema."
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ToolArgumentsError, (self.tool_name, self.problems))
 
 
 class FatalError(Exception):

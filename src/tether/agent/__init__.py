@@ -2,4 +2,14 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ._approval import ApprovalPolicy, approval
+from ._tools import Tool, ToolContext, tool, workflow_tool
+
+__all__: list[str] = [
+    "ApprovalPolicy",
+    "Tool",
+    "ToolContext",
+    "approval",
+    "tool",
+    "workflow_tool",
+]
