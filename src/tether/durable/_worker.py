@@ -173,16 +173,16 @@ class Worker:
                 claimed = await store.claim_next(
                     queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
                 )
+                for message, claim in claimed:
+                    task = asyncio.create_task(self._handle(message, claim))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._task_done)
+                if not claimed:
+                    await store.wait_for_messages(queue, self.poll_interval)
             except StoreError as exc:
+                # The store is unreachable (restart, failover): keep trying.
                 log.warning("taking work failed, retrying: %s", exc)
                 await asyncio.sleep(self.poll_interval)
-                continue
-            for message, claim in claimed:
-                task = asyncio.create_task(self._handle(message, claim))
-                self._tasks.add(task)
-                task.add_done_callback(self._task_done)
-            if not claimed:
-                await store.wait_for_messages(queue, self.poll_interval)
 
     def _task_done(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
