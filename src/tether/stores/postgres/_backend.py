@@ -20,6 +20,7 @@ from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
+from ._pool import check_idle
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
@@ -239,6 +240,7 @@ class PostgresBackend:
             kwargs={**self._connect_kwargs(), "options": f"-c search_path={self.namespace}"},
             open=False,
             name=f"tether-{self.namespace}",
+            check=check_idle,
         )
         try:
             await asyncio.to_thread(pool.open, wait=True, timeout=self.connect_timeout)

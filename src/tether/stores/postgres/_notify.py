@@ -145,8 +145,13 @@ class Notifier:
         conn = await psycopg.AsyncConnection.connect(
             self._conninfo, autocommit=True, **self._kwargs
         )
-        for channel in (self._queue_ch, self._run_ch, self._stream_ch, self._conversation_ch):
-            await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        try:
+            for channel in (self._queue_ch, self._run_ch, self._stream_ch, self._conversation_ch):
+                await conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        except BaseException:
+            # A server shutting down may accept the connection and then end it.
+            await conn.close()
+            raise
         self._conn = conn
         self.healthy = True
         # Anything sent while we were not listening is lost: everyone re-reads.
