@@ -1,0 +1,176 @@
+"""tether on Postgres: per-step overhead against one INSERT+COMMIT, and worker scaling.
+
+Usage: python bench/postgres.py [URL] [--steps N] [--runs N] [--workers 1,2,4]
+
+Prints, all measured in this run against the same server:
+- one INSERT+COMMIT round trip (psycopg, prepared, one connection);
+- tether's per-step overhead: one run of N no-op steps, minus a 1-step run's fixed
+  cost, divided by N-1 — and the ratio of the two (target: at most 2x);
+- throughput of 1-step workflows with 1, 2 and 4 worker processes: the clients start
+  the runs from this process while the workers (subprocesses) execute them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+from psycopg import sql
+
+import tether
+from tether.stores.postgres import PostgresBackend
+
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
+
+registry = tether.Registry(deployment="bench-pg")
+
+
+def noop(i: int) -> int:
+    return i
+
+
+@registry.workflow(name="many_steps")
+async def many_steps(ctx: tether.WorkflowContext, n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += await ctx.step(noop, i)
+    return total
+
+
+@registry.workflow(name="one_step")
+async def one_step(ctx: tether.WorkflowContext, i: int) -> int:
+    return await ctx.step(noop, i)
+
+
+def drop(url: str, namespace: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace)))
+
+
+def insert_commit_us(url: str, n: int) -> float:
+    with psycopg.connect(url) as conn:
+        conn.execute("CREATE TEMP TABLE bench_rt (k int primary key, v bytea)")
+        conn.commit()
+        for i in range(50):  # warm up; psycopg prepares the statement after a few uses
+            conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (-i - 1, b"x" * 64))
+            conn.commit()
+        started = time.perf_counter()
+        for i in range(n):
+            conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (i, b"x" * 64))
+            conn.commit()
+        return (time.perf_counter() - started) / n * 1e6
+
+
+async def step_us(url: str, n: int) -> float:
+    namespace = f"bench_{secrets.token_hex(4)}"
+    backend = PostgresBackend(url, namespace=namespace, pool_size=4)
+    try:
+        await backend.migrate()
+        await backend.connect()
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            client = tether.Client(backend)
+            await (await client.start(many_steps, 20)).result(timeout=60)  # warm up
+            fixed = []
+            for _ in range(5):
+                short = await client.start(many_steps, 1)
+                t0 = time.perf_counter()
+                await short.result(timeout=60)
+                fixed.append(time.perf_counter() - t0)
+            handle = await client.start(many_steps, n)
+            t0 = time.perf_counter()
+            assert await handle.result(timeout=600) == n * (n - 1) // 2
+            total = time.perf_counter() - t0
+        # Subtract the fixed cost of a run (start, claim, finish), measured with 1 step.
+        return (total - min(fixed)) / (n - 1) * 1e6
+    finally:
+        await backend.close()
+        drop(url, namespace)
+
+
+async def throughput(url: str, workers: int, runs: int) -> float:
+    """1-step runs per second with `workers` worker processes."""
+    namespace = f"bench_{secrets.token_hex(4)}"
+    backend = PostgresBackend(url, namespace=namespace, pool_size=8)
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        await backend.migrate()
+        await backend.connect()
+        store = backend.stores.workflow
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+        for _ in range(workers):
+            procs.append(
+                subprocess.Popen([sys.executable, __file__, url, "--worker", namespace], env=env)
+            )
+        while len(await store.list_workers()) < workers:  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
+        client = tether.Client(backend, registry=registry)
+        counter = psycopg.connect(url, autocommit=True)
+        count = sql.SQL("SELECT count(*) FROM {}.tether_runs WHERE status = 'completed'").format(
+            sql.Identifier(namespace)
+        )
+        started = time.perf_counter()
+        # Clients start runs 32 at a time, as concurrent requests to a server would.
+        for first in range(0, runs, 32):
+            await asyncio.gather(
+                *(client.start(one_step, i) for i in range(first, min(first + 32, runs)))
+            )
+        while True:
+            row = counter.execute(count).fetchone()
+            if row is not None and row[0] >= runs:
+                break
+            await asyncio.sleep(0.01)
+        elapsed = time.perf_counter() - started
+        counter.close()
+        return runs / elapsed
+    finally:
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait()
+        await backend.close()
+        drop(url, namespace)
+
+
+async def run_worker(url: str, namespace: str) -> None:
+    backend = PostgresBackend(url, namespace=namespace, pool_size=8)
+    await backend.connect()
+    try:
+        await tether.Worker(backend, registry, concurrency=32, poll_interval=0.05).run_forever()
+    finally:
+        await backend.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("url", nargs="?", default=DEFAULT_URL)
+    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument("--worker", metavar="NAMESPACE", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        try:
+            asyncio.run(run_worker(args.url, args.worker))
+        except KeyboardInterrupt:
+            pass
+        return
+    rt = insert_commit_us(args.url, max(args.steps, 500))
+    per_step = asyncio.run(step_us(args.url, args.steps))
+    print(f"INSERT+COMMIT round trip : {rt:8.0f} us")
+    print(f"tether step on Postgres  : {per_step:8.0f} us  ({args.steps} steps in one run)")
+    print(f"ratio                    : {per_step / rt:8.1f}x  (target <= 2x)")
+    print(f"1-step workflows, {args.runs} runs started by clients in this process:")
+    for n in (int(w) for w in args.workers.split(",")):
+        rate = asyncio.run(throughput(args.url, n, args.runs))
+        print(f"  {n} worker process{'es' if n > 1 else '  '} : {rate:8.0f} runs/s")
+
+
+if __name__ == "__main__":
+    main()
