@@ -27,7 +27,9 @@ TetherError
 │  └─ StepFailedError          a step used its retry budget or raised FatalError
 └─ AgentError                  the agent layer (models, tools)
    ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
-   └─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
+   ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
+   ├─ InputRequestError       an answer to an input request that is not pending
+   └─ TurnCancelledError      raised inside a turn's workflow tool when the turn is cancelled
 FatalError                     raised by user code: fail now, do not retry
 RetryableError                 raised by user code: retry, optionally after a delay
 ```
@@ -50,6 +52,7 @@ __all__ = [
     "FencedError",
     "FormatVersionError",
     "HookTokenInUseError",
+    "InputRequestError",
     "IntegrityError",
     "InvalidOffsetError",
     "InvalidTransitionError",
@@ -70,6 +73,7 @@ __all__ = [
     "StrandedRunError",
     "TetherError",
     "ToolArgumentsError",
+    "TurnCancelledError",
     "UnknownWorkflowError",
     "WorkflowError",
 ]
@@ -357,3 +361,20 @@ class InvalidOffsetError(StoreError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"offset {offset!r} of stream {path!r} is invalid: {reason}")
+
+
+class InputRequestError(AgentError):
+    """An answer names an input request that does not exist or was already answered."""
+
+    def __init__(self, session_id: str, request_id: str, reason: str) -> None:
+        self.session_id = session_id
+        self.request_id = request_id
+        self.reason = reason
+        super().__init__(
+            f"session {session_id!r} has no pending input request {request_id!r}: {reason}; "
+            "nothing was changed (list pending requests with session.pending_requests())"
+        )
+
+
+class TurnCancelledError(AgentError):
+    """The turn was cancelled; raised inside its workflow tools to unwind them."""

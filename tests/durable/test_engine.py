@@ -148,6 +148,19 @@ async def running(backend: Backend) -> AsyncIterator[tether.Client]:
         yield tether.Client(backend)
 
 
+async def resume_when_parked(client: tether.Client, token: str, payload: Any) -> None:
+    """Resume a hook once its run has parked on it (its lease released)."""
+    store = client.backend.stores.workflow
+    for _ in range(1000):
+        hook = await store.get_hook(token)
+        run = None if hook is None else await store.get_run(hook.run_id)
+        if run is not None and run.lease_owner is None:
+            await client.resume_hook(token, payload)
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no run parked on hook {token!r}")
+
+
 async def resume_when_ready(client: tether.Client, token: str, payload: Any) -> None:
     for _ in range(500):
         try:
@@ -235,7 +248,7 @@ async def test_non_determinism_is_detected_and_named(running: tether.Client) -> 
 
 async def test_now_random_uuid_are_stable_across_replay(running: tether.Client) -> None:
     handle = await running.start(deterministic)
-    await resume_when_ready(running, f"det-{handle.run_id}", "x")
+    await resume_when_parked(running, f"det-{handle.run_id}", "x")
     result = await handle.result(timeout=30)
     # The body ran once before the park and once more on the replay after it: the values
     # drawn before the park are the same both times.

@@ -8,7 +8,7 @@ import uuid as _uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .._codec import decode
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
@@ -142,14 +142,34 @@ class WorkflowContext:
         """This run's id."""
         return self._a.run_id
 
+    @overload
     async def step(
         self,
-        fn: Callable[..., Awaitable[T]] | Callable[..., T],
+        fn: Callable[..., Awaitable[T]],
         *args: Any,
         name: str | None = None,
         retry: RetryPolicy | None = None,
         **kwargs: Any,
-    ) -> T:
+    ) -> T: ...
+
+    @overload
+    async def step(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> T: ...
+
+    async def step(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> Any:
         """Run `fn(*args, **kwargs)` as a durable step and return its (decoded) result.
 
         A completed step never runs again: on replay its recorded output is returned.
@@ -167,8 +187,7 @@ class WorkflowContext:
             StepFailedError: The step raised FatalError or used its retry budget.
         """
         label = name or getattr(fn, "__qualname__", None) or repr(fn)
-        result: T = await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy())
-        return result
+        return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy())
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably: the run parks, and a timer in the store wakes it.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -65,9 +66,11 @@ class Registry:
                     f"workflow name {wf_name!r} is already registered to another function"
                 )
             self._workflows[wf_name] = WorkflowDef(name=wf_name, fn=fn)
-            # Marks the function so Client.start(fn) knows its name and deployment.
-            fn.__tether_workflow__ = wf_name  # type: ignore[attr-defined]
-            fn.__tether_deployment__ = self.deployment  # type: ignore[attr-defined]
+            # Marks the function so Client.start(fn) knows its name and deployment;
+            # bound methods take no attributes and are started by name instead.
+            with contextlib.suppress(AttributeError):
+                fn.__tether_workflow__ = wf_name  # type: ignore[attr-defined]
+                fn.__tether_deployment__ = self.deployment  # type: ignore[attr-defined]
             return fn
 
         return register

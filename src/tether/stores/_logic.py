@@ -140,7 +140,10 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
         return Claim(outcome="missing")
     if run.status in TERMINAL_RUN_STATUSES:
         return Claim(outcome="finished", run=run)
-    if run.lease_owner not in (None, owner) and run.lease_expires_at > now:
+    # A live lease is busy even when this owner holds it: a worker that is already
+    # running the run sees new events at its next commit, and re-claiming would fence
+    # its own activation.
+    if run.lease_owner is not None and run.lease_expires_at > now:
         return Claim(outcome="busy", run=run)
     epoch = run.lease_epoch + 1
     run = dataclasses.replace(

@@ -1,0 +1,301 @@
+"""The session workflow: one durable run per session, turns as durable steps.
+
+The run owns one inbox hook. `Session.send` admits the message into the ledger and
+rings the inbox; answers and cancel requests arrive through it too. Because the
+inbox's payloads are journaled in order, every replay of the body sees the same
+commands at the same points. Waiting on the inbox parks the run: no worker and no
+memory is held while a turn waits three days for an approval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import Any, TypeVar, overload
+
+from ..durable import Hook, RetryPolicy, WorkflowContext
+from ..errors import StepFailedError, TurnCancelledError
+from ._steps import SessionSteps
+
+__all__ = ["SESSION_WORKFLOW", "ToolWorkflowContext", "inbox_token", "run_session"]
+
+T = TypeVar("T")
+
+#: The workflow name every session run records.
+SESSION_WORKFLOW = "tether.agent.session"
+_SUPERSEDED = {"approved": False, "reason": "superseded by a new message from the same user"}
+
+
+def inbox_token(session_id: str) -> str:
+    """The hook token of a session's command inbox."""
+    return f"tether-session-inbox:{session_id}"
+
+
+async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str) -> None:
+    """The body of a session run: open, then serve turns forever."""
+    inbox = ctx.create_hook(token=inbox_token(session_id))
+    claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
+    while True:
+        turn = await ctx.step(steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn")
+        if turn is None:
+            # Park until a command arrives; stale ones only cost another look.
+            await inbox.receive()
+            continue
+        await _Turn(ctx, steps, inbox, session_id, claim, turn).run()
+
+
+class _Turn:
+    def __init__(
+        self,
+        ctx: WorkflowContext,
+        steps: SessionSteps,
+        inbox: Hook,
+        session_id: str,
+        claim: dict[str, Any],
+        turn: dict[str, Any],
+    ) -> None:
+        self.ctx = ctx
+        self.steps = steps
+        self.agent = steps.agent
+        self.inbox = inbox
+        self.session_id = session_id
+        self.claim = claim
+        self.turn = turn
+        self.step_index = 0
+        self.retry = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
+
+    async def run(self) -> None:
+        outcome, error = "completed", None
+        try:
+            while True:
+                if self.step_index >= self.agent.max_steps_per_turn:
+                    outcome = "failed"
+                    error = (
+                        f"the turn used its {self.agent.max_steps_per_turn} steps "
+                        "(max_steps_per_turn) without finishing"
+                    )
+                    break
+                result = await self.ctx.step(
+                    self.steps.turn_step,
+                    self.ctx.run_id,
+                    self.session_id,
+                    self.claim,
+                    self.turn,
+                    self.step_index,
+                    name="turn_step",
+                    retry=self.retry,
+                )
+                self.step_index += 1
+                action = result["action"]
+                if action == "done":
+                    break
+                if action == "cancelled":
+                    outcome = "cancelled"
+                    break
+                if action == "held":
+                    if await self._wait_for_approvals(result["requests"]) == "cancelled":
+                        outcome = "cancelled"
+                        break
+                elif action == "park":
+                    await self._run_workflow_tools(result["calls"])
+        except TurnCancelledError:
+            outcome = "cancelled"
+        except StepFailedError as exc:
+            outcome, error = "failed", str(exc)
+        await self.ctx.step(
+            self.steps.end_turn,
+            self.ctx.run_id,
+            self.session_id,
+            self.claim,
+            self.turn,
+            self.step_index,
+            outcome,
+            error,
+            name="end_turn",
+        )
+
+    async def _wait_for_approvals(self, requests: list[dict[str, Any]]) -> str:
+        await self.ctx.step(
+            self.steps.request_input,
+            self.ctx.run_id,
+            self.turn,
+            self.step_index,
+            requests,
+            name="request_input",
+        )
+        pending = {r["request_id"]: r for r in requests}
+        while pending:
+            command = await self.inbox.receive()
+            kind = command.get("kind") if isinstance(command, dict) else None
+            if kind == "answer" and command.get("request_id") in pending:
+                request = pending.pop(command["request_id"])
+                await self.ctx.step(
+                    self.steps.record_approval,
+                    self.ctx.run_id,
+                    self.claim,
+                    self.turn,
+                    self.step_index,
+                    request,
+                    command.get("answer"),
+                    command.get("principal"),
+                    name="record_approval",
+                )
+            elif kind == "cancel":
+                return "cancelled"
+            elif kind == "message" and self.agent.turn_policy == "steer":
+                principal = await self.ctx.step(
+                    self.steps.check_principal,
+                    command.get("submission_id"),
+                    name="check_principal",
+                )
+                if principal is not None and principal == (self.turn.get("principal") or ""):
+                    # The person the turn serves changed their mind: the pending
+                    # approvals are revoked and the message steers the turn.
+                    for request in pending.values():
+                        await self.ctx.step(
+                            self.steps.record_approval,
+                            self.ctx.run_id,
+                            self.claim,
+                            self.turn,
+                            self.step_index,
+                            request,
+                            _SUPERSEDED,
+                            command.get("principal"),
+                            name="record_approval",
+                        )
+                    await self.ctx.step(
+                        self.steps.join_messages,
+                        self.ctx.run_id,
+                        self.claim,
+                        self.turn,
+                        self.step_index,
+                        name="join_messages",
+                    )
+                    return "steered"
+        return "resolved"
+
+    async def _run_workflow_tools(self, calls: list[dict[str, Any]]) -> None:
+        from ._tools import format_tool_error, format_tool_result
+
+        for call in calls:
+            tool = self.agent.tool(call["name"])
+            assert tool is not None  # the step only parks on known tools
+            context = ToolWorkflowContext(self, call)
+            try:
+                arguments = tool.validate(call["arguments"])
+                value = await tool.fn(context, **arguments)
+                content, is_error = format_tool_result(value), False
+            except TurnCancelledError:
+                raise
+            except Exception as exc:
+                content, is_error = format_tool_error(exc), True
+            await self.ctx.step(
+                self.steps.record_tool_result,
+                self.ctx.run_id,
+                self.claim,
+                self.turn,
+                self.step_index,
+                call,
+                content,
+                is_error,
+                name="record_tool_result",
+            )
+
+
+class ToolWorkflowContext:
+    """What a ``@workflow_tool`` body gets: durable steps, questions, sleeps.
+
+    The body is replayed like any workflow body, so it must be deterministic: side
+    effects go in `step`.
+    """
+
+    def __init__(self, turn: _Turn, call: dict[str, Any]) -> None:
+        self._turn = turn
+        self._ctx = turn.ctx
+        self.call_id: str = call["call_id"]
+        self.session_id = turn.session_id
+        self._questions = 0
+
+    @property
+    def idempotency_key(self) -> str:
+        """``<session id>:<call id>``, stable across retries."""
+        return f"{self.session_id}:{self.call_id}"
+
+    @overload
+    async def step(
+        self,
+        fn: Callable[..., Awaitable[T]],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> T: ...
+
+    @overload
+    async def step(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> T: ...
+
+    async def step(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        name: str | None = None,
+        retry: RetryPolicy | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Run a durable step (see `WorkflowContext.step`)."""
+        return await self._ctx.step(fn, *args, name=name, retry=retry, **kwargs)
+
+    async def sleep(self, duration: float | timedelta | str) -> None:
+        """Sleep durably; the session parks meanwhile."""
+        await self._ctx.sleep(duration)
+
+    async def ask(self, prompt: str, *, options: list[str] | None = None) -> Any:
+        """Ask the session's user a question and wait (parked) for the answer.
+
+        Args:
+            prompt: The question.
+            options: Allowed answers; None accepts free text.
+
+        Raises:
+            TurnCancelledError: The turn was cancelled while waiting.
+        """
+        self._questions += 1
+        turn = self._turn
+        request = {
+            "request_id": f"ask:{self.call_id}:{self._questions}",
+            "kind": "question",
+            "prompt": prompt,
+            "options": options,
+            "call_id": self.call_id,
+        }
+        await self._ctx.step(
+            turn.steps.request_input,
+            self._ctx.run_id,
+            turn.turn,
+            turn.step_index,
+            [request],
+            name="request_input",
+        )
+        while True:
+            command = await turn.inbox.receive()
+            kind = command.get("kind") if isinstance(command, dict) else None
+            if kind == "answer" and command.get("request_id") == request["request_id"]:
+                return await self._ctx.step(
+                    turn.steps.record_question,
+                    self._ctx.run_id,
+                    turn.turn,
+                    turn.step_index,
+                    request,
+                    command.get("answer"),
+                    command.get("principal"),
+                    name="record_question",
+                )
+            if kind == "cancel":
+                raise TurnCancelledError(f"turn {turn.turn['turn_id']!r} was cancelled")

@@ -1,0 +1,167 @@
+"""A session's canonical transcript in the conversation store, and the event writer.
+
+The transcript is the truth of what happened in a turn: an assistant message is
+appended as soon as its model call ends, a tool result as soon as its tool returns.
+A step that crashes and runs again reads what its earlier attempt already appended
+and adopts it — the model is not called again for a message that is on record, a
+completed tool is not run again, and a non-idempotent tool that had started but left
+no result is recorded as "outcome unknown".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ..stores import Stores, StreamIdentity
+from ..stores._agent_records import OFFSET_START, ProducerClaim
+from ._events import EVENTS_STREAM, EventType, encode_event
+from .models import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+
+__all__ = ["EventWriter", "Transcript", "conversation_path", "to_messages"]
+
+Record = dict[str, Any]
+
+
+def conversation_path(agent_name: str, session_id: str) -> str:
+    """The conversation stream of one session."""
+    return f"agents/{agent_name}/{session_id}"
+
+
+@dataclass(slots=True)
+class Transcript:
+    """Appends and reads one session's records as its fenced producer."""
+
+    stores: Stores
+    path: str
+    claim: ProducerClaim
+
+    @classmethod
+    async def open(cls, stores: Stores, agent_name: str, session_id: str) -> ProducerClaim:
+        """Create the stream (idempotent) and take production of it."""
+        path = conversation_path(agent_name, session_id)
+        await stores.conversations.create_stream(
+            path, StreamIdentity(agent_name=agent_name, instance_id=session_id)
+        )
+        return await stores.conversations.acquire_producer(path, f"session:{session_id}")
+
+    async def append(self, records: Sequence[Record]) -> str:
+        """Append records as one all-or-nothing batch; returns its offset."""
+        meta = await self.stores.conversations.get_meta(self.path)
+        sequence = 0 if meta is None else meta.next_producer_sequence
+        return await self.stores.conversations.append(
+            path=self.path,
+            producer_id=self.claim.producer_id,
+            producer_epoch=self.claim.producer_epoch,
+            incarnation=self.claim.incarnation,
+            producer_sequence=sequence,
+            records=list(records),
+        )
+
+    async def read(self, after: str = OFFSET_START) -> tuple[list[Record], str]:
+        """Every record after `after`, and the offset they end at."""
+        records: list[Record] = []
+        offset = after
+        while True:
+            page = await self.stores.conversations.read(self.path, offset=offset, limit=1000)
+            for batch in page.batches:
+                records.extend(r for r in batch.records if isinstance(r, dict))
+            offset = page.next_offset
+            if page.up_to_date or not page.batches:
+                return records, offset
+
+
+def to_messages(records: Sequence[Record]) -> list[Message]:
+    """The model-facing conversation a list of transcript records amounts to."""
+    out: list[Message] = []
+    for record in records:
+        kind = record.get("kind")
+        if kind == "user":
+            out.append(UserMessage(text=str(record.get("text", ""))))
+        elif kind == "assistant":
+            calls = tuple(
+                ToolCall(
+                    call_id=c["call_id"],
+                    name=c["name"],
+                    arguments=c.get("arguments", {}),
+                    arguments_json=orjson.dumps(c.get("arguments", {})).decode(),
+                )
+                for c in record.get("tool_calls", ())
+            )
+            out.append(AssistantMessage(text=str(record.get("text", "")), tool_calls=calls))
+        elif kind == "tool_result":
+            out.append(
+                ToolResultMessage(
+                    call_id=record["call_id"],
+                    name=record["name"],
+                    content=str(record["content"]),
+                    is_error=bool(record.get("is_error")),
+                )
+            )
+    return out
+
+
+class EventWriter:
+    """Writes session events to the run's event stream, batching bursts.
+
+    Events queue in memory and a background flush writes whatever is queued as one
+    stream write; `close()` (at the end of every step) flushes the rest, so a step's
+    events are on record before the step commits.
+    """
+
+    def __init__(
+        self,
+        stores: Stores,
+        run_id: str,
+        *,
+        turn_id: str | None,
+        step_index: int | None,
+        flush_interval: float = 0.02,
+    ) -> None:
+        self._store = stores.workflow
+        self._run_id = run_id
+        self.turn_id = turn_id
+        self.step_index = step_index
+        self._sequence = 0
+        self._queued: list[bytes] = []
+        self._interval = flush_interval
+        self._task: asyncio.Task[None] | None = None
+
+    def emit(self, type_: EventType, **data: Any) -> None:
+        """Queue one event; its sequence is its position within this step."""
+        self._queued.append(
+            encode_event(
+                type_,
+                data,
+                turn_id=self.turn_id,
+                step_index=self.step_index,
+                sequence=self._sequence,
+            )
+        )
+        self._sequence += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._flush_soon())
+
+    async def _flush_soon(self) -> None:
+        await asyncio.sleep(self._interval)
+        await self.flush()
+
+    async def flush(self) -> None:
+        """Write what is queued."""
+        if self._queued:
+            chunk, self._queued = self._queued, []
+            await self._store.write_stream(self._run_id, EVENTS_STREAM, chunk)
+
+    async def close(self) -> None:
+        """Flush everything and stop the background flusher."""
+        task = self._task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.flush()
