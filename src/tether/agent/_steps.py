@@ -347,28 +347,31 @@ class SessionSteps:
 async def join_into_turn(
     steps: SessionSteps, transcript: Transcript, events: EventWriter, info: TurnInfo
 ) -> int:
-    """Absorb the session's queued messages into the turn; returns how many joined."""
+    """Merge the session's queued messages into the turn; returns how many joined.
+
+    Joins claimed by an earlier attempt that crashed before confirming them are still
+    `joining` under the same host attempt; they are confirmed here too.
+    """
     ledger = steps.stores.submissions
-    joined = await ledger.claim_joinable_submissions(info.attempt, steps.agent.name)
-    if not joined:
+    await ledger.claim_joinable_submissions(info.attempt, steps.agent.name)
+    joining = [s for s in await ledger.list_joined_submissions(info.submission_id)
+               if s.status == "joining"]
+    if not joining:
         return 0
     records, _ = await transcript.read()
     present = {r.get("submission_id") for r in records if r.get("kind") == "user"}
-    new = [s for s in joined if s.submission_id not in present]
+    new = [s for s in joining if s.submission_id not in present]
     if new:
-        await transcript.append(
-            [
-                _user_record(
-                    info.turn_id, s.submission_id, s.payload if isinstance(s.payload, dict) else {}
-                )
-                for s in new
-            ]
-        )
-    for s in joined:
+        await transcript.append([
+            _user_record(info.turn_id, s.submission_id,
+                         s.payload if isinstance(s.payload, dict) else {})
+            for s in new
+        ])
+    for s in joining:
         await ledger.finalize_joined_submission(info.attempt, s.submission_id)
         payload = s.payload if isinstance(s.payload, dict) else {}
         events.emit("turn.steered", submission_id=s.submission_id, text=payload.get("text", ""))
-    return len(joined)
+    return len(joining)
 
 
 def _user_record(turn_id: str, submission_id: str, payload: Mapping[str, Any]) -> Record:
@@ -550,22 +553,21 @@ class _TurnStep:
         return assistant
 
     async def _interrupt_state(self) -> str | None:
+        """"cancel" when the turn's abort was requested; "steer" when messages of the
+        session were claimed to join the turn (they wait as `joining` until merged)."""
         ledger = self.s.stores.submissions
         host = await ledger.get_submission(self.turn.submission_id)
         if host is not None and host.abort_requested_at is not None:
             return "cancel"
         if self.agent.turn_policy == "steer":
-            key = self.s.session_key(self.session_id)
-            if any(
-                s.session_key == key and s.submission_id != self.turn.submission_id
-                for s in await ledger.list_runnable_submissions()
-            ):
+            await ledger.claim_joinable_submissions(self.turn.attempt, self.agent.name)
+            if any(s.status == "joining"
+                   for s in await ledger.list_joined_submissions(self.turn.submission_id)):
                 return "steer"
         return None
 
     async def _steer_at_boundary(self) -> bool:
-        state = await self._interrupt_state()
-        if state == "steer":
+        if await self._interrupt_state() == "steer":
             return bool(await join_into_turn(self.s, self.transcript, self.events, self.turn))
         return False
 

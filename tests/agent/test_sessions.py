@@ -1,0 +1,394 @@
+"""Sessions and turns through the public API, on every backend."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tether.agent import Agent, AgentHost, Session, ToolContext, approval, tool, workflow_tool
+from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
+from tether.errors import InputRequestError, ModelError
+from tether.stores import Backend
+from tether.testing import Reply, ScriptedModel, tool_call
+
+effects: list[Any] = []
+
+
+@tool(approval=approval.always())
+async def restart_service(service: str) -> dict[str, str]:
+    """Restart a service."""
+    effects.append(("restart", service))
+    return {"restarted": service}
+
+
+@tool
+def lookup(service: str) -> str:
+    """Look up a service's status."""
+    effects.append(("lookup", service))
+    return f"{service}: degraded"
+
+
+@tool
+async def refund(ctx: ToolContext, charge_id: str, amount: int) -> dict[str, Any]:
+    """Refund a charge."""
+    effects.append(("refund", charge_id, amount, ctx.idempotency_key))
+    return {"refunded": amount}
+
+
+@tool
+async def slow_tool(seconds: float) -> str:
+    """Take a while."""
+    await asyncio.sleep(seconds)
+    effects.append(("slow", seconds))
+    return "slow done"
+
+
+def collect(incident_id: str) -> str:
+    effects.append(("collect", incident_id))
+    return f"context of {incident_id}"
+
+
+@workflow_tool
+async def handle_incident(ctx: Any, incident_id: str) -> dict[str, Any]:
+    """Triage an incident with a human."""
+    context = await ctx.step(collect, incident_id)
+    level = await ctx.ask(f"Severity of {incident_id}?", options=["p1", "p2", "p3"])
+    await ctx.sleep("50ms")
+    return {"incident": incident_id, "level": level, "context": context}
+
+
+TOOLS = [restart_service, lookup, refund, slow_tool, handle_incident]
+
+
+@pytest.fixture(autouse=True)
+def _reset() -> None:
+    effects.clear()
+
+
+class Harness:
+    def __init__(self, host: AgentHost, model: ScriptedModel) -> None:
+        self.host = host
+        self.model = model
+
+    async def session(self, session_id: str = "s1") -> Session:
+        return await self.host.open_session("ops", session_id=session_id)
+
+
+@pytest.fixture
+def script() -> list[Any]:
+    return []
+
+
+@pytest.fixture
+def policy() -> str:
+    return "steer"
+
+
+@pytest.fixture
+async def harness(backend: Backend, script: list[Any], policy: str) -> AsyncIterator[Harness]:
+    model = ScriptedModel(script)
+    agent = Agent(name="ops", model=model, instructions="You run ops.", tools=TOOLS,
+                  turn_policy=policy)  # type: ignore[arg-type]
+    host = AgentHost(backend, [agent])
+    async with host.worker(poll_interval=0.02):
+        yield Harness(host, model)
+
+
+def types(events: list[Any]) -> list[str]:
+    return [e.type for e in events]
+
+
+async def settled(backend: Backend, submission_id: str) -> Any:
+    for _ in range(500):
+        sub = await backend.stores.submissions.get_submission(submission_id)
+        if sub is not None and sub.status == "settled":
+            return sub
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{submission_id} never settled")
+
+
+# -- turns, tools, approvals -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(text="Checking.", tool_calls=(tool_call("lookup", {"service": "api"}),)),
+    Reply(text="Restarting.", tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+    "Done: api restarted.",
+]])
+async def test_turn_parks_for_approval_and_completes(harness: Harness, backend: Backend) -> None:
+    session = await harness.session()
+    sub_id = await session.send("api is slow", client_message_id="m1", principal="ada")
+    requested = await session.wait_for("input.requested")
+    assert requested.data["tool"] == "restart_service" and effects == [("lookup", "api")]
+    waiting = await session.wait_for("turn.waiting", after=requested.index)
+    assert waiting.data["on"] == "input"
+    await session.answer(requested.data["request_id"], "approve", principal="ada")
+    done = await session.wait_for("turn.completed")
+    events = await session.read_events()
+    assert types(events)[:3] == ["session.started", "turn.started", "message.delta"]
+    assert types(events)[-2:] == ["turn.completed", "session.waiting"]
+    turn_ids = {e.meta.turn_id for e in events if e.meta.turn_id}
+    assert turn_ids == {done.meta.turn_id}
+    assert len({e.meta.id for e in events}) == len(events)
+    assert effects == [("lookup", "api"), ("restart", "api")]
+    sub = await settled(backend, sub_id)
+    assert sub.outcome == "completed"
+    kinds = [r["kind"] for r in await session.transcript()]
+    assert kinds == ["user", "assistant", "tool_result", "assistant", "approval", "tool_result",
+                     "assistant", "turn_end"]
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("restart_service", {"service": "db"}),)),
+    "Understood, not restarting.",
+]])
+async def test_denied_approval_reaches_the_model(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("restart db")
+    requested = await session.wait_for("input.requested")
+    await session.answer(requested.data["request_id"], {"approved": False, "reason": "no"})
+    await session.wait_for("turn.completed")
+    assert effects == []
+    last = harness.model.requests[-1].messages[-1]
+    assert isinstance(last, ToolResultMessage) and last.is_error and "did not approve" in last.content
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("nope", {}), tool_call("lookup", {"service": 3}),
+                      tool_call("lookup", {}))),
+    "Sorry.",
+]])
+async def test_bad_tool_calls_go_back_to_the_model(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("go")
+    await session.wait_for("turn.completed")
+    results = [m for m in harness.model.requests[-1].messages if isinstance(m, ToolResultMessage)]
+    assert [r.is_error for r in results] == [True, True, True]
+    assert "unknown tool 'nope'" in results[0].content and "lookup" in results[0].content
+    assert "service" in results[1].content and "service" in results[2].content
+    assert effects == []
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("refund", {"charge_id": "ch_1", "amount": 5}, call_id="c1"),)),
+    "Refunded.",
+]])
+async def test_tool_context_idempotency_key(harness: Harness) -> None:
+    session = await harness.session("s9")
+    await session.send("refund ch_1")
+    await session.wait_for("turn.completed")
+    assert effects == [("refund", "ch_1", 5, "s9:c1")]
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("handle_incident", {"incident_id": "inc-7"}),)),
+    "Triaged.",
+]])
+async def test_workflow_tool_asks_sleeps_and_returns(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("handle inc-7")
+    asked = await session.wait_for("input.requested")
+    assert asked.data["kind"] == "question" and asked.data["options"] == ["p1", "p2", "p3"]
+    with pytest.raises(InputRequestError, match="must be one of"):
+        await session.answer(asked.data["request_id"], "p9")
+    await session.answer(asked.data["request_id"], "p2")
+    await session.wait_for("turn.completed")
+    result = next(m for m in harness.model.requests[-1].messages
+                  if isinstance(m, ToolResultMessage))
+    assert '"level":"p2"' in result.content and "context of inc-7" in result.content
+    assert effects == [("collect", "inc-7")]
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+    "ok",
+]])
+async def test_answer_errors_change_nothing(harness: Harness) -> None:
+    session = await harness.session()
+    with pytest.raises(InputRequestError, match="no such request"):
+        await session.answer("approve:nope", "approve")
+    await session.send("restart")
+    requested = await session.wait_for("input.requested")
+    await session.answer(requested.data["request_id"], "approve")
+    await session.wait_for("turn.completed")
+    with pytest.raises(InputRequestError, match="already answered"):
+        await session.answer(requested.data["request_id"], "approve")
+    assert effects == [("restart", "api")]
+
+
+@pytest.mark.parametrize("script", [["one", "two"]])
+async def test_send_is_idempotent_by_client_message_id(harness: Harness) -> None:
+    session = await harness.session()
+    first = await session.send("hello", client_message_id="c-1")
+    again = await session.send("hello", client_message_id="c-1")
+    assert first == again
+    await session.wait_for("turn.completed")
+    await asyncio.sleep(0.2)
+    events = await session.read_events()
+    assert types(events).count("turn.started") == 1 and harness.model.calls == 1
+
+
+@pytest.mark.parametrize("script", [[
+    ModelError("overloaded", provider="scripted", retryable=True, retry_after=0.01),
+    "recovered",
+    ModelError("bad key", provider="scripted", status_code=401, retryable=False),
+    "second turn works",
+]])
+async def test_model_errors_retry_or_fail_the_turn(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("one")
+    first = await session.wait_for("turn.completed")
+    await session.send("two")
+    failed = await session.wait_for("turn.failed", after=first.index)
+    assert failed.data["terminal"] is False and "bad key" in failed.data["error"]
+    await session.wait_for("session.waiting", after=failed.index)
+    await session.send("three")
+    await session.wait_for("turn.completed", after=failed.index)
+    assert harness.model.calls == 4
+
+
+# -- steering ------------------------------------------------------------------------------
+
+
+async def _slow_reply(request: ModelRequest) -> str:
+    await asyncio.sleep(0.6)
+    return f"seen {sum(isinstance(m, UserMessage) for m in request.messages)} messages"
+
+
+@pytest.mark.parametrize("script", [["first answer", "second answer"]])
+async def test_idle_session_starts_a_new_turn(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("a")
+    first = await session.wait_for("turn.completed")
+    await session.send("b")
+    second = await session.wait_for("turn.completed", after=first.index)
+    assert first.meta.turn_id != second.meta.turn_id
+
+
+@pytest.mark.parametrize("script", [[_slow_reply, _slow_reply]])
+async def test_message_while_generating_steers_the_same_turn(
+    harness: Harness, backend: Backend
+) -> None:
+    session = await harness.session()
+    first = await session.send("first", principal="ada")
+    await session.wait_for("turn.started")
+    await asyncio.sleep(0.2)
+    second = await session.send("actually, second", principal="ada")
+    steered = await session.wait_for("turn.steered")
+    done = await session.wait_for("turn.completed")
+    assert steered.meta.turn_id == done.meta.turn_id
+    events = await session.read_events()
+    assert types(events).count("turn.started") == 1
+    completed = [e for e in events if e.type == "message.completed"]
+    assert [e.data["text"] for e in completed] == ["seen 2 messages"]
+    assert (await settled(backend, first)).outcome == "completed"
+    assert (await settled(backend, second)).outcome == "completed"
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("slow_tool", {"seconds": 0.5}),)),
+    lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
+]])
+async def test_message_while_a_tool_runs_applies_after_the_step(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("do slow thing")
+    await session.wait_for("tool.call")
+    await session.send("and also this")
+    done = await session.wait_for("turn.completed")
+    events = await session.read_events()
+    order = types(events)
+    assert order.index("tool.result") < order.index("turn.steered")
+    assert events[-2].meta.turn_id == done.meta.turn_id
+    assert [e.data["text"] for e in events if e.type == "message.completed"][-1] == "users: 2"
+    assert effects == [("slow", 0.5)]
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+    lambda r: "restart skipped" if any(isinstance(m, ToolResultMessage) and m.is_error
+                                       for m in r.messages) else "restarted",
+]])
+async def test_message_while_parked_revokes_and_steers(harness: Harness, backend: Backend) -> None:
+    session = await harness.session()
+    first = await session.send("restart api", principal="ada")
+    requested = await session.wait_for("input.requested")
+    second = await session.send("no wait, don't", principal="ada")
+    done = await session.wait_for("turn.completed")
+    resolved = await session.wait_for("input.resolved")
+    assert resolved.data["request_id"] == requested.data["request_id"]
+    steered = await session.wait_for("turn.steered")
+    assert steered.meta.turn_id == done.meta.turn_id
+    assert effects == []
+    texts = [e.data["text"] for e in await session.read_events() if e.type == "message.completed"]
+    assert texts[-1] == "restart skipped"
+    with pytest.raises(InputRequestError, match="already answered"):
+        await session.answer(requested.data["request_id"], "approve")
+    assert (await settled(backend, first)).outcome == "completed"
+    assert (await settled(backend, second)).outcome == "completed"
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+    lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
+]])
+async def test_message_from_someone_else_does_not_revoke_an_approval(
+    harness: Harness, backend: Backend
+) -> None:
+    session = await harness.session()
+    await session.send("restart api", principal="ada")
+    requested = await session.wait_for("input.requested")
+    other = await session.send("unrelated question", principal="bob")
+    await asyncio.sleep(0.3)
+    assert (await backend.stores.submissions.get_submission(other)).status == "queued"
+    assert [r["request_id"] for r in await session.pending_requests()] == [
+        requested.data["request_id"]
+    ]
+    await session.answer(requested.data["request_id"], "approve", principal="ada")
+    done = await session.wait_for("turn.completed")
+    # Once the turn runs again, the waiting message joins it at the next boundary.
+    steered = await session.wait_for("turn.steered")
+    assert steered.data["submission_id"] == other and steered.meta.turn_id == done.meta.turn_id
+    assert effects == [("restart", "api")]
+    assert (await settled(backend, other)).outcome == "completed"
+
+
+@pytest.mark.parametrize("policy", ["queue"])
+@pytest.mark.parametrize("script", [[_slow_reply, _slow_reply]])
+async def test_queue_policy_waits_for_the_turn_to_end(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("first")
+    await session.wait_for("turn.started")
+    await session.send("second")
+    first = await session.wait_for("turn.completed")
+    second = await session.wait_for("turn.completed", after=first.index)
+    assert first.meta.turn_id != second.meta.turn_id
+    texts = [e.data["text"] for e in await session.read_events() if e.type == "message.completed"]
+    assert texts == ["seen 1 messages", "seen 2 messages"]
+
+
+@pytest.mark.parametrize("script", [[
+    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+    "never",
+]])
+async def test_cancel_a_parked_turn(harness: Harness, backend: Backend) -> None:
+    session = await harness.session()
+    sub_id = await session.send("restart")
+    await session.wait_for("input.requested")
+    await session.cancel_turn()
+    await session.wait_for("turn.cancelled")
+    assert (await settled(backend, sub_id)).outcome == "aborted"
+    assert effects == []
+
+
+@pytest.mark.parametrize("script", [[_slow_reply]])
+async def test_cancel_while_generating(harness: Harness, backend: Backend) -> None:
+    session = await harness.session()
+    sub_id = await session.send("think hard")
+    await session.wait_for("turn.started")
+    await session.cancel_turn()
+    await session.wait_for("turn.cancelled")
+    assert (await settled(backend, sub_id)).outcome == "aborted"
+    assert not [e for e in await session.read_events() if e.type == "message.completed"]
