@@ -90,8 +90,9 @@ def policy() -> str:
 @pytest.fixture
 async def harness(backend: Backend, script: list[Any], policy: str) -> AsyncIterator[Harness]:
     model = ScriptedModel(script)
-    agent = Agent(name="ops", model=model, instructions="You run ops.", tools=TOOLS,
-                  turn_policy=policy)  # type: ignore[arg-type]
+    agent = Agent(
+        name="ops", model=model, instructions="You run ops.", tools=TOOLS, turn_policy=policy
+    )  # type: ignore[arg-type]
     host = AgentHost(backend, [agent])
     async with host.worker(poll_interval=0.02):
         yield Harness(host, model)
@@ -113,11 +114,18 @@ async def settled(backend: Backend, submission_id: str) -> Any:
 # -- turns, tools, approvals -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(text="Checking.", tool_calls=(tool_call("lookup", {"service": "api"}),)),
-    Reply(text="Restarting.", tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-    "Done: api restarted.",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(text="Checking.", tool_calls=(tool_call("lookup", {"service": "api"}),)),
+            Reply(
+                text="Restarting.", tool_calls=(tool_call("restart_service", {"service": "api"}),)
+            ),
+            "Done: api restarted.",
+        ]
+    ],
+)
 async def test_turn_parks_for_approval_and_completes(harness: Harness, backend: Backend) -> None:
     session = await harness.session()
     sub_id = await session.send("api is slow", client_message_id="m1", principal="ada")
@@ -137,14 +145,27 @@ async def test_turn_parks_for_approval_and_completes(harness: Harness, backend: 
     sub = await settled(backend, sub_id)
     assert sub.outcome == "completed"
     kinds = [r["kind"] for r in await session.transcript()]
-    assert kinds == ["user", "assistant", "tool_result", "assistant", "approval", "tool_result",
-                     "assistant", "turn_end"]
+    assert kinds == [
+        "user",
+        "assistant",
+        "tool_result",
+        "assistant",
+        "approval",
+        "tool_result",
+        "assistant",
+        "turn_end",
+    ]
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("restart_service", {"service": "db"}),)),
-    "Understood, not restarting.",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("restart_service", {"service": "db"}),)),
+            "Understood, not restarting.",
+        ]
+    ],
+)
 async def test_denied_approval_reaches_the_model(harness: Harness) -> None:
     session = await harness.session()
     await session.send("restart db")
@@ -153,14 +174,25 @@ async def test_denied_approval_reaches_the_model(harness: Harness) -> None:
     await session.wait_for("turn.completed")
     assert effects == []
     last = harness.model.requests[-1].messages[-1]
-    assert isinstance(last, ToolResultMessage) and last.is_error and "did not approve" in last.content
+    assert isinstance(last, ToolResultMessage) and last.is_error
+    assert "did not approve" in last.content
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("nope", {}), tool_call("lookup", {"service": 3}),
-                      tool_call("lookup", {}))),
-    "Sorry.",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(
+                tool_calls=(
+                    tool_call("nope", {}),
+                    tool_call("lookup", {"service": 3}),
+                    tool_call("lookup", {}),
+                )
+            ),
+            "Sorry.",
+        ]
+    ],
+)
 async def test_bad_tool_calls_go_back_to_the_model(harness: Harness) -> None:
     session = await harness.session()
     await session.send("go")
@@ -172,10 +204,17 @@ async def test_bad_tool_calls_go_back_to_the_model(harness: Harness) -> None:
     assert effects == []
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("refund", {"charge_id": "ch_1", "amount": 5}, call_id="c1"),)),
-    "Refunded.",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(
+                tool_calls=(tool_call("refund", {"charge_id": "ch_1", "amount": 5}, call_id="c1"),)
+            ),
+            "Refunded.",
+        ]
+    ],
+)
 async def test_tool_context_idempotency_key(harness: Harness) -> None:
     session = await harness.session("s9")
     await session.send("refund ch_1")
@@ -183,10 +222,15 @@ async def test_tool_context_idempotency_key(harness: Harness) -> None:
     assert effects == [("refund", "ch_1", 5, "s9:c1")]
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("handle_incident", {"incident_id": "inc-7"}),)),
-    "Triaged.",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("handle_incident", {"incident_id": "inc-7"}),)),
+            "Triaged.",
+        ]
+    ],
+)
 async def test_workflow_tool_asks_sleeps_and_returns(harness: Harness) -> None:
     session = await harness.session()
     await session.send("handle inc-7")
@@ -196,16 +240,22 @@ async def test_workflow_tool_asks_sleeps_and_returns(harness: Harness) -> None:
         await session.answer(asked.data["request_id"], "p9")
     await session.answer(asked.data["request_id"], "p2")
     await session.wait_for("turn.completed")
-    result = next(m for m in harness.model.requests[-1].messages
-                  if isinstance(m, ToolResultMessage))
+    result = next(
+        m for m in harness.model.requests[-1].messages if isinstance(m, ToolResultMessage)
+    )
     assert '"level":"p2"' in result.content and "context of inc-7" in result.content
     assert effects == [("collect", "inc-7")]
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-    "ok",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+            "ok",
+        ]
+    ],
+)
 async def test_answer_errors_change_nothing(harness: Harness) -> None:
     session = await harness.session()
     with pytest.raises(InputRequestError, match="no such request"):
@@ -231,12 +281,17 @@ async def test_send_is_idempotent_by_client_message_id(harness: Harness) -> None
     assert types(events).count("turn.started") == 1 and harness.model.calls == 1
 
 
-@pytest.mark.parametrize("script", [[
-    ModelError("overloaded", provider="scripted", retryable=True, retry_after=0.01),
-    "recovered",
-    ModelError("bad key", provider="scripted", status_code=401, retryable=False),
-    "second turn works",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            ModelError("overloaded", provider="scripted", retryable=True, retry_after=0.01),
+            "recovered",
+            ModelError("bad key", provider="scripted", status_code=401, retryable=False),
+            "second turn works",
+        ]
+    ],
+)
 async def test_model_errors_retry_or_fail_the_turn(harness: Harness) -> None:
     session = await harness.session()
     await session.send("one")
@@ -288,10 +343,15 @@ async def test_message_while_generating_steers_the_same_turn(
     assert (await settled(backend, second)).outcome == "completed"
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("slow_tool", {"seconds": 0.5}),)),
-    lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("slow_tool", {"seconds": 0.5}),)),
+            lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
+        ]
+    ],
+)
 async def test_message_while_a_tool_runs_applies_after_the_step(harness: Harness) -> None:
     session = await harness.session()
     await session.send("do slow thing")
@@ -306,11 +366,19 @@ async def test_message_while_a_tool_runs_applies_after_the_step(harness: Harness
     assert effects == [("slow", 0.5)]
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-    lambda r: "restart skipped" if any(isinstance(m, ToolResultMessage) and m.is_error
-                                       for m in r.messages) else "restarted",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+            lambda r: (
+                "restart skipped"
+                if any(isinstance(m, ToolResultMessage) and m.is_error for m in r.messages)
+                else "restarted"
+            ),
+        ]
+    ],
+)
 async def test_message_while_parked_revokes_and_steers(harness: Harness, backend: Backend) -> None:
     session = await harness.session()
     first = await session.send("restart api", principal="ada")
@@ -330,10 +398,15 @@ async def test_message_while_parked_revokes_and_steers(harness: Harness, backend
     assert (await settled(backend, second)).outcome == "completed"
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-    lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+            lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
+        ]
+    ],
+)
 async def test_message_from_someone_else_does_not_revoke_an_approval(
     harness: Harness, backend: Backend
 ) -> None:
@@ -369,10 +442,15 @@ async def test_queue_policy_waits_for_the_turn_to_end(harness: Harness) -> None:
     assert texts == ["seen 1 messages", "seen 2 messages"]
 
 
-@pytest.mark.parametrize("script", [[
-    Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-    "never",
-]])
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+            "never",
+        ]
+    ],
+)
 async def test_cancel_a_parked_turn(harness: Harness, backend: Backend) -> None:
     session = await harness.session()
     sub_id = await session.send("restart")

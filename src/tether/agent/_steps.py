@@ -354,19 +354,23 @@ async def join_into_turn(
     """
     ledger = steps.stores.submissions
     await ledger.claim_joinable_submissions(info.attempt, steps.agent.name)
-    joining = [s for s in await ledger.list_joined_submissions(info.submission_id)
-               if s.status == "joining"]
+    joining = [
+        s for s in await ledger.list_joined_submissions(info.submission_id) if s.status == "joining"
+    ]
     if not joining:
         return 0
     records, _ = await transcript.read()
     present = {r.get("submission_id") for r in records if r.get("kind") == "user"}
     new = [s for s in joining if s.submission_id not in present]
     if new:
-        await transcript.append([
-            _user_record(info.turn_id, s.submission_id,
-                         s.payload if isinstance(s.payload, dict) else {})
-            for s in new
-        ])
+        await transcript.append(
+            [
+                _user_record(
+                    info.turn_id, s.submission_id, s.payload if isinstance(s.payload, dict) else {}
+                )
+                for s in new
+            ]
+        )
     for s in joining:
         await ledger.finalize_joined_submission(info.attempt, s.submission_id)
         payload = s.payload if isinstance(s.payload, dict) else {}
@@ -553,16 +557,20 @@ class _TurnStep:
         return assistant
 
     async def _interrupt_state(self) -> str | None:
-        """"cancel" when the turn's abort was requested; "steer" when messages of the
-        session were claimed to join the turn (they wait as `joining` until merged)."""
+        """Whether the turn must stop ("cancel") or take in new messages ("steer").
+
+        Messages claimed to join wait as `joining` until `join_into_turn` merges them.
+        """
         ledger = self.s.stores.submissions
         host = await ledger.get_submission(self.turn.submission_id)
         if host is not None and host.abort_requested_at is not None:
             return "cancel"
         if self.agent.turn_policy == "steer":
             await ledger.claim_joinable_submissions(self.turn.attempt, self.agent.name)
-            if any(s.status == "joining"
-                   for s in await ledger.list_joined_submissions(self.turn.submission_id)):
+            if any(
+                s.status == "joining"
+                for s in await ledger.list_joined_submissions(self.turn.submission_id)
+            ):
                 return "steer"
         return None
 
