@@ -206,25 +206,31 @@ class Activation:
             batch = (self._pending if keep_pending else []) + list(events)
             self._pending = []
             tries = 0
+            stale = False
             while True:
-                commit = Commit(
-                    run_id=self.run_id,
-                    owner=self.owner,
-                    epoch=self.epoch,
-                    expected_head=self.head,
-                    events=tuple(batch),
-                    start_runs=tuple(start_runs),
-                    enqueue=tuple(enqueue),
-                    ack_message_id=self.message_id if end else None,
-                    release=end,
-                )
                 try:
+                    if stale:
+                        # Another writer appended (a hook payload, a child's end, a cancel):
+                        # fold it in, then commit again at the new head.
+                        await self._merge()
+                        stale = False
+                        if park_guard is not None and not park_guard():
+                            self._pending = batch + self._pending
+                            return False
+                    commit = Commit(
+                        run_id=self.run_id,
+                        owner=self.owner,
+                        epoch=self.epoch,
+                        expected_head=self.head,
+                        events=tuple(batch),
+                        start_runs=tuple(start_runs),
+                        enqueue=tuple(enqueue),
+                        ack_message_id=self.message_id if end else None,
+                        release=end,
+                    )
                     result = await self.store.commit(commit)
                 except StaleHeadError:
-                    await self._merge()
-                    if park_guard is not None and not park_guard():
-                        self._pending = batch + self._pending
-                        return False
+                    stale = True
                     continue
                 except HookTokenInUseError as exc:
                     batch = self._drop_hook(batch, exc)
@@ -233,6 +239,8 @@ class Activation:
                     self._settle("abandoned")
                     raise _Suspend from None
                 except StoreError:
+                    # Transient (the database restarted, a lock timed out): the same
+                    # commit, or the same merge, is tried again.
                     tries += 1
                     if tries >= _TRANSIENT_TRIES:
                         self._settle("abandoned")
