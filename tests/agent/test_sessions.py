@@ -470,3 +470,40 @@ async def test_cancel_while_generating(harness: Harness, backend: Backend) -> No
     await session.wait_for("turn.cancelled")
     assert (await settled(backend, sub_id)).outcome == "aborted"
     assert not [e for e in await session.read_events() if e.type == "message.completed"]
+
+
+# -- sub-agents ----------------------------------------------------------------------------
+
+
+async def test_sub_agent_runs_as_a_child_run_and_the_parent_waits_on_tasks(
+    backend: Backend,
+) -> None:
+    researcher_model = ScriptedModel(
+        [Reply(tool_calls=(tool_call("lookup", {"service": "db"}),)), "db is degraded"]
+    )
+    researcher = Agent(name="researcher", model=researcher_model, tools=[lookup])
+    lead_model = ScriptedModel(
+        [
+            Reply(tool_calls=(tool_call("researcher", {"task": "check the db"}),)),
+            lambda r: (
+                "report: " + next(m.content for m in r.messages if isinstance(m, ToolResultMessage))
+            ),
+        ]
+    )
+    lead = Agent(name="lead", model=lead_model, tools=[researcher.as_tool()])
+    host = AgentHost(backend, [lead])
+    assert set(host.agents) == {"lead", "researcher"}
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("lead", session_id="p1")
+        await session.send("how is the db?")
+        waiting = await session.wait_for("turn.waiting", on="tasks")
+        done = await session.wait_for("turn.completed")
+    (task,) = waiting.data["tasks"]
+    assert task["agent"] == "researcher"
+    texts = [e.data["text"] for e in await session.read_events() if e.type == "message.completed"]
+    assert texts[-1] == "report: db is degraded"
+    assert done.meta.turn_id == waiting.meta.turn_id
+    child = await host.client.get(f"task:{task['task_session_id']}")
+    info = await child.info()
+    assert info.parent_run_id == session.run_id and info.status == "completed"
+    assert effects == [("lookup", "db")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigurationError
 
@@ -70,6 +70,33 @@ class Agent:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ConfigurationError(f"agent {self.name!r} has duplicate tool names: {duplicates}")
+
+    def as_tool(self, *, name: str | None = None, description: str | None = None) -> Tool:
+        """This agent as a tool of another: each call runs it as a child run.
+
+        The calling turn waits on ``tasks`` (parked, no worker held) until the
+        sub-agent's turn ends; its final reply is the tool's result.
+
+        Args:
+            name: The tool name; default the agent's name.
+            description: What the calling model is told; default names the agent.
+        """
+        from ._tools import Tool
+
+        agent = self
+
+        async def delegate(ctx: Any, task: str) -> str:
+            return str(await ctx.run_agent(agent, task))
+
+        delegate.__tether_agent__ = agent  # type: ignore[attr-defined]
+        return Tool(
+            delegate,
+            name=name or self.name.replace(".", "_"),
+            description=description
+            or f"Delegate a task to the {self.name!r} agent; "
+            "pass the whole task as `task`. Returns its final answer.",
+            is_workflow=True,
+        )
 
     def tool(self, name: str) -> Tool | None:
         """The tool called `name`, or None."""

@@ -12,12 +12,28 @@ from ..errors import ConfigurationError, InputRequestError, NotFoundError
 from ..stores import Backend, SubmissionInput
 from ._agent import Agent
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
-from ._session import SESSION_WORKFLOW, inbox_token, run_session
+from ._session import SESSION_WORKFLOW, TASK_WORKFLOW, inbox_token, run_session, run_task
 from ._steps import SessionSteps
 from ._transcript import Transcript, conversation_path
 from .models import Model, resolve_model
 
 __all__ = ["AgentHost", "Session"]
+
+
+def _with_subagents(agents: Iterable[Agent]) -> list[Agent]:
+    """The agents and, recursively, those their tools delegate to (`Agent.as_tool`)."""
+    found: dict[str, Agent] = {}
+    todo = list(agents)
+    while todo:
+        agent = todo.pop()
+        if agent.name in found:
+            continue
+        found[agent.name] = agent
+        for tool in agent.tools:
+            sub = getattr(tool.fn, "__tether_agent__", None)
+            if isinstance(sub, Agent):
+                todo.append(sub)
+    return list(found.values())
 
 
 class AgentHost:
@@ -37,11 +53,12 @@ class AgentHost:
         self, backend: Backend, agents: Iterable[Agent], *, deployment: str = "agents"
     ) -> None:
         self.backend = backend
-        self.agents = {a.name: a for a in agents}
+        self.agents = {a.name: a for a in _with_subagents(agents)}
         if not self.agents:
             raise ConfigurationError("AgentHost needs at least one agent")
         self.registry = Registry(deployment=deployment)
         self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
+        self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)
         self.client = Client(backend, registry=self.registry)
         self._steps: dict[str, SessionSteps] = {}
 
@@ -66,6 +83,11 @@ class AgentHost:
         self, ctx: WorkflowContext, agent_name: str, session_id: str
     ) -> None:
         await run_session(ctx, self.steps(agent_name), session_id)
+
+    async def _task_workflow(
+        self, ctx: WorkflowContext, agent_name: str, session_id: str, task: str
+    ) -> str:
+        return await run_task(ctx, self.steps(agent_name), session_id, task)
 
     def worker(self, **options: Any) -> Worker:
         """A worker that runs this host's sessions (options as for `tether.Worker`)."""

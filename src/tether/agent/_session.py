@@ -17,12 +17,21 @@ from ..durable import Hook, RetryPolicy, WorkflowContext
 from ..errors import StepFailedError, TurnCancelledError
 from ._steps import SessionSteps
 
-__all__ = ["SESSION_WORKFLOW", "ToolWorkflowContext", "inbox_token", "run_session"]
+__all__ = [
+    "SESSION_WORKFLOW",
+    "TASK_WORKFLOW",
+    "ToolWorkflowContext",
+    "inbox_token",
+    "run_session",
+    "run_task",
+]
 
 T = TypeVar("T")
 
 #: The workflow name every session run records.
 SESSION_WORKFLOW = "tether.agent.session"
+#: The workflow name of a sub-agent task (a child run of the calling session).
+TASK_WORKFLOW = "tether.agent.task"
 _SUPERSEDED = {"approved": False, "reason": "superseded by a new message from the same user"}
 
 
@@ -42,6 +51,21 @@ async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str
             await inbox.receive()
             continue
         await _Turn(ctx, steps, inbox, session_id, claim, turn).run()
+
+
+async def run_task(ctx: WorkflowContext, steps: SessionSteps, session_id: str, task: str) -> str:
+    """The body of a sub-agent task: one turn on its own session, returning its reply."""
+    inbox = ctx.create_hook(token=inbox_token(session_id))
+    await ctx.step(steps.admit_task, session_id, task, name="admit_task")
+    claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
+    turn = await ctx.step(steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn")
+    if turn is None:
+        raise RuntimeError(f"the task of session {session_id!r} was not admitted")
+    outcome = await _Turn(ctx, steps, inbox, session_id, claim, turn).run()
+    if outcome != "completed":
+        raise RuntimeError(f"the sub-agent's turn ended {outcome}")
+    reply: str = await ctx.step(steps.final_reply, claim, turn, name="final_reply")
+    return reply
 
 
 class _Turn:
@@ -64,7 +88,8 @@ class _Turn:
         self.step_index = 0
         self.retry = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
 
-    async def run(self) -> None:
+    async def run(self) -> str:
+        """Run the turn to its end; returns "completed", "failed" or "cancelled"."""
         outcome, error = "completed", None
         try:
             while True:
@@ -113,6 +138,7 @@ class _Turn:
             error,
             name="end_turn",
         )
+        return outcome
 
     async def _wait_for_approvals(self, requests: list[dict[str, Any]]) -> str:
         await self.ctx.step(
@@ -251,6 +277,28 @@ class ToolWorkflowContext:
     ) -> Any:
         """Run a durable step (see `WorkflowContext.step`)."""
         return await self._ctx.step(fn, *args, name=name, retry=retry, **kwargs)
+
+    async def run_agent(self, agent: Any, task: str) -> str:
+        """Run another hosted agent on `task` as a child run; returns its final reply.
+
+        The turn waits on ``tasks`` meanwhile (parked: no worker, no memory).
+        """
+        turn = self._turn
+        name = agent if isinstance(agent, str) else agent.name
+        session_id = f"{self.session_id}.{self.call_id}"
+        task_info = {"call_id": self.call_id, "agent": name, "task_session_id": session_id}
+        await self._ctx.step(
+            turn.steps.announce_tasks,
+            self._ctx.run_id,
+            turn.turn,
+            turn.step_index,
+            [task_info],
+            name="announce_tasks",
+        )
+        child = await self._ctx.start_child(
+            TASK_WORKFLOW, name, session_id, task, run_id=f"task:{session_id}"
+        )
+        return str(await child.result())
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably; the session parks meanwhile."""

@@ -23,6 +23,7 @@ from ..stores import (
     SettledRecord,
     Stores,
     SubmissionClaim,
+    SubmissionInput,
     make_session_key,
 )
 from ..stores._agent_records import LEASE_DURATION, ProducerClaim
@@ -322,6 +323,38 @@ class SessionSteps:
                 "turn.failed", submission_id=info.submission_id, error=error, terminal=False
             )
         events.emit("session.waiting")
+        await events.close()
+
+    async def admit_task(self, session_id: str, task: str) -> str:
+        """Admit a sub-agent's task as its session's first message (idempotent)."""
+        submission_id = f"{session_id}:task"
+        await self.stores.submissions.admit_direct(
+            SubmissionInput(
+                submission_id=submission_id,
+                agent_name=self.agent.name,
+                instance_id=session_id,
+                payload={"text": task, "principal": None},
+                canonical_ready=True,
+            )
+        )
+        return submission_id
+
+    async def final_reply(self, claim: dict[str, Any], turn: dict[str, Any]) -> str:
+        """The text of the turn's last assistant message."""
+        records, _ = await self._transcript(claim).read()
+        replies = [
+            r
+            for r in records
+            if r.get("kind") == "assistant" and r.get("turn_id") == turn["turn_id"]
+        ]
+        return str(replies[-1]["text"]) if replies else ""
+
+    async def announce_tasks(
+        self, run_id: str, turn: dict[str, Any], step_index: int, tasks: list[dict[str, Any]]
+    ) -> None:
+        """Announce that the turn waits for sub-agent tasks."""
+        events = self._events(run_id, turn["turn_id"], step_index)
+        events.emit("turn.waiting", on="tasks", tasks=tasks)
         await events.close()
 
     async def check_principal(self, submission_id: str) -> str | None:
