@@ -23,8 +23,34 @@ def tether_cmd(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_demo_kills_and_recovers() -> None:
+def test_demo_agent_survives_a_kill_while_parked() -> None:
     out = tether_cmd("demo")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    lines = text.splitlines()
+
+    def at(fragment: str) -> int:
+        return next(i for i, line in enumerate(lines) if fragment in line)
+
+    # Tools ran, then the turn parked on the approval, and only then was the worker killed.
+    assert at("tool.call          collect_metrics") < at("approval of restart_service")
+    assert at("approval of restart_service") < at("killed worker 1")
+    assert "with SIGKILL (exit status -9)" in text
+    assert at("killed worker 1") < at("started worker 2") < at("approves the restart")
+    # The answer after the restart resumed the turn, which completed.
+    assert at("approves the restart") < at("input.resolved     approve:")
+    assert at("tool.call          restart_service") < at("turn.completed")
+    assert "restart_service                    ran 1 time(s), in worker 2" in text
+    assert "collect_metrics                    ran 1 time(s), in worker 1 (killed)" in text
+    assert "Model calls: 4 for 4 scripted answers" in text and "(none repeated)" in text
+    assert "settled, outcome completed" in text
+    assert "Turn completed after the restart; restart_service ran once." in text
+    # Text deltas are coalesced into one line per model call.
+    assert text.count("message.delta x") == 4
+
+
+def test_engine_demo_kills_and_recovers() -> None:
+    out = tether_cmd("demo", "--engine")
     assert out.returncode == 0, out.stderr
     assert "sending SIGKILL" in out.stdout and "the run completed" in out.stdout
     assert "interrupted by the crash; ran again" in out.stdout

@@ -26,7 +26,14 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tether", description="Durable AI agents.")
     parser.add_argument("--version", action="version", version=f"tether {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("demo", help="a durable pipeline survives its worker being killed")
+    demo = sub.add_parser(
+        "demo", help="an incident agent's turn survives its worker being killed while parked"
+    )
+    demo.add_argument(
+        "--engine",
+        action="store_true",
+        help="the engine-only demo: a workflow's worker killed mid-step",
+    )
 
     def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument(
@@ -66,6 +73,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
     from ..stores import open_backend
 
     if args.command == "demo":
+        if args.engine:
+            from ._demo_engine import run_engine_demo
+
+            return await run_engine_demo()
         from ._demo import run_demo
 
         return await run_demo()
