@@ -6,6 +6,7 @@ TetherError
 │  └─ MissingExtraError        an optional dependency is not installed
 ├─ StoreError                  the persistence layer refused or failed
 │  ├─ NotFoundError            the named record does not exist
+│  │  └─ ContentDeletedError   the content existed and was deleted by retention
 │  ├─ ConflictError            same identity, other content; never an overwrite
 │  │  ├─ HookTokenInUseError   an active hook already owns that token
 │  │  └─ StaleHeadError        the run's log moved on since the writer loaded it
@@ -48,6 +49,7 @@ __all__ = [
     "AgentError",
     "ConfigurationError",
     "ConflictError",
+    "ContentDeletedError",
     "FatalError",
     "FencedError",
     "FormatVersionError",
@@ -104,6 +106,10 @@ class StoreError(TetherError):
 
 class NotFoundError(StoreError):
     """The named record does not exist."""
+
+
+class ContentDeletedError(NotFoundError):
+    """The content asked for was deleted by a retention policy; its records remain."""
 
 
 class ConflictError(StoreError):

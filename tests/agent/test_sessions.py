@@ -10,7 +10,7 @@ import pytest
 
 from tether.agent import Agent, AgentHost, Session, ToolContext, approval, tool, workflow_tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
-from tether.errors import InputRequestError, ModelError
+from tether.errors import ContentDeletedError, InputRequestError, ModelError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -507,3 +507,36 @@ async def test_sub_agent_runs_as_a_child_run_and_the_parent_waits_on_tasks(
     info = await child.info()
     assert info.parent_run_id == session.run_id and info.status == "completed"
     assert effects == [("lookup", "db")]
+
+
+# -- closing and retention -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("retention", [None, 0])
+async def test_close_applies_retention(backend: Backend, retention: int | None) -> None:
+    model = ScriptedModel(["the secret answer"])
+    agent = Agent(name="ops", model=model, tools=TOOLS, retention=retention)
+    host = AgentHost(backend, [agent])
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("ops", session_id="r1")
+        sub_id = await session.send("a private question")
+        await session.wait_for("turn.completed")
+        await session.close()
+        handle = await host.client.get(session.run_id)
+        ended = await handle.result(timeout=10)
+    assert ended["retention"] == ("deleted" if retention == 0 else "kept")
+    steps = await handle.steps()
+    assert [s.name.rsplit("//", 1)[-1] for s in steps][-1] == "close_session"
+    assert all(s.status == "completed" for s in steps)
+    sub = await backend.stores.submissions.get_submission(sub_id)
+    assert sub is not None and sub.outcome == "completed"
+    if retention == 0:
+        assert all(s.input is None and s.output is None for s in steps[:-1])
+        with pytest.raises(ContentDeletedError, match="retention=0"):
+            await session.transcript()
+        with pytest.raises(ContentDeletedError):
+            await session.read_events()
+    else:
+        texts = [r.get("text") for r in await session.transcript()]
+        assert "the secret answer" in texts
+        assert (await session.read_events())[-1].type == "session.closed"

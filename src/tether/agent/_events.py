@@ -45,6 +45,7 @@ EventType = Literal[
     "turn.cancelled",
     "session.waiting",
     "session.failed",
+    "session.closed",
 ]
 
 

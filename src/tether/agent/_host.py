@@ -8,7 +8,7 @@ from typing import Any
 
 from .._ids import new_ulid
 from ..durable import Client, Registry, Worker, WorkflowContext
-from ..errors import ConfigurationError, InputRequestError, NotFoundError
+from ..errors import ConfigurationError, ContentDeletedError, InputRequestError, NotFoundError
 from ..stores import Backend, SubmissionInput
 from ._agent import Agent
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
@@ -81,8 +81,8 @@ class AgentHost:
 
     async def _session_workflow(
         self, ctx: WorkflowContext, agent_name: str, session_id: str
-    ) -> None:
-        await run_session(ctx, self.steps(agent_name), session_id)
+    ) -> dict[str, Any]:
+        return await run_session(ctx, self.steps(agent_name), session_id)
 
     async def _task_workflow(
         self, ctx: WorkflowContext, agent_name: str, session_id: str, task: str
@@ -174,6 +174,28 @@ class Session:
             {"kind": "answer", "request_id": request_id, "answer": answer, "principal": principal}
         )
 
+    async def close(self) -> None:
+        """End the session once its current turn ends (a parked turn is cancelled).
+
+        With the agent's ``retention=0`` its content (transcript, events, step inputs and
+        outputs) is deleted then; ids, timestamps, statuses and step names remain, and
+        reading the content raises `ContentDeletedError`.
+        """
+        await self._ring({"kind": "close"})
+
+    async def _ensure_readable(self) -> None:
+        run = await self._stores.workflow.get_run(self.run_id)
+        if run is not None and run.status == "completed" and run.output is not None:
+            from .._codec import decode
+
+            ended = decode(run.output)
+            if isinstance(ended, dict) and ended.get("retention") == "deleted":
+                raise ContentDeletedError(
+                    f"session {self.session_id!r} ended under retention=0: its transcript, "
+                    "events and step contents were deleted (ids, timestamps, statuses and "
+                    "step names remain)"
+                )
+
     async def cancel_turn(self) -> None:
         """Cancel the running turn (its submission settles as aborted)."""
         from ..stores import make_session_key
@@ -184,7 +206,12 @@ class Session:
         await self._ring({"kind": "cancel"})
 
     async def read_events(self, start: int = 0) -> list[SessionEvent]:
-        """The events from index `start` (negative counts back from the tail)."""
+        """The events from index `start` (negative counts back from the tail).
+
+        Raises:
+            ContentDeletedError: The session ended under ``retention=0``.
+        """
+        await self._ensure_readable()
         out: list[SessionEvent] = []
         while True:
             chunks, _ = await self._stores.workflow.read_stream(
@@ -235,7 +262,12 @@ class Session:
         return list(requested.values())
 
     async def transcript(self) -> list[dict[str, Any]]:
-        """The canonical transcript records."""
+        """The canonical transcript records.
+
+        Raises:
+            ContentDeletedError: The session ended under ``retention=0``.
+        """
+        await self._ensure_readable()
         meta = await self._stores.conversations.get_meta(
             conversation_path(self.agent_name, self.session_id)
         )

@@ -40,17 +40,25 @@ def inbox_token(session_id: str) -> str:
     return f"tether-session-inbox:{session_id}"
 
 
-async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str) -> None:
-    """The body of a session run: open, then serve turns forever."""
+async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str) -> dict[str, Any]:
+    """The body of a session run: open, serve turns until closed, apply retention."""
     inbox = ctx.create_hook(token=inbox_token(session_id))
     claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
     while True:
         turn = await ctx.step(steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn")
         if turn is None:
             # Park until a command arrives; stale ones only cost another look.
-            await inbox.receive()
+            command = await inbox.receive()
+            if isinstance(command, dict) and command.get("kind") == "close":
+                break
             continue
-        await _Turn(ctx, steps, inbox, session_id, claim, turn).run()
+        running = _Turn(ctx, steps, inbox, session_id, claim, turn)
+        await running.run()
+        if running.closing:
+            break
+    await ctx.step(steps.close_session, ctx.run_id, session_id, claim, name="close_session")
+    deleted = steps.agent.retention == 0
+    return {"closed": True, "retention": "deleted" if deleted else "kept"}
 
 
 async def run_task(ctx: WorkflowContext, steps: SessionSteps, session_id: str, task: str) -> str:
@@ -86,6 +94,7 @@ class _Turn:
         self.claim = claim
         self.turn = turn
         self.step_index = 0
+        self.closing = False
         self.retry = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
 
     async def run(self) -> str:
@@ -166,7 +175,8 @@ class _Turn:
                     command.get("principal"),
                     name="record_approval",
                 )
-            elif kind == "cancel":
+            elif kind in ("cancel", "close"):
+                self.closing = self.closing or kind == "close"
                 return "cancelled"
             elif kind == "message" and self.agent.turn_policy == "steer":
                 principal = await self.ctx.step(
@@ -345,5 +355,6 @@ class ToolWorkflowContext:
                     command.get("principal"),
                     name="record_question",
                 )
-            if kind == "cancel":
+            if kind in ("cancel", "close"):
+                turn.closing = turn.closing or kind == "close"
                 raise TurnCancelledError(f"turn {turn.turn['turn_id']!r} was cancelled")

@@ -357,6 +357,16 @@ class SessionSteps:
         events.emit("turn.waiting", on="tasks", tasks=tasks)
         await events.close()
 
+    async def close_session(self, run_id: str, session_id: str, claim: dict[str, Any]) -> None:
+        """End the session; with ``retention=0`` delete its content, keeping records."""
+        if self.agent.retention == 0:
+            await self.stores.conversations.purge(claim["path"])
+            await self.stores.workflow.purge_run_content(run_id)
+        else:
+            events = self._events(run_id)
+            events.emit("session.closed", session_id=session_id)
+            await events.close()
+
     async def check_principal(self, submission_id: str) -> str | None:
         """The principal of a queued message (None when it is no longer queued)."""
         submission = await self.stores.submissions.get_submission(submission_id)

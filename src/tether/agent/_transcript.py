@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -35,11 +35,16 @@ def conversation_path(agent_name: str, session_id: str) -> str:
 
 @dataclass(slots=True)
 class Transcript:
-    """Appends and reads one session's records as its fenced producer."""
+    """Appends and reads one session's records as its fenced producer.
+
+    Appends from concurrent tasks of one step (parallel tool calls) are serialized: each
+    takes the next producer sequence, and two taking the same one would conflict.
+    """
 
     stores: Stores
     path: str
     claim: ProducerClaim
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False, compare=False)
 
     @classmethod
     async def open(cls, stores: Stores, agent_name: str, session_id: str) -> ProducerClaim:
@@ -52,16 +57,17 @@ class Transcript:
 
     async def append(self, records: Sequence[Record]) -> str:
         """Append records as one all-or-nothing batch; returns its offset."""
-        meta = await self.stores.conversations.get_meta(self.path)
-        sequence = 0 if meta is None else meta.next_producer_sequence
-        return await self.stores.conversations.append(
-            path=self.path,
-            producer_id=self.claim.producer_id,
-            producer_epoch=self.claim.producer_epoch,
-            incarnation=self.claim.incarnation,
-            producer_sequence=sequence,
-            records=list(records),
-        )
+        async with self._lock:
+            meta = await self.stores.conversations.get_meta(self.path)
+            sequence = 0 if meta is None else meta.next_producer_sequence
+            return await self.stores.conversations.append(
+                path=self.path,
+                producer_id=self.claim.producer_id,
+                producer_epoch=self.claim.producer_epoch,
+                incarnation=self.claim.incarnation,
+                producer_sequence=sequence,
+                records=list(records),
+            )
 
     async def read(self, after: str = OFFSET_START) -> tuple[list[Record], str]:
         """Every record after `after`, and the offset they end at."""

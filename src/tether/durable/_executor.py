@@ -214,9 +214,12 @@ class Activation:
                         # fold it in, then commit again at the new head.
                         await self._merge()
                         stale = False
-                        if park_guard is not None and not park_guard():
-                            self._pending = batch + self._pending
-                            return False
+                    # A park is decided under the lock, on the latest journal: a commit that
+                    # held the lock before this one may have folded in what the body waits
+                    # for, and parking then would leave the run asleep with its answer.
+                    if park_guard is not None and not park_guard():
+                        self._pending = batch + self._pending
+                        return False
                     commit = Commit(
                         run_id=self.run_id,
                         owner=self.owner,
@@ -350,8 +353,14 @@ class Activation:
             )
 
         def still_blocked() -> bool:
+            # Blocked means: nothing running, and every waiter still waiting. A body that
+            # moved on while this park waited for the lock has no waiters left, or a step.
             self._poke()
-            return not any(w.future.done() for w in self._waiters)
+            return (
+                not self._active_steps
+                and bool(self._waiters)
+                and not any(w.future.done() for w in self._waiters)
+            )
 
         try:
             parked = await self._commit(enqueue=enqueue, end=True, park_guard=still_blocked)

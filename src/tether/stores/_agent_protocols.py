@@ -296,6 +296,13 @@ class ConversationStore(Protocol):
         """
         ...
 
+    async def purge(self, path: str) -> None:
+        """Delete the stream's records and checkpoint (retention).
+
+        Identity, head and producer state stay. Idempotent; an unknown path is a no-op.
+        """
+        ...
+
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
         """Replace the stream's fold checkpoint (optional capability FOLD_CHECKPOINTS).
 

@@ -202,6 +202,14 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
+    async def purge_run_content(self, run_id: str) -> None:
+        """Delete a run's content (retention).
+
+        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
+        statuses and timestamps stay.
+        """
+        ...
+
     # -- streams --------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         """Append chunks to a stream; returns the index of the last one."""

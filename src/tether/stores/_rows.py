@@ -38,6 +38,7 @@ __all__ = [
     "hook_from_row",
     "hook_values",
     "placeholders",
+    "purge_run_statements",
     "run_from_row",
     "run_update_values",
     "run_values",
@@ -267,4 +268,17 @@ def statements(mark: str) -> Statements:
         ),
         insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
         insert_hook=f"INSERT INTO tether_hooks ({HOOK_COLS}) VALUES ({placeholders(5, mark)})",
+    )
+
+
+def purge_run_statements(mark: str) -> tuple[str, ...]:
+    """Statements (one run-id parameter each) that delete a run's content.
+
+    Ids, slots, names, statuses and timestamps stay.
+    """
+    return (
+        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
+        f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
+        f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
+        f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
     )

@@ -161,6 +161,13 @@ class MemoryConversationStore:
     def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(path, listener)
 
+    async def purge(self, path: str) -> None:
+        stream = self._streams.get(path)
+        if stream is not None:
+            stream.batches.clear()
+            stream.by_producer.clear()
+        self._checkpoints.pop(path, None)
+
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
         self._checkpoints[path] = checkpoint
 

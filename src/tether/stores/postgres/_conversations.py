@@ -40,7 +40,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
-from ..sqlite._conversations import split_chunks
+from ..sqlite._conversations import purge_stream_rows, split_chunks
 from ._notify import Notifier, conversation_channel
 from ._submissions import Conn, TxRunner, lookup_submission
 
@@ -405,6 +405,9 @@ class PostgresConversationStore:
                     del self._subscribed[path]
 
         return cancel
+
+    async def purge(self, path: str) -> None:
+        await self._run_tx(lambda conn: purge_stream_rows(conn, path, "%s"))
 
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
         ns = self._namespace

@@ -404,6 +404,13 @@ class PostgresWorkflowStore:
 
         return await self._write(expire)
 
+    async def purge_run_content(self, run_id: str) -> None:
+        def purge(t: _Txn) -> None:
+            for statement in rows.purge_run_statements("%s"):
+                t.c.execute(statement, (run_id,))
+
+        await self._write(purge)
+
     # -- streams -----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         data = [bytes(chunk) for chunk in chunks]

@@ -249,6 +249,16 @@ def _get_checkpoint(conn: sqlite3.Connection, path: str) -> FoldCheckpoint | Non
     return FoldCheckpoint(head_offset=row[0], incarnation=row[1], format_version=row[2], data=data)
 
 
+def purge_stream_rows(conn: Any, path: str, mark: str) -> None:
+    for table in (
+        "tether_conversation_batch_chunks",
+        "tether_conversation_batches",
+        "tether_conversation_checkpoint_chunks",
+        "tether_conversation_checkpoints",
+    ):
+        conn.execute(f"DELETE FROM {table} WHERE path = {mark}", (path,))
+
+
 class SqliteConversationStore:
     """A `ConversationStore` in a SQLite file, safe for many processes on one file.
 
@@ -312,6 +322,9 @@ class SqliteConversationStore:
 
     def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
         return self._listeners.subscribe(path, listener)
+
+    async def purge(self, path: str) -> None:
+        await self._db.write(lambda conn: purge_stream_rows(conn, path, "?"))
 
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
         await self._db.write(lambda conn: _put_checkpoint(conn, path, checkpoint))

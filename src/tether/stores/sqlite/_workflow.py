@@ -465,6 +465,13 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
+    async def purge_run_content(self, run_id: str) -> None:
+        def purge(c: sqlite3.Connection) -> None:
+            for statement in rows.purge_run_statements("?"):
+                c.execute(statement, (run_id,))
+
+        await self._db.write(purge)
+
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         def write(c: sqlite3.Connection) -> int:

@@ -107,6 +107,18 @@ class ConversationContract:
         assert meta is not None
         assert meta.identity == identities[results.index(None)]
 
+    # -- retention --------------------------------------------------------------------
+    async def test_purge_deletes_records_and_keeps_the_stream(
+        self, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        offset = await self.append(streams, producer, 0, [message(0, "private")])
+        await streams.purge(PATH)
+        await streams.purge(PATH)
+        assert (await streams.read(PATH)).batches == ()
+        meta = await streams.get_meta(PATH)
+        assert meta is not None and meta.identity == IDENTITY and meta.head_offset == offset
+        await streams.purge("agents/helper/unknown")
+
     # -- appends ----------------------------------------------------------------------
     async def test_the_current_producer_appends_in_order(
         self, streams: ConversationStore, producer: ProducerClaim

@@ -110,6 +110,26 @@ class WorkflowStoreContract:
         # b's wake-up found a live holder: acknowledged, not handed out again.
         assert await store.claim_next("q", owner="w1", lease_seconds=30, limit=10) == []
 
+    async def test_purge_deletes_content_and_keeps_records(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        done = NewEvent(event_type="step_completed", correlation_id="s1", payload=b"secret")
+        await store.commit(_commit("r1", epoch, head, _step("s1"), done))
+        await store.write_stream("r1", "out", [b"private"])
+        await store.purge_run_content("r1")
+        run = await store.get_run("r1")
+        assert run is not None and run.input is None and run.status == "running"
+        (step,) = await store.list_steps("r1")
+        assert (step.step_id, step.status, step.input, step.output) == (
+            "s1",
+            "completed",
+            None,
+            None,
+        )
+        events = await store.list_events("r1")
+        assert events and all(e.payload is None for e in events)
+        assert [e.event_type for e in events][-1] == "step_completed"
+        assert (await store.read_stream("r1", "out"))[0] == []
+
     async def test_stale_epoch_is_rejected_and_writes_nothing(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)
         await store.release_run("r1", owner="w1", epoch=epoch)
