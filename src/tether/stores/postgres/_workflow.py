@@ -62,6 +62,32 @@ def _wrap(exc: BaseException) -> BaseException:
     return StoreError(f"PostgreSQL error: {type(exc).__name__}: {exc}")
 
 
+def _take(c: Conn, queue: str, owner: str, lease_seconds: float, limit: int) -> list[Message]:
+    now = time.time()
+    until = now + lease_seconds
+    found = c.execute(
+        "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
+        "available_at <= %s AND (lease_owner IS NULL OR lease_expires_at <= %s) "
+        "ORDER BY available_at, message_id LIMIT %s FOR UPDATE SKIP LOCKED) "
+        "UPDATE tether_queue q SET lease_owner = %s, lease_expires_at = %s, "
+        "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
+        "RETURNING q.message_id, q.payload, q.deliveries, q.available_at",
+        (queue, now, now, limit, owner, until),
+    ).fetchall()
+    found.sort(key=lambda r: (r[3], r[0]))
+    return [
+        Message(
+            message_id=r[0],
+            queue=queue,
+            payload=bytes(r[1]),
+            deliveries=r[2],
+            lease_owner=owner,
+            lease_expires_at=until,
+        )
+        for r in found
+    ]
+
+
 class PostgresWorkflowStore:
     """The workflow store in a Postgres namespace, shared by any number of processes."""
 
@@ -253,41 +279,20 @@ class PostgresWorkflowStore:
     async def dequeue(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
-        now = time.time()
-        until = now + lease_seconds
-        found = await self._sql(
-            lambda c: c.execute(
-                "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
-                "available_at <= %s AND (lease_owner IS NULL OR lease_expires_at <= %s) "
-                "ORDER BY available_at, message_id LIMIT %s FOR UPDATE SKIP LOCKED) "
-                "UPDATE tether_queue q SET lease_owner = %s, lease_expires_at = %s, "
-                "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
-                "RETURNING q.message_id, q.payload, q.deliveries, q.available_at",
-                (queue, now, now, limit, owner, until),
-            ).fetchall()
-        )
-        found.sort(key=lambda r: (r[3], r[0]))
-        return [
-            Message(
-                message_id=r[0],
-                queue=queue,
-                payload=bytes(r[1]),
-                deliveries=r[2],
-                lease_owner=owner,
-                lease_expires_at=until,
-            )
-            for r in found
-        ]
+        return await self._sql(lambda c: _take(c, queue, owner, lease_seconds, limit))
 
     async def claim_next(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[tuple[Message, Claim]]:
-        taken = await self.dequeue(queue, owner=owner, lease_seconds=lease_seconds, limit=limit)
-        if not taken:
-            return []
-        return await self._write(
-            lambda t: _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
-        )
+        # One transaction: a message is never left leased to a worker whose claim of the
+        # run did not commit (that message would look busy to others and be dropped).
+        def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            taken = _take(t.c, queue, owner, lease_seconds, limit)
+            if not taken:
+                return []
+            return _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
+
+        return await self._write(claim)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
