@@ -137,6 +137,7 @@ class EventWriter:
         self._queued: list[bytes] = []
         self._interval = flush_interval
         self._task: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()
 
     def emit(self, type_: EventType, **data: Any) -> None:
         """Queue one event; its sequence is its position within this step."""
@@ -155,13 +156,16 @@ class EventWriter:
 
     async def _flush_soon(self) -> None:
         await asyncio.sleep(self._interval)
-        await self.flush()
+        # Shielded: `close()` cancels this task, and a write already under way must
+        # still land (and before anything `close()` writes after it).
+        await asyncio.shield(self.flush())
 
     async def flush(self) -> None:
-        """Write what is queued."""
-        if self._queued:
-            chunk, self._queued = self._queued, []
-            await self._store.write_stream(self._run_id, EVENTS_STREAM, chunk)
+        """Write what is queued (writes are serialized, in emission order)."""
+        async with self._writing:
+            if self._queued:
+                chunk, self._queued = self._queued, []
+                await self._store.write_stream(self._run_id, EVENTS_STREAM, chunk)
 
     async def close(self) -> None:
         """Flush everything and stop the background flusher."""
