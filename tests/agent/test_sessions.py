@@ -540,3 +540,28 @@ async def test_close_applies_retention(backend: Backend, retention: int | None) 
         texts = [r.get("text") for r in await session.transcript()]
         assert "the secret answer" in texts
         assert (await session.read_events())[-1].type == "session.closed"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        [
+            Reply(tool_calls=(tool_call("handle_incident", {"incident_id": "inc-8"}),)),
+            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
+            "done",
+        ]
+    ],
+)
+async def test_event_coordinates_are_unique_within_a_turn(harness: Harness) -> None:
+    session = await harness.session()
+    await session.send("go")
+    asked = await session.wait_for("input.requested")
+    await session.answer(asked.data["request_id"], "p1")
+    approval_request = await session.wait_for("input.requested", after=asked.index)
+    await session.answer(approval_request.data["request_id"], "approve")
+    await session.wait_for("turn.completed")
+    events = [e for e in await session.read_events() if e.meta.turn_id]
+    coordinates = [(e.meta.turn_id, e.meta.step_index, e.meta.sequence) for e in events]
+    assert len(coordinates) == len(set(coordinates))
+    calls = [e.data["name"] for e in events if e.type == "tool.call"]
+    assert calls == ["handle_incident", "restart_service"]

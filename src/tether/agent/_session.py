@@ -93,16 +93,25 @@ class _Turn:
         self.session_id = session_id
         self.claim = claim
         self.turn = turn
-        self.step_index = 0
+        # Every durable step of the turn gets its own index: the `stepIndex` coordinate
+        # of the events it emits, the same on each of its attempts. 0 is `begin_turn`.
+        self.step_index = 1
+        self.model_steps = 0
         self.closing = False
         self.retry = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
+
+    def next_index(self) -> int:
+        """The step index of the turn's next durable step."""
+        index = self.step_index
+        self.step_index += 1
+        return index
 
     async def run(self) -> str:
         """Run the turn to its end; returns "completed", "failed" or "cancelled"."""
         outcome, error = "completed", None
         try:
             while True:
-                if self.step_index >= self.agent.max_steps_per_turn:
+                if self.model_steps >= self.agent.max_steps_per_turn:
                     outcome = "failed"
                     error = (
                         f"the turn used its {self.agent.max_steps_per_turn} steps "
@@ -115,11 +124,11 @@ class _Turn:
                     self.session_id,
                     self.claim,
                     self.turn,
-                    self.step_index,
+                    self.next_index(),
                     name="turn_step",
                     retry=self.retry,
                 )
-                self.step_index += 1
+                self.model_steps += 1
                 action = result["action"]
                 if action == "done":
                     break
@@ -142,7 +151,7 @@ class _Turn:
             self.session_id,
             self.claim,
             self.turn,
-            self.step_index,
+            self.next_index(),
             outcome,
             error,
             name="end_turn",
@@ -154,7 +163,7 @@ class _Turn:
             self.steps.request_input,
             self.ctx.run_id,
             self.turn,
-            self.step_index,
+            self.next_index(),
             requests,
             name="request_input",
         )
@@ -169,7 +178,7 @@ class _Turn:
                     self.ctx.run_id,
                     self.claim,
                     self.turn,
-                    self.step_index,
+                    self.next_index(),
                     request,
                     command.get("answer"),
                     command.get("principal"),
@@ -193,7 +202,7 @@ class _Turn:
                             self.ctx.run_id,
                             self.claim,
                             self.turn,
-                            self.step_index,
+                            self.next_index(),
                             request,
                             _SUPERSEDED,
                             command.get("principal"),
@@ -204,7 +213,7 @@ class _Turn:
                         self.ctx.run_id,
                         self.claim,
                         self.turn,
-                        self.step_index,
+                        self.next_index(),
                         name="join_messages",
                     )
                     return "steered"
@@ -230,7 +239,7 @@ class _Turn:
                 self.ctx.run_id,
                 self.claim,
                 self.turn,
-                self.step_index,
+                self.next_index(),
                 call,
                 content,
                 is_error,
@@ -301,7 +310,7 @@ class ToolWorkflowContext:
             turn.steps.announce_tasks,
             self._ctx.run_id,
             turn.turn,
-            turn.step_index,
+            turn.next_index(),
             [task_info],
             name="announce_tasks",
         )
@@ -337,7 +346,7 @@ class ToolWorkflowContext:
             turn.steps.request_input,
             self._ctx.run_id,
             turn.turn,
-            turn.step_index,
+            turn.next_index(),
             [request],
             name="request_input",
         )
@@ -349,7 +358,7 @@ class ToolWorkflowContext:
                     turn.steps.record_question,
                     self._ctx.run_id,
                     turn.turn,
-                    turn.step_index,
+                    turn.next_index(),
                     request,
                     command.get("answer"),
                     command.get("principal"),

@@ -768,5 +768,13 @@ class _TurnStep:
         if held:
             return {"action": "held", "hold": "request", "requests": held}
         if parked:
+            for call in parked:
+                self.events.emit(
+                    "tool.call",
+                    call_id=call["call_id"],
+                    name=call["name"],
+                    arguments=call["arguments"],
+                    workflow=True,
+                )
             return {"action": "park", "calls": parked}
         return None

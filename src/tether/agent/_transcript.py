@@ -45,6 +45,9 @@ class Transcript:
     path: str
     claim: ProducerClaim
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False, compare=False)
+    # The next producer sequence, read once per Transcript (one step's appends) and kept:
+    # this object is the stream's only producer while the step runs.
+    _sequence: int | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     async def open(cls, stores: Stores, agent_name: str, session_id: str) -> ProducerClaim:
@@ -58,16 +61,23 @@ class Transcript:
     async def append(self, records: Sequence[Record]) -> str:
         """Append records as one all-or-nothing batch; returns its offset."""
         async with self._lock:
-            meta = await self.stores.conversations.get_meta(self.path)
-            sequence = 0 if meta is None else meta.next_producer_sequence
-            return await self.stores.conversations.append(
-                path=self.path,
-                producer_id=self.claim.producer_id,
-                producer_epoch=self.claim.producer_epoch,
-                incarnation=self.claim.incarnation,
-                producer_sequence=sequence,
-                records=list(records),
-            )
+            if self._sequence is None:
+                meta = await self.stores.conversations.get_meta(self.path)
+                self._sequence = 0 if meta is None else meta.next_producer_sequence
+            try:
+                offset = await self.stores.conversations.append(
+                    path=self.path,
+                    producer_id=self.claim.producer_id,
+                    producer_epoch=self.claim.producer_epoch,
+                    incarnation=self.claim.incarnation,
+                    producer_sequence=self._sequence,
+                    records=list(records),
+                )
+            except BaseException:
+                self._sequence = None
+                raise
+            self._sequence += 1
+            return offset
 
     async def read(self, after: str = OFFSET_START) -> tuple[list[Record], str]:
         """Every record after `after`, and the offset they end at."""
