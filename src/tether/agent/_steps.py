@@ -86,6 +86,21 @@ class SessionSteps:
         self.stores = stores
         self.agent = agent
         self.model = model
+        self._seen_slot: dict[str, int] = {}
+
+    async def inbox_rang(self, run_id: str) -> bool:
+        """Whether a command (message, answer, cancel) reached the inbox since the last look.
+
+        A cheap read of the run's log that gates the ledger checks; a false "yes" only
+        costs one check.
+        """
+        events = await self.stores.workflow.list_events(
+            run_id, after=self._seen_slot.get(run_id, 0)
+        )
+        if not events:
+            return False
+        self._seen_slot[run_id] = events[-1].slot
+        return any(e.event_type == "hook_received" for e in events)
 
     def _events(
         self, run_id: str, turn_id: str | None = None, step_index: int | None = None
@@ -604,6 +619,8 @@ class _TurnStep:
 
         Messages claimed to join wait as `joining` until `join_into_turn` merges them.
         """
+        if not await self.s.inbox_rang(self.run_id):
+            return None
         ledger = self.s.stores.submissions
         host = await ledger.get_submission(self.turn.submission_id)
         if host is not None and host.abort_requested_at is not None:
