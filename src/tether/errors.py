@@ -32,6 +32,7 @@ TetherError
    ├─ InputRequestError       an answer to an input request that is not pending
    └─ TurnCancelledError      raised inside a turn's workflow tool when the turn is cancelled
 FatalError                     raised by user code: fail now, do not retry
+AuthorizationRequired          raised by a tool: park the turn until the user authorizes
 RetryableError                 raised by user code: retry, optionally after a delay
 ```
 
@@ -47,6 +48,7 @@ from typing import Any
 
 __all__ = [
     "AgentError",
+    "AuthorizationRequired",
     "ConfigurationError",
     "ConflictError",
     "ContentDeletedError",
@@ -384,3 +386,21 @@ class InputRequestError(AgentError):
 
 class TurnCancelledError(AgentError):
     """The turn was cancelled; raised inside its workflow tools to unwind them."""
+
+
+class AuthorizationRequired(Exception):
+    """Raise inside a tool when it needs the user to authorize a connection first.
+
+    The turn emits ``authorization.required`` and parks (no worker held) until the user
+    answers the request (``{"authorized": True}``); the tool then runs again.
+
+    Args:
+        message: What is needed, for the user.
+        provider: The service to connect, e.g. ``"github"``.
+        url: Where the user completes the authorization.
+    """
+
+    def __init__(self, message: str = "", *, provider: str = "", url: str | None = None) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.url = url

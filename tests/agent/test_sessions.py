@@ -10,7 +10,7 @@ import pytest
 
 from tether.agent import Agent, AgentHost, Session, ToolContext, approval, tool, workflow_tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
-from tether.errors import ContentDeletedError, InputRequestError, ModelError
+from tether.errors import AuthorizationRequired, ContentDeletedError, InputRequestError, ModelError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -565,3 +565,62 @@ async def test_event_coordinates_are_unique_within_a_turn(harness: Harness) -> N
     assert len(coordinates) == len(set(coordinates))
     calls = [e.data["name"] for e in events if e.type == "tool.call"]
     assert calls == ["handle_incident", "restart_service"]
+
+
+connections: dict[str, bool] = {}
+
+
+@tool(idempotent=False)
+async def create_issue(title: str) -> str:
+    """Open an issue in the tracker."""
+    if not connections.get("tracker"):
+        raise AuthorizationRequired(
+            "connect the issue tracker", provider="tracker", url="https://tracker.example/oauth"
+        )
+    effects.append(("issue", title))
+    return "issue #1"
+
+
+async def test_authorization_parks_the_turn_until_the_user_connects(backend: Backend) -> None:
+    connections.clear()
+    model = ScriptedModel(
+        [Reply(tool_calls=(tool_call("create_issue", {"title": "api slow"}),)), "filed"]
+    )
+    host = AgentHost(backend, [Agent(name="ops", model=model, tools=[create_issue])])
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("ops", session_id="auth")
+        await session.send("file it")
+        required = await session.wait_for("authorization.required")
+        waiting = await session.wait_for("turn.waiting", after=required.index)
+        assert waiting.data["on"] == "input"
+        assert required.data["provider"] == "tracker" and required.data["url"].startswith("https")
+        assert [r["request_id"] for r in await session.pending_requests()] == [
+            required.data["request_id"]
+        ]
+        connections["tracker"] = True  # the user completed the flow in a browser
+        await session.answer(required.data["request_id"], {"authorized": True})
+        await session.wait_for("turn.completed")
+    # The tool had not acted before asking: it runs (once), not "outcome unknown".
+    assert effects == [("issue", "api slow")]
+    result = next(m for m in model.requests[-1].messages if isinstance(m, ToolResultMessage))
+    assert result.content == "issue #1" and not result.is_error
+
+
+@pytest.mark.parametrize("calls_per_step", [1, 3])
+async def test_model_calls_per_step_widens_the_durable_step(
+    backend: Backend, calls_per_step: int
+) -> None:
+    replies: list[Any] = [
+        Reply(tool_calls=(tool_call("lookup", {"service": f"s{i}"}),)) for i in range(3)
+    ]
+    model = ScriptedModel([*replies, "all checked"])
+    agent = Agent(name="ops", model=model, tools=TOOLS, model_calls_per_step=calls_per_step)
+    host = AgentHost(backend, [agent])
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("ops", session_id=f"w{calls_per_step}")
+        await session.send("check everything")
+        await session.wait_for("turn.completed")
+        steps = await (await host.client.get(session.run_id)).steps()
+    turn_steps = [s for s in steps if s.name.endswith("//turn_step")]
+    assert model.calls == 4 and [e[1] for e in effects] == ["s0", "s1", "s2"]
+    assert len(turn_steps) == (4 if calls_per_step == 1 else 2)

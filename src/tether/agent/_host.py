@@ -248,14 +248,16 @@ class Session:
 
     async def _all_requests(self) -> set[str]:
         return {
-            e.data["request_id"] for e in await self.read_events() if e.type == "input.requested"
+            e.data["request_id"]
+            for e in await self.read_events()
+            if e.type in ("input.requested", "authorization.required")
         }
 
     async def pending_requests(self) -> list[dict[str, Any]]:
         """Input requests (approvals, questions) not answered yet."""
         requested: dict[str, dict[str, Any]] = {}
         for event in await self.read_events():
-            if event.type == "input.requested":
+            if event.type in ("input.requested", "authorization.required"):
                 requested[event.data["request_id"]] = dict(event.data)
             elif event.type == "input.resolved":
                 requested.pop(event.data["request_id"], None)

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import durable
 from .._ids import new_ulid
-from ..errors import FatalError, ModelError, RetryableError
+from ..errors import AuthorizationRequired, FatalError, ModelError, RetryableError
 from ..stores import (
     AttemptRef,
     Lease,
@@ -267,7 +267,8 @@ class SessionSteps:
         """Announce input requests and that the turn waits for them."""
         events = self._events(run_id, turn["turn_id"], step_index)
         for request in requests:
-            events.emit("input.requested", **request)
+            kind = "authorization.required" if request["kind"] == "authorization" else None
+            events.emit(kind or "input.requested", **request)
         events.emit("turn.waiting", on="input", request_ids=[r["request_id"] for r in requests])
         await events.close()
 
@@ -466,7 +467,7 @@ def _approved(answer: Any) -> bool:
     if isinstance(answer, str):
         return answer.lower() in ("approve", "approved", "yes", "y", "ok", "allow")
     if isinstance(answer, dict):
-        return bool(answer.get("approved", answer.get("approve", False)))
+        return bool(answer.get("approved", answer.get("authorized", answer.get("approve", False))))
     return False
 
 
@@ -659,7 +660,15 @@ class _TurnStep:
         from ._tools import ToolContext, format_tool_error, format_tool_result
 
         approvals = {r["call_id"]: r for r in mine if r.get("kind") == "approval"}
-        started = {r["call_id"] for r in mine if r.get("kind") == "tool_started"}
+        # A call counts as started when its last marker is `tool_started`; a tool that
+        # asked for authorization had not acted yet.
+        markers = {
+            r["call_id"]: r["kind"]
+            for r in mine
+            if r.get("kind") in ("tool_started", "authorization_requested")
+        }
+        started = {call_id for call_id, kind in markers.items() if kind == "tool_started"}
+        asked = sum(1 for r in mine if r.get("kind") == "authorization_requested")
         held: list[dict[str, Any]] = []
         parked: list[dict[str, Any]] = []
         runnable: list[tuple[dict[str, Any], Any, dict[str, Any]]] = []
@@ -756,6 +765,28 @@ class _TurnStep:
                     record = _result_record(
                         self.turn.turn_id, call, format_tool_result(value), False
                     )
+                except AuthorizationRequired as auth:
+                    await self.transcript.append(
+                        [
+                            {
+                                "kind": "authorization_requested",
+                                "turn_id": self.turn.turn_id,
+                                "call_id": call["call_id"],
+                            }
+                        ]
+                    )
+                    held.append(
+                        {
+                            "request_id": f"authorize:{call['call_id']}:{asked + len(held)}",
+                            "kind": "authorization",
+                            "call_id": call["call_id"],
+                            "tool": call["name"],
+                            "provider": auth.provider,
+                            "url": auth.url,
+                            "message": str(auth),
+                        }
+                    )
+                    return
                 except Exception as exc:
                     record = _result_record(self.turn.turn_id, call, format_tool_error(exc), True)
             await self.transcript.append([record])
