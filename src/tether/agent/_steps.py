@@ -267,8 +267,10 @@ class SessionSteps:
         """Announce input requests and that the turn waits for them."""
         events = self._events(run_id, turn["turn_id"], step_index)
         for request in requests:
-            kind = "authorization.required" if request["kind"] == "authorization" else None
-            events.emit(kind or "input.requested", **request)
+            if request["kind"] == "authorization":
+                events.emit("authorization.required", **request)
+            else:
+                events.emit("input.requested", **request)
         events.emit("turn.waiting", on="input", request_ids=[r["request_id"] for r in requests])
         await events.close()
 
