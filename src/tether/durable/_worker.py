@@ -38,6 +38,22 @@ def pid_is_dead(pid: int) -> bool:
         return False
 
 
+async def _wait_quiet(activations: list[Activation], grace: float) -> set[Activation]:
+    """The activations whose step threads returned within `grace` seconds."""
+    quiet: set[Activation] = set()
+
+    async def one(activation: Activation) -> None:
+        await activation.quiesce()
+        quiet.add(activation)
+
+    tasks = [asyncio.create_task(one(a)) for a in activations]
+    if tasks:
+        await asyncio.wait(tasks, timeout=grace)
+        for task in tasks:
+            task.cancel()
+    return quiet
+
+
 class Worker:
     """Runs the workflows of one registry from a backend's queue.
 
@@ -55,6 +71,8 @@ class Worker:
         heartbeat_interval: How often the worker stamps itself alive and looks for
             dead workers.
         dead_after: A worker silent this long is dead and its leases are taken over.
+        shutdown_grace: On stop, how long to wait for step bodies still running in
+            threads before handing their runs back.
     """
 
     def __init__(
@@ -67,6 +85,7 @@ class Worker:
         poll_interval: float = 0.1,
         heartbeat_interval: float = 2.0,
         dead_after: float = 15.0,
+        shutdown_grace: float = 30.0,
     ) -> None:
         if concurrency < 1:
             raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
@@ -83,6 +102,7 @@ class Worker:
         self.poll_interval = poll_interval
         self.heartbeat_interval = heartbeat_interval
         self.dead_after = dead_after
+        self.shutdown_grace = shutdown_grace
         self.host = socket.gethostname()
         self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
         self._activations: dict[str, tuple[Activation, Message]] = {}
@@ -143,14 +163,24 @@ class Worker:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        # A step body still running in a thread cannot be stopped: its run is handed
+        # back only once the thread returns (within `shutdown_grace`), so the next holder
+        # never executes the same step alongside it. Runs still busy then keep their
+        # lease, which expires (or this worker's record does) and hands them over.
+        quiet = await _wait_quiet([a for a, _ in held], self.shutdown_grace)
         for activation, message in held:
+            if activation not in quiet:
+                continue
             with contextlib.suppress(StoreError):
                 await self._store.release_run(
                     activation.run_id, owner=self.worker_id, epoch=activation.epoch
                 )
                 await self._store.nack(message.message_id, owner=self.worker_id, delay=0)
-        with contextlib.suppress(StoreError):
-            await self._store.expire_worker(self.worker_id)
+        if len(quiet) == len(held):
+            # Unregistering frees every lease still ours; with a step thread still busy
+            # the record stays, and others take over once it is found dead.
+            with contextlib.suppress(StoreError):
+                await self._store.expire_worker(self.worker_id)
         if self._threads is not None:
             self._threads.shutdown(wait=False, cancel_futures=True)
 
