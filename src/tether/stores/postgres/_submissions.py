@@ -22,21 +22,15 @@ import psycopg
 
 from .. import _ledger
 from .._agent_records import (
-    AttemptRef,
-    DispatchAdmission,
-    Durability,
-    Lease,
     SettledRecord,
-    SettlementObligation,
     Submission,
     SubmissionAttachment,
-    SubmissionClaim,
-    SubmissionInput,
     SubmissionKind,
     SubmissionOutcome,
     SubmissionStatus,
     canonical_json,
 )
+from .._ledger_store import LedgerStore
 from ..sqlite._conversations import split_chunks
 from ..sqlite._submissions import SUBMISSION_CHUNK_BYTES
 
@@ -338,7 +332,7 @@ def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submiss
     return _Tx(conn, namespace, time.time, locking=True).get(submission_id)
 
 
-class PostgresSubmissionStore:
+class PostgresSubmissionStore(LedgerStore):
     """A `SubmissionStore` in a Postgres namespace, shared by any number of processes.
 
     Args:
@@ -353,6 +347,7 @@ class PostgresSubmissionStore:
         self._run_tx = run
         self._namespace = namespace
         self._clock = clock
+        super().__init__(write=self._write, read=self._query)
 
     def _write(self, fn: Callable[[_Tx], T]) -> Awaitable[T]:
         ns, clock = self._namespace, self._clock
@@ -362,10 +357,7 @@ class PostgresSubmissionStore:
         ns, clock = self._namespace, self._clock
         return self._run_tx(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
 
-    # -- queries -----------------------------------------------------------------------
-    async def get_submission(self, submission_id: str) -> Submission | None:
-        return await self._query(lambda tx: tx.get(submission_id))
-
+    # Special cases of the shared methods (see LedgerStore for the rest).
     async def has_unsettled_submissions(self) -> bool:
         def look(tx: _Tx) -> bool:
             row = tx.conn.execute(
@@ -376,91 +368,6 @@ class PostgresSubmissionStore:
             return row is not None and bool(tx.select(statuses=_ledger.UNSETTLED))
 
         return await self._query(look)
-
-    async def list_runnable_submissions(self) -> list[Submission]:
-        return await self._query(_ledger.list_runnable)
-
-    async def list_unready_submissions(self) -> list[Submission]:
-        return await self._query(_ledger.list_unready)
-
-    async def list_running_submissions(self) -> list[Submission]:
-        return await self._query(lambda tx: tx.select(statuses=frozenset({"running"})))
-
-    async def list_pending_settlements(self) -> list[SettlementObligation]:
-        return await self._query(_ledger.list_pending_settlements)
-
-    async def list_joined_submissions(self, host_submission_id: str) -> list[Submission]:
-        return await self._query(lambda tx: _ledger.list_joined(tx, host_submission_id))
-
-    async def list_expired_submissions(self) -> list[Submission]:
-        return await self._query(_ledger.list_expired)
-
-    # -- transitions -------------------------------------------------------------------
-    async def replace_submission_attempt(
-        self, attempt: AttemptRef, next_attempt_id: str, *, lease: Lease | None = None
-    ) -> Submission | None:
-        return await self._write(
-            lambda tx: _ledger.replace_attempt(tx, attempt, next_attempt_id, lease)
-        )
-
-    async def admit_dispatch(self, submission: SubmissionInput) -> DispatchAdmission:
-        return await self._write(lambda tx: _ledger.admit_dispatch(tx, submission))
-
-    async def admit_direct(self, submission: SubmissionInput) -> Submission:
-        return await self._write(lambda tx: _ledger.admit_direct(tx, submission))
-
-    async def mark_canonical_ready(self, submission_id: str) -> Submission | None:
-        return await self._write(lambda tx: _ledger.mark_canonical_ready(tx, submission_id))
-
-    async def claim_submission(self, claim: SubmissionClaim) -> Submission | None:
-        return await self._write(lambda tx: _ledger.claim(tx, claim))
-
-    async def mark_input_applied(
-        self, attempt: AttemptRef, durability: Durability | None = None
-    ) -> bool:
-        return await self._write(lambda tx: _ledger.mark_input_applied(tx, attempt, durability))
-
-    async def request_session_abort(self, session_key: str) -> list[str]:
-        return await self._write(lambda tx: _ledger.request_session_abort(tx, session_key))
-
-    async def requeue_submission(self, attempt: AttemptRef) -> bool:
-        return await self._write(lambda tx: _ledger.requeue(tx, attempt))
-
-    async def settle_queued_submission(
-        self, submission_id: str, *, error: str | None = None
-    ) -> bool:
-        return await self._write(lambda tx: _ledger.settle_queued(tx, submission_id, error))
-
-    async def reserve_settlement(
-        self, attempt: AttemptRef, *, record_id: str, record: SettledRecord
-    ) -> SettlementObligation | None:
-        return await self._write(
-            lambda tx: _ledger.reserve_settlement(tx, attempt, record_id, record)
-        )
-
-    async def finalize_settlement(
-        self, attempt: AttemptRef, record_id: str, *, error_message: str | None = None
-    ) -> bool:
-        return await self._write(
-            lambda tx: _ledger.finalize_settlement(tx, attempt, record_id, error_message)
-        )
-
-    async def complete_submission(self, attempt: AttemptRef) -> bool:
-        return await self._write(lambda tx: _ledger.complete(tx, attempt))
-
-    async def fail_submission(self, attempt: AttemptRef, error: str | BaseException) -> bool:
-        return await self._write(lambda tx: _ledger.fail(tx, attempt, error))
-
-    async def claim_joinable_submissions(
-        self, host: AttemptRef, agent_name: str
-    ) -> list[Submission]:
-        return await self._write(lambda tx: _ledger.claim_joinable(tx, host, agent_name))
-
-    async def finalize_joined_submission(self, host: AttemptRef, submission_id: str) -> bool:
-        return await self._write(lambda tx: _ledger.finalize_joined(tx, host, submission_id))
-
-    async def revert_joining_submission(self, host: AttemptRef, submission_id: str) -> bool:
-        return await self._write(lambda tx: _ledger.revert_joining(tx, host, submission_id))
 
     async def renew_leases(self, owner_id: str, submission_ids: Sequence[str]) -> None:
         ids = sorted(set(submission_ids))

@@ -1,0 +1,149 @@
+"""`LedgerStore`: the `SubmissionStore` of every backend, over the rules in `_ledger`.
+
+Backends differ only in how they run a rule: memory calls it on its rows, SQLite in
+one write transaction, Postgres in one transaction under session locks. Each passes
+its runners; every method here maps one protocol call to one rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol, TypeVar
+
+from . import _ledger
+from ._agent_records import (
+    AttemptRef,
+    DispatchAdmission,
+    Durability,
+    Lease,
+    SettledRecord,
+    SettlementObligation,
+    Submission,
+    SubmissionClaim,
+    SubmissionInput,
+    SubmissionStatus,
+)
+from ._ledger import LedgerTx
+
+__all__ = ["LedgerStore", "Runner"]
+
+T = TypeVar("T")
+_RUNNING: frozenset[SubmissionStatus] = frozenset({"running"})
+
+
+class Runner(Protocol):
+    """Runs one rule against a backend's rows in one transaction."""
+
+    def __call__(self, fn: Callable[[LedgerTx], T], /) -> Awaitable[T]: ...
+
+
+class LedgerStore:
+    """A `SubmissionStore` running the shared ledger rules through a backend's runners.
+
+    Args:
+        write: Runs rules that may change rows.
+        read: Runs queries (defaults to `write`; a row that fails to decode is settled
+            with an error even by a query, so queries may write).
+    """
+
+    def __init__(self, write: Runner, read: Runner | None = None) -> None:
+        self._write_rule = write
+        self._read_rule = read or write
+
+    # -- queries ------------------------------------------------------------------------
+    async def get_submission(self, submission_id: str) -> Submission | None:
+        return await self._read_rule(lambda tx: tx.get(submission_id))
+
+    async def has_unsettled_submissions(self) -> bool:
+        return await self._read_rule(lambda tx: bool(tx.select(statuses=_ledger.UNSETTLED)))
+
+    async def list_runnable_submissions(self) -> list[Submission]:
+        return await self._read_rule(_ledger.list_runnable)
+
+    async def list_unready_submissions(self) -> list[Submission]:
+        return await self._read_rule(_ledger.list_unready)
+
+    async def list_running_submissions(self) -> list[Submission]:
+        return await self._read_rule(lambda tx: tx.select(statuses=_RUNNING))
+
+    async def list_pending_settlements(self) -> list[SettlementObligation]:
+        return await self._read_rule(_ledger.list_pending_settlements)
+
+    async def list_joined_submissions(self, host_submission_id: str) -> list[Submission]:
+        return await self._read_rule(lambda tx: _ledger.list_joined(tx, host_submission_id))
+
+    async def list_expired_submissions(self) -> list[Submission]:
+        return await self._read_rule(_ledger.list_expired)
+
+    # -- transitions --------------------------------------------------------------------
+    async def replace_submission_attempt(
+        self, attempt: AttemptRef, next_attempt_id: str, *, lease: Lease | None = None
+    ) -> Submission | None:
+        return await self._write_rule(
+            lambda tx: _ledger.replace_attempt(tx, attempt, next_attempt_id, lease)
+        )
+
+    async def admit_dispatch(self, submission: SubmissionInput) -> DispatchAdmission:
+        return await self._write_rule(lambda tx: _ledger.admit_dispatch(tx, submission))
+
+    async def admit_direct(self, submission: SubmissionInput) -> Submission:
+        return await self._write_rule(lambda tx: _ledger.admit_direct(tx, submission))
+
+    async def mark_canonical_ready(self, submission_id: str) -> Submission | None:
+        return await self._write_rule(lambda tx: _ledger.mark_canonical_ready(tx, submission_id))
+
+    async def claim_submission(self, claim: SubmissionClaim) -> Submission | None:
+        return await self._write_rule(lambda tx: _ledger.claim(tx, claim))
+
+    async def mark_input_applied(
+        self, attempt: AttemptRef, durability: Durability | None = None
+    ) -> bool:
+        return await self._write_rule(
+            lambda tx: _ledger.mark_input_applied(tx, attempt, durability)
+        )
+
+    async def request_session_abort(self, session_key: str) -> list[str]:
+        return await self._write_rule(lambda tx: _ledger.request_session_abort(tx, session_key))
+
+    async def requeue_submission(self, attempt: AttemptRef) -> bool:
+        return await self._write_rule(lambda tx: _ledger.requeue(tx, attempt))
+
+    async def settle_queued_submission(
+        self, submission_id: str, *, error: str | None = None
+    ) -> bool:
+        return await self._write_rule(lambda tx: _ledger.settle_queued(tx, submission_id, error))
+
+    async def reserve_settlement(
+        self, attempt: AttemptRef, *, record_id: str, record: SettledRecord
+    ) -> SettlementObligation | None:
+        return await self._write_rule(
+            lambda tx: _ledger.reserve_settlement(tx, attempt, record_id, record)
+        )
+
+    async def finalize_settlement(
+        self, attempt: AttemptRef, record_id: str, *, error_message: str | None = None
+    ) -> bool:
+        return await self._write_rule(
+            lambda tx: _ledger.finalize_settlement(tx, attempt, record_id, error_message)
+        )
+
+    async def complete_submission(self, attempt: AttemptRef) -> bool:
+        return await self._write_rule(lambda tx: _ledger.complete(tx, attempt))
+
+    async def fail_submission(self, attempt: AttemptRef, error: str | BaseException) -> bool:
+        return await self._write_rule(lambda tx: _ledger.fail(tx, attempt, error))
+
+    async def claim_joinable_submissions(
+        self, host: AttemptRef, agent_name: str
+    ) -> list[Submission]:
+        return await self._write_rule(lambda tx: _ledger.claim_joinable(tx, host, agent_name))
+
+    async def finalize_joined_submission(self, host: AttemptRef, submission_id: str) -> bool:
+        return await self._write_rule(lambda tx: _ledger.finalize_joined(tx, host, submission_id))
+
+    async def revert_joining_submission(self, host: AttemptRef, submission_id: str) -> bool:
+        return await self._write_rule(lambda tx: _ledger.revert_joining(tx, host, submission_id))
+
+    async def renew_leases(self, owner_id: str, submission_ids: Sequence[str]) -> None:
+        ids = list(submission_ids)
+        await self._write_rule(lambda tx: _ledger.renew_leases(tx, owner_id, ids))
