@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -22,6 +23,15 @@ from ._notify import channels
 Conn = psycopg.Connection[Any]
 
 _SQL = rows.statements("%s")
+_RUN_WIDTH = len(rows.RUN_COLS.split(", "))
+_RUN_WITH_ACTIVE_STEPS = (
+    "SELECT "
+    + ", ".join("r." + c for c in rows.RUN_COLS.split(", "))
+    + ", "
+    + ", ".join("s." + c for c in rows.STEP_COLS.split(", "))
+    + " FROM tether_runs r LEFT JOIN tether_steps s ON s.run_id = r.run_id "
+    "AND s.status IN ('running', 'retrying') WHERE r.run_id = %s FOR UPDATE OF r"
+)
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 
@@ -47,8 +57,32 @@ class _Txn:
         self.queues: set[str] = set()
         self.finished: set[str] = set()
         self.streams: set[str] = set()
+        # Write-behind: the rules' writes are buffered and sent together in one pipeline
+        # before COMMIT (`flush`), so a step commit costs a few round trips, not one per
+        # statement. Reads see this transaction's own writes through the overlays (runs,
+        # steps) or by flushing first (everything else).
+        self._writes: list[tuple[str, Sequence[Any]]] = []
+        self._runs: dict[str, RunRecord] = {}
+        self._steps: dict[tuple[str, str], StepRecord] = {}
+
+    def _later(self, sql: str, params: Sequence[Any]) -> None:
+        self._writes.append((sql, params))
+
+    def flush(self) -> None:
+        """Send the buffered writes (one pipeline, one round trip)."""
+        if not self._writes:
+            return
+        writes, self._writes = self._writes, []
+        with self.c.pipeline():
+            for sql, params in writes:
+                self.c.execute(sql, params)
+
+    def _read(self, sql: str, params: Sequence[Any]) -> psycopg.Cursor[Any]:
+        self.flush()
+        return self.c.execute(sql, params)
 
     def notify(self, namespace: str) -> list[tuple[str, str]]:
+        self.flush()
         queue_ch, run_ch, stream_ch = channels(namespace)
         notes = [(queue_ch, q) for q in sorted(self.queues)]
         notes += [(run_ch, r) for r in sorted(self.finished)]
@@ -59,84 +93,100 @@ class _Txn:
         return notes
 
     def get_run(self, run_id: str) -> RunRecord | None:
-        # Writers lock the run: concurrent writes to one run serialize here.
-        row = self.c.execute(
-            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s FOR UPDATE", (run_id,)
-        ).fetchone()
-        return None if row is None else rows.run_from_row(row)
+        known = self._runs.get(run_id)
+        if known is not None:
+            return known
+        # Writers lock the run: concurrent writes to one run serialize here. Its steps
+        # still in progress come along in the same round trip: a step commit reads the
+        # step it completes next.
+        found = self._read(_RUN_WITH_ACTIVE_STEPS, (run_id,)).fetchall()
+        if not found:
+            return None
+        run = rows.run_from_row(found[0][:_RUN_WIDTH])
+        for row in found:
+            if row[_RUN_WIDTH] is not None:
+                step = rows.step_from_row(row[_RUN_WIDTH:])
+                self._steps.setdefault((step.run_id, step.step_id), step)
+        return run
 
     def insert_run(self, r: RunRecord) -> None:
-        self.c.execute(_SQL.insert_run, rows.run_values(r))
+        self._runs[r.run_id] = r
+        self._later(_SQL.insert_run, rows.run_values(r))
 
     def update_run(self, r: RunRecord) -> None:
-        self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        self._runs[r.run_id] = r
+        self._later(_SQL.update_run, rows.run_update_values(r))
         if r.status in TERMINAL_RUN_STATUSES:
             self.finished.add(r.run_id)
 
     def insert_event(self, e: EventRecord) -> None:
-        self.c.execute(_SQL.insert_event, rows.event_values(e))
+        self._later(_SQL.insert_event, rows.event_values(e))
 
     def list_events(self, run_id: str) -> list[EventRecord]:
+        self.flush()
         return _events(self.c, run_id, 0, None)
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
-        row = self.c.execute(
-            "SELECT 1 FROM tether_events WHERE run_id = %s AND correlation_id = %s "
-            f"AND event_type = %s AND {rows.CREATION_PREDICATE}",
-            (run_id, correlation_id, event_type),
-        ).fetchone()
-        return row is not None
+        # The partial unique index `tether_events_one_creation` refuses a second creation
+        # event when the buffered insert reaches the server; the transaction then fails
+        # with ConflictError, as the rules would have raised. No round trip here.
+        return False
 
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
-        row = self.c.execute(
+        known = self._steps.get((run_id, step_id))
+        if known is not None:
+            return known
+        row = self._read(
             f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = %s AND step_id = %s",
             (run_id, step_id),
         ).fetchone()
         return None if row is None else rows.step_from_row(row)
 
     def insert_step(self, s: StepRecord) -> None:
-        self.c.execute(_SQL.insert_step, rows.step_values(s))
+        self._steps[(s.run_id, s.step_id)] = s
+        self._later(_SQL.insert_step, rows.step_values(s))
 
     def update_step(self, s: StepRecord) -> None:
-        self.c.execute(_SQL.update_step, rows.step_update_values(s))
+        self._steps[(s.run_id, s.step_id)] = s
+        self._later(_SQL.update_step, rows.step_update_values(s))
 
     def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
-        row = self.c.execute(
+        row = self._read(
             f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = %s AND wait_id = %s",
             (run_id, wait_id),
         ).fetchone()
         return None if row is None else rows.wait_from_row(row)
 
     def put_wait(self, w: WaitRecord) -> None:
-        self.c.execute(
+        self._later(
             f"INSERT INTO tether_waits ({rows.WAIT_COLS}) VALUES (%s, %s, %s, %s, %s) "
             "ON CONFLICT (run_id, wait_id) DO UPDATE SET completed = excluded.completed",
             (w.run_id, w.wait_id, w.slot, w.resume_at, w.completed),
         )
 
     def get_hook_by_token(self, token: str) -> HookRecord | None:
-        row = self.c.execute(
+        row = self._read(
             f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = %s", (token,)
         ).fetchone()
         return None if row is None else rows.hook_from_row(row)
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
-        found = self.c.execute(
+        found = self._read(
             f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = %s ORDER BY slot",
             (run_id,),
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
 
     def insert_hook(self, h: HookRecord) -> None:
-        self.c.execute(_SQL.insert_hook, rows.hook_values(h))
+        self._later(_SQL.insert_hook, rows.hook_values(h))
 
     def delete_hook(self, hook_id: str) -> None:
-        self.c.execute("DELETE FROM tether_hooks WHERE hook_id = %s", (hook_id,))
+        self._later("DELETE FROM tether_hooks WHERE hook_id = %s", (hook_id,))
 
     def enqueue(self, m: NewMessage, now: float) -> str:
         # One statement, race-free: an undelivered message with the same key absorbs
         # this one (the unique partial index `tether_queue_pending_key` arbitrates).
-        row = self.c.execute(
+        row = self._read(
             "INSERT INTO tether_queue (message_id, queue, payload, available_at, "
             "idempotency_key, created_at) VALUES (%s, %s, %s, %s, %s, %s) "
             "ON CONFLICT (queue, idempotency_key) "
@@ -151,7 +201,7 @@ class _Txn:
 
     def ack(self, message_id: str, owner: str) -> bool:
         # RETURNING, not rowcount: in pipeline mode rowcount is unknown until a sync.
-        row = self.c.execute(
+        row = self._read(
             "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s "
             "RETURNING message_id",
             (message_id, owner),

@@ -107,10 +107,9 @@ class PostgresWorkflowStore:
     def _in_txn(self, fn: Callable[[_Txn], T]) -> tuple[T, list[tuple[str, str]]]:
         with self._pool.connection() as conn:
             txn = _Txn(conn)
-            # Pipeline mode: writes whose result nobody reads (inserts, updates) are sent
-            # without waiting; only reads and COMMIT cost a round trip.
-            with conn.pipeline(), conn.transaction():
+            with conn.transaction():
                 result = fn(txn)
+                # Buffered writes reach the server before COMMIT (notify flushes them).
                 notes = txn.notify(self._namespace)
             return result, notes
 
