@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import tether
 from tether.agent import Agent, AgentHost, Session, ToolContext, approval, tool, workflow_tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.errors import AuthorizationRequired, ContentDeletedError, InputRequestError, ModelError
@@ -624,3 +625,25 @@ async def test_model_calls_per_step_widens_the_durable_step(
     turn_steps = [s for s in steps if s.name.endswith("//turn_step")]
     assert model.calls == 4 and [e[1] for e in effects] == ["s0", "s1", "s2"]
     assert len(turn_steps) == (4 if calls_per_step == 1 else 2)
+
+
+async def test_a_session_whose_transcript_is_taken_over_fails_terminally(
+    backend: Backend,
+) -> None:
+    model = ScriptedModel(["first reply", "never"])
+    host = AgentHost(backend, [Agent(name="ops", model=model, tools=TOOLS)])
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("ops", session_id="taken")
+        await session.send("one")
+        first = await session.wait_for("turn.completed")
+        # Another producer takes the conversation over: the session is fenced out.
+        await backend.stores.conversations.acquire_producer("agents/ops/taken", "intruder")
+        await session.send("two")
+        failed = await session.wait_for("session.failed", after=first.index)
+        turn_failed = [e for e in await session.read_events() if e.type == "turn.failed"]
+        handle = await host.client.get(session.run_id)
+        with pytest.raises(tether.RunFailedError):
+            await handle.result(timeout=10)
+    # The new turn could not even record its message: no turn started, the session ended.
+    assert "taken over" in failed.data["error"]
+    assert turn_failed == []

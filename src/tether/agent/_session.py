@@ -43,19 +43,29 @@ def inbox_token(session_id: str) -> str:
 async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str) -> dict[str, Any]:
     """The body of a session run: open, serve turns until closed, apply retention."""
     inbox = ctx.create_hook(token=inbox_token(session_id))
-    claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
-    while True:
-        turn = await ctx.step(steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn")
-        if turn is None:
-            # Park until a command arrives; stale ones only cost another look.
-            command = await inbox.receive()
-            if isinstance(command, dict) and command.get("kind") == "close":
+    turn: dict[str, Any] | None = None
+    try:
+        claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
+        while True:
+            turn = await ctx.step(
+                steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn"
+            )
+            if turn is None:
+                # Park until a command arrives; stale ones only cost another look.
+                command = await inbox.receive()
+                if isinstance(command, dict) and command.get("kind") == "close":
+                    break
+                continue
+            running = _Turn(ctx, steps, inbox, session_id, claim, turn)
+            await running.run()
+            turn = None
+            if running.closing:
                 break
-            continue
-        running = _Turn(ctx, steps, inbox, session_id, claim, turn)
-        await running.run()
-        if running.closing:
-            break
+    except StepFailedError as exc:
+        # A step of the session itself (not of a turn) used its budget: the session
+        # cannot go on. Say so, then fail the run.
+        await ctx.step(steps.fail_session, ctx.run_id, turn, str(exc), name="fail_session")
+        raise
     await ctx.step(steps.close_session, ctx.run_id, session_id, claim, name="close_session")
     deleted = steps.agent.retention == 0
     return {"closed": True, "retention": "deleted" if deleted else "kept"}

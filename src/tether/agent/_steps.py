@@ -385,6 +385,18 @@ class SessionSteps:
             events.emit("session.closed", session_id=session_id)
             await events.close()
 
+    async def fail_session(self, run_id: str, turn: dict[str, Any] | None, error: str) -> None:
+        """Announce that the session ended in failure (and its turn, terminally)."""
+        if turn is not None:
+            events = self._events(run_id, turn["turn_id"], None)
+            events.emit(
+                "turn.failed", submission_id=turn["submission_id"], error=error, terminal=True
+            )
+            await events.close()
+        events = self._events(run_id)
+        events.emit("session.failed", error=error)
+        await events.close()
+
     async def check_principal(self, submission_id: str) -> str | None:
         """The principal of a queued message (None when it is no longer queued)."""
         submission = await self.stores.submissions.get_submission(submission_id)

@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 
+from ..errors import FatalError, FencedError
 from ..stores import Stores, StreamIdentity
 from ..stores._agent_records import OFFSET_START, ProducerClaim
 from ._events import EVENTS_STREAM, EventType, encode_event
@@ -73,6 +74,10 @@ class Transcript:
                     producer_sequence=self._sequence,
                     records=list(records),
                 )
+            except FencedError as exc:
+                self._sequence = None
+                # Another producer took the conversation over: retrying cannot help.
+                raise FatalError(f"the session's transcript was taken over: {exc}") from exc
             except BaseException:
                 self._sequence = None
                 raise
