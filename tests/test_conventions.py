@@ -1,0 +1,94 @@
+"""Meta-tests of the project's conventions: layering, exports, module size, records."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "tether"
+#: A layer may import only the layers after it in this list.
+LAYERS = ["cli", "server", "agent", "durable", "stores"]
+PUBLIC_PACKAGES = [
+    "tether",
+    "tether.stores",
+    "tether.durable",
+    "tether.agent",
+    "tether.agent.models",
+    "tether.testing",
+    "tether.testing.contract",
+]
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    found: set[str] = set()
+    package = ".".join(path.relative_to(SRC.parent).with_suffix("").parts[:-1])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                found.add(".".join([*base, node.module or ""]).rstrip("."))
+            elif node.module:
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    if len(parts) >= 2 and parts[0] == "tether" and parts[1] in LAYERS:
+        return parts[1]
+    return None
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
+def test_layers_point_down_only(path: Path) -> None:
+    own = _layer(".".join(path.relative_to(SRC.parent).with_suffix("").parts))
+    if own is None:
+        return
+    allowed = set(LAYERS[LAYERS.index(own) :])
+    for module in _imports(path):
+        target = _layer(module)
+        assert target is None or target in allowed, f"{path.name} ({own}) imports {module}"
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
+def test_modules_stay_small(path: Path) -> None:
+    assert len(path.read_text().splitlines()) <= 1000, f"{path} is over 1,000 lines"
+
+
+def _isort_key(name: str) -> tuple[int, str]:
+    # The order ruff (RUF022) keeps: CONSTANTS, then Classes, then functions.
+    if name.isupper() or (name.replace("_", "").isupper()):
+        return (0, name)
+    return (1 if name[:1].isupper() else 2, name)
+
+
+@pytest.mark.parametrize("name", PUBLIC_PACKAGES)
+def test_all_is_sorted_and_resolves(name: str) -> None:
+    module = importlib.import_module(name)
+    exported = list(module.__all__)
+    assert exported == sorted(exported, key=_isort_key), f"{name}.__all__ is not sorted"
+    for attr in exported:
+        assert hasattr(module, attr), f"{name}.__all__ names missing {attr!r}"
+
+
+@pytest.mark.parametrize("name", ["tether.stores._records", "tether.stores._agent_records"])
+def test_records_are_frozen_and_keyword_only(name: str) -> None:
+    module = importlib.import_module(name)
+    records = [
+        obj
+        for obj in vars(module).values()
+        if isinstance(obj, type) and dataclasses.is_dataclass(obj) and obj.__module__ == name
+    ]
+    assert records
+    for record in records:
+        params = record.__dataclass_params__  # type: ignore[attr-defined]
+        assert params.frozen, f"{record.__name__} is not frozen"
+        assert all(f.kw_only for f in dataclasses.fields(record)), f"{record.__name__}"
