@@ -153,9 +153,16 @@ class Activation:
         return self.outcome != "running"
 
     async def quiesce(self) -> None:
-        """Wait until no step body of this activation is still running in a thread."""
+        """Wait until no step body of this activation is still running.
+
+        Step bodies in threads run to their end; the body task (async steps) unwinds
+        from its cancellation.
+        """
         while self._executing:
             await asyncio.wait(set(self._executing))
+        task = self._task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.wait({task})
 
     def abandon(self) -> None:
         """Give the run up without writing (lease lost, worker stopping)."""

@@ -59,7 +59,7 @@ class Worker:
 
     Use as ``async with tether.Worker(backend, registry):``. On start it registers
     itself, expires the leases of dead workers (a dead process on this host at once,
-    any worker whose heartbeat is older than `dead_after` elsewhere), and so recovers
+    any worker silent for `dead_after` elsewhere), and so recovers
     every active run of its versions. On exit it releases what it holds.
 
     Args:
@@ -70,7 +70,9 @@ class Worker:
         poll_interval: Longest wait for new work when no in-process wake-up arrives.
         heartbeat_interval: How often the worker stamps itself alive and looks for
             dead workers.
-        dead_after: A worker silent this long is dead and its leases are taken over.
+        dead_after: A worker silent this long is dead and its leases are taken over —
+            judged only by a worker that has itself reached the store for that long, so
+            an outage of the store does not make live workers look dead.
         shutdown_grace: On stop, how long to wait for step bodies still running in
             threads before handing their runs back.
     """
@@ -103,6 +105,7 @@ class Worker:
         self.heartbeat_interval = heartbeat_interval
         self.dead_after = dead_after
         self.shutdown_grace = shutdown_grace
+        self._healthy_since: float | None = None
         self.host = socket.gethostname()
         self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
         self._activations: dict[str, tuple[Activation, Message]] = {}
@@ -143,6 +146,7 @@ class Worker:
                 heartbeat_at=now,
             )
         )
+        self._healthy_since = time.monotonic()
         await self._reap()
         self._background = [
             asyncio.create_task(self._pull(), name="tether-worker-pull"),
@@ -227,11 +231,14 @@ class Worker:
             await asyncio.sleep(min(self.heartbeat_interval, renew_every))
             try:
                 await self._store.heartbeat_worker(self.worker_id)
+                if self._healthy_since is None:
+                    self._healthy_since = time.monotonic()
                 if time.monotonic() - last_renew >= renew_every * 0.9:
                     await self._renew()
                     last_renew = time.monotonic()
                 await self._reap()
             except StoreError as exc:
+                self._healthy_since = None
                 log.warning("heartbeat failed: %s", exc)
 
     async def _renew(self) -> None:
@@ -255,11 +262,20 @@ class Worker:
 
     async def _reap(self) -> None:
         now = time.time()
+        # A silent worker is judged dead only by a worker that has itself reached the
+        # store for `dead_after`: after an outage (the database restarted) every live
+        # worker's heartbeat is stale, and taking over their leases then would run
+        # their steps twice. A dead process on this host is certain at once.
+        judge_silence = (
+            self._healthy_since is not None
+            and time.monotonic() - self._healthy_since >= self.dead_after
+        )
         for worker in await self._store.list_workers():
             if worker.worker_id == self.worker_id:
                 continue
             local_dead = worker.host == self.host and pid_is_dead(worker.pid)
-            if local_dead or now - worker.heartbeat_at > self.dead_after:
+            silent = judge_silence and now - worker.heartbeat_at > self.dead_after
+            if local_dead or silent:
                 freed = await self._store.expire_worker(worker.worker_id)
                 log.info("worker %s is dead; took over %d leases", worker.worker_id, freed)
 
