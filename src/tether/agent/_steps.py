@@ -87,6 +87,7 @@ class SessionSteps:
         self.agent = agent
         self.model = model
         self._seen_slot: dict[str, int] = {}
+        self._read_cache: dict[str, tuple[str, list[Record]]] = {}
 
     async def inbox_rang(self, run_id: str) -> bool:
         """Whether a command (message, answer, cancel) reached the inbox since the last look.
@@ -108,7 +109,7 @@ class SessionSteps:
         return EventWriter(self.stores, run_id, turn_id=turn_id, step_index=step_index)
 
     def _transcript(self, claim: Mapping[str, Any]) -> Transcript:
-        return Transcript(self.stores, claim["path"], _claim(claim))
+        return Transcript(self.stores, claim["path"], _claim(claim), self._read_cache)
 
     def session_key(self, session_id: str) -> str:
         """The ledger lane of a session."""

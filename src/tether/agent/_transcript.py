@@ -27,6 +27,8 @@ from .models import AssistantMessage, Message, ToolCall, ToolResultMessage, User
 __all__ = ["EventWriter", "Transcript", "conversation_path", "to_messages"]
 
 Record = dict[str, Any]
+#: Sessions whose transcripts one process keeps read (oldest dropped first).
+TRANSCRIPT_CACHE_SIZE = 256
 
 
 def conversation_path(agent_name: str, session_id: str) -> str:
@@ -45,6 +47,7 @@ class Transcript:
     stores: Stores
     path: str
     claim: ProducerClaim
+    cache: dict[str, tuple[str, list[Record]]] | None = None
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False, compare=False)
     # The next producer sequence, read once per Transcript (one step's appends) and kept:
     # this object is the stream's only producer while the step runs.
@@ -85,15 +88,26 @@ class Transcript:
             return offset
 
     async def read(self, after: str = OFFSET_START) -> tuple[list[Record], str]:
-        """Every record after `after`, and the offset they end at."""
-        records: list[Record] = []
-        offset = after
+        """Every record after `after`, and the offset they end at.
+
+        A whole-transcript read continues from the `cache` of a previous one: the stream
+        is append-only, so what was read stays true and only the tail is fetched.
+        """
+        cached = (
+            self.cache.get(self.path) if after == OFFSET_START and self.cache is not None else None
+        )
+        records: list[Record] = list(cached[1]) if cached else []
+        offset = cached[0] if cached else after
         while True:
             page = await self.stores.conversations.read(self.path, offset=offset, limit=1000)
             for batch in page.batches:
                 records.extend(r for r in batch.records if isinstance(r, dict))
             offset = page.next_offset
             if page.up_to_date or not page.batches:
+                if after == OFFSET_START and self.cache is not None:
+                    self.cache[self.path] = (offset, list(records))
+                    while len(self.cache) > TRANSCRIPT_CACHE_SIZE:
+                        self.cache.pop(next(iter(self.cache)))
                 return records, offset
 
 
