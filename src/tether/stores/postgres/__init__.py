@@ -6,6 +6,7 @@ Needs the postgres extra: ``pip install 'tether[postgres]'``.
 from __future__ import annotations
 
 from ._backend import (
+    COMMIT_POOL_SIZE,
     DEFAULT_NAMESPACE,
     DEFAULT_POOL_SIZE,
     DEFAULT_URL,
@@ -15,6 +16,7 @@ from ._backend import (
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
+    "COMMIT_POOL_SIZE",
     "DEFAULT_NAMESPACE",
     "DEFAULT_POOL_SIZE",
     "DEFAULT_URL",

@@ -20,11 +20,12 @@ from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
-from ._pool import check_idle
+from ._pool import check_idle, check_idle_async
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
+    "COMMIT_POOL_SIZE",
     "DEFAULT_NAMESPACE",
     "DEFAULT_POOL_SIZE",
     "DEFAULT_URL",
@@ -35,6 +36,9 @@ __all__ = [
 #: Used when no URL is given and neither TETHER_POSTGRES_URL nor DATABASE_URL is set.
 DEFAULT_URL = "postgresql://localhost:5432/tether"
 DEFAULT_POOL_SIZE = 10
+#: Connections for the one-round-trip step commits, on top of `pool_size`: each holds
+#: one for a single round trip, so two serve thousands of commits a second.
+COMMIT_POOL_SIZE = 2
 DEFAULT_NAMESPACE = "tether"
 #: Seconds to wait for the server when opening; a dead server fails fast and clearly.
 DEFAULT_CONNECT_TIMEOUT = 5.0
@@ -86,7 +90,8 @@ class PostgresBackend:
         url: A libpq URL or DSN. When None: ``TETHER_POSTGRES_URL``, then
             ``DATABASE_URL``, then `DEFAULT_URL`.
         pool_size: Most connections this process opens for store calls (plus one
-            listener). Default ``TETHER_POSTGRES_POOL_SIZE`` or `DEFAULT_POOL_SIZE`.
+            listener and `COMMIT_POOL_SIZE` for step commits). Default
+            ``TETHER_POSTGRES_POOL_SIZE`` or `DEFAULT_POOL_SIZE`.
         namespace: The Postgres schema holding tether's tables, so several apps can
             share one database. Default ``TETHER_POSTGRES_NAMESPACE`` or
             `DEFAULT_NAMESPACE`.
@@ -125,6 +130,7 @@ class PostgresBackend:
                 f"{_redact(self._url)!r} is not a valid PostgreSQL URL: {exc}"
             ) from exc
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
+        self._commits: psycopg_pool.AsyncConnectionPool[Any] | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._notifier: Notifier | None = None
         self._stores: Stores | None = None
@@ -233,11 +239,18 @@ class PostgresBackend:
                 _schema.require_migrated(conn, self.namespace, where=self._where())
 
         await asyncio.to_thread(check)
+        # Autocommit: every store call opens its transaction explicitly
+        # (`conn.transaction()`), and the one-round-trip commit needs none (`_fast`).
+        kwargs = {
+            **self._connect_kwargs(),
+            "options": f"-c search_path={self.namespace}",
+            "autocommit": True,
+        }
         pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
             self._url,
             min_size=min(2, self.pool_size),
             max_size=self.pool_size,
-            kwargs={**self._connect_kwargs(), "options": f"-c search_path={self.namespace}"},
+            kwargs=kwargs,
             open=False,
             name=f"tether-{self.namespace}",
             check=check_idle,
@@ -251,18 +264,37 @@ class PostgresBackend:
                 f"{self._server()} within {self.connect_timeout}s; check max_connections "
                 "or lower pool_size"
             ) from exc
+        # The one-round-trip step commits run on the event loop (`_fast`): a small
+        # async pool of their own, so they never wait behind a thread.
+        commits: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
+            self._url,
+            min_size=1,
+            max_size=COMMIT_POOL_SIZE,
+            kwargs=kwargs,
+            open=False,
+            name=f"tether-{self.namespace}-commits",
+            check=check_idle_async,
+        )
         notifier = Notifier(self._url, self.namespace, self._connect_kwargs())
         try:
+            await commits.open(wait=True, timeout=self.connect_timeout)
             await notifier.start()
-        except psycopg.OperationalError as exc:
+        except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
+            await commits.close()
             await asyncio.to_thread(pool.close)
-            raise self._explain(exc) from exc
+            if isinstance(exc, psycopg.OperationalError):
+                raise self._explain(exc) from exc
+            raise ConfigurationError(
+                f"could not open a connection to PostgreSQL at {self._server()} within "
+                f"{self.connect_timeout}s"
+            ) from exc
         self._pool = pool
         self._notifier = notifier
         self._executor = ThreadPoolExecutor(
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
-        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace)
+        self._commits = commits
+        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace, commits)
         run = _runner(workflow)
         self._stores = Stores(
             workflow=workflow,
@@ -281,6 +313,10 @@ class PostgresBackend:
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)
+        commits, self._commits = self._commits, None
+        if commits is not None:
+            with contextlib.suppress(Exception):
+                await commits.close()
         pool, self._pool = self._pool, None
         if pool is not None:
             with contextlib.suppress(Exception):

@@ -12,10 +12,10 @@ from typing import Any
 
 import psycopg
 
-__all__ = ["check_idle"]
+__all__ = ["check_idle", "check_idle_async"]
 
 
-def check_idle(conn: psycopg.Connection[Any]) -> None:
+def check_idle(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
     """Raise for a pooled connection that is closed or that the server is closing.
 
     An idle connection receives nothing unless the server is ending it (its last
@@ -35,3 +35,8 @@ def check_idle(conn: psycopg.Connection[Any]) -> None:
         # Closed, so the pool replaces it (an open one would just be handed back).
         conn.close()
         raise psycopg.OperationalError("the server closed this idle connection")
+
+
+async def check_idle_async(conn: psycopg.AsyncConnection[Any]) -> None:
+    """`check_idle` for the async pool (it takes a coroutine; the check needs no I/O)."""
+    check_idle(conn)

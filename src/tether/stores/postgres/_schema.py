@@ -156,9 +156,40 @@ _V1 = (
     )""",
 )
 
+# The fence of the one-round-trip commit (`_fast`): update a run's row only if it is
+# still the version this process wrote last, else raise and abort the whole pipeline.
+# `xmin` is the id of the transaction that wrote the row version; any write to the row
+# by anyone gives it a new one. SQLSTATE 40001 (serialization_failure) is what this is:
+# an optimistic write lost to a concurrent one.
+_V3 = (
+    """CREATE OR REPLACE FUNCTION tether_advance_run(
+        p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA,
+        p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT,
+        p_lease_expires_at DOUBLE PRECISION, p_updated_at DOUBLE PRECISION,
+        p_completed_at DOUBLE PRECISION
+    ) RETURNS TEXT LANGUAGE plpgsql AS $$
+    DECLARE
+        stamp TEXT;
+    BEGIN
+        UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
+            head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
+            lease_expires_at = p_lease_expires_at, updated_at = p_updated_at,
+            completed_at = p_completed_at
+        WHERE run_id = p_run_id AND xmin::text = p_seen
+        RETURNING xmin::text INTO stamp;
+        IF stamp IS NULL THEN
+            RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
+                USING ERRCODE = '40001';
+        END IF;
+        RETURN stamp;
+    END
+    $$""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
+    Migration(version=3, name="one-round-trip commit", statements=_V3),
 )
 
 

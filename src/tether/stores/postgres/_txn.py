@@ -11,6 +11,7 @@ from ..._ids import new_ulid
 from .. import _rows as rows
 from .._records import (
     TERMINAL_RUN_STATUSES,
+    TERMINAL_STEP_STATUSES,
     EventRecord,
     HookRecord,
     NewMessage,
@@ -18,11 +19,15 @@ from .._records import (
     StepRecord,
     WaitRecord,
 )
+from ._fast import KnownRun
 from ._notify import channels
 
 Conn = psycopg.Connection[Any]
 
 _SQL = rows.statements("%s")
+# A run row's writes return its new version stamp (xmin) for the one-round-trip commit.
+_INSERT_RUN = _SQL.insert_run + " RETURNING xmin::text"
+_UPDATE_RUN = _SQL.update_run + " RETURNING xmin::text"
 _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
 _RUN_WITH_ACTIVE_STEPS = (
     "SELECT "
@@ -61,21 +66,48 @@ class _Txn:
         # before COMMIT (`flush`), so a step commit costs a few round trips, not one per
         # statement. Reads see this transaction's own writes through the overlays (runs,
         # steps) or by flushing first (everything else).
-        self._writes: list[tuple[str, Sequence[Any]]] = []
+        self._writes: list[tuple[str, Sequence[Any], str | None]] = []
         self._runs: dict[str, RunRecord] = {}
         self._steps: dict[tuple[str, str], StepRecord] = {}
+        # Runs whose unfinished steps `_steps` holds all of (read with the run, or new),
+        # and the stamp of each run row this transaction wrote: together, `known()`.
+        self._complete: set[str] = set()
+        self._stamps: dict[str, str] = {}
 
-    def _later(self, sql: str, params: Sequence[Any]) -> None:
-        self._writes.append((sql, params))
+    def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
+        self._writes.append((sql, params, stamp_of))
 
     def flush(self) -> None:
         """Send the buffered writes (one pipeline, one round trip)."""
         if not self._writes:
             return
         writes, self._writes = self._writes, []
+        stamped: list[tuple[str, psycopg.Cursor[Any]]] = []
         with self.c.pipeline():
-            for sql, params in writes:
-                self.c.execute(sql, params)
+            for sql, params, stamp_of in writes:
+                cursor = self.c.execute(sql, params)
+                if stamp_of is not None:
+                    stamped.append((stamp_of, cursor))
+        for run_id, cursor in stamped:
+            row = cursor.fetchone()
+            if row is not None:
+                self._stamps[run_id] = str(row[0])
+
+    def known(self) -> list[KnownRun]:
+        """What each run row written here holds once the transaction commits."""
+        return [
+            KnownRun(
+                stamp=stamp,
+                run=self._runs[run_id],
+                steps={
+                    sid: s
+                    for (rid, sid), s in self._steps.items()
+                    if rid == run_id and s.status not in TERMINAL_STEP_STATUSES
+                },
+            )
+            for run_id, stamp in self._stamps.items()
+            if run_id in self._complete and run_id in self._runs
+        ]
 
     def _read(self, sql: str, params: Sequence[Any]) -> psycopg.Cursor[Any]:
         self.flush()
@@ -103,6 +135,7 @@ class _Txn:
         if not found:
             return None
         run = rows.run_from_row(found[0][:_RUN_WIDTH])
+        self._complete.add(run_id)
         for row in found:
             if row[_RUN_WIDTH] is not None:
                 step = rows.step_from_row(row[_RUN_WIDTH:])
@@ -111,11 +144,12 @@ class _Txn:
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
-        self._later(_SQL.insert_run, rows.run_values(r))
+        self._complete.add(r.run_id)
+        self._later(_INSERT_RUN, rows.run_values(r), r.run_id)
 
     def update_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
-        self._later(_SQL.update_run, rows.run_update_values(r))
+        self._later(_UPDATE_RUN, rows.run_update_values(r), r.run_id)
         if r.status in TERMINAL_RUN_STATUSES:
             self.finished.add(r.run_id)
 

@@ -1,0 +1,228 @@
+"""The one-round-trip commit: a lease holder's commit computed from what it last wrote.
+
+A run's commits come one after another from the process holding its lease. After each
+write the store keeps a copy of the run's row and its unfinished steps (`KnownRun`),
+stamped with the row's ``xmin``: the id of the transaction that wrote that row version.
+Any later write to the row, by any process, gives it a new one, and every write to a
+run's steps or log also writes its row (the shared rules end each change with
+`update_run`), so an unchanged stamp means the whole copy is still current.
+
+The next commit runs the shared rules on the copy (`plan`), with no read. What it
+writes goes out in one pipeline, which Postgres runs as one implicit transaction
+ended by the pipeline's single Sync: `tether_advance_run` (migration 3) updates the run
+row only if its stamp is unchanged and raises otherwise, aborting the events and step
+rows queued behind it. A commit the copy cannot decide alone (a hook, a wait, the
+queue, a child run, the run's end, or any rule error) is left to the ordinary path,
+which reads under a row lock and is the authority on every error.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import psycopg
+
+from ...errors import TetherError
+from .. import _logic
+from .. import _rows as rows
+from .._records import (
+    TERMINAL_RUN_STATUSES,
+    TERMINAL_STEP_STATUSES,
+    Commit,
+    CommitResult,
+    EventRecord,
+    RunRecord,
+    StepRecord,
+)
+
+__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
+
+_ADVANCE = "SELECT tether_advance_run(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class KnownRun:
+    """A run's row and unfinished steps as of the row version `stamp` (its xmin)."""
+
+    stamp: str
+    run: RunRecord
+    steps: Mapping[str, StepRecord]
+
+
+class RunCache:
+    """The `KnownRun` of each run this process holds, least recently used evicted.
+
+    Only the event loop's thread touches it. An entry that is out of date costs one
+    refused round trip, never a wrong write: the stamp check is on the server.
+    """
+
+    def __init__(self, size: int = 1024) -> None:
+        self._size = size
+        self._runs: OrderedDict[str, KnownRun] = OrderedDict()
+
+    def get(self, run_id: str) -> KnownRun | None:
+        known = self._runs.get(run_id)
+        if known is not None:
+            self._runs.move_to_end(run_id)
+        return known
+
+    def put(self, known: KnownRun) -> None:
+        """Keep `known` if its run is leased and unfinished (only those commit again)."""
+        run = known.run
+        if run.lease_owner is None or run.status in TERMINAL_RUN_STATUSES:
+            self._runs.pop(run.run_id, None)
+            return
+        self._runs[run.run_id] = known
+        self._runs.move_to_end(run.run_id)
+        while len(self._runs) > self._size:
+            self._runs.popitem(last=False)
+
+    def drop(self, run_id: str) -> None:
+        self._runs.pop(run_id, None)
+
+
+class _Undecided(Exception):
+    """The rules asked for something the copy does not hold: take the ordinary path."""
+
+
+class _CopyTxn:
+    """`ViewTxn` over a `KnownRun`: reads come from the copy, writes are collected."""
+
+    def __init__(self, known: KnownRun) -> None:
+        self.run: RunRecord | None = None
+        self.events: list[EventRecord] = []
+        self.steps: dict[str, StepRecord] = {}
+        self._known = known
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        if run_id != self._known.run.run_id:
+            raise _Undecided
+        return self._known.run if self.run is None else self.run
+
+    def update_run(self, r: RunRecord) -> None:
+        # A finished run wakes waiters and its parent: the ordinary path announces it.
+        if r.run_id != self._known.run.run_id or r.status in TERMINAL_RUN_STATUSES:
+            raise _Undecided
+        self.run = r
+
+    def insert_event(self, e: EventRecord) -> None:
+        self.events.append(e)
+
+    def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
+        # As on the ordinary path, the partial unique index refuses a second creation
+        # event; the commit then fails with ConflictError.
+        return False
+
+    def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
+        step = self.steps.get(step_id) or self._known.steps.get(step_id)
+        if step is None:
+            raise _Undecided  # finished long ago, or never created: let a read tell
+        return step
+
+    def insert_step(self, s: StepRecord) -> None:
+        self.steps[s.step_id] = s
+
+    def update_step(self, s: StepRecord) -> None:
+        self.steps[s.step_id] = s
+
+    def _undecided(self, *_: Any) -> Any:
+        raise _Undecided
+
+    insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
+    hooks_of_run = insert_hook = delete_hook = enqueue = ack = _undecided
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FastCommit:
+    """A commit decided on a `KnownRun`, ready to send."""
+
+    result: CommitResult
+    seen: str
+    run: RunRecord
+    events: Sequence[EventRecord]
+    steps: Mapping[str, StepRecord]
+    active: Mapping[str, StepRecord]
+
+    def known(self, stamp: str) -> KnownRun:
+        """What the run holds once this commit is written as row version `stamp`."""
+        return KnownRun(stamp=stamp, run=self.run, steps=self.active)
+
+
+def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
+    """Decide `commit` on the copy, or None when the ordinary path must decide it."""
+    if commit.start_runs or commit.enqueue or commit.ack_message_id or commit.release:
+        return None
+    txn = _CopyTxn(known)
+    try:
+        result = _logic.apply_commit(txn, commit, now)
+    except (_Undecided, TetherError):
+        # A rule error found on the copy may be an artefact of an outdated copy; the
+        # ordinary path reads the truth and raises it if it holds.
+        return None
+    if txn.run is None:
+        return None
+    active = {
+        sid: s
+        for sid, s in {**known.steps, **txn.steps}.items()
+        if s.status not in TERMINAL_STEP_STATUSES
+    }
+    return FastCommit(
+        result=result,
+        seen=known.stamp,
+        run=txn.run,
+        events=tuple(txn.events),
+        steps=txn.steps,
+        active=active,
+    )
+
+
+@cache
+def _insert_events(n: int) -> str:
+    row = "(" + ", ".join(["%s"] * len(rows.EVENT_COLS.split(", "))) + ")"
+    return f"INSERT INTO tether_events ({rows.EVENT_COLS}) VALUES " + ", ".join([row] * n)
+
+
+@cache
+def _upsert_steps(n: int) -> str:
+    # New steps are inserted, known ones take their new state: the stamp check ahead of
+    # this statement guarantees which is which matches the copy the rules decided on.
+    row = "(" + ", ".join(["%s"] * len(rows.STEP_COLS.split(", "))) + ")"
+    return (
+        f"INSERT INTO tether_steps ({rows.STEP_COLS}) VALUES "
+        + ", ".join([row] * n)
+        + f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_STEP_UPSERT}"
+    )
+
+
+async def send(conn: psycopg.AsyncConnection[Any], fast: FastCommit) -> str:
+    """Write `fast` in one round trip; return the run row's new stamp.
+
+    Raises:
+        psycopg.errors.SerializationFailure: The run changed since the copy was taken;
+            nothing was written.
+    """
+    # An autocommit connection sends no BEGIN: the statements up to the pipeline's one
+    # Sync are a single implicit transaction, committed at the Sync or rolled back
+    # whole by the first error.
+    assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
+    update = rows.run_update_values(fast.run)
+    async with conn.pipeline():
+        advanced = await conn.execute(_ADVANCE, (fast.run.run_id, fast.seen, *update[:-1]))
+        if fast.events:
+            await conn.execute(
+                _insert_events(len(fast.events)),
+                [v for e in fast.events for v in rows.event_values(e)],
+            )
+        if fast.steps:
+            await conn.execute(
+                _upsert_steps(len(fast.steps)),
+                [v for s in fast.steps.values() for v in rows.step_values(s)],
+            )
+    row = await advanced.fetchone()
+    assert row is not None  # the function returns the stamp or raises
+    return str(row[0])

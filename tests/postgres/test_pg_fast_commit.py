@@ -1,0 +1,250 @@
+"""The one-round-trip step commit on Postgres: used when it can be, never wrong.
+
+A lease holder's store keeps a copy of the run it last wrote and commits the next
+step from it in one pipeline, fenced by the row's xmin. These tests pin that the copy
+is used, and that every way the run can change under it (another process's write, a
+lease taken over, a lease renewal) falls back to the locked path with its answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from tether.errors import FencedError, FormatVersionError, StaleHeadError
+from tether.stores import Commit, NewEvent, NewRun
+from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def other(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
+    """A second process's view of the same namespace (its own pools and copies)."""
+    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
+    await backend.connect()
+    try:
+        yield backend
+    finally:
+        await backend.close()
+
+
+def pg_store(backend: PostgresBackend) -> PostgresWorkflowStore:
+    store = backend.stores.workflow
+    assert isinstance(store, PostgresWorkflowStore)
+    return store
+
+
+def locked_calls(store: PostgresWorkflowStore, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Record every call that takes the ordinary, locked path."""
+    calls: list[Any] = []
+    write = store._write
+
+    async def spy(fn: Any, **kw: Any) -> Any:
+        calls.append(fn)
+        return await write(fn, **kw)
+
+    monkeypatch.setattr(store, "_write", spy)
+    return calls
+
+
+async def started(
+    store: PostgresWorkflowStore, run_id: str, owner: str, lease_seconds: float = 30
+) -> tuple[int, int]:
+    await store.create_run(
+        NewRun(
+            run_id=run_id,
+            workflow_name="wf",
+            input=b"in",
+            deployment="d",
+            engine_version="v",
+            queue="q",
+        )
+    )
+    claim = await store.claim_run(run_id, owner=owner, lease_seconds=lease_seconds)
+    assert claim.outcome == "claimed" and claim.run is not None
+    return claim.epoch, claim.run.head
+
+
+def step_events(n: int, previous: str | None) -> tuple[NewEvent, ...]:
+    """Complete the previous step and create step `n`, as the engine commits them."""
+    done = (
+        ()
+        if previous is None
+        else (NewEvent(event_type="step_completed", correlation_id=previous, payload=b"out"),)
+    )
+    return (
+        *done,
+        NewEvent(
+            event_type="step_created",
+            correlation_id=f"step_{n}",
+            attrs={"slot": n, "name": "noop", "attempt": 1, "format_version": 1},
+            payload=b"arg",
+        ),
+    )
+
+
+def row_stamp(url: str, namespace: str, run_id: str) -> str:
+    with psycopg.connect(url, options=f"-c search_path={namespace}") as conn:
+        row = conn.execute(
+            "SELECT xmin::text FROM tether_runs WHERE run_id = %s", (run_id,)
+        ).fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+async def test_step_commits_skip_the_locked_path(
+    pg_backend: PostgresBackend, pg_url: str, pg_namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_a", "w1")
+    locked = locked_calls(store, monkeypatch)
+    previous = None
+    for n in range(1, 21):
+        events = step_events(n, previous)
+        result = await store.commit(
+            Commit(run_id="run_a", owner="w1", epoch=epoch, expected_head=head, events=events)
+        )
+        assert result.head == head + len(events)
+        head, previous = result.head, f"step_{n}"
+    assert locked == []
+    # What was written is exactly what the locked path would have written.
+    log = await store.list_events("run_a")
+    assert [e.slot for e in log] == list(range(1, head + 1))
+    steps = await store.list_steps("run_a")
+    assert [s.status for s in steps] == ["completed"] * 19 + ["running"]
+    assert all(s.output == b"out" for s in steps[:-1])
+    run = await store.get_run("run_a")
+    assert run is not None and run.head == head and run.lease_epoch == epoch
+    known = store._known.get("run_a")
+    assert known is not None and known.stamp == row_stamp(pg_url, pg_namespace, "run_a")
+
+
+async def test_another_process_write_sends_the_commit_down_the_locked_path(
+    pg_backend: PostgresBackend, other: PostgresBackend
+) -> None:
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_b", "w1")
+    first = await store.commit(
+        Commit(
+            run_id="run_b", owner="w1", epoch=epoch, expected_head=head, events=step_events(1, None)
+        )
+    )
+    # Another process appends to the log while w1 holds the lease.
+    await other.stores.workflow.request_cancel("run_b", reason="stop")
+    with pytest.raises(StaleHeadError):
+        await store.commit(
+            Commit(
+                run_id="run_b",
+                owner="w1",
+                epoch=epoch,
+                expected_head=first.head,
+                events=step_events(2, "step_1"),
+            )
+        )
+    log = await store.list_events("run_b")
+    assert [e.event_type for e in log][-2:] == ["step_created", "cancel_requested"]
+    assert [e.slot for e in log] == list(range(1, len(log) + 1))
+    # From the true head the commit goes through, and the copy is current again.
+    again = await store.commit(
+        Commit(
+            run_id="run_b",
+            owner="w1",
+            epoch=epoch,
+            expected_head=len(log),
+            events=step_events(2, "step_1"),
+        )
+    )
+    assert again.head == len(log) + 2
+    assert [s.status for s in await store.list_steps("run_b")] == ["completed", "running"]
+
+
+async def test_a_lease_taken_over_elsewhere_is_fenced(
+    pg_backend: PostgresBackend, other: PostgresBackend
+) -> None:
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_c", "w1", lease_seconds=0.2)
+    step1 = await store.commit(
+        Commit(
+            run_id="run_c",
+            owner="w1",
+            epoch=epoch,
+            expected_head=head,
+            events=step_events(1, None),
+        )
+    )
+    assert store._known.get("run_c") is not None  # w1 holds a copy it could commit from
+    # w1 stalls past its lease; another process takes the run over.
+    await asyncio.sleep(0.3)
+    theirs = await other.stores.workflow.claim_run("run_c", owner="w2", lease_seconds=30)
+    assert theirs.outcome == "claimed" and theirs.epoch == epoch + 1
+    with pytest.raises(FencedError):
+        await store.commit(
+            Commit(
+                run_id="run_c",
+                owner="w1",
+                epoch=epoch,
+                expected_head=step1.head,
+                events=step_events(2, "step_1"),
+            )
+        )
+    log = await store.list_events("run_c")
+    assert len(log) == step1.head  # nothing of w1's stale commit was written
+    run = await store.get_run("run_c")
+    assert run is not None and run.lease_owner == "w2"
+
+
+async def test_a_renewed_lease_is_kept(pg_backend: PostgresBackend) -> None:
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_d", "w1")
+    first = await store.commit(
+        Commit(
+            run_id="run_d", owner="w1", epoch=epoch, expected_head=head, events=step_events(1, None)
+        )
+    )
+    assert await store.renew_lease("run_d", owner="w1", epoch=epoch, lease_seconds=600)
+    await store.commit(
+        Commit(
+            run_id="run_d",
+            owner="w1",
+            epoch=epoch,
+            expected_head=first.head,
+            events=step_events(2, "step_1"),
+        )
+    )
+    run = await store.get_run("run_d")
+    # The commit must not write back the lease expiry it had before the renewal.
+    assert run is not None and run.lease_expires_at > run.updated_at + 500
+
+
+async def test_a_namespace_before_the_fence_function_must_migrate(
+    pg_url: str, pg_namespace: str
+) -> None:
+    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
+    await backend.migrate()
+    with psycopg.connect(pg_url, autocommit=True, options=f"-c search_path={pg_namespace}") as c:
+        c.execute("DROP FUNCTION tether_advance_run")
+        c.execute("UPDATE tether_meta SET value = '2' WHERE key = 'schema_version'")
+    with pytest.raises(FormatVersionError, match="tether migrate"):
+        await backend.connect()
+    await backend.migrate()
+    await backend.connect()
+    try:
+        store = pg_store(backend)
+        epoch, head = await started(store, "run_e", "w1")
+        result = await store.commit(
+            Commit(
+                run_id="run_e",
+                owner="w1",
+                epoch=epoch,
+                expected_head=head,
+                events=step_events(1, None),
+            )
+        )
+        assert result.head == head + 1
+    finally:
+        await backend.close()
