@@ -1,11 +1,14 @@
 """tether on Postgres: per-step overhead against one INSERT+COMMIT, and worker scaling.
 
-Usage: python bench/postgres.py [URL] [--steps N] [--runs N] [--workers 1,2,4]
+Usage: python bench/postgres.py [URL] [--steps N] [--rounds N] [--runs N] [--workers 1,2,4]
 
 Prints, all measured in this run against the same server:
 - one INSERT+COMMIT round trip (psycopg, prepared, one connection);
-- tether's per-step overhead: one run of N no-op steps, minus a 1-step run's fixed
-  cost, divided by N-1 — and the ratio of the two (target: at most 2x);
+- tether's per-step overhead: a run of N no-op steps, minus a 1-step run's fixed cost,
+  divided by N-1 — and the ratio of the two (target: at most 2x). The step is an async
+  no-op, as in bench/engine.py; a sync no-op, which the engine runs in a thread, is
+  printed too. The machine is shared and noisy, so the two are measured in alternating
+  rounds and the figures are medians, the ratio the median of the rounds' ratios;
 - throughput of 1-step workflows with 1, 2 and 4 worker processes: the clients start
   the runs from this process while the workers (subprocesses) execute them.
 """
@@ -16,10 +19,12 @@ import argparse
 import asyncio
 import os
 import secrets
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -36,8 +41,20 @@ def noop(i: int) -> int:
     return i
 
 
+async def anoop(i: int) -> int:
+    return i
+
+
 @registry.workflow(name="many_steps")
 async def many_steps(ctx: tether.WorkflowContext, n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += await ctx.step(anoop, i)
+    return total
+
+
+@registry.workflow(name="many_sync_steps")
+async def many_sync_steps(ctx: tether.WorkflowContext, n: int) -> int:
     total = 0
     for i in range(n):
         total += await ctx.step(noop, i)
@@ -54,42 +71,59 @@ def drop(url: str, namespace: str) -> None:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace)))
 
 
-def insert_commit_us(url: str, n: int) -> float:
-    with psycopg.connect(url) as conn:
-        conn.execute("CREATE TEMP TABLE bench_rt (k int primary key, v bytea)")
-        conn.commit()
-        for i in range(50):  # warm up; psycopg prepares the statement after a few uses
-            conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (-i - 1, b"x" * 64))
-            conn.commit()
+class RawCommits:
+    """One INSERT+COMMIT round trip at a time, on one connection (the yardstick)."""
+
+    def __init__(self, url: str) -> None:
+        self.conn = psycopg.connect(url)
+        self.conn.execute("CREATE TEMP TABLE bench_rt (k int primary key, v bytea)")
+        self.conn.commit()
+        self.k = 0
+        self.us(50)  # warm up: psycopg prepares the statement after a few uses
+
+    def us(self, n: int) -> float:
         started = time.perf_counter()
-        for i in range(n):
-            conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (i, b"x" * 64))
-            conn.commit()
+        for _ in range(n):
+            self.k += 1
+            self.conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (self.k, b"x" * 64))
+            self.conn.commit()
         return (time.perf_counter() - started) / n * 1e6
 
 
-async def step_us(url: str, n: int) -> float:
+async def timed(client: tether.Client, workflow: Any, n: int) -> float:
+    handle = await client.start(workflow, n)
+    started = time.perf_counter()
+    assert await handle.result(timeout=600) == n * (n - 1) // 2
+    return time.perf_counter() - started
+
+
+async def step_us(url: str, n: int, rounds: int) -> dict[str, list[float]]:
+    """Alternating rounds of raw commits and tether runs; the samples of each."""
     namespace = f"bench_{secrets.token_hex(4)}"
     backend = PostgresBackend(url, namespace=namespace, pool_size=4)
+    raw = RawCommits(url)
+    samples: dict[str, list[float]] = {"raw": [], "step": [], "sync step": [], "ratio": []}
     try:
         await backend.migrate()
         await backend.connect()
         async with tether.Worker(backend, registry, poll_interval=0.01):
             client = tether.Client(backend)
-            await (await client.start(many_steps, 20)).result(timeout=60)  # warm up
-            fixed = []
-            for _ in range(5):
-                short = await client.start(many_steps, 1)
-                t0 = time.perf_counter()
-                await short.result(timeout=60)
-                fixed.append(time.perf_counter() - t0)
-            handle = await client.start(many_steps, n)
-            t0 = time.perf_counter()
-            assert await handle.result(timeout=600) == n * (n - 1) // 2
-            total = time.perf_counter() - t0
-        # Subtract the fixed cost of a run (start, claim, finish), measured with 1 step.
-        return (total - min(fixed)) / (n - 1) * 1e6
+            await timed(client, many_steps, 20)  # warm up
+            for _ in range(rounds):
+                # The fixed cost of a run (start, claim, finish), measured with 1 step,
+                # is subtracted: what remains is the cost of the other n - 1 steps.
+                fixed = min([await timed(client, many_steps, 1) for _ in range(3)])
+                step = (await timed(client, many_steps, n) - fixed) / (n - 1) * 1e6
+                fixed = min([await timed(client, many_sync_steps, 1) for _ in range(3)])
+                sync = (await timed(client, many_sync_steps, n) - fixed) / (n - 1) * 1e6
+                rt = raw.us(n)
+                samples["raw"].append(rt)
+                samples["step"].append(step)
+                samples["sync step"].append(sync)
+                samples["ratio"].append(step / rt)
+        return samples
     finally:
+        raw.conn.close()
         await backend.close()
         drop(url, namespace)
 
@@ -150,7 +184,8 @@ async def run_worker(url: str, namespace: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("url", nargs="?", default=DEFAULT_URL)
-    parser.add_argument("--steps", type=int, default=500)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--worker", metavar="NAMESPACE", help=argparse.SUPPRESS)
@@ -161,11 +196,17 @@ def main() -> None:
         except KeyboardInterrupt:
             pass
         return
-    rt = insert_commit_us(args.url, max(args.steps, 500))
-    per_step = asyncio.run(step_us(args.url, args.steps))
-    print(f"INSERT+COMMIT round trip : {rt:8.0f} us")
-    print(f"tether step on Postgres  : {per_step:8.0f} us  ({args.steps} steps in one run)")
-    print(f"ratio                    : {per_step / rt:8.1f}x  (target <= 2x)")
+    samples = asyncio.run(step_us(args.url, args.steps, args.rounds))
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    spread = ", ".join(f"{r:.2f}" for r in samples["ratio"])
+    print(f"{args.rounds} rounds of {args.steps} steps; medians:")
+    print(f"INSERT+COMMIT round trip : {med['raw']:8.0f} us")
+    print(f"tether step on Postgres  : {med['step']:8.0f} us  (async no-op step)")
+    print(f"ratio                    : {med['ratio']:8.2f}x  (target <= 2x; rounds: {spread})")
+    print(
+        f"sync no-op step          : {med['sync step']:8.0f} us  "
+        f"({med['sync step'] / med['raw']:.2f}x; the engine runs sync steps in a thread)"
+    )
     print(f"1-step workflows, {args.runs} runs started by clients in this process:")
     for n in (int(w) for w in args.workers.split(",")):
         rate = asyncio.run(throughput(args.url, n, args.runs))

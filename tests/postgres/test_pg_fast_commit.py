@@ -15,7 +15,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from tether.errors import FencedError, FormatVersionError, StaleHeadError
+from tether.errors import ConflictError, FencedError, FormatVersionError, StaleHeadError
 from tether.stores import Commit, NewEvent, NewRun
 from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore
 
@@ -227,7 +227,7 @@ async def test_a_namespace_before_the_fence_function_must_migrate(
     backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
     await backend.migrate()
     with psycopg.connect(pg_url, autocommit=True, options=f"-c search_path={pg_namespace}") as c:
-        c.execute("DROP FUNCTION tether_advance_run")
+        c.execute("DROP FUNCTION tether_fast_commit")
         c.execute("UPDATE tether_meta SET value = '2' WHERE key = 'schema_version'")
     with pytest.raises(FormatVersionError, match="tether migrate"):
         await backend.connect()
@@ -248,3 +248,47 @@ async def test_a_namespace_before_the_fence_function_must_migrate(
         assert result.head == head + 1
     finally:
         await backend.close()
+
+
+def created(step_id: str, slot: int) -> NewEvent:
+    return NewEvent(
+        event_type="step_created",
+        correlation_id=step_id,
+        attrs={"slot": slot, "name": "noop", "attempt": 1, "format_version": 1},
+        payload=b"arg",
+    )
+
+
+async def test_a_commit_of_many_steps_is_one_transaction(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Parallel steps start together: beyond two rows the commit is a pipeline."""
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_f", "w1")
+    first = await store.commit(
+        Commit(
+            run_id="run_f", owner="w1", epoch=epoch, expected_head=head, events=step_events(1, None)
+        )
+    )
+    locked = locked_calls(store, monkeypatch)
+    fan_out = (
+        NewEvent(event_type="step_completed", correlation_id="step_1", payload=b"out"),
+        *(created(f"step_{n}", n) for n in range(2, 6)),
+    )
+    result = await store.commit(
+        Commit(run_id="run_f", owner="w1", epoch=epoch, expected_head=first.head, events=fan_out)
+    )
+    assert locked == [] and result.head == first.head + 5
+    steps = {s.step_id: s.status for s in await store.list_steps("run_f")}
+    assert steps == {"step_1": "completed", **{f"step_{n}": "running" for n in range(2, 6)}}
+    # A conflict in the pipeline's tail (a step created twice) undoes the whole commit,
+    # the run row and the first events included.
+    twice = (created("step_6", 6), created("step_7", 7), created("step_8", 8), created("step_6", 9))
+    with pytest.raises(ConflictError):
+        await store.commit(
+            Commit(run_id="run_f", owner="w1", epoch=epoch, expected_head=result.head, events=twice)
+        )
+    assert len(await store.list_events("run_f")) == result.head
+    run = await store.get_run("run_f")
+    assert run is not None and run.head == result.head
+    assert len(await store.list_steps("run_f")) == 5

@@ -7,13 +7,14 @@ Any later write to the row, by any process, gives it a new one, and every write 
 run's steps or log also writes its row (the shared rules end each change with
 `update_run`), so an unchanged stamp means the whole copy is still current.
 
-The next commit runs the shared rules on the copy (`plan`), with no read. What it
-writes goes out in one pipeline, which Postgres runs as one implicit transaction
-ended by the pipeline's single Sync: `tether_advance_run` (migration 3) updates the run
-row only if its stamp is unchanged and raises otherwise, aborting the events and step
-rows queued behind it. A commit the copy cannot decide alone (a hook, a wait, the
-queue, a child run, the run's end, or any rule error) is left to the ordinary path,
-which reads under a row lock and is the authority on every error.
+The next commit runs the shared rules on the copy (`plan`), with no read, and sends
+what they write in one round trip, as one transaction: `tether_fast_commit` (migration
+3) updates the run row only if its stamp is unchanged, raising otherwise, then writes
+the events and step rows. A commit with more than two of either sends the rest behind
+it in a pipeline, which Postgres runs as one implicit transaction ended by its single
+Sync, so the raise aborts them too. A commit the copy cannot decide alone (a hook, a
+wait, the queue, a child run, the run's end, or any rule error) is left to the
+ordinary path, which reads under a row lock and is the authority on every error.
 """
 
 from __future__ import annotations
@@ -41,7 +42,13 @@ from .._records import (
 
 __all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
 
-_ADVANCE = "SELECT tether_advance_run(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+#: The run row, two events and two step rows (see migration 3); more go after it.
+_INLINE = 2
+_EVENT_WIDTH = len(rows.EVENT_COLS.split(", ")) - 1  # without run_id
+_STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1
+_FAST_COMMIT = "SELECT tether_fast_commit({})".format(
+    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * (_EVENT_WIDTH + _STEP_WIDTH)))
+)
 _STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
 
 
@@ -206,23 +213,32 @@ async def send(conn: psycopg.AsyncConnection[Any], fast: FastCommit) -> str:
         psycopg.errors.SerializationFailure: The run changed since the copy was taken;
             nothing was written.
     """
-    # An autocommit connection sends no BEGIN: the statements up to the pipeline's one
-    # Sync are a single implicit transaction, committed at the Sync or rolled back
-    # whole by the first error.
+    # An autocommit connection sends no BEGIN: a lone statement is its own transaction,
+    # and a pipeline's statements up to its one Sync are a single implicit transaction,
+    # committed at the Sync or rolled back whole by the first error.
     assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
-    update = rows.run_update_values(fast.run)
-    async with conn.pipeline():
-        advanced = await conn.execute(_ADVANCE, (fast.run.run_id, fast.seen, *update[:-1]))
-        if fast.events:
-            await conn.execute(
-                _insert_events(len(fast.events)),
-                [v for e in fast.events for v in rows.event_values(e)],
-            )
-        if fast.steps:
-            await conn.execute(
-                _upsert_steps(len(fast.steps)),
-                [v for s in fast.steps.values() for v in rows.step_values(s)],
-            )
-    row = await advanced.fetchone()
+    events, steps = list(fast.events), list(fast.steps.values())
+    params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
+    for k in range(_INLINE):
+        params += rows.event_values(events[k])[1:] if k < len(events) else [None] * _EVENT_WIDTH
+    for k in range(_INLINE):
+        params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
+    more_events, more_steps = events[_INLINE:], steps[_INLINE:]
+    if not more_events and not more_steps:
+        row = await (await conn.execute(_FAST_COMMIT, params)).fetchone()
+    else:
+        async with conn.pipeline():
+            committed = await conn.execute(_FAST_COMMIT, params)
+            if more_events:
+                await conn.execute(
+                    _insert_events(len(more_events)),
+                    [v for e in more_events for v in rows.event_values(e)],
+                )
+            if more_steps:
+                await conn.execute(
+                    _upsert_steps(len(more_steps)),
+                    [v for s in more_steps for v in rows.step_values(s)],
+                )
+        row = await committed.fetchone()
     assert row is not None  # the function returns the stamp or raises
     return str(row[0])

@@ -156,18 +156,70 @@ _V1 = (
     )""",
 )
 
-# The fence of the one-round-trip commit (`_fast`): update a run's row only if it is
-# still the version this process wrote last, else raise and abort the whole pipeline.
-# `xmin` is the id of the transaction that wrote the row version; any write to the row
-# by anyone gives it a new one. SQLSTATE 40001 (serialization_failure) is what this is:
-# an optimistic write lost to a concurrent one.
-_V3 = (
-    """CREATE OR REPLACE FUNCTION tether_advance_run(
-        p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA,
-        p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT,
-        p_lease_expires_at DOUBLE PRECISION, p_updated_at DOUBLE PRECISION,
-        p_completed_at DOUBLE PRECISION
-    ) RETURNS TEXT LANGUAGE plpgsql AS $$
+# The one-round-trip commit (`_fast`) in one statement. It updates a run's row only if
+# the row is still the version this process wrote last, else raises (and writes
+# nothing); then it writes up to two events and two step rows, the usual step commit.
+# `xmin` is the id of the transaction that wrote the row version: any write to the row,
+# by anyone, gives it a new one. SQLSTATE 40001 (serialization_failure) is what a
+# mismatch is: an optimistic write that lost to a concurrent one.
+_FAST_EVENT = (
+    ("slot", "INTEGER"),
+    ("event_type", "TEXT"),
+    ("correlation_id", "TEXT"),
+    ("attrs", "JSONB"),
+    ("payload", "BYTEA"),
+    ("created_at", "DOUBLE PRECISION"),
+)
+_FAST_STEP = (
+    ("step_id", "TEXT"),
+    ("slot", "INTEGER"),
+    ("name", "TEXT"),
+    ("status", "TEXT"),
+    ("attempt", "INTEGER"),
+    ("format_version", "INTEGER"),
+    ("input", "BYTEA"),
+    ("output", "BYTEA"),
+    ("error", "BYTEA"),
+    ("started_at", "DOUBLE PRECISION"),
+    ("completed_at", "DOUBLE PRECISION"),
+    ("retry_after", "DOUBLE PRECISION"),
+)
+# New steps are inserted, known ones take their new state: the stamp check ahead of
+# them guarantees the copy the rules decided on knew which is which.
+_FAST_STEP_SET = ", ".join(
+    f"{c} = excluded.{c}"
+    for c in ("status", "attempt", "output", "error", "started_at", "completed_at", "retry_after")
+)
+
+
+def _fast_commit_function() -> str:
+    params = [
+        "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
+        "p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT, "
+        "p_lease_expires_at DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
+        "p_completed_at DOUBLE PRECISION"
+    ]
+    writes = []
+    for k in (1, 2):
+        params.append(", ".join(f"e{k}_{c} {t}" for c, t in _FAST_EVENT))
+        cols = ", ".join(c for c, _ in _FAST_EVENT)
+        values = ", ".join(f"e{k}_{c}" for c, _ in _FAST_EVENT)
+        writes.append(
+            f"IF e{k}_slot IS NOT NULL THEN INSERT INTO tether_events (run_id, {cols}) "
+            f"VALUES (p_run_id, {values}); END IF;"
+        )
+    for k in (1, 2):
+        params.append(", ".join(f"s{k}_{c} {t}" for c, t in _FAST_STEP))
+        cols = ", ".join(c for c, _ in _FAST_STEP)
+        values = ", ".join(f"s{k}_{c}" for c, _ in _FAST_STEP)
+        writes.append(
+            f"IF s{k}_step_id IS NOT NULL THEN INSERT INTO tether_steps (run_id, {cols}) "
+            f"VALUES (p_run_id, {values}) ON CONFLICT (run_id, step_id) DO UPDATE SET "
+            f"{_FAST_STEP_SET}; END IF;"
+        )
+    body = "\n        ".join(writes)
+    return f"""CREATE OR REPLACE FUNCTION tether_fast_commit({", ".join(params)})
+    RETURNS TEXT LANGUAGE plpgsql AS $$
     DECLARE
         stamp TEXT;
     BEGIN
@@ -181,10 +233,13 @@ _V3 = (
             RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
                 USING ERRCODE = '40001';
         END IF;
+        {body}
         RETURN stamp;
     END
-    $$""",
-)
+    $$"""
+
+
+_V3 = (_fast_commit_function(),)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
