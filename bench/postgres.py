@@ -111,12 +111,14 @@ async def step_us(url: str, n: int, rounds: int) -> dict[str, list[float]]:
             await timed(client, many_steps, 20)  # warm up
             for _ in range(rounds):
                 # The fixed cost of a run (start, claim, finish), measured with 1 step,
-                # is subtracted: what remains is the cost of the other n - 1 steps.
+                # is subtracted: what remains is the cost of the other n - 1 steps. The
+                # yardstick is measured just before and just after, and averaged.
+                before = raw.us(n)
                 fixed = min([await timed(client, many_steps, 1) for _ in range(3)])
                 step = (await timed(client, many_steps, n) - fixed) / (n - 1) * 1e6
+                rt = (before + raw.us(n)) / 2
                 fixed = min([await timed(client, many_sync_steps, 1) for _ in range(3)])
                 sync = (await timed(client, many_sync_steps, n) - fixed) / (n - 1) * 1e6
-                rt = raw.us(n)
                 samples["raw"].append(rt)
                 samples["step"].append(step)
                 samples["sync step"].append(sync)
@@ -184,8 +186,8 @@ async def run_worker(url: str, namespace: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("url", nargs="?", default=DEFAULT_URL)
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--workers", default="1,2,4")
     parser.add_argument("--worker", metavar="NAMESPACE", help=argparse.SUPPRESS)
