@@ -9,6 +9,7 @@ lease taken over, a lease renewal) falls back to the locked path with its answer
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -292,3 +293,74 @@ async def test_a_commit_of_many_steps_is_one_transaction(
     run = await store.get_run("run_f")
     assert run is not None and run.head == result.head
     assert len(await store.list_steps("run_f")) == 5
+
+
+async def test_a_run_ends_in_one_round_trip_and_wakes_its_waiters(
+    pg_backend: PostgresBackend, other: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = pg_store(pg_backend)
+    await store.create_run(
+        NewRun(
+            run_id="run_g",
+            workflow_name="wf",
+            input=b"",
+            deployment="d",
+            engine_version="v",
+            queue="q",
+        )
+    )
+    [(message, claim)] = await store.claim_next("q", owner="w1", lease_seconds=30, limit=1)
+    assert claim.run is not None
+    first = await store.commit(
+        Commit(
+            run_id="run_g", owner="w1", epoch=claim.epoch, expected_head=claim.run.head,
+            events=step_events(1, None),
+        )
+    )  # fmt: skip
+    # Another process waits for the end; it hears it by NOTIFY, not by polling.
+    waiter = asyncio.create_task(other.stores.workflow.wait_run_terminal("run_g", timeout=30))
+    await asyncio.sleep(0.2)
+    locked = locked_calls(store, monkeypatch)
+    end = (
+        NewEvent(event_type="step_completed", correlation_id="step_1", payload=b"out"),
+        NewEvent(event_type="run_completed", payload=b"result"),
+    )
+    started_at = time.monotonic()
+    await store.commit(
+        Commit(
+            run_id="run_g", owner="w1", epoch=claim.epoch, expected_head=first.head,
+            events=end, ack_message_id=message.message_id, release=True,
+        )
+    )  # fmt: skip
+    done = await asyncio.wait_for(waiter, timeout=5)
+    assert time.monotonic() - started_at < 0.9  # the fallback poll is 1 s
+    assert locked == []
+    assert done is not None and done.status == "completed" and done.output == b"result"
+    assert done.lease_owner is None
+    assert await store.dequeue("q", owner="w9", lease_seconds=30, limit=10) == []  # acked
+    assert store._known.get("run_g") is None
+
+
+async def test_a_run_with_hooks_ends_on_the_locked_path(pg_backend: PostgresBackend) -> None:
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_h", "w1")
+    hooked = await store.commit(
+        Commit(
+            run_id="run_h", owner="w1", epoch=epoch, expected_head=head,
+            events=(
+                NewEvent(
+                    event_type="hook_created", correlation_id="hook_1",
+                    attrs={"token": "tok-h", "slot": 1},
+                ),
+            ),
+        )
+    )  # fmt: skip
+    await store.commit(
+        Commit(
+            run_id="run_h", owner="w1", epoch=epoch, expected_head=hooked.head,
+            events=(NewEvent(event_type="run_completed", payload=b"r"),), release=True,
+        )
+    )  # fmt: skip
+    log = await store.list_events("run_h")
+    assert [e.event_type for e in log][-2:] == ["run_completed", "hook_disposed"]
+    assert await store.list_hooks("run_h") == []

@@ -12,9 +12,10 @@ what they write in one round trip, as one transaction: `tether_fast_commit` (mig
 3) updates the run row only if its stamp is unchanged, raising otherwise, then writes
 the events and step rows. A commit with more than two of either sends the rest behind
 it in a pipeline, which Postgres runs as one implicit transaction ended by its single
-Sync, so the raise aborts them too. A commit the copy cannot decide alone (a hook, a
-wait, the queue, a child run, the run's end, or any rule error) is left to the
-ordinary path, which reads under a row lock and is the authority on every error.
+Sync, so the raise aborts them too; a run's last commit also acks its message and
+announces its end there. A commit the copy cannot decide alone (a hook, a wait, a new
+message, a child run or a parent, or any rule error) is left to the ordinary path,
+which reads under a row lock and is the authority on every error.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .._records import (
     Commit,
     CommitResult,
     EventRecord,
+    HookRecord,
     RunRecord,
     StepRecord,
 )
@@ -49,16 +51,22 @@ _STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1
 _FAST_COMMIT = "SELECT tether_fast_commit({})".format(
     ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * (_EVENT_WIDTH + _STEP_WIDTH)))
 )
+_ACK = "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s"
 _STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class KnownRun:
-    """A run's row and unfinished steps as of the row version `stamp` (its xmin)."""
+    """A run's row and unfinished steps as of the row version `stamp` (its xmin).
+
+    `hookless` is True when the run is known to hold no hook: its end then disposes
+    nothing. (Only the run's own commits create hooks, and they write its row.)
+    """
 
     stamp: str
     run: RunRecord
     steps: Mapping[str, StepRecord]
+    hookless: bool = False
 
 
 class RunCache:
@@ -104,6 +112,7 @@ class _CopyTxn:
         self.run: RunRecord | None = None
         self.events: list[EventRecord] = []
         self.steps: dict[str, StepRecord] = {}
+        self.acks: list[tuple[str, str]] = []
         self._known = known
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -112,10 +121,20 @@ class _CopyTxn:
         return self._known.run if self.run is None else self.run
 
     def update_run(self, r: RunRecord) -> None:
-        # A finished run wakes waiters and its parent: the ordinary path announces it.
-        if r.run_id != self._known.run.run_id or r.status in TERMINAL_RUN_STATUSES:
+        # Only this run: a parent learning of its child's end takes the ordinary path.
+        if r.run_id != self._known.run.run_id:
             raise _Undecided
         self.run = r
+
+    def hooks_of_run(self, run_id: str) -> list[HookRecord]:
+        if run_id != self._known.run.run_id or not self._known.hookless:
+            raise _Undecided
+        return []
+
+    def ack(self, message_id: str, owner: str) -> bool:
+        # The rules ignore whether the message was still there: so does the copy.
+        self.acks.append((message_id, owner))
+        return True
 
     def insert_event(self, e: EventRecord) -> None:
         self.events.append(e)
@@ -141,7 +160,7 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    hooks_of_run = insert_hook = delete_hook = enqueue = ack = _undecided
+    insert_hook = delete_hook = enqueue = _undecided
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,15 +173,22 @@ class FastCommit:
     events: Sequence[EventRecord]
     steps: Mapping[str, StepRecord]
     active: Mapping[str, StepRecord]
+    acks: Sequence[tuple[str, str]]
+    hookless: bool
+
+    @property
+    def finished(self) -> bool:
+        """The run ends with this commit: waiters on it must be woken."""
+        return self.run.status in TERMINAL_RUN_STATUSES
 
     def known(self, stamp: str) -> KnownRun:
         """What the run holds once this commit is written as row version `stamp`."""
-        return KnownRun(stamp=stamp, run=self.run, steps=self.active)
+        return KnownRun(stamp=stamp, run=self.run, steps=self.active, hookless=self.hookless)
 
 
 def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
     """Decide `commit` on the copy, or None when the ordinary path must decide it."""
-    if commit.start_runs or commit.enqueue or commit.ack_message_id or commit.release:
+    if commit.start_runs or commit.enqueue:
         return None
     txn = _CopyTxn(known)
     try:
@@ -185,6 +211,8 @@ def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
         events=tuple(txn.events),
         steps=txn.steps,
         active=active,
+        acks=tuple(txn.acks),
+        hookless=known.hookless,
     )
 
 
@@ -206,8 +234,13 @@ def _upsert_steps(n: int) -> str:
     )
 
 
-async def send(conn: psycopg.AsyncConnection[Any], fast: FastCommit) -> str:
-    """Write `fast` in one round trip; return the run row's new stamp.
+async def send(
+    conn: psycopg.AsyncConnection[Any], fast: FastCommit, notes: Sequence[tuple[str, str]]
+) -> str:
+    """Write `fast` and send `notes` (channel, payload) in one round trip.
+
+    Returns the run row's new stamp. Listeners hear the notes only once the write
+    commits, as on the ordinary path.
 
     Raises:
         psycopg.errors.SerializationFailure: The run changed since the copy was taken;
@@ -224,7 +257,7 @@ async def send(conn: psycopg.AsyncConnection[Any], fast: FastCommit) -> str:
     for k in range(_INLINE):
         params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
     more_events, more_steps = events[_INLINE:], steps[_INLINE:]
-    if not more_events and not more_steps:
+    if not more_events and not more_steps and not fast.acks and not notes:
         row = await (await conn.execute(_FAST_COMMIT, params)).fetchone()
     else:
         async with conn.pipeline():
@@ -239,6 +272,11 @@ async def send(conn: psycopg.AsyncConnection[Any], fast: FastCommit) -> str:
                     _upsert_steps(len(more_steps)),
                     [v for s in more_steps for v in rows.step_values(s)],
                 )
+            for message_id, owner in fast.acks:
+                await conn.execute(_ACK, (message_id, owner))
+            if notes:
+                calls = ", ".join("pg_notify(%s, %s)" for _ in notes)
+                await conn.execute(f"SELECT {calls}", [v for note in notes for v in note])
         row = await committed.fetchone()
     assert row is not None  # the function returns the stamp or raises
     return str(row[0])

@@ -32,7 +32,7 @@ _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
 _RUN_WITH_ACTIVE_STEPS = (
     "SELECT "
     + ", ".join("r." + c for c in rows.RUN_COLS.split(", "))
-    + ", "
+    + ", NOT EXISTS (SELECT 1 FROM tether_hooks h WHERE h.run_id = r.run_id), "
     + ", ".join("s." + c for c in rows.STEP_COLS.split(", "))
     + " FROM tether_runs r LEFT JOIN tether_steps s ON s.run_id = r.run_id "
     "AND s.status IN ('running', 'retrying') WHERE r.run_id = %s FOR UPDATE OF r"
@@ -70,8 +70,10 @@ class _Txn:
         self._runs: dict[str, RunRecord] = {}
         self._steps: dict[tuple[str, str], StepRecord] = {}
         # Runs whose unfinished steps `_steps` holds all of (read with the run, or new),
-        # and the stamp of each run row this transaction wrote: together, `known()`.
+        # those known to hold no hook, and the stamp of each run row this transaction
+        # wrote: together, `known()`.
         self._complete: set[str] = set()
+        self._hookless: set[str] = set()
         self._stamps: dict[str, str] = {}
 
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
@@ -104,6 +106,7 @@ class _Txn:
                     for (rid, sid), s in self._steps.items()
                     if rid == run_id and s.status not in TERMINAL_STEP_STATUSES
                 },
+                hookless=run_id in self._hookless,
             )
             for run_id, stamp in self._stamps.items()
             if run_id in self._complete and run_id in self._runs
@@ -136,15 +139,18 @@ class _Txn:
             return None
         run = rows.run_from_row(found[0][:_RUN_WIDTH])
         self._complete.add(run_id)
+        if found[0][_RUN_WIDTH]:
+            self._hookless.add(run_id)
         for row in found:
-            if row[_RUN_WIDTH] is not None:
-                step = rows.step_from_row(row[_RUN_WIDTH:])
+            if row[_RUN_WIDTH + 1] is not None:
+                step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
                 self._steps.setdefault((step.run_id, step.step_id), step)
         return run
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
         self._complete.add(r.run_id)
+        self._hookless.add(r.run_id)
         self._later(_INSERT_RUN, rows.run_values(r), r.run_id)
 
     def update_run(self, r: RunRecord) -> None:
@@ -212,6 +218,7 @@ class _Txn:
         return [rows.hook_from_row(r) for r in found]
 
     def insert_hook(self, h: HookRecord) -> None:
+        self._hookless.discard(h.run_id)
         self._later(_SQL.insert_hook, rows.hook_values(h))
 
     def delete_hook(self, hook_id: str) -> None:

@@ -43,7 +43,7 @@ from .._records import (
 )
 from .._streams import resolve_start
 from . import _fast
-from ._notify import Notifier, stream_key
+from ._notify import Notifier, channels, stream_key
 from ._txn import Conn, _events, _Txn
 
 T = TypeVar("T")
@@ -232,10 +232,12 @@ class PostgresWorkflowStore:
         known = self._known.get(commit.run_id)
         fast = None if known is None else _fast.plan(known, commit, time.time())
         if fast is not None:
+            _, run_channel, _ = channels(self._namespace)
+            notes = [(run_channel, commit.run_id)] if fast.finished else []
             try:
                 # On the event loop, not a thread: the whole commit is one round trip.
                 async with self._commits.connection(timeout=FAST_CHECKOUT) as conn:
-                    stamp = await _fast.send(conn, fast)
+                    stamp = await _fast.send(conn, fast, notes)
             except Exception:
                 # Usually the run changed under the copy (another writer, a lease
                 # renewal); whatever it was, nothing was written: the locked path
@@ -243,6 +245,8 @@ class PostgresWorkflowStore:
                 self._known.drop(commit.run_id)
             else:
                 self._known.put(fast.known(stamp))
+                for channel, payload in notes:
+                    self._notifier.dispatch(channel, payload)
                 return fast.result
         return await self._write(
             lambda t: _logic.apply_commit(t, commit, time.time()), retry_conflict=True
