@@ -192,6 +192,20 @@ _FAST_STEP_SET = ", ".join(
 )
 
 
+def _optional_insert(
+    prefix: str, table: str, columns: tuple[tuple[str, str], ...], upsert: str = ""
+) -> tuple[str, str]:
+    """Parameters `<prefix>_<column>` and the insert they feed when the first is set."""
+    params = ", ".join(f"{prefix}_{c} {t}" for c, t in columns)
+    names = ", ".join(c for c, _ in columns)
+    values = ", ".join(f"{prefix}_{c}" for c, _ in columns)
+    insert = (
+        f"IF {prefix}_{columns[0][0]} IS NOT NULL THEN INSERT INTO {table} (run_id, {names}) "
+        f"VALUES (p_run_id, {values}){upsert}; END IF;"
+    )
+    return params, insert
+
+
 def _fast_commit_function() -> str:
     params = [
         "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
@@ -199,24 +213,11 @@ def _fast_commit_function() -> str:
         "p_lease_expires_at DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
         "p_completed_at DOUBLE PRECISION"
     ]
-    writes = []
-    for k in (1, 2):
-        params.append(", ".join(f"e{k}_{c} {t}" for c, t in _FAST_EVENT))
-        cols = ", ".join(c for c, _ in _FAST_EVENT)
-        values = ", ".join(f"e{k}_{c}" for c, _ in _FAST_EVENT)
-        writes.append(
-            f"IF e{k}_slot IS NOT NULL THEN INSERT INTO tether_events (run_id, {cols}) "
-            f"VALUES (p_run_id, {values}); END IF;"
-        )
-    for k in (1, 2):
-        params.append(", ".join(f"s{k}_{c} {t}" for c, t in _FAST_STEP))
-        cols = ", ".join(c for c, _ in _FAST_STEP)
-        values = ", ".join(f"s{k}_{c}" for c, _ in _FAST_STEP)
-        writes.append(
-            f"IF s{k}_step_id IS NOT NULL THEN INSERT INTO tether_steps (run_id, {cols}) "
-            f"VALUES (p_run_id, {values}) ON CONFLICT (run_id, step_id) DO UPDATE SET "
-            f"{_FAST_STEP_SET}; END IF;"
-        )
+    upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
+    parts = [_optional_insert(f"e{k}", "tether_events", _FAST_EVENT) for k in (1, 2)]
+    parts += [_optional_insert(f"s{k}", "tether_steps", _FAST_STEP, upsert) for k in (1, 2)]
+    params += [p for p, _ in parts]
+    writes = [w for _, w in parts]
     body = "\n        ".join(writes)
     return f"""CREATE OR REPLACE FUNCTION tether_fast_commit({", ".join(params)})
     RETURNS TEXT LANGUAGE plpgsql AS $$
