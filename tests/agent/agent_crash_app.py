@@ -1,4 +1,6 @@
-"""A session worker for agent crash tests: `python agent_crash_app.py DB EFFECTS_DIR SCENARIO`.
+"""A session worker for agent crash tests: `python agent_crash_app.py URL EFFECTS_DIR SCENARIO`.
+
+URL is a SQLite file or a Postgres server (its namespace in TETHER_POSTGRES_NAMESPACE).
 
 The test process builds the same `AgentHost` with `build_host` (the session workflow and
 the tools registered identically) to open sessions, send messages and answer requests;
@@ -203,9 +205,9 @@ def _incarnation() -> int:
 
 
 async def main() -> None:
-    db, scenario = sys.argv[1], sys.argv[3]
+    url, scenario = sys.argv[1], sys.argv[3]
     incarnation = _incarnation()
-    async with tether.open_backend(f"sqlite:///{db}") as backend:
+    async with tether.open_backend(url, migrate=False) as backend:
         agent_backend: Any = backend
         if scenario in STALL_IN and incarnation == 1:
             stalling = _StallingSubmissions(backend.stores.submissions, STALL_IN[scenario])

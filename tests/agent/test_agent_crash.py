@@ -1,9 +1,9 @@
 """SIGKILL a real session worker at each boundary of a turn, restart it, check the outcome.
 
-The worker runs `agent_crash_app.py` in a subprocess on a real SQLite file; this process
-builds the same `AgentHost` to send messages, read events and answer approvals. Side
-effects (tool runs, what the model saw) and model calls are counted in files outside the
-database.
+The worker runs `agent_crash_app.py` in a subprocess on a real SQLite file or a real
+Postgres namespace; this process builds the same `AgentHost` to send messages, read
+events and answer approvals. Side effects (tool runs, what the model saw) and model
+calls are counted in files outside the database.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import collections
 import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -20,7 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
+from psycopg import sql
 
 import tether
 from tether.agent import AgentHost, Session
@@ -36,9 +39,10 @@ import agent_crash_app as app  # noqa: E402
 
 @dataclass
 class Harness:
-    db: Path
+    url: str
     dir: Path
     backend: Backend
+    env: dict[str, str] = field(default_factory=dict)
     scenario: str = ""
     host: AgentHost | None = None
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
@@ -54,9 +58,9 @@ class Harness:
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         path = [str(APP.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), **self.env}
         proc = subprocess.Popen(
-            [sys.executable, str(APP), str(self.db), str(self.dir), self.scenario], env=env
+            [sys.executable, str(APP), self.url, str(self.dir), self.scenario], env=env
         )
         self.procs.append(proc)
         return proc
@@ -116,17 +120,29 @@ class Harness:
         return transcript
 
 
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    db = tmp_path / "agent.db"
-    async with tether.open_backend(f"sqlite:///{db}") as backend:
-        h = Harness(db, tmp_path, backend)
-        try:
-            yield h
-        finally:
-            for proc in h.procs:
-                if proc.poll() is None:
-                    h.kill(proc)
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
+    if request.param == "sqlite":
+        url, env, options = f"sqlite:///{tmp_path / 'agent.db'}", {}, {}
+    else:
+        url = request.getfixturevalue("tether_postgres_url")
+        namespace = f"t_{secrets.token_hex(6)}"
+        env, options = {"TETHER_POSTGRES_NAMESPACE": namespace}, {"namespace": namespace}
+    try:
+        async with tether.open_backend(url, **options) as backend:
+            h = Harness(url, tmp_path, backend, env)
+            try:
+                yield h
+            finally:
+                for proc in h.procs:
+                    if proc.poll() is None:
+                        h.kill(proc)
+    finally:
+        if request.param == "postgres":
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute(
+                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace))
+                )
 
 
 def assistant_texts(transcript: list[dict[str, Any]]) -> list[str]:
