@@ -85,3 +85,15 @@ async def test_bad_configuration_is_explained() -> None:
     with pytest.raises(tether.ConfigurationError, match="not a registered workflow"):
         async with tether.open_backend("memory://") as backend:
             await tether.Client(backend).start(lambda ctx: None)
+
+
+async def test_worker_concurrency_comes_from_the_argument_or_the_environment() -> None:
+    async with tether.open_backend("memory://") as backend:
+        assert tether.Worker(backend, registry, env={}).concurrency == 16
+        env = {"TETHER_WORKER_CONCURRENCY": "4"}
+        assert tether.Worker(backend, registry, env=env).concurrency == 4
+        assert tether.Worker(backend, registry, concurrency=2, env=env).concurrency == 2
+        with pytest.raises(tether.ConfigurationError, match="TETHER_WORKER_CONCURRENCY='many'"):
+            tether.Worker(backend, registry, env={"TETHER_WORKER_CONCURRENCY": "many"})
+        with pytest.raises(tether.ConfigurationError, match="at least 1, not 0"):
+            tether.Worker(backend, registry, env={"TETHER_WORKER_CONCURRENCY": "0"})

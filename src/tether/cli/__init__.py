@@ -43,7 +43,12 @@ def _parser() -> argparse.ArgumentParser:
 
     worker = with_db(sub.add_parser("worker", help="run a worker for MODULE:REGISTRY"))
     worker.add_argument("target", metavar="MODULE:REGISTRY")
-    worker.add_argument("--concurrency", type=int, default=16)
+    worker.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="runs executed at once (default: $TETHER_WORKER_CONCURRENCY or 16)",
+    )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
     ls.add_argument("--status")

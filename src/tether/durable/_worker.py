@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 
@@ -18,9 +19,25 @@ from ..stores import Backend, Claim, Commit, Message, NewEvent, WorkerRecord, Wo
 from ._executor import Activation
 from ._registry import Registry
 
-__all__ = ["Worker", "pid_is_dead"]
+__all__ = ["DEFAULT_CONCURRENCY", "Worker", "pid_is_dead"]
 
 log = logging.getLogger("tether.worker")
+
+#: Runs a worker executes at once when neither the argument nor the environment says.
+DEFAULT_CONCURRENCY = 16
+
+
+def _concurrency_from(env: Mapping[str, str]) -> int:
+    raw = env.get("TETHER_WORKER_CONCURRENCY", "")
+    if raw == "":
+        return DEFAULT_CONCURRENCY
+    try:
+        return int(raw)
+    except ValueError:
+        raise ConfigurationError(
+            f"TETHER_WORKER_CONCURRENCY={raw!r} is not an integer: set it to how many runs "
+            "a worker executes at once, e.g. 16"
+        ) from None
 
 
 def pid_is_dead(pid: int) -> bool:
@@ -65,7 +82,8 @@ class Worker:
     Args:
         backend: An open backend.
         registry: The workflows, and the deployment version, this worker runs.
-        concurrency: Runs executing at once.
+        concurrency: Runs executing at once. Default ``TETHER_WORKER_CONCURRENCY``,
+            else `DEFAULT_CONCURRENCY`.
         lease_seconds: Run and message lease; renewed every third of it while held.
         poll_interval: Longest wait for new work when no in-process wake-up arrives.
         heartbeat_interval: How often the worker stamps itself alive and looks for
@@ -75,6 +93,10 @@ class Worker:
             an outage of the store does not make live workers look dead.
         shutdown_grace: On stop, how long to wait for step bodies still running in
             threads before handing their runs back.
+        env: Where to read ``TETHER_WORKER_CONCURRENCY`` (default `os.environ`).
+
+    Raises:
+        ConfigurationError: An option, or the environment variable, is invalid.
     """
 
     def __init__(
@@ -82,13 +104,16 @@ class Worker:
         backend: Backend,
         registry: Registry,
         *,
-        concurrency: int = 16,
+        concurrency: int | None = None,
         lease_seconds: float = 30.0,
         poll_interval: float = 0.1,
         heartbeat_interval: float = 2.0,
         dead_after: float = 15.0,
         shutdown_grace: float = 30.0,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        if concurrency is None:
+            concurrency = _concurrency_from(os.environ if env is None else env)
         if concurrency < 1:
             raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
         if lease_seconds <= 0 or poll_interval <= 0 or heartbeat_interval <= 0:
