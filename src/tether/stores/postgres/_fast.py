@@ -41,6 +41,7 @@ from .._records import (
     RunRecord,
     StepRecord,
 )
+from ._notify import notify_statement
 
 __all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
 
@@ -275,8 +276,7 @@ async def send(
             for message_id, owner in fast.acks:
                 await conn.execute(_ACK, (message_id, owner))
             if notes:
-                calls = ", ".join("pg_notify(%s, %s)" for _ in notes)
-                await conn.execute(f"SELECT {calls}", [v for note in notes for v in note])
+                await conn.execute(*notify_statement(notes))
         row = await committed.fetchone()
     assert row is not None  # the function returns the stamp or raises
     return str(row[0])

@@ -19,13 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
-__all__ = ["Notifier", "channels", "conversation_channel", "stream_key"]
+__all__ = ["Notifier", "channels", "conversation_channel", "notify_statement", "stream_key"]
 
 log = logging.getLogger("tether.stores.postgres")
 
@@ -40,6 +40,12 @@ def channels(namespace: str) -> tuple[str, str, str]:
 def conversation_channel(namespace: str) -> str:
     """The channel announcing conversation appends in a namespace."""
     return f"{namespace}_conversation"
+
+
+def notify_statement(notes: Sequence[tuple[str, str]]) -> tuple[str, list[str]]:
+    """One statement sending every (channel, payload) note, and its parameters."""
+    calls = ", ".join("pg_notify(%s, %s)" for _ in notes)
+    return f"SELECT {calls}", [v for note in notes for v in note]
 
 
 def stream_key(run_id: str, name: str) -> str:

@@ -20,7 +20,7 @@ from .._records import (
     WaitRecord,
 )
 from ._fast import KnownRun
-from ._notify import channels
+from ._notify import channels, notify_statement
 
 Conn = psycopg.Connection[Any]
 
@@ -123,8 +123,7 @@ class _Txn:
         notes += [(run_ch, r) for r in sorted(self.finished)]
         notes += [(stream_ch, s) for s in sorted(self.streams)]
         if notes:
-            calls = ", ".join("pg_notify(%s, %s)" for _ in notes)
-            self.c.execute(f"SELECT {calls}", [v for note in notes for v in note])
+            self.c.execute(*notify_statement(notes))
         return notes
 
     def get_run(self, run_id: str) -> RunRecord | None:
