@@ -11,6 +11,7 @@ transaction (see `_notify`).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -47,6 +48,8 @@ from ._notify import Notifier, channels, stream_key
 from ._txn import Conn, _events, _Txn
 
 T = TypeVar("T")
+
+log = logging.getLogger("tether.stores.postgres")
 
 #: How long a waiter sleeps between re-reads while the listener is connected: wake-ups
 #: come by notification, this only bounds the damage of a lost one.
@@ -238,10 +241,11 @@ class PostgresWorkflowStore:
                 # On the event loop, not a thread: the whole commit is one round trip.
                 async with self._commits.connection(timeout=FAST_CHECKOUT) as conn:
                     stamp = await _fast.send(conn, fast, notes)
-            except Exception:
+            except Exception as exc:
                 # Usually the run changed under the copy (another writer, a lease
                 # renewal); whatever it was, nothing was written: the locked path
                 # re-reads the run and gives the authoritative answer.
+                log.debug("run %s: one-round-trip commit refused (%s)", commit.run_id, exc)
                 self._known.drop(commit.run_id)
             else:
                 self._known.put(fast.known(stamp))
