@@ -126,6 +126,12 @@ async def parked(ctx: tether.WorkflowContext) -> None:
     await ctx.create_hook(token=f"never-{ctx.run_id}")
 
 
+@registry.workflow(name="waits_on_parked_child")
+async def waits_on_parked_child(ctx: tether.WorkflowContext) -> None:
+    child = await ctx.start_child(parked, run_id=f"{ctx.run_id}-child")
+    await child.result()
+
+
 @registry.workflow(name="two_hooks")
 async def two_hooks(ctx: tether.WorkflowContext, token: str) -> Any:
     return await ctx.create_hook(token=token)
@@ -281,6 +287,24 @@ async def test_cancel_a_parked_run(running: tether.Client) -> None:
     with pytest.raises(tether.RunCancelledError):
         await handle.result(timeout=30)
     assert await running.backend.stores.workflow.list_hooks(handle.run_id) == []
+
+
+async def test_cancelling_a_parent_cancels_its_children(running: tether.Client) -> None:
+    handle = await running.start(waits_on_parked_child, run_id="parent")
+    store = running.backend.stores.workflow
+    for _ in range(300):
+        if (await store.get_hook("never-parent-child")) is not None:
+            break
+        await asyncio.sleep(0.01)
+    await handle.cancel("no longer needed")
+    with pytest.raises(tether.RunCancelledError):
+        await handle.result(timeout=30)
+    child = await running.get("parent-child")
+    with pytest.raises(tether.RunCancelledError):
+        await child.result(timeout=30)
+    assert await store.list_hooks("parent-child") == []
+    ended = [e for e in await store.list_events("parent-child") if e.event_type == "run_cancelled"]
+    assert ended[0].attrs["reason"] == "its parent run 'parent' was cancelled"
 
 
 async def test_parallel_steps(running: tether.Client) -> None:

@@ -73,6 +73,7 @@ class ViewTxn(Protocol):
     def put_wait(self, wait: WaitRecord) -> None: ...
     def get_hook_by_token(self, token: str) -> HookRecord | None: ...
     def hooks_of_run(self, run_id: str) -> list[HookRecord]: ...
+    def active_children(self, run_id: str) -> list[str]: ...
     def insert_hook(self, hook: HookRecord) -> None: ...
     def delete_hook(self, hook_id: str) -> None: ...
     def enqueue(self, message: NewMessage, now: float) -> str: ...
@@ -202,6 +203,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
     elif commit.lease_seconds is not None:
         run = dataclasses.replace(run, lease_expires_at=now + commit.lease_seconds)
     txn.update_run(dataclasses.replace(run, updated_at=now))
+    _cancel_children(txn, run, now)
     return CommitResult(head=run.head, at=now)
 
 
@@ -237,7 +239,20 @@ def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> Run
         run = dataclasses.replace(run, lease_owner=None, lease_expires_at=0.0)
     run = dataclasses.replace(run, updated_at=now)
     txn.update_run(run)
+    _cancel_children(txn, run, now)
     return run
+
+
+def _cancel_children(txn: ViewTxn, run: RunRecord, now: float) -> None:
+    """A cancelled run takes its unfinished children (and theirs) with it.
+
+    In the same transaction, and after the run's own row is written: a child that ends
+    at once then finds its parent already terminal and does not report to it.
+    """
+    if run.status != "cancelled":
+        return
+    for child_id in txn.active_children(run.run_id):
+        cancel_run(txn, child_id, f"its parent run {run.run_id!r} was cancelled", now)
 
 
 # -- event application ---------------------------------------------------------------

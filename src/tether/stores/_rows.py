@@ -244,7 +244,7 @@ def assignments(cols: tuple[str, ...], mark: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Statements:
-    """The hot-path writes of the workflow views, in one backend's placeholder style."""
+    """Statements of the workflow views in one backend's placeholder style."""
 
     insert_run: str
     update_run: str
@@ -252,6 +252,8 @@ class Statements:
     update_step: str
     insert_event: str
     insert_hook: str
+    #: The unfinished children of a run (by the index ``tether_runs_by_parent``).
+    active_children: str
 
 
 def statements(mark: str) -> Statements:
@@ -268,6 +270,10 @@ def statements(mark: str) -> Statements:
         ),
         insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
         insert_hook=f"INSERT INTO tether_hooks ({HOOK_COLS}) VALUES ({placeholders(5, mark)})",
+        active_children=(
+            f"SELECT run_id FROM tether_runs WHERE parent_run_id = {mark} "
+            "AND status IN ('pending', 'running') ORDER BY run_id"
+        ),
     )
 
 

@@ -18,6 +18,7 @@ from ..._ids import new_ulid
 from ...errors import InvalidTransitionError
 from .. import _logic
 from .._records import (
+    ACTIVE_RUN_STATUSES,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -143,6 +144,13 @@ class _Txn:
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
         return sorted(
             (h for h in self.s.hooks.values() if h.run_id == run_id), key=lambda h: h.slot
+        )
+
+    def active_children(self, run_id: str) -> list[str]:
+        return sorted(
+            r.run_id
+            for r in self.s.runs.values()
+            if r.parent_run_id == run_id and r.status in ACTIVE_RUN_STATUSES
         )
 
     def insert_hook(self, hook: HookRecord) -> None:

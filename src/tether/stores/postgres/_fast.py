@@ -161,7 +161,7 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    insert_hook = delete_hook = enqueue = _undecided
+    insert_hook = delete_hook = enqueue = active_children = _undecided
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -240,12 +240,17 @@ def _fast_commit_function() -> str:
     $$"""
 
 
-_V3 = (_fast_commit_function(),)
+_V3 = (
+    _fast_commit_function(),
+    # Cancelling a run cancels its unfinished children: find them without a scan.
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_parent ON tether_runs (parent_run_id) "
+    "WHERE parent_run_id IS NOT NULL",
+)
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
-    Migration(version=3, name="one-round-trip commit", statements=_V3),
+    Migration(version=3, name="one-round-trip commit, children of a run", statements=_V3),
 )
 
 

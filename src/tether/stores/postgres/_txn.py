@@ -216,6 +216,9 @@ class _Txn:
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
 
+    def active_children(self, run_id: str) -> list[str]:
+        return [str(r[0]) for r in self._read(_SQL.active_children, (run_id,)).fetchall()]
+
     def insert_hook(self, h: HookRecord) -> None:
         self._hookless.discard(h.run_id)
         self._later(_SQL.insert_hook, rows.hook_values(h))

@@ -123,6 +123,10 @@ class _Txn:
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
 
+    def active_children(self, run_id: str) -> list[str]:
+        found = self.c.execute(_SQL.active_children, (run_id,)).fetchall()
+        return [str(r[0]) for r in found]
+
     def insert_hook(self, h: HookRecord) -> None:
         self.c.execute(_SQL.insert_hook, rows.hook_values(h))
 

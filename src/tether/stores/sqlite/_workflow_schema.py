@@ -117,4 +117,13 @@ _V1 = (
     )""",
 )
 
-WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = ((1, "workflow storage", _V1),)
+# Cancelling a run cancels its unfinished children: find them without a scan.
+_V3 = (
+    "CREATE INDEX IF NOT EXISTS tether_runs_by_parent ON tether_runs (parent_run_id) "
+    "WHERE parent_run_id IS NOT NULL",
+)
+
+WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (1, "workflow storage", _V1),
+    (3, "children of a run", _V3),
+)

@@ -255,6 +255,40 @@ class WorkflowStoreContract:
         tail = await store.list_events("r1", after=head)
         assert [e.event_type for e in tail] == ["cancel_requested"]
 
+    async def test_cancel_takes_unfinished_children_along(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        await store.commit(_commit("r1", epoch, head, release=True))
+        # c1 waits unleased; c2 is held by a worker; c3 (c1's child) waits; c4 finished.
+        await store.create_run(_run("c1", parent_run_id="r1", parent_slot=1))
+        await store.create_run(_run("c2", parent_run_id="r1", parent_slot=2))
+        await store.create_run(_run("c3", parent_run_id="c1", parent_slot=1))
+        await store.create_run(_run("c4", parent_run_id="r1", parent_slot=3))
+        held = await store.claim_run("c2", owner="w2", lease_seconds=30)
+        assert held.run is not None
+        done = await store.claim_run("c4", owner="w2", lease_seconds=30)
+        assert done.run is not None
+        finished = NewEvent(event_type="run_completed", payload=b"ok")
+        await store.commit(
+            Commit(
+                run_id="c4", owner="w2", epoch=done.epoch, expected_head=done.run.head,
+                events=(finished,), release=True,
+            )
+        )  # fmt: skip
+        run = await store.request_cancel("r1", reason="stop")
+        assert run.status == "cancelled"
+        statuses = {r: (await store.get_run(r)).status for r in ("c1", "c2", "c3", "c4")}  # type: ignore[union-attr]
+        assert statuses == {
+            "c1": "cancelled", "c2": "running", "c3": "cancelled", "c4": "completed",
+        }  # fmt: skip
+        # The held child is asked to stop: its holder finds the request at its next commit.
+        tail = await store.list_events("c2", after=held.run.head)
+        assert [e.event_type for e in tail] == ["cancel_requested"]
+        assert "r1" in str(tail[0].attrs.get("reason"))
+        # Children ended by the cascade do not report to their already-ended parent.
+        for parent in ("r1", "c1"):
+            log = [e.event_type for e in await store.list_events(parent)]
+            assert log[-1] == "run_cancelled" and log.count("run_cancelled") == 1
+
     async def test_queue_delay_key_lease_and_redelivery(self, store: WorkflowStore) -> None:
         now = time.time()
         first = await store.enqueue(
