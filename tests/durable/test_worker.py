@@ -1,12 +1,15 @@
-"""Worker internals: an abandoned activation hands its run back, after its step threads."""
+"""Worker internals: abandoned and lapsed activations never run a step alongside a newer one."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
+
+import pytest
 
 import tether
-from tether.stores import Backend
+from tether.stores import Backend, Commit, CommitResult
 
 registry = tether.Registry(deployment="test-worker")
 entered = threading.Event()
@@ -55,3 +58,76 @@ async def test_abandoned_run_is_released_once_its_step_thread_returns(backend: B
         # Released with its message: the run is activated again and finishes.
         assert await handle.result(timeout=10) == 7
     assert bodies == [7, 7]
+
+
+spans: list[tuple[str, float]] = []
+
+
+def blocking_traced(i: int) -> int:
+    spans.append(("start", time.monotonic()))
+    entered.set()
+    release.wait(10)
+    spans.append(("end", time.monotonic()))
+    return i
+
+
+@registry.workflow(name="one_traced_step")
+async def one_traced_step(ctx: tether.WorkflowContext) -> int:
+    return await ctx.step(blocking_traced, 3)
+
+
+async def test_a_run_back_under_a_new_epoch_waits_for_the_old_step_body(backend: Backend) -> None:
+    """Its lease lapsed (a store outage) and the run came back to the same worker."""
+    entered.clear()
+    release.clear()
+    spans.clear()
+    store = backend.stores.workflow
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        handle = await tether.Client(backend, registry=registry).start(one_traced_step)
+        await asyncio.to_thread(entered.wait, 10)
+        old, _ = worker._activations[handle.run_id]
+        # As if the lease and the message lease had lapsed: the worker takes the run again.
+        await store.expire_worker(worker.worker_id)
+        for _ in range(100):
+            run = await store.get_run(handle.run_id)
+            if run is not None and run.lease_epoch > old.epoch:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError("the run was not claimed again")
+        await asyncio.sleep(0.3)
+        assert [kind for kind, _ in spans] == ["start"]  # the new activation waits
+        release.set()
+        assert await handle.result(timeout=10) == 3
+    kinds = [kind for kind, _ in spans]
+    assert kinds == ["start", "end", "start", "end"], kinds  # one after the other
+
+
+async def add_one(i: int) -> int:
+    return i + 1
+
+
+@registry.workflow(name="two_quick_steps")
+async def two_quick_steps(ctx: tether.WorkflowContext) -> int:
+    return await ctx.step(add_one, await ctx.step(add_one, 0))
+
+
+async def test_every_commit_renews_the_lease(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit that lands after an outage outlasted the lease must not leave it lapsed."""
+    store = backend.stores.workflow
+    seen: list[Commit] = []
+    commit = store.commit
+
+    async def recording(c: Commit) -> CommitResult:
+        seen.append(c)
+        return await commit(c)
+
+    monkeypatch.setattr(store, "commit", recording)
+    async with tether.Worker(backend, registry, lease_seconds=12.0, poll_interval=0.02):
+        handle = await tether.Client(backend, registry=registry).start(two_quick_steps)
+        assert await handle.result(timeout=10) == 2
+    ours = [c for c in seen if c.run_id == handle.run_id]
+    assert [c.lease_seconds for c in ours[:-1]] == [12.0] * (len(ours) - 1)
+    assert ours[-1].release and ours[-1].lease_seconds is None

@@ -87,6 +87,7 @@ class Activation:
         message_id: str | None,
         owner: str,
         threads: Executor | None,
+        lease_seconds: float | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -97,6 +98,7 @@ class Activation:
         self.owner = owner
         self.message_id = message_id
         self.threads = threads
+        self.lease_seconds = lease_seconds
         self.journal = Journal.from_events(run.run_id, list(events))
         self.head = self.journal.head
         self.clock = self.journal.created_at or run.created_at
@@ -237,6 +239,12 @@ class Activation:
                         enqueue=tuple(enqueue),
                         ack_message_id=self.message_id if end else None,
                         release=end,
+                        # Each commit renews the lease. A commit that went through
+                        # after an outage long enough for the lease to lapse (nobody
+                        # took the run meanwhile: the epoch held) must not leave it
+                        # lapsed: the step it starts would run while another worker,
+                        # or this one, claims the run and runs the step again.
+                        lease_seconds=None if end else self.lease_seconds,
                     )
                     result = await self.store.commit(commit)
                 except StaleHeadError:

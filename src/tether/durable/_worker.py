@@ -15,7 +15,16 @@ from types import TracebackType
 from .._codec import encode
 from .._ids import new_ulid
 from ..errors import ConfigurationError, StoreError, UnknownWorkflowError
-from ..stores import Backend, Claim, Commit, Message, NewEvent, WorkerRecord, WorkflowStore
+from ..stores import (
+    Backend,
+    Claim,
+    Commit,
+    Message,
+    NewEvent,
+    NewMessage,
+    WorkerRecord,
+    WorkflowStore,
+)
 from ._executor import Activation
 from ._registry import Registry
 
@@ -325,6 +334,14 @@ class Worker:
                 )
             )
             return
+        previous = self._activations.get(run_id)
+        if previous is not None:
+            # An older activation of this run still lives here: its lease lapsed while
+            # the store was unreachable and the run came back to this worker under a
+            # new epoch, which fences it. Its step bodies finish before the new
+            # activation replays (and may re-run) them, never alongside.
+            previous[0].abandon()
+            await previous[0].quiesce()
         activation = Activation(
             store=store,
             registry=self.registry,
@@ -335,14 +352,18 @@ class Worker:
             message_id=message.message_id,
             owner=self.worker_id,
             threads=self._threads,
+            lease_seconds=self.lease_seconds,
         )
         self._activations[run_id] = (activation, message)
         try:
             outcome = await activation.run_to_boundary()
+            if outcome == "abandoned" and not self._stopping:
+                await self._hand_back(activation, message)
         finally:
-            self._activations.pop(run_id, None)
-        if outcome == "abandoned" and not self._stopping:
-            await self._hand_back(activation, message)
+            # Only now: until its step bodies have returned, a newer claim of the run
+            # by this worker must find it (above), and its lease is still renewed.
+            if self._activations.get(run_id, (None, None))[0] is activation:
+                del self._activations[run_id]
 
     async def _hand_back(self, activation: Activation, message: Message) -> None:
         """Release an abandoned run and its message, retrying while the store is down.
@@ -360,7 +381,18 @@ class Worker:
                 await self._store.release_run(
                     activation.run_id, owner=self.worker_id, epoch=activation.epoch
                 )
-                await self._store.nack(message.message_id, owner=self.worker_id, delay=1.0)
+                if not await self._store.nack(message.message_id, owner=self.worker_id, delay=1.0):
+                    # The message is gone (its lease lapsed in an outage and a claim that
+                    # found the run busy dropped it): without a new one nothing would
+                    # ever activate the run again.
+                    await self._store.enqueue(
+                        NewMessage(
+                            queue=activation.run.queue,
+                            payload=activation.run_id.encode(),
+                            available_at=time.time() + 1.0,
+                            idempotency_key=activation.run_id,
+                        )
+                    )
                 return
             except StoreError as exc:
                 log.warning("releasing run %s failed, retrying: %s", activation.run_id, exc)
