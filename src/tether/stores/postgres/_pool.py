@@ -15,28 +15,37 @@ import psycopg
 __all__ = ["check_idle", "check_idle_async"]
 
 
-def check_idle(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> None:
-    """Raise for a pooled connection that is closed or that the server is closing.
+def _dead(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """Whether the server is ending this idle connection (its socket is readable).
 
-    An idle connection receives nothing unless the server is ending it (its last
-    message is the FATAL notice, then EOF): a readable socket means it is dead. It is
-    closed, and the check raises: the pool replaces it and hands out another one.
+    An idle connection receives nothing unless the server is ending it: its last
+    message is the FATAL notice, then EOF.
     """
-    if conn.closed:
-        raise psycopg.OperationalError("the pooled connection is closed")
     fd = conn.pgconn.socket
     if hasattr(select, "poll"):
         poller = select.poll()
         poller.register(fd, select.POLLIN)
-        readable = bool(poller.poll(0))
-    else:  # pragma: no cover - platforms without poll()
-        readable = bool(select.select([fd], [], [], 0)[0])
-    if readable:
-        # Closed, so the pool replaces it (an open one would just be handed back).
+        return bool(poller.poll(0))
+    return bool(select.select([fd], [], [], 0)[0])  # pragma: no cover - no poll()
+
+
+def check_idle(conn: psycopg.Connection[Any]) -> None:
+    """Raise for a pooled connection that is closed or that the server is closing.
+
+    A dead one is closed, and the check raises: the pool replaces it and hands out
+    another one (an open one would just be handed back).
+    """
+    if conn.closed:
+        raise psycopg.OperationalError("the pooled connection is closed")
+    if _dead(conn):
         conn.close()
         raise psycopg.OperationalError("the server closed this idle connection")
 
 
 async def check_idle_async(conn: psycopg.AsyncConnection[Any]) -> None:
-    """`check_idle` for the async pool (it takes a coroutine; the check needs no I/O)."""
-    check_idle(conn)
+    """`check_idle` for the async pool of step commits."""
+    if conn.closed:
+        raise psycopg.OperationalError("the pooled connection is closed")
+    if _dead(conn):
+        await conn.close()
+        raise psycopg.OperationalError("the server closed this idle connection")
