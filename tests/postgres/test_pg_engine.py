@@ -155,3 +155,27 @@ async def test_delayed_message_wakes_a_waiter_when_due(pg_backend: PostgresBacke
         got = await store.dequeue("later", owner="w", lease_seconds=5, limit=1)
     assert len(got) == 1
     assert time.monotonic() - started < 1.0
+
+
+async def test_an_idle_worker_waits_for_notifications_not_its_poll_interval(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the listener up, a short poll interval costs no queue re-reads, yet new work
+    still starts at once."""
+    store = pg_backend.stores.workflow
+    claims: list[float] = []
+    claim_next = store.claim_next
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        claims.append(time.monotonic())
+        return await claim_next(*args, **kwargs)
+
+    monkeypatch.setattr(store, "claim_next", counting)
+    async with tether.Worker(pg_backend, registry, poll_interval=0.01):
+        await asyncio.sleep(0.6)
+        idle = len(claims)
+        started = time.monotonic()
+        handle = await tether.Client(pg_backend).start(double, 21)
+        assert await handle.result(timeout=10) == 42
+        assert time.monotonic() - started < 0.5
+    assert idle <= 3, f"an idle worker re-read the queue {idle} times in 0.6 s"

@@ -379,6 +379,10 @@ class PostgresWorkflowStore:
 
     async def wait_for_messages(self, queue: str, timeout: float) -> None:
         event = self._notifier.queue_event(queue)
+        if self._notifier.healthy:
+            # New and released messages are announced; re-reading every `timeout`
+            # (a worker's poll interval) would only cost two transactions a turn.
+            timeout = max(timeout, FALLBACK_POLL)
         if not event.is_set():
             # A delayed message (a durable timer, a retry backoff) falls due without any
             # write to announce it: wake when the earliest one is due.
