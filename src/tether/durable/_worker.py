@@ -94,7 +94,9 @@ class Worker:
         concurrency: Runs executing at once. Default ``TETHER_WORKER_CONCURRENCY``,
             else `DEFAULT_CONCURRENCY`.
         lease_seconds: Run and message lease; renewed every third of it while held.
-        poll_interval: Longest wait for new work when no in-process wake-up arrives.
+        poll_interval: Longest wait for new work when no wake-up announces it. (A
+            Postgres backend announces work by NOTIFY; while its listener is connected
+            it re-reads the queue once a second at most.)
         heartbeat_interval: How often the worker stamps itself alive and looks for
             dead workers.
         dead_after: A worker silent this long is dead and its leases are taken over —
