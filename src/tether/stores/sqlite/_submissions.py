@@ -12,17 +12,15 @@ import hashlib
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar, get_args
+from typing import Any, TypeVar
 
 import orjson
 
 from .. import _ledger
+from .. import _ledger_rows as ledger_rows
 from .._agent_records import (
-    SettledRecord,
     Submission,
     SubmissionAttachment,
-    SubmissionKind,
-    SubmissionOutcome,
     SubmissionStatus,
     canonical_json,
 )
@@ -36,45 +34,7 @@ SUBMISSION_CHUNK_BYTES = 256 * 1024
 
 T = TypeVar("T")
 
-_COLUMNS = (
-    "sequence, submission_id, kind, agent_name, instance_id, session_key, payload, "
-    "attachments, status, accepted_at, canonical_ready_at, attempt_id, owner_id, "
-    "lease_expires_at, started_at, attempt_count, max_attempts, timeout_at, "
-    "input_applied_at, abort_requested_at, joined_into, settled_at, outcome, error, "
-    "settlement_record_id, settlement_record"
-)
-_KINDS = frozenset(get_args(SubmissionKind))
-_STATUSES = frozenset(get_args(SubmissionStatus))
-_OUTCOMES = frozenset(get_args(SubmissionOutcome))
-
-
-class MalformedRowError(Exception):
-    """A stored row does not decode into a valid submission."""
-
-
-def _choice(value: Any, allowed: frozenset[str], column: str) -> Any:
-    if value not in allowed:
-        raise MalformedRowError(f"{column} is {value!r}")
-    return value
-
-
-def _decode_record(blob: Any) -> SettledRecord | None:
-    if blob is None:
-        return None
-    raw = orjson.loads(blob)
-    if not isinstance(raw, dict):
-        raise MalformedRowError("settlement_record is not an object")
-    return SettledRecord(
-        outcome=_choice(raw.get("outcome"), _OUTCOMES, "settlement outcome"),
-        error=raw.get("error"),
-        data=raw.get("data"),
-    )
-
-
-def _encode_record(record: SettledRecord | None) -> bytes | None:
-    if record is None:
-        return None
-    return canonical_json({"outcome": record.outcome, "error": record.error, "data": record.data})
+_SETTLE_MALFORMED = ledger_rows.settle_malformed_statement("?")
 
 
 class _Tx:
@@ -90,7 +50,7 @@ class _Tx:
     def _load_attachments(self, submission_id: str, meta: Any) -> tuple[SubmissionAttachment, ...]:
         items = orjson.loads(meta)
         if not isinstance(items, list):
-            raise MalformedRowError("attachments is not a list")
+            raise ledger_rows.MalformedRowError("attachments is not a list")
         if not items:
             return ()
         pieces: dict[int, list[bytes]] = {}
@@ -104,7 +64,9 @@ class _Tx:
         for index, item in enumerate(items):
             data = b"".join(pieces.get(index, ()))
             if len(data) != item["size"] or hashlib.sha256(data).hexdigest() != item["digest"]:
-                raise MalformedRowError(f"attachment {item['item_id']!r} fails its digest")
+                raise ledger_rows.MalformedRowError(
+                    f"attachment {item['item_id']!r} fails its digest"
+                )
             result.append(
                 SubmissionAttachment(
                     item_id=item["item_id"], mime_type=item["mime_type"], data=data
@@ -113,71 +75,16 @@ class _Tx:
         return tuple(result)
 
     def _decode(self, row: sqlite3.Row | tuple[Any, ...]) -> Submission:
-        try:
-            return Submission(
-                sequence=row[0],
-                submission_id=row[1],
-                kind=_choice(row[2], _KINDS, "kind"),
-                agent_name=row[3],
-                instance_id=row[4],
-                session_key=row[5],
-                payload=orjson.loads(row[6]),
-                attachments=self._load_attachments(row[1], row[7]),
-                status=_choice(row[8], _STATUSES, "status"),
-                accepted_at=row[9],
-                canonical_ready_at=row[10],
-                attempt_id=row[11],
-                owner_id=row[12],
-                lease_expires_at=row[13],
-                started_at=row[14],
-                attempt_count=row[15],
-                max_attempts=row[16],
-                timeout_at=row[17],
-                input_applied_at=row[18],
-                abort_requested_at=row[19],
-                joined_into=row[20],
-                settled_at=row[21],
-                outcome=None if row[22] is None else _choice(row[22], _OUTCOMES, "outcome"),
-                error=row[23],
-                settlement_record_id=row[24],
-                settlement_record=_decode_record(row[25]),
-            )
-        except (MalformedRowError, orjson.JSONDecodeError, KeyError, TypeError) as exc:
-            return self._settle_malformed(row, exc)
-
-    def _settle_malformed(self, row: Any, exc: BaseException) -> Submission:
-        # A row that cannot be decoded must never run: settle it as failed, keeping
-        # whatever identity columns are readable, and hand back a settled view.
-        message = f"malformed stored submission row: {type(exc).__name__}: {exc}"
-        now = self._now
-        settled_at = row[21] if row[8] == "settled" and row[21] is not None else now
-        error = row[23] if row[8] == "settled" and row[23] is not None else message
-        if row[8] != "settled" or row[22] not in _OUTCOMES:
-            self.conn.execute(
-                "UPDATE tether_agent_submissions SET status = 'settled', settled_at = ?, "
-                "outcome = 'failed', error = ?, attempt_id = NULL, owner_id = NULL, "
-                "lease_expires_at = 0 WHERE sequence = ?",
-                (settled_at, error, row[0]),
-            )
-        return Submission(
-            sequence=row[0],
-            submission_id=str(row[1]),
-            kind="direct" if row[2] not in _KINDS else row[2],
-            agent_name=str(row[3]),
-            instance_id=str(row[4]),
-            session_key=str(row[5]),
-            payload=None,
-            attachments=(),
-            status="settled",
-            accepted_at=float(row[9] or 0),
-            settled_at=settled_at,
-            outcome="failed",
-            error=error,
+        return ledger_rows.decode_or_settle(
+            row,
+            self._load_attachments,
+            self._now,
+            lambda values: self.conn.execute(_SETTLE_MALFORMED, values),
         )
 
     def get(self, submission_id: str) -> Submission | None:
         row = self.conn.execute(
-            f"SELECT {_COLUMNS} FROM tether_agent_submissions WHERE submission_id = ?",
+            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = ?",
             (submission_id,),
         ).fetchone()
         return None if row is None else self._decode(row)
@@ -191,7 +98,7 @@ class _Tx:
     ) -> list[Submission]:
         wanted = sorted(statuses)
         sql = (
-            f"SELECT {_COLUMNS} FROM tether_agent_submissions "
+            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions "
             f"WHERE status IN ({', '.join('?' * len(wanted))})"
         )
         params: list[Any] = list(wanted)
@@ -281,7 +188,7 @@ class _Tx:
                 s.outcome,
                 s.error,
                 s.settlement_record_id,
-                _encode_record(s.settlement_record),
+                ledger_rows.encode_record(s.settlement_record),
                 s.submission_id,
             ),
         )

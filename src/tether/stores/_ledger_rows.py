@@ -1,0 +1,177 @@
+"""Rows of the submission ledger table and their mapping to `Submission` records.
+
+Shared by the SQL backends, which differ in placeholders and locking, not in what a
+row holds. A row that does not decode must never run: `malformed_settlement` gives the
+settled view to hand back, after the statement that settles it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, get_args
+
+import orjson
+
+from ._agent_records import (
+    SettledRecord,
+    Submission,
+    SubmissionAttachment,
+    SubmissionKind,
+    SubmissionOutcome,
+    SubmissionStatus,
+    canonical_json,
+)
+
+__all__ = [
+    "COLUMNS",
+    "KINDS",
+    "MalformedRowError",
+    "choice",
+    "decode_or_settle",
+    "encode_record",
+    "settle_malformed_statement",
+]
+
+#: The ledger table's columns in the order `submission_from_row` reads them.
+COLUMNS = (
+    "sequence, submission_id, kind, agent_name, instance_id, session_key, payload, "
+    "attachments, status, accepted_at, canonical_ready_at, attempt_id, owner_id, "
+    "lease_expires_at, started_at, attempt_count, max_attempts, timeout_at, "
+    "input_applied_at, abort_requested_at, joined_into, settled_at, outcome, error, "
+    "settlement_record_id, settlement_record"
+)
+KINDS = frozenset(get_args(SubmissionKind))
+_STATUSES = frozenset(get_args(SubmissionStatus))
+_OUTCOMES = frozenset(get_args(SubmissionOutcome))
+
+
+class MalformedRowError(Exception):
+    """A stored row does not decode into a valid submission."""
+
+
+# What decoding a damaged row can raise; such a row is settled, never run.
+_DECODE_ERRORS = (MalformedRowError, orjson.JSONDecodeError, KeyError, TypeError)
+
+
+def choice(value: Any, allowed: frozenset[str], column: str) -> Any:
+    """`value` if it is one of `allowed`, else `MalformedRowError` naming `column`."""
+    if value not in allowed:
+        raise MalformedRowError(f"{column} is {value!r}")
+    return value
+
+
+def _decode_record(blob: Any) -> SettledRecord | None:
+    if blob is None:
+        return None
+    raw = orjson.loads(blob)
+    if not isinstance(raw, dict):
+        raise MalformedRowError("settlement_record is not an object")
+    return SettledRecord(
+        outcome=choice(raw.get("outcome"), _OUTCOMES, "settlement outcome"),
+        error=raw.get("error"),
+        data=raw.get("data"),
+    )
+
+
+def encode_record(record: SettledRecord | None) -> bytes | None:
+    """The stored form of a settlement record."""
+    if record is None:
+        return None
+    return canonical_json({"outcome": record.outcome, "error": record.error, "data": record.data})
+
+
+def _submission(
+    row: Any, attachments: Callable[[str, Any], tuple[SubmissionAttachment, ...]]
+) -> Submission:
+    """The `Submission` a row selected with `COLUMNS` holds.
+
+    `attachments` loads the attachments column. Raises one of `_DECODE_ERRORS` for a
+    damaged row.
+    """
+    return Submission(
+        sequence=row[0],
+        submission_id=row[1],
+        kind=choice(row[2], KINDS, "kind"),
+        agent_name=row[3],
+        instance_id=row[4],
+        session_key=row[5],
+        payload=orjson.loads(row[6]),
+        attachments=attachments(row[1], row[7]),
+        status=choice(row[8], _STATUSES, "status"),
+        accepted_at=row[9],
+        canonical_ready_at=row[10],
+        attempt_id=row[11],
+        owner_id=row[12],
+        lease_expires_at=row[13],
+        started_at=row[14],
+        attempt_count=row[15],
+        max_attempts=row[16],
+        timeout_at=row[17],
+        input_applied_at=row[18],
+        abort_requested_at=row[19],
+        joined_into=row[20],
+        settled_at=row[21],
+        outcome=None if row[22] is None else choice(row[22], _OUTCOMES, "outcome"),
+        error=row[23],
+        settlement_record_id=row[24],
+        settlement_record=_decode_record(row[25]),
+    )
+
+
+def settle_malformed_statement(mark: str) -> str:
+    """The update settling a damaged row as failed (settled_at, error, sequence)."""
+    return (
+        f"UPDATE tether_agent_submissions SET status = 'settled', settled_at = {mark}, "
+        f"outcome = 'failed', error = {mark}, attempt_id = NULL, owner_id = NULL, "
+        f"lease_expires_at = 0 WHERE sequence = {mark}"
+    )
+
+
+def _malformed(
+    row: Any, exc: BaseException, now: float
+) -> tuple[Submission, tuple[Any, ...] | None]:
+    """The settled view of a damaged row, and the values settling it (None if it is).
+
+    The view keeps the row's identity columns and reports the row as failed.
+    """
+    message = f"malformed stored submission row: {type(exc).__name__}: {exc}"
+    settled = row[8] == "settled"
+    settled_at = row[21] if settled and row[21] is not None else now
+    error = row[23] if settled and row[23] is not None else message
+    values = None if settled and row[22] in _OUTCOMES else (settled_at, error, row[0])
+    view = Submission(
+        sequence=row[0],
+        submission_id=str(row[1]),
+        kind="direct" if row[2] not in KINDS else row[2],
+        agent_name=str(row[3]),
+        instance_id=str(row[4]),
+        session_key=str(row[5]),
+        payload=None,
+        attachments=(),
+        status="settled",
+        accepted_at=float(row[9] or 0),
+        settled_at=settled_at,
+        outcome="failed",
+        error=error,
+    )
+    return view, values
+
+
+def decode_or_settle(
+    row: Any,
+    attachments: Callable[[str, Any], tuple[SubmissionAttachment, ...]],
+    now: float,
+    settle: Callable[[tuple[Any, ...]], object],
+) -> Submission:
+    """The `Submission` of a row; a damaged row is settled as failed, never run.
+
+    `settle` runs `settle_malformed_statement` with the values it is given; it is not
+    called for a row already settled with a valid outcome.
+    """
+    try:
+        return _submission(row, attachments)
+    except _DECODE_ERRORS as exc:
+        view, values = _malformed(row, exc, now)
+        if values is not None:
+            settle(values)
+        return view
