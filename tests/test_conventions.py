@@ -58,6 +58,22 @@ def test_layers_point_down_only(path: Path) -> None:
         assert target is None or target in allowed, f"{path.name} ({own}) imports {module}"
 
 
+BACKENDS = ["memory", "sqlite", "postgres"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for b in BACKENDS for p in (SRC / "stores" / b).rglob("*.py")),
+    ids=lambda p: str(p.relative_to(SRC)),
+)
+def test_backends_never_import_each_other(path: Path) -> None:
+    own = path.relative_to(SRC / "stores").parts[0]
+    for module in _imports(path):
+        parts = module.split(".")
+        if parts[:2] == ["tether", "stores"] and len(parts) > 2 and parts[2] in BACKENDS:
+            assert parts[2] == own, f"{path.name} ({own}) imports {module}: share it in stores/"
+
+
 @pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
 def test_modules_stay_small(path: Path) -> None:
     assert len(path.read_text().splitlines()) <= 1000, f"{path} is over 1,000 lines"

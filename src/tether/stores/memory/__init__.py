@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
-from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
 from ._format_stamps import MemoryFormatStamps

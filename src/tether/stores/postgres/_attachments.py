@@ -14,8 +14,7 @@ from .._agent_records import (
     check_same_attachment,
     verify_attachment_bytes,
 )
-from ..sqlite._attachments import ATTACHMENT_CHUNK_BYTES
-from ..sqlite._conversations import split_chunks
+from .._shared import ATTACHMENT_CHUNK_BYTES, split_chunks
 from ._submissions import Conn, TxRunner
 
 __all__ = ["PostgresAttachmentStore"]

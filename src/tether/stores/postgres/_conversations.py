@@ -40,7 +40,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
-from ..sqlite._conversations import purge_stream_rows, split_chunks
+from .._shared import purge_stream_rows, split_chunks
 from ._notify import Notifier, conversation_channel
 from ._submissions import Conn, TxRunner, lookup_submission
 

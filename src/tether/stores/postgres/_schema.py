@@ -18,7 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
-from ..sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
 
 __all__ = [

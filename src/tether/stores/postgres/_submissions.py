@@ -29,8 +29,7 @@ from .._agent_records import (
     canonical_json,
 )
 from .._ledger_store import LedgerStore
-from ..sqlite._conversations import split_chunks
-from ..sqlite._submissions import SUBMISSION_CHUNK_BYTES
+from .._shared import SUBMISSION_CHUNK_BYTES, split_chunks
 
 __all__ = ["PostgresSubmissionStore", "TxRunner", "lookup_submission"]
 

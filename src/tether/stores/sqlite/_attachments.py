@@ -15,13 +15,11 @@ from .._agent_records import (
     check_same_attachment,
     verify_attachment_bytes,
 )
-from ._conversations import insert_chunks, split_chunks
+from .._shared import ATTACHMENT_CHUNK_BYTES, split_chunks
+from ._conversations import insert_chunks
 from ._db import SqliteDatabase
 
-__all__ = ["ATTACHMENT_CHUNK_BYTES", "SqliteAttachmentStore"]
-
-#: Attachment bytes are stored in pieces of this size (512 KiB).
-ATTACHMENT_CHUNK_BYTES = 512 * 1024
+__all__ = ["SqliteAttachmentStore"]
 
 
 def _load(

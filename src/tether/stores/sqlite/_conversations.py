@@ -31,6 +31,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
+from .._shared import purge_stream_rows, split_chunks
 from ._db import SqliteDatabase
 from ._submissions import lookup_submission
 
@@ -40,12 +41,6 @@ _STREAM_COLUMNS = (
     "path, agent_name, instance_id, incarnation, head, producer_id, producer_epoch, "
     "next_producer_sequence"
 )
-
-
-def split_chunks(data: bytes, size: int) -> Iterator[tuple[int, bytes]]:
-    """Number the `size`-byte pieces of `data` (one empty piece for empty data)."""
-    for index, start in enumerate(range(0, max(len(data), 1), size)):
-        yield index, data[start : start + size]
 
 
 def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, ...]]) -> None:
@@ -247,16 +242,6 @@ def _get_checkpoint(conn: sqlite3.Connection, path: str) -> FoldCheckpoint | Non
     if len(data) != row[3] or hashlib.sha256(data).hexdigest() != row[4]:
         return None
     return FoldCheckpoint(head_offset=row[0], incarnation=row[1], format_version=row[2], data=data)
-
-
-def purge_stream_rows(conn: Any, path: str, mark: str) -> None:
-    for table in (
-        "tether_conversation_batch_chunks",
-        "tether_conversation_batches",
-        "tether_conversation_checkpoint_chunks",
-        "tether_conversation_checkpoints",
-    ):
-        conn.execute(f"DELETE FROM {table} WHERE path = {mark}", (path,))
 
 
 class SqliteConversationStore:

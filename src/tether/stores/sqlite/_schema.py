@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from ...errors import FormatVersionError
+from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_MIGRATIONS
 from ._workflow_schema import WORKFLOW_MIGRATIONS
 
@@ -26,10 +27,6 @@ __all__ = [
     "write_stamp",
 ]
 
-#: The on-disk format this code reads and writes.
-FORMAT_VERSION = 1
-#: Stamps written by pre-release builds whose layout equals format 1; adopted on migrate.
-LEGACY_FORMAT_STAMPS: frozenset[str] = frozenset({"tether-preview"})
 _META = "tether_meta"
 
 

@@ -25,12 +25,11 @@ from .._agent_records import (
     canonical_json,
 )
 from .._ledger_store import LedgerStore
+from .._shared import SUBMISSION_CHUNK_BYTES
 from ._db import SqliteDatabase
 
-__all__ = ["SUBMISSION_CHUNK_BYTES", "SqliteSubmissionStore"]
+__all__ = ["SqliteSubmissionStore"]
 
-#: Submission attachments are stored in pieces of this size (256 KiB).
-SUBMISSION_CHUNK_BYTES = 256 * 1024
 
 T = TypeVar("T")
 

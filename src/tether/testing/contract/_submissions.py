@@ -20,7 +20,7 @@ from ...stores import (
     SubmissionStore,
     make_session_key,
 )
-from ...stores.sqlite._schema import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from ...stores._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._markers import FormatStampAccess, requires
 from ._submission_joins import SubmissionJoinCases
 from ._submission_kit import (
