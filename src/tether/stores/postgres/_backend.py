@@ -299,7 +299,9 @@ class PostgresBackend:
         self._stores = Stores(
             workflow=workflow,
             submissions=PostgresSubmissionStore(run, self.namespace),
-            conversations=PostgresConversationStore(run, self.namespace, notifier),
+            conversations=PostgresConversationStore(
+                run, self.namespace, notifier, read=workflow._sql
+            ),
             attachments=PostgresAttachmentStore(run),
         )
         return self._stores

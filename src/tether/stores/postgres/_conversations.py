@@ -305,10 +305,21 @@ class PostgresConversationStore:
         namespace: The backend's namespace.
         notifier: The backend's listener; subscribers here hear appends made by
             other processes through it.
+        read: Runs reads with no transaction around them (fewer round trips); by
+            default `run`. A read bounds itself by the head it reads first, so it
+            needs no snapshot across its statements.
     """
 
-    def __init__(self, run: TxRunner, namespace: str, notifier: Notifier) -> None:
+    def __init__(
+        self,
+        run: TxRunner,
+        namespace: str,
+        notifier: Notifier,
+        *,
+        read: TxRunner | None = None,
+    ) -> None:
         self._run_tx = run
+        self._read = run if read is None else read
         self._namespace = namespace
         self._channel = conversation_channel(namespace)
         # Notifications carry their origin, so this store ignores its own echoes.
@@ -384,10 +395,10 @@ class PostgresConversationStore:
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
     ) -> ReadResult:
-        return await self._run_tx(lambda conn: _read_batches(conn, path, offset, limit))
+        return await self._read(lambda conn: _read_batches(conn, path, offset, limit))
 
     async def get_meta(self, path: str) -> StreamMeta | None:
-        row = await self._run_tx(lambda conn: _get_stream(conn, path, lock=False))
+        row = await self._read(lambda conn: _get_stream(conn, path, lock=False))
         return None if row is None else row.meta()
 
     def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
@@ -416,7 +427,7 @@ class PostgresConversationStore:
     async def get_fold_checkpoint(
         self, path: str, *, at_or_before: str | None = None
     ) -> FoldCheckpoint | None:
-        checkpoint = await self._run_tx(lambda conn: _get_checkpoint(conn, path))
+        checkpoint = await self._read(lambda conn: _get_checkpoint(conn, path))
         if checkpoint is None or not rules.within_bound(checkpoint, at_or_before):
             return None
         return checkpoint

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import psycopg
 import psycopg_pool
@@ -67,6 +67,14 @@ def _wrap(exc: BaseException) -> BaseException:
     if isinstance(exc, pg_errors.UniqueViolation):
         return ConflictError(f"a concurrent write conflicted: {exc}")
     return StoreError(f"PostgreSQL error: {type(exc).__name__}: {exc}")
+
+
+def _raise_wrapped(exc: BaseException) -> NoReturn:
+    """Raise `exc` as tether's error (see `_wrap`), or as it is."""
+    wrapped = _wrap(exc)
+    if wrapped is exc:
+        raise exc
+    raise wrapped from exc
 
 
 def _take(c: Conn, queue: str, owner: str, lease_seconds: float, limit: int) -> list[Message]:
@@ -137,10 +145,7 @@ class PostgresWorkflowStore:
                     continue
                 raise _wrap(exc) from exc
             except BaseException as exc:
-                wrapped = _wrap(exc)
-                if wrapped is exc:
-                    raise
-                raise wrapped from exc
+                _raise_wrapped(exc)
             for run in known:
                 self._known.put(run)
             # Wake local waiters now; other processes hear the NOTIFY.
@@ -150,7 +155,22 @@ class PostgresWorkflowStore:
         raise AssertionError("unreachable")
 
     async def _sql(self, fn: Callable[[Conn], T]) -> T:
-        return await self._write(lambda t: fn(t.c))
+        """Run `fn`, which reads or makes one write, with no transaction around it.
+
+        Each statement commits alone (the pool's connections are autocommit): a
+        single write is atomic by itself, and reads under READ COMMITTED see a fresh
+        snapshot per statement inside a transaction too. That spares the BEGIN and
+        COMMIT round trips.
+        """
+
+        def plain() -> T:
+            with self._pool.connection() as conn:
+                return fn(conn)
+
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, plain)
+        except BaseException as exc:
+            _raise_wrapped(exc)
 
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
