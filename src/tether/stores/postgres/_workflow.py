@@ -69,6 +69,22 @@ def _wrap(exc: BaseException) -> BaseException:
     return StoreError(f"PostgreSQL error: {type(exc).__name__}: {exc}")
 
 
+# Parameters: run id, name, chunk count, the chunks (bytea[]), channel, notification.
+_WRITE_STREAM = """
+WITH s AS (
+    INSERT INTO tether_streams AS t (run_id, name, next_index) VALUES (%(r)s, %(n)s, %(k)s)
+    ON CONFLICT (run_id, name) DO UPDATE SET next_index = t.next_index + %(k)s
+    WHERE NOT t.closed
+    RETURNING t.next_index - %(k)s AS first
+), c AS (
+    INSERT INTO tether_stream_chunks (run_id, name, idx, data)
+    SELECT %(r)s, %(n)s, s.first + u.o - 1, u.d
+    FROM s, unnest(%(d)s::bytea[]) WITH ORDINALITY AS u(d, o)
+)
+SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s
+"""
+
+
 def _raise_wrapped(exc: BaseException) -> NoReturn:
     """Raise `exc` as tether's error (see `_wrap`), or as it is."""
     wrapped = _wrap(exc)
@@ -478,36 +494,23 @@ class PostgresWorkflowStore:
     # -- streams -----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         data = [bytes(chunk) for chunk in chunks]
-
-        def write(t: _Txn) -> int:
-            t.c.execute(
-                "INSERT INTO tether_streams (run_id, name) VALUES (%s, %s) ON CONFLICT DO NOTHING",
-                (run_id, name),
-            )
-            row = t.c.execute(
-                "SELECT next_index, closed FROM tether_streams WHERE run_id = %s AND name = %s "
-                "FOR UPDATE",
-                (run_id, name),
-            ).fetchone()
-            assert row is not None  # inserted above
-            next_index, closed = int(row[0]), bool(row[1])
-            if closed:
-                raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
-            if data:
-                with t.c.cursor() as cur:
-                    cur.executemany(
-                        "INSERT INTO tether_stream_chunks (run_id, name, idx, data) "
-                        "VALUES (%s, %s, %s, %s)",
-                        [(run_id, name, next_index + i, d) for i, d in enumerate(data)],
-                    )
-                t.c.execute(
-                    "UPDATE tether_streams SET next_index = %s WHERE run_id = %s AND name = %s",
-                    (next_index + len(data), run_id, name),
-                )
-                t.streams.add(stream_key(run_id, name))
-            return next_index + len(data) - 1
-
-        return await self._write(write, retry_conflict=True)
+        _, _, stream_channel = channels(self._namespace)
+        key = stream_key(run_id, name)
+        params = {"r": run_id, "n": name, "k": len(data), "d": data}
+        params.update(ch=stream_channel, key=key)
+        try:
+            # One statement, so one round trip on the event loop: the upsert locks the
+            # stream row and reserves the chunks' indexes (unless the stream is closed,
+            # which returns no row and writes nothing), then the chunks go in.
+            async with self._commits.connection() as conn:
+                row = await (await conn.execute(_WRITE_STREAM, params)).fetchone()
+        except BaseException as exc:
+            _raise_wrapped(exc)
+        if row is None:
+            raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+        if data:
+            self._notifier.dispatch(stream_channel, key)
+        return int(row[0]) + len(data) - 1
 
     async def close_stream(self, run_id: str, name: str) -> None:
         def close(t: _Txn) -> None:
