@@ -246,7 +246,13 @@ def append(
     data, digest = encoded
     submission_id = submission.submission_id if submission else None
     attempt_id = submission.attempt_id if submission else None
-    found = tx.find_batch(path, producer_id, producer_epoch, producer_sequence)
+    # This producer's batches hold sequences below the stream's next one: only a lower
+    # sequence can be a replay worth looking up.
+    found = (
+        tx.find_batch(path, producer_id, producer_epoch, producer_sequence)
+        if producer_sequence < row.next_producer_sequence
+        else None
+    )
     if found is not None:
         seq, old_digest, old_submission, old_attempt = found
         if (old_digest, old_submission, old_attempt) == (digest, submission_id, attempt_id):
