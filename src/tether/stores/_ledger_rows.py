@@ -7,6 +7,7 @@ settled view to hand back, after the statement that settles it.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any, get_args
 
@@ -21,15 +22,22 @@ from ._agent_records import (
     SubmissionStatus,
     canonical_json,
 )
+from ._shared import SUBMISSION_CHUNK_BYTES, split_chunks
 
 __all__ = [
     "COLUMNS",
     "KINDS",
     "MalformedRowError",
     "choice",
+    "chunk_rows",
     "decode_or_settle",
     "encode_record",
+    "insert_chunk_statement",
+    "insert_statement",
+    "insert_values",
     "settle_malformed_statement",
+    "update_statement",
+    "update_values",
 ]
 
 #: The ledger table's columns in the order `submission_from_row` reads them.
@@ -175,3 +183,70 @@ def decode_or_settle(
         if values is not None:
             settle(values)
         return view
+
+
+def insert_statement(mark: str) -> str:
+    """The insert of a new submission (values: `insert_values`)."""
+    marks = ", ".join([mark] * 13)
+    return (
+        "INSERT INTO tether_agent_submissions (submission_id, kind, agent_name, "
+        "instance_id, session_key, payload, attachments, status, accepted_at, "
+        f"canonical_ready_at, attempt_count, max_attempts, timeout_at) VALUES ({marks})"
+    )
+
+
+def insert_values(s: Submission) -> tuple[Any, ...]:
+    """The values of `insert_statement`; attachments are described, their bytes chunked."""
+    meta = [
+        {
+            "item_id": item.item_id,
+            "mime_type": item.mime_type,
+            "size": len(item.data),
+            "digest": hashlib.sha256(item.data).hexdigest(),
+        }
+        for item in s.attachments
+    ]
+    return (
+        s.submission_id, s.kind, s.agent_name, s.instance_id, s.session_key,
+        canonical_json(s.payload), orjson.dumps(meta).decode(), s.status, s.accepted_at,
+        s.canonical_ready_at, s.attempt_count, s.max_attempts, s.timeout_at,
+    )  # fmt: skip
+
+
+def chunk_rows(s: Submission) -> list[tuple[str, int, int, bytes]]:
+    """(submission_id, item_index, chunk_index, data) rows of its attachments' bytes."""
+    return [
+        (s.submission_id, item_index, chunk_index, piece)
+        for item_index, item in enumerate(s.attachments)
+        for chunk_index, piece in split_chunks(item.data, SUBMISSION_CHUNK_BYTES)
+    ]
+
+
+def insert_chunk_statement(mark: str) -> str:
+    """The insert of one `chunk_rows` row."""
+    return (
+        "INSERT INTO tether_agent_submission_chunks "
+        f"(submission_id, item_index, chunk_index, data) VALUES ({mark}, {mark}, {mark}, {mark})"
+    )
+
+
+def update_statement(mark: str) -> str:
+    """The update of a submission's mutable columns (values: `update_values`)."""
+    columns = (
+        "status", "canonical_ready_at", "attempt_id", "owner_id", "lease_expires_at",
+        "started_at", "attempt_count", "max_attempts", "timeout_at", "input_applied_at",
+        "abort_requested_at", "joined_into", "settled_at", "outcome", "error",
+        "settlement_record_id", "settlement_record",
+    )  # fmt: skip
+    sets = ", ".join(f"{c} = {mark}" for c in columns)
+    return f"UPDATE tether_agent_submissions SET {sets} WHERE submission_id = {mark}"
+
+
+def update_values(s: Submission) -> tuple[Any, ...]:
+    """The values of `update_statement`."""
+    return (
+        s.status, s.canonical_ready_at, s.attempt_id, s.owner_id, s.lease_expires_at,
+        s.started_at, s.attempt_count, s.max_attempts, s.timeout_at, s.input_applied_at,
+        s.abort_requested_at, s.joined_into, s.settled_at, s.outcome, s.error,
+        s.settlement_record_id, encode_record(s.settlement_record), s.submission_id,
+    )  # fmt: skip

@@ -26,10 +26,8 @@ from .._agent_records import (
     Submission,
     SubmissionAttachment,
     SubmissionStatus,
-    canonical_json,
 )
 from .._ledger_store import LedgerStore
-from .._shared import SUBMISSION_CHUNK_BYTES, split_chunks
 
 __all__ = ["PostgresSubmissionStore", "TxRunner", "lookup_submission"]
 
@@ -37,6 +35,9 @@ T = TypeVar("T")
 Conn = psycopg.Connection[Any]
 
 _SETTLE_MALFORMED = ledger_rows.settle_malformed_statement("%s")
+_INSERT = ledger_rows.insert_statement("%s")
+_INSERT_CHUNK = ledger_rows.insert_chunk_statement("%s")
+_UPDATE = ledger_rows.update_statement("%s")
 
 
 class TxRunner(Protocol):
@@ -153,80 +154,18 @@ class _Tx:
         # Sequences are drawn under the session lock, so within a session they commit
         # in order: a later admission can never become the head before an earlier one.
         self.lock_sessions([submission.session_key])
-        meta = [
-            {
-                "item_id": item.item_id,
-                "mime_type": item.mime_type,
-                "size": len(item.data),
-                "digest": hashlib.sha256(item.data).hexdigest(),
-            }
-            for item in submission.attachments
-        ]
         row = self.conn.execute(
-            "INSERT INTO tether_agent_submissions (submission_id, kind, agent_name, "
-            "instance_id, session_key, payload, attachments, status, accepted_at, "
-            "canonical_ready_at, attempt_count, max_attempts, timeout_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING sequence",
-            (
-                submission.submission_id,
-                submission.kind,
-                submission.agent_name,
-                submission.instance_id,
-                submission.session_key,
-                canonical_json(submission.payload),
-                orjson.dumps(meta).decode(),
-                submission.status,
-                submission.accepted_at,
-                submission.canonical_ready_at,
-                submission.attempt_count,
-                submission.max_attempts,
-                submission.timeout_at,
-            ),
+            _INSERT + " RETURNING sequence", ledger_rows.insert_values(submission)
         ).fetchone()
         assert row is not None  # RETURNING of an insert yields the row
-        chunks = [
-            (submission.submission_id, item_index, chunk_index, piece)
-            for item_index, item in enumerate(submission.attachments)
-            for chunk_index, piece in split_chunks(item.data, SUBMISSION_CHUNK_BYTES)
-        ]
+        chunks = ledger_rows.chunk_rows(submission)
         if chunks:
             with self.conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO tether_agent_submission_chunks "
-                    "(submission_id, item_index, chunk_index, data) VALUES (%s, %s, %s, %s)",
-                    chunks,
-                )
+                cur.executemany(_INSERT_CHUNK, chunks)
         return _ledger.replace_row(submission, sequence=int(row[0]))
 
     def update(self, s: Submission) -> None:
-        self.conn.execute(
-            "UPDATE tether_agent_submissions SET status = %s, canonical_ready_at = %s, "
-            "attempt_id = %s, owner_id = %s, lease_expires_at = %s, started_at = %s, "
-            "attempt_count = %s, max_attempts = %s, timeout_at = %s, input_applied_at = %s, "
-            "abort_requested_at = %s, joined_into = %s, settled_at = %s, outcome = %s, "
-            "error = %s, settlement_record_id = %s, settlement_record = %s "
-            "WHERE submission_id = %s",
-            (
-                s.status,
-                s.canonical_ready_at,
-                s.attempt_id,
-                s.owner_id,
-                s.lease_expires_at,
-                s.started_at,
-                s.attempt_count,
-                s.max_attempts,
-                s.timeout_at,
-                s.input_applied_at,
-                s.abort_requested_at,
-                s.joined_into,
-                s.settled_at,
-                s.outcome,
-                s.error,
-                s.settlement_record_id,
-                ledger_rows.encode_record(s.settlement_record),
-                s.submission_id,
-            ),
-        )
+        self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
 
 def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submission | None:

@@ -22,10 +22,8 @@ from .._agent_records import (
     Submission,
     SubmissionAttachment,
     SubmissionStatus,
-    canonical_json,
 )
 from .._ledger_store import LedgerStore
-from .._shared import SUBMISSION_CHUNK_BYTES
 from ._db import SqliteDatabase
 
 __all__ = ["SqliteSubmissionStore"]
@@ -34,6 +32,9 @@ __all__ = ["SqliteSubmissionStore"]
 T = TypeVar("T")
 
 _SETTLE_MALFORMED = ledger_rows.settle_malformed_statement("?")
+_INSERT = ledger_rows.insert_statement("?")
+_INSERT_CHUNK = ledger_rows.insert_chunk_statement("?")
+_UPDATE = ledger_rows.update_statement("?")
 
 
 class _Tx:
@@ -113,84 +114,15 @@ class _Tx:
         return [s for s in decoded if s.status in statuses]
 
     def insert(self, submission: Submission) -> Submission:
-        meta = []
-        for item in submission.attachments:
-            meta.append(
-                {
-                    "item_id": item.item_id,
-                    "mime_type": item.mime_type,
-                    "size": len(item.data),
-                    "digest": hashlib.sha256(item.data).hexdigest(),
-                }
-            )
-        cursor = self.conn.execute(
-            "INSERT INTO tether_agent_submissions (submission_id, kind, agent_name, "
-            "instance_id, session_key, payload, attachments, status, accepted_at, "
-            "canonical_ready_at, attempt_count, max_attempts, timeout_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                submission.submission_id,
-                submission.kind,
-                submission.agent_name,
-                submission.instance_id,
-                submission.session_key,
-                canonical_json(submission.payload),
-                orjson.dumps(meta).decode(),
-                submission.status,
-                submission.accepted_at,
-                submission.canonical_ready_at,
-                submission.attempt_count,
-                submission.max_attempts,
-                submission.timeout_at,
-            ),
-        )
-        for item_index, item in enumerate(submission.attachments):
-            for chunk_index, start in enumerate(
-                range(0, max(len(item.data), 1), SUBMISSION_CHUNK_BYTES)
-            ):
-                self.conn.execute(
-                    "INSERT INTO tether_agent_submission_chunks "
-                    "(submission_id, item_index, chunk_index, data) VALUES (?, ?, ?, ?)",
-                    (
-                        submission.submission_id,
-                        item_index,
-                        chunk_index,
-                        item.data[start : start + SUBMISSION_CHUNK_BYTES],
-                    ),
-                )
+        cursor = self.conn.execute(_INSERT, ledger_rows.insert_values(submission))
+        for chunk in ledger_rows.chunk_rows(submission):
+            self.conn.execute(_INSERT_CHUNK, chunk)
         sequence = cursor.lastrowid
         assert sequence is not None
         return _ledger.replace_row(submission, sequence=sequence)
 
     def update(self, s: Submission) -> None:
-        self.conn.execute(
-            "UPDATE tether_agent_submissions SET status = ?, canonical_ready_at = ?, "
-            "attempt_id = ?, owner_id = ?, lease_expires_at = ?, started_at = ?, "
-            "attempt_count = ?, max_attempts = ?, timeout_at = ?, input_applied_at = ?, "
-            "abort_requested_at = ?, joined_into = ?, settled_at = ?, outcome = ?, "
-            "error = ?, settlement_record_id = ?, settlement_record = ? "
-            "WHERE submission_id = ?",
-            (
-                s.status,
-                s.canonical_ready_at,
-                s.attempt_id,
-                s.owner_id,
-                s.lease_expires_at,
-                s.started_at,
-                s.attempt_count,
-                s.max_attempts,
-                s.timeout_at,
-                s.input_applied_at,
-                s.abort_requested_at,
-                s.joined_into,
-                s.settled_at,
-                s.outcome,
-                s.error,
-                s.settlement_record_id,
-                ledger_rows.encode_record(s.settlement_record),
-                s.submission_id,
-            ),
-        )
+        self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
 
 class SqliteSubmissionStore(LedgerStore):
