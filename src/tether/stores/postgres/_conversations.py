@@ -19,12 +19,12 @@ import contextlib
 import hashlib
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any
 
 import orjson
 
 from ..._ids import new_ulid
 from ...errors import IntegrityError
+from .. import _conversation_rows as conv_rows
 from .. import _conversation_rules as rules
 from .._agent_records import (
     OFFSET_START,
@@ -46,34 +46,15 @@ from ._submissions import Conn, TxRunner, lookup_submission
 
 __all__ = ["PostgresConversationStore"]
 
-_STREAM_COLUMNS = (
-    "path, agent_name, instance_id, incarnation, head, producer_id, producer_epoch, "
-    "next_producer_sequence"
-)
+_SQL = conv_rows.statements("%s")
 _SEP = "\x1f"
 #: NOTIFY payloads must stay under 8000 bytes; a longer path wakes every subscriber.
 _MAX_NOTIFY_PATH = 7000
 
 
-def _stream_row(row: Any) -> rules.StreamRow:
-    return rules.StreamRow(
-        path=row[0],
-        identity=StreamIdentity(agent_name=row[1], instance_id=row[2]),
-        incarnation=row[3],
-        head=int(row[4]),
-        producer_id=row[5],
-        producer_epoch=int(row[6]),
-        next_producer_sequence=int(row[7]),
-    )
-
-
 def _get_stream(conn: Conn, path: str, *, lock: bool) -> rules.StreamRow | None:
-    row = conn.execute(
-        f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = %s"
-        + (" FOR UPDATE" if lock else ""),
-        (path,),
-    ).fetchone()
-    return None if row is None else _stream_row(row)
+    row = conn.execute(_SQL.get_stream + (" FOR UPDATE" if lock else ""), (path,)).fetchone()
+    return None if row is None else conv_rows.stream_from_row(row)
 
 
 class _Tx:
@@ -87,74 +68,25 @@ class _Tx:
         return _get_stream(self.conn, path, lock=True)
 
     def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
-        values = (
-            row.identity.agent_name,
-            row.identity.instance_id,
-            row.incarnation,
-            row.head,
-            row.producer_id,
-            row.producer_epoch,
-            row.next_producer_sequence,
-            row.path,
-        )
-        if new:
-            # A concurrent creation of the same path fails on the primary key; the
-            # runner retries and the rules then compare identities.
-            self.conn.execute(
-                "INSERT INTO tether_conversation_streams (agent_name, instance_id, "
-                "incarnation, head, producer_id, producer_epoch, next_producer_sequence, "
-                "path) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                values,
-            )
-        else:
-            self.conn.execute(
-                "UPDATE tether_conversation_streams SET agent_name = %s, instance_id = %s, "
-                "incarnation = %s, head = %s, producer_id = %s, producer_epoch = %s, "
-                "next_producer_sequence = %s WHERE path = %s",
-                values,
-            )
+        # A concurrent creation of the same path fails on the primary key; the runner
+        # retries and the rules then compare identities.
+        sql = _SQL.insert_stream if new else _SQL.update_stream
+        self.conn.execute(sql, conv_rows.stream_values(row))
 
     def find_batch(
         self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
     ) -> tuple[int, str, str | None, str | None] | None:
         row = self.conn.execute(
-            "SELECT seq, digest, submission_id, attempt_id FROM tether_conversation_batches "
-            "WHERE path = %s AND producer_id = %s AND producer_epoch = %s "
-            "AND producer_sequence = %s",
-            (path, producer_id, producer_epoch, producer_sequence),
+            _SQL.find_batch, (path, producer_id, producer_epoch, producer_sequence)
         ).fetchone()
         return None if row is None else (int(row[0]), row[1], row[2], row[3])
 
     def insert_batch(self, batch: rules.NewBatch) -> None:
-        chunked = len(batch.data) > rules.BATCH_CHUNK_BYTES
-        pieces = list(split_chunks(batch.data, rules.BATCH_CHUNK_BYTES)) if chunked else []
-        self.conn.execute(
-            "INSERT INTO tether_conversation_batches (path, seq, producer_id, "
-            "producer_epoch, producer_sequence, submission_id, attempt_id, record_count, "
-            "byte_size, digest, chunk_count, data) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-            (
-                batch.path,
-                batch.seq,
-                batch.producer_id,
-                batch.producer_epoch,
-                batch.producer_sequence,
-                batch.submission_id,
-                batch.attempt_id,
-                batch.record_count,
-                len(batch.data),
-                batch.digest,
-                len(pieces),
-                None if chunked else batch.data,
-            ),
-        )
-        if pieces:
+        values, chunks = conv_rows.batch_rows(batch)
+        self.conn.execute(_SQL.insert_batch, values)
+        if chunks:
             with self.conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO tether_conversation_batch_chunks (path, seq, chunk_index, "
-                    "data) VALUES (%s, %s, %s, %s)",
-                    [(batch.path, batch.seq, index, piece) for index, piece in pieces],
-                )
+                cur.executemany(_SQL.insert_batch_chunk, chunks)
 
     def get_submission(self, submission_id: str) -> Submission | None:
         return lookup_submission(self.conn, self._namespace, submission_id)

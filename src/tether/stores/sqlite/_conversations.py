@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from ...errors import IntegrityError
+from .. import _conversation_rows as conv_rows
 from .. import _conversation_rules as rules
 from .._agent_records import (
     OFFSET_START,
@@ -37,28 +38,13 @@ from ._submissions import lookup_submission
 
 __all__ = ["SqliteConversationStore"]
 
-_STREAM_COLUMNS = (
-    "path, agent_name, instance_id, incarnation, head, producer_id, producer_epoch, "
-    "next_producer_sequence"
-)
+_SQL = conv_rows.statements("?")
 
 
 def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, ...]]) -> None:
     """Insert chunk rows one by one (a seam the crash tests wrap to stop mid-write)."""
     for row in rows:
         conn.execute(sql, row)
-
-
-def _stream_row(row: Any) -> rules.StreamRow:
-    return rules.StreamRow(
-        path=row[0],
-        identity=StreamIdentity(agent_name=row[1], instance_id=row[2]),
-        incarnation=row[3],
-        head=row[4],
-        producer_id=row[5],
-        producer_epoch=row[6],
-        next_producer_sequence=row[7],
-    )
 
 
 class _Tx:
@@ -68,76 +54,25 @@ class _Tx:
         self.conn = conn
 
     def get_stream(self, path: str) -> rules.StreamRow | None:
-        row = self.conn.execute(
-            f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = ?", (path,)
-        ).fetchone()
-        return None if row is None else _stream_row(row)
+        row = self.conn.execute(_SQL.get_stream, (path,)).fetchone()
+        return None if row is None else conv_rows.stream_from_row(row)
 
     def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
-        values = (
-            row.identity.agent_name,
-            row.identity.instance_id,
-            row.incarnation,
-            row.head,
-            row.producer_id,
-            row.producer_epoch,
-            row.next_producer_sequence,
-            row.path,
-        )
-        if new:
-            self.conn.execute(
-                "INSERT INTO tether_conversation_streams (agent_name, instance_id, "
-                "incarnation, head, producer_id, producer_epoch, next_producer_sequence, "
-                "path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                values,
-            )
-        else:
-            self.conn.execute(
-                "UPDATE tether_conversation_streams SET agent_name = ?, instance_id = ?, "
-                "incarnation = ?, head = ?, producer_id = ?, producer_epoch = ?, "
-                "next_producer_sequence = ? WHERE path = ?",
-                values,
-            )
+        sql = _SQL.insert_stream if new else _SQL.update_stream
+        self.conn.execute(sql, conv_rows.stream_values(row))
 
     def find_batch(
         self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
     ) -> tuple[int, str, str | None, str | None] | None:
         row = self.conn.execute(
-            "SELECT seq, digest, submission_id, attempt_id FROM tether_conversation_batches "
-            "WHERE path = ? AND producer_id = ? AND producer_epoch = ? "
-            "AND producer_sequence = ?",
-            (path, producer_id, producer_epoch, producer_sequence),
+            _SQL.find_batch, (path, producer_id, producer_epoch, producer_sequence)
         ).fetchone()
         return None if row is None else (row[0], row[1], row[2], row[3])
 
     def insert_batch(self, batch: rules.NewBatch) -> None:
-        chunked = len(batch.data) > rules.BATCH_CHUNK_BYTES
-        pieces = list(split_chunks(batch.data, rules.BATCH_CHUNK_BYTES)) if chunked else []
-        self.conn.execute(
-            "INSERT INTO tether_conversation_batches (path, seq, producer_id, "
-            "producer_epoch, producer_sequence, submission_id, attempt_id, record_count, "
-            "byte_size, digest, chunk_count, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                batch.path,
-                batch.seq,
-                batch.producer_id,
-                batch.producer_epoch,
-                batch.producer_sequence,
-                batch.submission_id,
-                batch.attempt_id,
-                batch.record_count,
-                len(batch.data),
-                batch.digest,
-                len(pieces),
-                None if chunked else batch.data,
-            ),
-        )
-        insert_chunks(
-            self.conn,
-            "INSERT INTO tether_conversation_batch_chunks (path, seq, chunk_index, data) "
-            "VALUES (?, ?, ?, ?)",
-            ((batch.path, batch.seq, index, piece) for index, piece in pieces),
-        )
+        values, chunks = conv_rows.batch_rows(batch)
+        self.conn.execute(_SQL.insert_batch, values)
+        insert_chunks(self.conn, _SQL.insert_batch_chunk, iter(chunks))
 
     def get_submission(self, submission_id: str) -> Submission | None:
         return lookup_submission(self.conn, submission_id)
@@ -146,9 +81,7 @@ class _Tx:
 def _read_batches(
     conn: sqlite3.Connection, path: str, offset: str, limit: int | None
 ) -> ReadResult:
-    row = conn.execute(
-        f"SELECT {_STREAM_COLUMNS} FROM tether_conversation_streams WHERE path = ?", (path,)
-    ).fetchone()
+    row = conn.execute(_SQL.get_stream, (path,)).fetchone()
     if row is None:
         return rules.empty_read(path, offset)
     head = int(row[4])
