@@ -6,18 +6,21 @@ a stream or batch row holds.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from . import _conversation_rules as rules
-from ._agent_records import StreamIdentity
+from ._agent_records import FoldCheckpoint, StreamIdentity
 from ._shared import split_chunks
 
 __all__ = [
     "STREAM_COLUMNS",
     "Statements",
     "batch_rows",
+    "checkpoint_from_rows",
+    "checkpoint_rows",
     "statements",
     "stream_from_row",
     "stream_values",
@@ -39,6 +42,11 @@ class Statements:
     find_batch: str
     insert_batch: str
     insert_batch_chunk: str
+    delete_checkpoint_chunks: str
+    put_checkpoint: str
+    insert_checkpoint_chunk: str
+    #: Header and chunks in one statement, so in one snapshot (`checkpoint_from_rows`).
+    get_checkpoint: str
 
 
 def statements(m: str) -> Statements:
@@ -68,6 +76,27 @@ def statements(m: str) -> Statements:
         insert_batch_chunk=(
             "INSERT INTO tether_conversation_batch_chunks (path, seq, chunk_index, data) "
             f"VALUES ({m}, {m}, {m}, {m})"
+        ),
+        delete_checkpoint_chunks=(
+            f"DELETE FROM tether_conversation_checkpoint_chunks WHERE path = {m}"
+        ),
+        put_checkpoint=(
+            "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
+            f"format_version, byte_size, digest, chunk_count) VALUES ({', '.join([m] * 7)}) "
+            "ON CONFLICT (path) DO UPDATE SET head_offset = excluded.head_offset, "
+            "incarnation = excluded.incarnation, format_version = excluded.format_version, "
+            "byte_size = excluded.byte_size, digest = excluded.digest, "
+            "chunk_count = excluded.chunk_count"
+        ),
+        insert_checkpoint_chunk=(
+            "INSERT INTO tether_conversation_checkpoint_chunks (path, chunk_index, data) "
+            f"VALUES ({m}, {m}, {m})"
+        ),
+        get_checkpoint=(
+            "SELECT h.head_offset, h.incarnation, h.format_version, h.byte_size, h.digest, "
+            "c.data FROM tether_conversation_checkpoints h LEFT JOIN "
+            "tether_conversation_checkpoint_chunks c ON c.path = h.path "
+            f"WHERE h.path = {m} ORDER BY c.chunk_index"
         ),
     )
 
@@ -108,3 +137,35 @@ def batch_rows(
         len(batch.data), batch.digest, len(pieces), None if chunked else batch.data,
     )  # fmt: skip
     return values, [(batch.path, batch.seq, index, piece) for index, piece in pieces]
+
+
+def checkpoint_rows(
+    path: str, checkpoint: FoldCheckpoint
+) -> tuple[tuple[Any, ...], Sequence[tuple[str, int, bytes]]]:
+    """The checkpoint header's values and its chunk rows."""
+    data = bytes(checkpoint.data)
+    pieces = list(split_chunks(data, rules.BATCH_CHUNK_BYTES))
+    values = (
+        path, checkpoint.head_offset, checkpoint.incarnation, checkpoint.format_version,
+        len(data), hashlib.sha256(data).hexdigest(), len(pieces),
+    )  # fmt: skip
+    return values, [(path, index, piece) for index, piece in pieces]
+
+
+def checkpoint_from_rows(rows: Sequence[Any]) -> FoldCheckpoint | None:
+    """The checkpoint the `get_checkpoint` rows hold, or None.
+
+    A checkpoint is a cache: one that does not verify reads as absent.
+    """
+    if not rows:
+        return None
+    head_offset, incarnation, format_version, size, digest, _ = rows[0]
+    data = b"".join(bytes(r[5]) for r in rows if r[5] is not None)
+    if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    return FoldCheckpoint(
+        head_offset=head_offset,
+        incarnation=incarnation,
+        format_version=int(format_version),
+        data=data,
+    )

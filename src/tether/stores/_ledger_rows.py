@@ -8,7 +8,7 @@ settled view to hand back, after the statement that settles it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, get_args
 
 import orjson
@@ -28,6 +28,7 @@ __all__ = [
     "COLUMNS",
     "KINDS",
     "MalformedRowError",
+    "attachments_from",
     "choice",
     "chunk_rows",
     "decode_or_settle",
@@ -35,6 +36,7 @@ __all__ = [
     "insert_chunk_statement",
     "insert_statement",
     "insert_values",
+    "select_chunks_statement",
     "settle_malformed_statement",
     "update_statement",
     "update_values",
@@ -250,3 +252,37 @@ def update_values(s: Submission) -> tuple[Any, ...]:
         s.abort_requested_at, s.joined_into, s.settled_at, s.outcome, s.error,
         s.settlement_record_id, encode_record(s.settlement_record), s.submission_id,
     )  # fmt: skip
+
+
+def select_chunks_statement(mark: str) -> str:
+    """The chunk rows (item_index, data) of a submission, in order."""
+    return (
+        "SELECT item_index, data FROM tether_agent_submission_chunks "
+        f"WHERE submission_id = {mark} ORDER BY item_index, chunk_index"
+    )
+
+
+def attachments_from(
+    meta: Any, chunks: Callable[[], Iterable[tuple[int, Any]]]
+) -> tuple[SubmissionAttachment, ...]:
+    """The attachments a row's `attachments` column describes, checked by digest.
+
+    `chunks` reads the rows of `select_chunks_statement` (only when there are any).
+    """
+    items = orjson.loads(meta)
+    if not isinstance(items, list):
+        raise MalformedRowError("attachments is not a list")
+    if not items:
+        return ()
+    pieces: dict[int, list[bytes]] = {}
+    for item_index, data in chunks():
+        pieces.setdefault(item_index, []).append(bytes(data))
+    result = []
+    for index, item in enumerate(items):
+        data = b"".join(pieces.get(index, ()))
+        if len(data) != item["size"] or hashlib.sha256(data).hexdigest() != item["digest"]:
+            raise MalformedRowError(f"attachment {item['item_id']!r} fails its digest")
+        result.append(
+            SubmissionAttachment(item_id=item["item_id"], mime_type=item["mime_type"], data=data)
+        )
+    return tuple(result)

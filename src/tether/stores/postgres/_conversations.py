@@ -40,7 +40,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
-from .._shared import purge_stream_rows, split_chunks
+from .._shared import purge_stream_rows
 from ._notify import Notifier, conversation_channel
 from ._submissions import Conn, TxRunner, lookup_submission
 
@@ -150,57 +150,17 @@ def _checkpoint_lock(conn: Conn, namespace: str, path: str) -> None:
 
 
 def _put_checkpoint(conn: Conn, namespace: str, path: str, checkpoint: FoldCheckpoint) -> None:
-    data = bytes(checkpoint.data)
-    pieces = list(split_chunks(data, rules.BATCH_CHUNK_BYTES))
+    values, chunks = conv_rows.checkpoint_rows(path, checkpoint)
     _checkpoint_lock(conn, namespace, path)
-    conn.execute("DELETE FROM tether_conversation_checkpoint_chunks WHERE path = %s", (path,))
-    conn.execute(
-        "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
-        "format_version, byte_size, digest, chunk_count) VALUES (%s, %s, %s, %s, %s, %s, %s) "
-        "ON CONFLICT (path) DO UPDATE SET head_offset = excluded.head_offset, "
-        "incarnation = excluded.incarnation, format_version = excluded.format_version, "
-        "byte_size = excluded.byte_size, digest = excluded.digest, "
-        "chunk_count = excluded.chunk_count",
-        (
-            path,
-            checkpoint.head_offset,
-            checkpoint.incarnation,
-            checkpoint.format_version,
-            len(data),
-            hashlib.sha256(data).hexdigest(),
-            len(pieces),
-        ),
-    )
+    conn.execute(_SQL.delete_checkpoint_chunks, (path,))
+    conn.execute(_SQL.put_checkpoint, values)
     with conn.cursor() as cur:
-        cur.executemany(
-            "INSERT INTO tether_conversation_checkpoint_chunks (path, chunk_index, data) "
-            "VALUES (%s, %s, %s)",
-            [(path, index, piece) for index, piece in pieces],
-        )
+        cur.executemany(_SQL.insert_checkpoint_chunk, chunks)
 
 
 def _get_checkpoint(conn: Conn, path: str) -> FoldCheckpoint | None:
     # One statement, one snapshot: header and chunks of the same put.
-    rows = conn.execute(
-        "SELECT h.head_offset, h.incarnation, h.format_version, h.byte_size, h.digest, c.data "
-        "FROM tether_conversation_checkpoints h LEFT JOIN "
-        "tether_conversation_checkpoint_chunks c ON c.path = h.path "
-        "WHERE h.path = %s ORDER BY c.chunk_index",
-        (path,),
-    ).fetchall()
-    if not rows:
-        return None
-    head_offset, incarnation, format_version, size, digest, _ = rows[0]
-    data = b"".join(bytes(r[5]) for r in rows if r[5] is not None)
-    # A checkpoint is a cache: one that does not verify reads as absent.
-    if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
-        return None
-    return FoldCheckpoint(
-        head_offset=head_offset,
-        incarnation=incarnation,
-        format_version=int(format_version),
-        data=data,
-    )
+    return conv_rows.checkpoint_from_rows(conn.execute(_SQL.get_checkpoint, (path,)).fetchall())
 
 
 class _PathOrder:

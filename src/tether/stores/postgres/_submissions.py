@@ -12,12 +12,10 @@ other sessions proceeds in parallel. A transaction touching several sessions
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
-import orjson
 import psycopg
 
 from .. import _ledger
@@ -38,6 +36,7 @@ _SETTLE_MALFORMED = ledger_rows.settle_malformed_statement("%s")
 _INSERT = ledger_rows.insert_statement("%s")
 _INSERT_CHUNK = ledger_rows.insert_chunk_statement("%s")
 _UPDATE = ledger_rows.update_statement("%s")
+_SELECT_CHUNKS = ledger_rows.select_chunks_statement("%s")
 
 
 class TxRunner(Protocol):
@@ -80,31 +79,9 @@ class _Tx:
             self._locked.add(key)
 
     def _load_attachments(self, submission_id: str, meta: Any) -> tuple[SubmissionAttachment, ...]:
-        items = orjson.loads(meta)
-        if not isinstance(items, list):
-            raise ledger_rows.MalformedRowError("attachments is not a list")
-        if not items:
-            return ()
-        pieces: dict[int, list[bytes]] = {}
-        for item_index, data in self.conn.execute(
-            "SELECT item_index, data FROM tether_agent_submission_chunks "
-            "WHERE submission_id = %s ORDER BY item_index, chunk_index",
-            (submission_id,),
-        ).fetchall():
-            pieces.setdefault(item_index, []).append(bytes(data))
-        result = []
-        for index, item in enumerate(items):
-            data = b"".join(pieces.get(index, ()))
-            if len(data) != item["size"] or hashlib.sha256(data).hexdigest() != item["digest"]:
-                raise ledger_rows.MalformedRowError(
-                    f"attachment {item['item_id']!r} fails its digest"
-                )
-            result.append(
-                SubmissionAttachment(
-                    item_id=item["item_id"], mime_type=item["mime_type"], data=data
-                )
-            )
-        return tuple(result)
+        return ledger_rows.attachments_from(
+            meta, lambda: self.conn.execute(_SELECT_CHUNKS, (submission_id,)).fetchall()
+        )
 
     def _decode(self, row: tuple[Any, ...]) -> Submission:
         return ledger_rows.decode_or_settle(

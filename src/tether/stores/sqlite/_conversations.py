@@ -32,7 +32,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
-from .._shared import purge_stream_rows, split_chunks
+from .._shared import purge_stream_rows
 from ._db import SqliteDatabase
 from ._submissions import lookup_submission
 
@@ -127,54 +127,14 @@ def _read_batches(
 
 
 def _put_checkpoint(conn: sqlite3.Connection, path: str, checkpoint: FoldCheckpoint) -> None:
-    data = bytes(checkpoint.data)
-    pieces = list(split_chunks(data, rules.BATCH_CHUNK_BYTES))
-    conn.execute("DELETE FROM tether_conversation_checkpoint_chunks WHERE path = ?", (path,))
-    conn.execute(
-        "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
-        "format_version, byte_size, digest, chunk_count) VALUES (?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (path) DO UPDATE SET head_offset = excluded.head_offset, "
-        "incarnation = excluded.incarnation, format_version = excluded.format_version, "
-        "byte_size = excluded.byte_size, digest = excluded.digest, "
-        "chunk_count = excluded.chunk_count",
-        (
-            path,
-            checkpoint.head_offset,
-            checkpoint.incarnation,
-            checkpoint.format_version,
-            len(data),
-            hashlib.sha256(data).hexdigest(),
-            len(pieces),
-        ),
-    )
-    insert_chunks(
-        conn,
-        "INSERT INTO tether_conversation_checkpoint_chunks (path, chunk_index, data) "
-        "VALUES (?, ?, ?)",
-        ((path, index, piece) for index, piece in pieces),
-    )
+    values, chunks = conv_rows.checkpoint_rows(path, checkpoint)
+    conn.execute(_SQL.delete_checkpoint_chunks, (path,))
+    conn.execute(_SQL.put_checkpoint, values)
+    insert_chunks(conn, _SQL.insert_checkpoint_chunk, iter(chunks))
 
 
 def _get_checkpoint(conn: sqlite3.Connection, path: str) -> FoldCheckpoint | None:
-    row = conn.execute(
-        "SELECT head_offset, incarnation, format_version, byte_size, digest "
-        "FROM tether_conversation_checkpoints WHERE path = ?",
-        (path,),
-    ).fetchone()
-    if row is None:
-        return None
-    data = b"".join(
-        bytes(piece)
-        for (piece,) in conn.execute(
-            "SELECT data FROM tether_conversation_checkpoint_chunks WHERE path = ? "
-            "ORDER BY chunk_index",
-            (path,),
-        )
-    )
-    # A checkpoint is a cache: one that does not verify reads as absent.
-    if len(data) != row[3] or hashlib.sha256(data).hexdigest() != row[4]:
-        return None
-    return FoldCheckpoint(head_offset=row[0], incarnation=row[1], format_version=row[2], data=data)
+    return conv_rows.checkpoint_from_rows(conn.execute(_SQL.get_checkpoint, (path,)).fetchall())
 
 
 class SqliteConversationStore:

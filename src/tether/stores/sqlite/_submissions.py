@@ -8,13 +8,10 @@ with an error (it must never run), and that settlement is a write.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
-
-import orjson
 
 from .. import _ledger
 from .. import _ledger_rows as ledger_rows
@@ -35,6 +32,7 @@ _SETTLE_MALFORMED = ledger_rows.settle_malformed_statement("?")
 _INSERT = ledger_rows.insert_statement("?")
 _INSERT_CHUNK = ledger_rows.insert_chunk_statement("?")
 _UPDATE = ledger_rows.update_statement("?")
+_SELECT_CHUNKS = ledger_rows.select_chunks_statement("?")
 
 
 class _Tx:
@@ -48,31 +46,9 @@ class _Tx:
         return self._now
 
     def _load_attachments(self, submission_id: str, meta: Any) -> tuple[SubmissionAttachment, ...]:
-        items = orjson.loads(meta)
-        if not isinstance(items, list):
-            raise ledger_rows.MalformedRowError("attachments is not a list")
-        if not items:
-            return ()
-        pieces: dict[int, list[bytes]] = {}
-        for item_index, data in self.conn.execute(
-            "SELECT item_index, data FROM tether_agent_submission_chunks "
-            "WHERE submission_id = ? ORDER BY item_index, chunk_index",
-            (submission_id,),
-        ):
-            pieces.setdefault(item_index, []).append(bytes(data))
-        result = []
-        for index, item in enumerate(items):
-            data = b"".join(pieces.get(index, ()))
-            if len(data) != item["size"] or hashlib.sha256(data).hexdigest() != item["digest"]:
-                raise ledger_rows.MalformedRowError(
-                    f"attachment {item['item_id']!r} fails its digest"
-                )
-            result.append(
-                SubmissionAttachment(
-                    item_id=item["item_id"], mime_type=item["mime_type"], data=data
-                )
-            )
-        return tuple(result)
+        return ledger_rows.attachments_from(
+            meta, lambda: self.conn.execute(_SELECT_CHUNKS, (submission_id,)).fetchall()
+        )
 
     def _decode(self, row: sqlite3.Row | tuple[Any, ...]) -> Submission:
         return ledger_rows.decode_or_settle(
