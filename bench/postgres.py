@@ -3,7 +3,8 @@
 Usage: python bench/postgres.py [URL] [--steps N] [--rounds N] [--runs N] [--workers 1,2,4]
 
 Prints, all measured in this run against the same server:
-- one INSERT+COMMIT round trip (psycopg, prepared, one connection);
+- one INSERT+COMMIT round trip (psycopg, prepared, one autocommit connection, an
+  ordinary logged table, so the commit waits for its WAL flush as tether's do);
 - tether's per-step overhead: a run of N no-op steps, minus a 1-step run's fixed cost,
   divided by N-1 — and the ratio of the two (target: at most 2x). The step is an async
   no-op, as in bench/engine.py; a sync no-op, which the engine runs in a thread, is
@@ -72,12 +73,21 @@ def drop(url: str, namespace: str) -> None:
 
 
 class RawCommits:
-    """One INSERT+COMMIT round trip at a time, on one connection (the yardstick)."""
+    """One INSERT+COMMIT round trip at a time, on one connection (the yardstick).
 
-    def __init__(self, url: str) -> None:
-        self.conn = psycopg.connect(url)
-        self.conn.execute("CREATE TEMP TABLE bench_rt (k int primary key, v bytea)")
-        self.conn.commit()
+    The table is an ordinary (logged) one in the bench's schema: a TEMP table is not
+    WAL-logged, so its commit does not wait for a WAL flush and is no durable commit.
+    The connection is in autocommit mode, so each INSERT is its own transaction and
+    costs exactly one round trip.
+    """
+
+    def __init__(self, url: str, namespace: str) -> None:
+        self.conn = psycopg.connect(url, autocommit=True)
+        self.table = sql.Identifier(namespace, "bench_rt")
+        self.conn.execute(
+            sql.SQL("CREATE TABLE {} (k int primary key, v bytea)").format(self.table)
+        )
+        self.insert = sql.SQL("INSERT INTO {} VALUES (%s, %s)").format(self.table)
         self.k = 0
         self.us(50)  # warm up: psycopg prepares the statement after a few uses
 
@@ -85,8 +95,7 @@ class RawCommits:
         started = time.perf_counter()
         for _ in range(n):
             self.k += 1
-            self.conn.execute("INSERT INTO bench_rt VALUES (%s, %s)", (self.k, b"x" * 64))
-            self.conn.commit()
+            self.conn.execute(self.insert, (self.k, b"x" * 64))
         return (time.perf_counter() - started) / n * 1e6
 
 
@@ -101,10 +110,11 @@ async def step_us(url: str, n: int, rounds: int) -> dict[str, list[float]]:
     """Alternating rounds of raw commits and tether runs; the samples of each."""
     namespace = f"bench_{secrets.token_hex(4)}"
     backend = PostgresBackend(url, namespace=namespace, pool_size=4)
-    raw = RawCommits(url)
     samples: dict[str, list[float]] = {"raw": [], "step": [], "sync step": [], "ratio": []}
+    raw: RawCommits | None = None
     try:
         await backend.migrate()
+        raw = RawCommits(url, namespace)
         await backend.connect()
         async with tether.Worker(backend, registry, poll_interval=0.01):
             client = tether.Client(backend)
@@ -125,7 +135,8 @@ async def step_us(url: str, n: int, rounds: int) -> dict[str, list[float]]:
                 samples["ratio"].append(step / rt)
         return samples
     finally:
-        raw.conn.close()
+        if raw is not None:
+            raw.conn.close()
         await backend.close()
         drop(url, namespace)
 
