@@ -20,7 +20,7 @@ from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
-from ._pool import check_idle, check_idle_async
+from ._pool import CommitLane, check_idle, check_idle_async
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
@@ -130,7 +130,7 @@ class PostgresBackend:
                 f"{_redact(self._url)!r} is not a valid PostgreSQL URL: {exc}"
             ) from exc
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
-        self._commits: psycopg_pool.AsyncConnectionPool[Any] | None = None
+        self._commits: CommitLane | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._notifier: Notifier | None = None
         self._stores: Stores | None = None
@@ -293,8 +293,8 @@ class PostgresBackend:
         self._executor = ThreadPoolExecutor(
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
-        self._commits = commits
-        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace, commits)
+        self._commits = lane = CommitLane(commits)
+        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace, lane)
         run = _runner(workflow)
         self._stores = Stores(
             workflow=workflow,

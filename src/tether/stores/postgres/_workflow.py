@@ -45,6 +45,7 @@ from .._records import (
 from .._streams import resolve_start
 from . import _fast
 from ._notify import Notifier, channels, stream_key
+from ._pool import CommitLane
 from ._txn import Conn, _events, _Txn
 
 T = TypeVar("T")
@@ -128,7 +129,7 @@ class PostgresWorkflowStore:
         executor: ThreadPoolExecutor,
         notifier: Notifier,
         namespace: str,
-        commits: psycopg_pool.AsyncConnectionPool[Any],
+        commits: CommitLane,
     ) -> None:
         self._pool = pool
         self._commits = commits

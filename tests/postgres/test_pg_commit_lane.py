@@ -1,0 +1,146 @@
+"""The commit lane: one async connection kept out of the pool for one-round-trip writes.
+
+It must be reused with no pool call while it is free, step aside to the pool while it
+is lent, and never hand out a connection the server has ended or a write has left in
+a bad state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import psycopg
+import psycopg_pool
+import pytest
+
+from tether.stores.postgres._pool import CommitLane, _dead, check_idle_async
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def lane(pg_url: str) -> AsyncIterator[CommitLane]:
+    pool: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
+        pg_url,
+        min_size=1,
+        max_size=2,
+        kwargs={"autocommit": True},
+        open=False,
+        check=check_idle_async,
+    )
+    await pool.open(wait=True, timeout=10)
+    lane = CommitLane(pool)
+    try:
+        yield lane
+    finally:
+        await lane.close()
+
+
+async def backend_pid(conn: psycopg.AsyncConnection[Any]) -> int:
+    row = await (await conn.execute("SELECT pg_backend_pid()")).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def checkouts(lane: CommitLane) -> int:
+    return int(lane.pool.get_stats().get("requests_num", 0))
+
+
+async def test_a_free_lane_lends_the_same_connection_without_the_pool(lane: CommitLane) -> None:
+    async with lane.connection() as first:
+        pid = await backend_pid(first)
+    before = checkouts(lane)
+    for _ in range(5):
+        async with lane.connection() as conn:
+            assert conn is first
+            assert await backend_pid(conn) == pid
+    assert checkouts(lane) == before
+
+
+async def test_a_lent_lane_sends_the_next_write_to_the_pool(lane: CommitLane) -> None:
+    release = asyncio.Event()
+    seen: list[int] = []
+
+    async def hold() -> None:
+        async with lane.connection() as conn:
+            seen.append(await backend_pid(conn))
+            await release.wait()
+
+    holder = asyncio.create_task(hold())
+    while not seen:
+        await asyncio.sleep(0.01)
+    before = checkouts(lane)
+    async with lane.connection() as other:
+        assert await backend_pid(other) != seen[0]
+    assert checkouts(lane) == before + 1
+    release.set()
+    await holder
+    # The kept connection is free again and still the one lent first.
+    async with lane.connection() as conn:
+        assert await backend_pid(conn) == seen[0]
+
+
+async def test_a_kept_connection_the_server_ended_is_replaced(
+    lane: CommitLane, pg_url: str
+) -> None:
+    async with lane.connection() as conn:
+        pid = await backend_pid(conn)
+    with psycopg.connect(pg_url, autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    for _ in range(200):  # the server's goodbye reaches the idle socket shortly
+        if _dead(conn):
+            break
+        await asyncio.sleep(0.01)
+    assert _dead(conn)
+    async with lane.connection() as fresh:
+        assert await backend_pid(fresh) != pid
+        row = await (await fresh.execute("SELECT 1")).fetchone()
+        assert row == (1,)
+
+
+async def test_a_failed_write_gives_the_connection_back_to_the_pool(lane: CommitLane) -> None:
+    async with lane.connection() as conn:
+        kept = conn
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        async with lane.connection() as conn:
+            assert conn is kept
+            await conn.execute("SELECT 1 / 0")
+    # Not stuck lent: the next write checks a connection out of the pool (which
+    # vets what it was given back), and that one is kept.
+    before = checkouts(lane)
+    async with lane.connection() as conn:
+        row = await (await conn.execute("SELECT 2")).fetchone()
+        assert row == (2,)
+        again = conn
+    assert checkouts(lane) == before + 1
+    before = checkouts(lane)
+    async with lane.connection() as conn:
+        assert conn is again
+    assert checkouts(lane) == before
+
+
+async def test_a_write_cancelled_mid_query_does_not_leave_a_busy_connection(
+    lane: CommitLane,
+) -> None:
+    async def slow() -> None:
+        async with lane.connection() as conn:
+            await conn.execute("SELECT pg_sleep(5)")
+
+    task = asyncio.create_task(slow())
+    await asyncio.sleep(0.2)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    async with lane.connection() as conn:
+        row = await (await conn.execute("SELECT 3")).fetchone()
+        assert row == (3,)
+
+
+async def test_closing_the_lane_closes_its_kept_connection(lane: CommitLane) -> None:
+    async with lane.connection() as conn:
+        kept = conn
+    await lane.close()
+    assert kept.closed
+    assert lane.pool.closed
