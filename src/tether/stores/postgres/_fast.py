@@ -45,7 +45,7 @@ from ._notify import notify_statement
 
 __all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
 
-#: The run row, two events and two step rows (see migration 3); more go after it.
+#: The run row, two events and two step rows (see migrations 3 and 4); more go after it.
 _INLINE = 2
 _EVENT_WIDTH = len(rows.EVENT_COLS.split(", ")) - 1  # without run_id
 _STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1

