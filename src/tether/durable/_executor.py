@@ -280,19 +280,18 @@ class Activation:
             batch = (self._pending if keep_pending else []) + list(events)
             self._pending = []
             stale = False
-            # Whether an earlier try may have been written although its answer was lost.
-            maybe_written = False
             refused: StoreError | None = None
             tries = 0
             while True:
                 try:
                     if stale:
-                        if maybe_written and batch and await self._adopt(batch):
-                            break
                         # Another writer appended (a hook payload, a child's end, a
-                        # cancel): fold it in, then commit again at the new head.
-                        await self._merge()
+                        # cancel), or an earlier try of this very batch was written and
+                        # its answer lost: fold in what is new, then commit again at the
+                        # new head, unless the batch is already there.
                         stale = False
+                        if await self._catch_up(batch):
+                            break
                     # A park is decided under the lock, on the latest journal: a commit that
                     # held the lock before this one may have folded in what the body waits
                     # for, and parking then would leave the run asleep with its answer.
@@ -327,8 +326,8 @@ class Activation:
                 except StoreUnavailableError as exc:
                     # Not now (the database restarted, the disk is full, the network is
                     # down): the same commit, or the same merge, is tried again while
-                    # the lease holds. It may have been written all the same.
-                    maybe_written = True
+                    # the lease holds. It may have been written all the same: the head
+                    # check then refuses the retry, and catching up finds it.
                     tries += 1
                     out_of_time = (
                         self.lease.expired()
@@ -384,23 +383,30 @@ class Activation:
             self._cancelling = True
             asyncio.get_running_loop().create_task(self._end_cancelled(reason))
 
-    async def _adopt(self, batch: list[NewEvent]) -> bool:
-        """Whether an earlier try of `batch`, whose answer was lost, was written.
+    async def _catch_up(self, batch: list[NewEvent]) -> bool:
+        """Fold in what others appended; True when `batch` itself is already written.
 
-        If the log after our head starts with exactly our events, it was: the journal
-        already holds them (this process wrote them), so only the head moves, and what
-        others appended after them is folded in.
+        A commit whose answer was lost (a cut connection) may have been written: then
+        the log after our head starts with exactly our events. The journal already
+        holds them (this process made them), so only the head moves past them; what
+        follows is folded in. Whatever the store did behind the call (a fast path that
+        fell back to a locked one), this tells the two cases apart.
         """
         found = await self.store.list_events(self.run_id, after=self.head)
         ours = found[: len(batch)]
-        if len(ours) < len(batch) or any(
-            (e.event_type, e.correlation_id, e.attrs.get("attempt"))
-            != (n.event_type, n.correlation_id, n.attrs.get("attempt"))
-            for e, n in zip(ours, batch, strict=True)
-        ):
-            return False
-        self.journal.skip_to(ours[-1].slot)
-        for event in found[len(batch) :]:
+        written = (
+            bool(batch)
+            and len(ours) == len(batch)
+            and all(
+                (e.event_type, e.correlation_id, e.attrs.get("attempt"))
+                == (n.event_type, n.correlation_id, n.attrs.get("attempt"))
+                for e, n in zip(ours, batch, strict=True)
+            )
+        )
+        if written:
+            self.journal.skip_to(ours[-1].slot)
+            found = found[len(batch) :]
+        for event in found:
             self.journal.apply(event)
         self.head = self.journal.head
         if self.journal.cancelled:
@@ -408,7 +414,7 @@ class Activation:
             raise _Suspend
         self._obey_cancel()
         self._poke()
-        return True
+        return written
 
     def _hook_conflict(self, batch: list[NewEvent], exc: HookTokenInUseError) -> list[NewEvent]:
         """Record the refused hook as such: replay must see the refusal the body saw."""
@@ -428,20 +434,6 @@ class Activation:
             kept.append(event)
         self._poke()
         return kept
-
-    async def _merge(self) -> None:
-        """Fold events others appended and wake the waiters they satisfy.
-
-        Others append hook payloads, child results and cancel requests.
-        """
-        for event in await self.store.list_events(self.run_id, after=self.head):
-            self.journal.apply(event)
-        self.head = self.journal.head
-        if self.journal.cancelled:
-            self._settle("cancelled")
-            raise _Suspend
-        self._obey_cancel()
-        self._poke()
 
     def _schedule_flush(self) -> None:
         if self._flush_scheduled:
