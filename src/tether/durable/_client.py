@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,8 @@ from ..stores import (
     RunStatus,
     StepRecord,
     WorkflowStore,
+    chain_of,
+    successor_run_id,
 )
 from ._registry import Registry, queue_name, workflow_name_of
 
@@ -38,7 +41,12 @@ LIVE_WORKER_SECONDS = 15.0
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunInfo:
-    """A run as a client sees it."""
+    """A run as a client sees it.
+
+    A run that continued as new (status ``continued``) names its successor in
+    `continued_to`; `chain_id` and `generation` place a run in its chain (the first
+    run is generation 0 and its id is the chain's).
+    """
 
     run_id: str
     workflow_name: str
@@ -50,6 +58,9 @@ class RunInfo:
     completed_at: datetime | None
     parent_run_id: str | None
     stranded: bool
+    chain_id: str = ""
+    generation: int = 0
+    continued_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -83,25 +94,44 @@ async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
     return bool(live) and not serving
 
 
-class RunHandle:
-    """A reference to one run."""
+async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
+    """The run of `run`'s chain that is current now (`run` unless it continued)."""
+    while run.status == "continued":
+        latest = await store.latest_run(chain_of(run))
+        # A run ends continued in the commit that creates its successor: never missing.
+        if latest is None or latest.generation <= run.generation:
+            return run
+        run = latest
+    return run
 
-    def __init__(self, store: WorkflowStore, run_id: str) -> None:
+
+class RunHandle:
+    """A reference to a run, and through it to the run's chain.
+
+    A handle follows the chain (`follow`, the default): when the run continued as new
+    (``ctx.continue_as_new``), `status`, `info`, `steps` and `result` speak of the
+    chain's current run, and `result` waits for the chain's last run. With
+    ``follow=False`` they speak of this one run (whose status may be ``continued``),
+    except `result`, which always follows. `cancel` cancels the chain's current run.
+    """
+
+    def __init__(self, store: WorkflowStore, run_id: str, *, follow: bool = True) -> None:
         self._store = store
         self.run_id = run_id
+        self.follow = follow
 
     async def _run(self) -> RunRecord:
         run = await self._store.get_run(self.run_id)
         if run is None:
             raise NotFoundError(f"run {self.run_id!r} does not exist")
-        return run
+        return await _current(self._store, run) if self.follow else run
 
     async def status(self) -> RunStatus:
-        """The run's status: pending, running, completed, failed or cancelled."""
+        """The status: pending, running, completed, failed, cancelled or continued."""
         return (await self._run()).status
 
     async def info(self) -> RunInfo:
-        """The run's record, with whether it is stranded."""
+        """The run's record (the chain's current run when following), and if stranded."""
         run = await self._run()
         return RunInfo(
             run_id=run.run_id,
@@ -114,11 +144,19 @@ class RunHandle:
             completed_at=_ts(run.completed_at),
             parent_run_id=run.parent_run_id,
             stranded=await _is_stranded(self._store, run),
+            chain_id=chain_of(run),
+            generation=run.generation,
+            continued_to=(
+                successor_run_id(chain_of(run), run.generation + 1)
+                if run.status == "continued"
+                else None
+            ),
         )
 
     async def steps(self) -> list[StepView]:
-        """The decoded journal: one entry per step, in slot order."""
-        return [_step_view(s) for s in await self._store.list_steps(self.run_id)]
+        """The decoded journal (of the chain's current run when following), in slot order."""
+        run = await self._run()
+        return [_step_view(s) for s in await self._store.list_steps(run.run_id)]
 
     async def result(self, timeout: float | None = None) -> Any:
         """Wait for the run to end and return its output.
@@ -134,11 +172,17 @@ class RunHandle:
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
+        current = self.run_id
         while True:
             remaining = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
-            run = await self._store.wait_run_terminal(self.run_id, min(remaining, 1.0))
+            run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
             if run is None:
-                raise NotFoundError(f"run {self.run_id!r} does not exist")
+                raise NotFoundError(f"run {current!r} does not exist")
+            if run.status == "continued":
+                # The chain goes on: wait for its current run instead, at once.
+                current = (await _current(self._store, run)).run_id
+                if current != run.run_id:
+                    continue
             if run.status in TERMINAL_RUN_STATUSES:
                 return _outcome(run)
             if time.monotonic() >= next_check:
@@ -149,7 +193,12 @@ class RunHandle:
                 raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
 
     async def cancel(self, reason: str | None = None) -> None:
-        """Cancel the run: at once if it is parked or waiting, else at its next boundary."""
+        """Cancel the run: at once if it is parked or waiting, else at its next boundary.
+
+        A run that continued as new stands for its chain: the chain's current run is
+        cancelled, and a cancel that reaches a run just before it continues ends it
+        cancelled instead.
+        """
         await self._store.request_cancel(self.run_id, reason=reason)
 
 
@@ -215,6 +264,53 @@ class Client:
                 different workflow or input under that id is a `ConflictError`).
             **kwargs: Keyword arguments of the workflow.
         """
+        new = self._new_run(workflow, args, kwargs, run_id or new_ulid("run_"))
+        run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id)
+
+    async def restart(
+        self, chain_id: str, workflow: Callable[..., Any] | str, *args: Any, **kwargs: Any
+    ) -> RunHandle:
+        """Start a chain again after its last run ended (completed, failed, cancelled).
+
+        The new run is the chain's next generation (id ``<chain id>~<n>``, under this
+        client's deployment): a handle to the chain follows it, and it may take the
+        hook tokens the chain still retains (hook retention), which other runs may
+        not. Use it to open a new run at the same address after the old one ended.
+        Calling it again while that run is still going returns it.
+
+        Args:
+            chain_id: The chain (its first run's id).
+            workflow: A registered workflow function, or its name.
+            *args: Arguments after the context.
+            **kwargs: Keyword arguments of the workflow.
+
+        Raises:
+            NotFoundError: No run has that chain.
+            ConflictError: The chain's current run has not ended.
+        """
+        latest = await self._store.latest_run(chain_id)
+        if latest is None:
+            raise NotFoundError(f"chain {chain_id!r} does not exist")
+        generation = latest.generation + 1
+        new = self._new_run(workflow, args, kwargs, successor_run_id(chain_id, generation))
+        if (
+            latest.status not in TERMINAL_RUN_STATUSES
+            and latest.generation > 0
+            and (latest.workflow_name, latest.input) == (new.workflow_name, new.input)
+        ):
+            return RunHandle(self._store, latest.run_id)  # this very restart, again
+        new = dataclasses.replace(new, chain_id=chain_id, generation=generation)
+        run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id)
+
+    def _new_run(
+        self,
+        workflow: Callable[..., Any] | str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        run_id: str,
+    ) -> NewRun:
         name = workflow_name_of(workflow)
         deployment = getattr(workflow, "__tether_deployment__", None)
         if self.registry is not None:
@@ -226,26 +322,29 @@ class Client:
                 "create the Client with registry=..."
             )
         payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of {name!r}")
-        new = NewRun(
-            run_id=run_id or new_ulid("run_"),
+        return NewRun(
+            run_id=run_id,
             workflow_name=name,
             input=payload,
             deployment=deployment,
             engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),
         )
-        run, _ = await self._store.create_run(new)
-        return RunHandle(self._store, run.run_id)
 
-    async def get(self, run_id: str) -> RunHandle:
-        """A handle to an existing run.
+    async def get(self, run_id: str, *, follow: bool = True) -> RunHandle:
+        """A handle to an existing run, or to a chain by its id (its first run's).
+
+        Args:
+            run_id: Any run's id; a chain's id is its first run's.
+            follow: Whether the handle speaks of the chain's current run (default) or
+                of this one run (see `RunHandle`).
 
         Raises:
             NotFoundError: No run has that id.
         """
         if await self._store.get_run(run_id) is None:
             raise NotFoundError(f"run {run_id!r} does not exist")
-        return RunHandle(self._store, run_id)
+        return RunHandle(self._store, run_id, follow=follow)
 
     async def list_runs(
         self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100

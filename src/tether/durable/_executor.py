@@ -43,8 +43,9 @@ from ..errors import (
     StoreError,
     StoreUnavailableError,
 )
-from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
+from ..stores import Commit, Continuation, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
+from ._continue import Handoff, plan_successor
 from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
@@ -107,8 +108,10 @@ class Activation:
         threads: Executor | None,
         lease_seconds: float | None = None,
         lease_sent: float | None = None,
+        handoff: Handoff | None = None,
     ) -> None:
         self.store = store
+        self.handoff = handoff or Handoff(None)
         self.registry = registry
         self.workflow = workflow
         self.run = run
@@ -143,7 +146,7 @@ class Activation:
     async def run_to_boundary(self) -> str:
         """Run until the activation ends.
 
-        Returns "completed", "failed", "cancelled", "parked" or "abandoned".
+        Returns "completed", "failed", "cancelled", "continued", "parked" or "abandoned".
         """
         if self.journal.cancel_requested is not None:
             await self._end_cancelled(self.journal.cancel_requested)
@@ -267,6 +270,7 @@ class Activation:
         keep_pending: bool = True,
         park_guard: Callable[[], bool] | None = None,
         refusals: tuple[type[StoreError], ...] = (),
+        continuation: Callable[[], Continuation] | None = None,
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
 
@@ -311,6 +315,8 @@ class Activation:
                         # Each commit renews the lease (from the moment the store writes
                         # it): a step it starts must not run on a lease about to lapse.
                         lease_seconds=None if end else self.lease.seconds,
+                        # Built per try: a catch-up may have folded in payloads to carry.
+                        continuation=None if continuation is None else continuation(),
                     )
                     sent = time.monotonic()
                     result = await self.store.commit(commit)
@@ -359,6 +365,7 @@ class Activation:
                     log.error("run %s: the store refused a commit: %s", self.run_id, exc)
                     batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
+                    continuation = None
                     continue
                 self.head = result.head
                 if not end:
@@ -809,8 +816,15 @@ class Activation:
             if not isinstance(op, HookOp):
                 raise self._nondeterminism(slot, op.name, "hook")
             return Hook(self, slot, op.token, op.hook_id)
-        hook = HookOp(hook_id=new_ulid("hook_"), token=token or new_token())
-        self.journal._add(slot, hook.hook_id, hook)
+        moved = None if token is None else self.journal.moved.get(token)
+        if moved is not None:
+            # The predecessor's hook, moved here by continue-as-new: adopted, not made,
+            # so what was sent to it since the move is this slot's to receive.
+            hook = moved
+            self.journal.adopt(slot, hook)
+        else:
+            hook = HookOp(hook_id=new_ulid("hook_"), token=token or new_token())
+            self.journal._add(slot, hook.hook_id, hook)
         self._unconfirmed_hooks.add(hook.hook_id)
         self._pending.append(
             NewEvent(
@@ -833,6 +847,7 @@ class Activation:
         )
         if op.conflict is not None:
             raise HookTokenInUseError(op.token, op.conflict)
+        op.consumed = max(op.consumed, index + 1)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
     async def start_child(
@@ -886,6 +901,41 @@ class Activation:
             self._schedule_flush()
             raise ConflictError(child.refused) from None
         return ChildRun(self, slot, child_id)
+
+    async def continue_as_new(
+        self,
+        workflow: Callable[..., Any] | str | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """End the run continued and start its successor, in one commit; never returns."""
+        if self.ended:
+            raise _Suspend
+        self.handoff.require(self.run_id)
+        successor = plan_successor(
+            run=self.run,
+            journal=self.journal,
+            registry=self.registry,
+            current_workflow=self.workflow.name,
+            workflow=workflow,
+            args=args,
+            kwargs=kwargs,
+            active_steps=self._active_steps,
+        )
+        # A cancel requested of this run before the commit lands applies to the chain:
+        # the run ends cancelled (by `_obey_cancel`) and no successor starts.
+        continued = await self._commit(
+            [successor.event],
+            end=True,
+            continuation=successor.build,
+            park_guard=lambda: self.journal.cancel_requested is None,
+        )
+        if continued:
+            self._settle("continued")
+        else:
+            self._obey_cancel()
+            await self._done
+        raise _Suspend
 
     async def child_outcome(self, child: ChildRun) -> tuple[str, bytes | None]:
         op = self.journal.ops[child.slot]

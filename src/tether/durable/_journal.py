@@ -51,6 +51,10 @@ class HookOp:
     #: The run whose active hook held the token when this one was created (a refusal
     #: the workflow saw, so replay raises it again), or None.
     conflict: str | None = None
+    #: How many payloads the body took; the rest go to a successor (continue-as-new).
+    consumed: int = 0
+    #: Moved here from the predecessor and not yet adopted by a slot of this run.
+    moved: bool = False
     kind: OpKind = "hook"
 
     @property
@@ -87,6 +91,8 @@ class Journal:
         self._by_correlation: dict[str, Op] = {}
         self.cancel_requested: str | None = None
         self.cancelled = False
+        #: Hooks moved here by continue-as-new that no slot adopted yet, by token.
+        self.moved: dict[str, HookOp] = {}
 
     @classmethod
     def from_events(
@@ -117,6 +123,12 @@ class Journal:
             self._add(
                 slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
             )
+        elif kind == "hook_moved":
+            moved = HookOp(hook_id=corr, token=str(attrs.get("token")), moved=True)
+            self._by_correlation[corr] = moved
+            self.moved[moved.token] = moved
+        elif kind == "hook_created" and isinstance(slot, int) and self._is_moved(corr):
+            self.adopt(slot, self._by_correlation[corr])  # type: ignore[arg-type]  # a HookOp
         elif kind in ("hook_created", "hook_conflict") and isinstance(slot, int):
             holder = attrs.get("holder") if kind == "hook_conflict" else None
             op = HookOp(hook_id=corr, token=str(attrs.get("token")))
@@ -133,6 +145,16 @@ class Journal:
             self.cancelled = True
         else:
             self._update(kind, corr, event)
+
+    def _is_moved(self, hook_id: str) -> bool:
+        op = self._by_correlation.get(hook_id)
+        return isinstance(op, HookOp) and op.moved
+
+    def adopt(self, slot: int, op: HookOp) -> None:
+        """Place a moved hook at `slot`: payloads it received since the move are its own."""
+        self.moved.pop(op.token, None)
+        op.moved = False
+        self.ops[slot] = op
 
     def skip_to(self, slot: int) -> None:
         """Move the head past events this process wrote and already folded in."""

@@ -33,6 +33,7 @@ from ..stores import (
     WorkerRecord,
     WorkflowStore,
 )
+from ._continue import Handoff
 from ._executor import Activation
 from ._registry import Registry
 
@@ -175,6 +176,8 @@ class Worker:
         self._slot_free = asyncio.Event()
         self._stopping = False
         self._threads: ThreadPoolExecutor | None = None
+        # One per worker: "session handoff unavailable" is logged once, not per run.
+        self._handoff = Handoff(backend)
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -386,6 +389,7 @@ class Worker:
             threads=self._threads,
             lease_seconds=self.lease_seconds,
             lease_sent=sent,
+            handoff=self._handoff,
         )
         self._activations[run_id] = (activation, message)
         try:

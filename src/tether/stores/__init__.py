@@ -44,10 +44,12 @@ from ._open import open_backend
 from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
     CommitResult,
+    Continuation,
     EventRecord,
     EventType,
     HookRecord,
@@ -63,12 +65,15 @@ from ._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    chain_of,
     event_id,
     slot_of_event_id,
+    successor_run_id,
 )
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
+    "DEFAULT_HOOK_RETENTION",
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
@@ -86,6 +91,7 @@ __all__ = [
     "Claim",
     "Commit",
     "CommitResult",
+    "Continuation",
     "ConversationBatch",
     "ConversationStore",
     "DispatchAdmission",
@@ -125,6 +131,7 @@ __all__ = [
     "WaitRecord",
     "WorkerRecord",
     "WorkflowStore",
+    "chain_of",
     "event_id",
     "make_attachment_ref",
     "make_session_key",
@@ -133,5 +140,6 @@ __all__ = [
     "same_attachment_ref",
     "settlement_entry",
     "slot_of_event_id",
+    "successor_run_id",
     "verify_attachment_bytes",
 ]

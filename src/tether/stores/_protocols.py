@@ -46,6 +46,13 @@ class Capability(enum.StrEnum):
     FORMAT_STAMP = "format_stamp"
     CROSS_PROCESS = "cross_process"
     DURABLE = "durable"
+    #: A lease holder's last commit may start the run's successor in the same
+    #: transaction (`Commit.continuation`), moving the run's hooks to it without ever
+    #: freeing them (force-claim): continue-as-new.
+    CONTINUE_AS_NEW = "continue_as_new"
+    #: A token released by its run's end stays reserved for the run's chain for the
+    #: backend's retention window; anyone may take it once the window is over.
+    HOOK_RETENTION = "hook_retention"
 
 
 @runtime_checkable
@@ -68,6 +75,14 @@ class WorkflowStore(Protocol):
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         """Return the run view, or None."""
+        ...
+
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        """The current run of a chain: the run of `chain_id` with the highest generation.
+
+        A chain is a first run and the successors continue-as-new started from it; its
+        id is the first run's id. None when no run has that chain.
+        """
         ...
 
     async def list_runs(

@@ -24,7 +24,9 @@ from ._records import (
 __all__ = [
     "CREATION_PREDICATE",
     "EVENT_COLS",
+    "HOOK_ACTIVE",
     "HOOK_COLS",
+    "HOOK_UPDATE_COLS",
     "RUN_COLS",
     "RUN_UPDATE_COLS",
     "STEP_COLS",
@@ -36,6 +38,7 @@ __all__ = [
     "event_from_row",
     "event_values",
     "hook_from_row",
+    "hook_update_values",
     "hook_values",
     "placeholders",
     "purge_run_statements",
@@ -54,7 +57,7 @@ __all__ = [
 RUN_COLS = (
     "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
     "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at"
+    "updated_at, completed_at, chain_id, generation"
 )
 #: The columns a write may change after insert, in `run_update_values` order (run_id last).
 RUN_UPDATE_COLS = (
@@ -92,7 +95,11 @@ CREATION_PREDICATE = "event_type IN ({})".format(
     )
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
-HOOK_COLS = "hook_id, run_id, token, slot, created_at"
+HOOK_COLS = "hook_id, run_id, token, slot, created_at, chain_id, retained_until"
+#: The columns `update_hook` writes, in `hook_update_values` order (hook_id last).
+HOOK_UPDATE_COLS = ("run_id", "slot", "chain_id", "retained_until")
+#: Matches the hooks that are live (not a token retained after its run's end).
+HOOK_ACTIVE = "retained_until IS NULL"
 WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
 WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at, host_id"
 
@@ -122,6 +129,9 @@ def run_from_row(row: Any) -> RunRecord:
         created_at=row[15],
         updated_at=row[16],
         completed_at=row[17],
+        # Rows from before migration 9 carry no chain: each is its own chain's first run.
+        chain_id=row[18] or row[0],
+        generation=row[19] or 0,
     )
 
 
@@ -131,6 +141,7 @@ def run_values(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
         r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
         r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
+        r.chain_id or r.run_id, r.generation,
     )  # fmt: skip
 
 
@@ -198,12 +209,26 @@ def event_values(e: EventRecord) -> tuple[Any, ...]:
 
 def hook_from_row(row: Any) -> HookRecord:
     """A `HookRecord` from a row selected with `HOOK_COLS`."""
-    return HookRecord(hook_id=row[0], run_id=row[1], token=row[2], slot=row[3], created_at=row[4])
+    return HookRecord(
+        hook_id=row[0],
+        run_id=row[1],
+        token=row[2],
+        slot=row[3],
+        created_at=row[4],
+        chain_id=row[5] or row[1],
+        retained_until=row[6],
+    )
 
 
 def hook_values(h: HookRecord) -> tuple[Any, ...]:
     """Insert parameters in `HOOK_COLS` order."""
-    return (h.hook_id, h.run_id, h.token, h.slot, h.created_at)
+    chain = h.chain_id or h.run_id
+    return (h.hook_id, h.run_id, h.token, h.slot, h.created_at, chain, h.retained_until)
+
+
+def hook_update_values(h: HookRecord) -> tuple[Any, ...]:
+    """Update parameters in `HOOK_UPDATE_COLS` order, then the hook id."""
+    return (h.run_id, h.slot, h.chain_id or h.run_id, h.retained_until, h.hook_id)
 
 
 def wait_from_row(row: Any) -> WaitRecord:
@@ -253,6 +278,9 @@ class Statements:
     update_step: str
     insert_event: str
     insert_hook: str
+    update_hook: str
+    #: The run of a chain with the highest generation (by ``tether_runs_chain``).
+    last_of_chain: str
     #: The unfinished children of a run (by the index ``tether_runs_by_parent``).
     active_children: str
 
@@ -260,7 +288,10 @@ class Statements:
 def statements(mark: str) -> Statements:
     """Build the `Statements` for a placeholder mark (``?`` or ``%s``)."""
     return Statements(
-        insert_run=f"INSERT INTO tether_runs ({RUN_COLS}) VALUES ({placeholders(18, mark)})",
+        insert_run=(
+            f"INSERT INTO tether_runs ({RUN_COLS}) "
+            f"VALUES ({placeholders(len(RUN_COLS.split(', ')), mark)})"
+        ),
         update_run=(
             f"UPDATE tether_runs SET {assignments(RUN_UPDATE_COLS, mark)} WHERE run_id = {mark}"
         ),
@@ -270,7 +301,17 @@ def statements(mark: str) -> Statements:
             f"WHERE run_id = {mark} AND step_id = {mark}"
         ),
         insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
-        insert_hook=f"INSERT INTO tether_hooks ({HOOK_COLS}) VALUES ({placeholders(5, mark)})",
+        insert_hook=(
+            f"INSERT INTO tether_hooks ({HOOK_COLS}) "
+            f"VALUES ({placeholders(len(HOOK_COLS.split(', ')), mark)})"
+        ),
+        update_hook=(
+            f"UPDATE tether_hooks SET {assignments(HOOK_UPDATE_COLS, mark)} WHERE hook_id = {mark}"
+        ),
+        last_of_chain=(
+            f"SELECT run_id FROM tether_runs WHERE chain_id = {mark} "
+            "ORDER BY generation DESC LIMIT 1"
+        ),
         active_children=(
             f"SELECT run_id FROM tether_runs WHERE parent_run_id = {mark} "
             "AND status IN ('pending', 'running') ORDER BY run_id"

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 from ...errors import ConfigurationError
 from .._protocols import Capability, Stores
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
@@ -25,11 +27,23 @@ class SqliteBackend:
             loss; ``"NORMAL"`` is faster and may lose the last commits on power loss,
             never on a process crash.
         busy_timeout_ms: How long a write waits for another process's write lock.
+        hook_retention: How long a hook token released by its run's end stays reserved
+            for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
+            once).
+
+    Raises:
+        ConfigurationError: `path` is a directory, or `hook_retention` is invalid.
     """
 
     def __init__(
-        self, path: str | Path, *, synchronous: Synchronous = "FULL", busy_timeout_ms: int = 30_000
+        self,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "FULL",
+        busy_timeout_ms: int = 30_000,
+        hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
     ) -> None:
+        self.hook_retention = hook_retention_seconds(hook_retention)
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
@@ -45,13 +59,15 @@ class SqliteBackend:
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """Durable, shared across processes, with fold checkpoints and stamp access."""
+        """Durable, multi-process; checkpoints, stamps, continue-as-new, hook retention."""
         return frozenset(
             {
                 Capability.DURABLE,
                 Capability.CROSS_PROCESS,
                 Capability.FOLD_CHECKPOINTS,
                 Capability.FORMAT_STAMP,
+                Capability.CONTINUE_AS_NEW,
+                Capability.HOOK_RETENTION,
             }
         )
 
@@ -103,7 +119,7 @@ class SqliteBackend:
         self._db.start()
         submissions = SqliteSubmissionStore(self._db)
         self._stores = Stores(
-            workflow=SqliteWorkflowStore(self._db),
+            workflow=SqliteWorkflowStore(self._db, hook_retention=self.hook_retention),
             submissions=submissions,
             conversations=SqliteConversationStore(self._db),
             attachments=SqliteAttachmentStore(self._db),

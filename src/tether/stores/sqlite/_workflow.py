@@ -18,6 +18,7 @@ from ...errors import InvalidTransitionError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -46,8 +47,9 @@ _SQL = rows.statements("?")
 class _Txn:
     """`ViewTxn` over one SQLite connection inside the writer's transaction."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, hook_retention: float) -> None:
         self.c = conn
+        self.hook_retention = hook_retention
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
         self.finished = False
@@ -118,7 +120,8 @@ class _Txn:
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
         found = self.c.execute(
-            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? ORDER BY slot",
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? AND {rows.HOOK_ACTIVE} "
+            "ORDER BY slot",
             (run_id,),
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
@@ -130,8 +133,15 @@ class _Txn:
     def insert_hook(self, h: HookRecord) -> None:
         self.c.execute(_SQL.insert_hook, rows.hook_values(h))
 
+    def update_hook(self, h: HookRecord) -> None:
+        self.c.execute(_SQL.update_hook, rows.hook_update_values(h))
+
     def delete_hook(self, hook_id: str) -> None:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
+
+    def last_run_of_chain(self, chain_id: str) -> str | None:
+        row = self.c.execute(_SQL.last_of_chain, (chain_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def enqueue(self, m: NewMessage, now: float) -> str:
         if m.available_at <= now:
@@ -243,14 +253,17 @@ def _take(
 class SqliteWorkflowStore:
     """The workflow store in a SQLite file."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(
+        self, db: SqliteDatabase, *, hook_retention: float = DEFAULT_HOOK_RETENTION
+    ) -> None:
         self._db = db
+        self._hook_retention = hook_retention
         self._changed = asyncio.Event()
         self._queue_signal: dict[str, asyncio.Event] = {}
 
     async def _write(self, fn: Callable[[_Txn], T]) -> T:
         def run(conn: sqlite3.Connection) -> tuple[T, _Txn]:
-            txn = _Txn(conn)
+            txn = _Txn(conn, self._hook_retention)
             return fn(txn), txn
 
         result, txn = await self._db.write(run)
@@ -271,7 +284,15 @@ class SqliteWorkflowStore:
         return await self._write(lambda t: _logic.create_run(t, run, time.time()))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
-        return await self._db.read(lambda c: _Txn(c).get_run(run_id))
+        return await self._db.read(lambda c: _Txn(c, self._hook_retention).get_run(run_id))
+
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        def read(c: sqlite3.Connection) -> RunRecord | None:
+            txn = _Txn(c, self._hook_retention)
+            run_id = txn.last_run_of_chain(chain_id)
+            return None if run_id is None else txn.get_run(run_id)
+
+        return await self._db.read(read)
 
     async def list_runs(
         self,
@@ -313,15 +334,19 @@ class SqliteWorkflowStore:
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
         found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks "
-                "WHERE ? IS NULL OR run_id = ? ORDER BY run_id, slot",
+                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
+                "AND (? IS NULL OR run_id = ?) ORDER BY run_id, slot",
                 (run_id, run_id),
             ).fetchall()
         )
         return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:
-        return await self._db.read(lambda c: _Txn(c).get_hook_by_token(token))
+        def read(c: sqlite3.Connection) -> HookRecord | None:
+            hook = _Txn(c, self._hook_retention).get_hook_by_token(token)
+            return None if hook is None or hook.retained_until is not None else hook
+
+        return await self._db.read(read)
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         found = await self._db.read(
