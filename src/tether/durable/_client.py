@@ -95,22 +95,24 @@ async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
 
 
 async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
-    """The run of `run`'s chain that is current now (`run` unless it continued)."""
-    while run.status == "continued":
-        latest = await store.latest_run(chain_of(run))
-        # A run ends continued in the commit that creates its successor: never missing.
-        if latest is None or latest.generation <= run.generation:
-            return run
-        run = latest
-    return run
+    """The run of `run`'s chain that is current now: its highest generation.
+
+    That is `run` itself unless it continued as new (or its chain was started again
+    after it ended, `Client.restart`).
+    """
+    if run.status not in TERMINAL_RUN_STATUSES:
+        return run
+    latest = await store.latest_run(chain_of(run))
+    return run if latest is None or latest.generation <= run.generation else latest
 
 
 class RunHandle:
     """A reference to a run, and through it to the run's chain.
 
     A handle follows the chain (`follow`, the default): when the run continued as new
-    (``ctx.continue_as_new``), `status`, `info`, `steps` and `result` speak of the
-    chain's current run, and `result` waits for the chain's last run. With
+    (``ctx.continue_as_new``) or its chain was started again (`Client.restart`),
+    `status`, `info`, `steps` and `result` speak of the chain's current run, and
+    `result` waits for the chain's last run. With
     ``follow=False`` they speak of this one run (whose status may be ``continued``),
     except `result`, which always follows. `cancel` cancels the chain's current run.
     """
@@ -178,12 +180,11 @@ class RunHandle:
             run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
             if run is None:
                 raise NotFoundError(f"run {current!r} does not exist")
-            if run.status == "continued":
-                # The chain goes on: wait for its current run instead, at once.
+            if run.status in TERMINAL_RUN_STATUSES:
+                # The chain may go on: then wait for its current run instead, at once.
                 current = (await _current(self._store, run)).run_id
                 if current != run.run_id:
                     continue
-            if run.status in TERMINAL_RUN_STATUSES:
                 return _outcome(run)
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + 2.0
@@ -351,7 +352,7 @@ class Client:
     ) -> list[RunInfo]:
         """Runs, newest first."""
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
-        return [await RunHandle(self._store, r.run_id).info() for r in page.items]
+        return [await RunHandle(self._store, r.run_id, follow=False).info() for r in page.items]
 
     async def resume_hook(self, token: str, payload: Any = None) -> None:
         """Send `payload` to the hook owning `token`; its run wakes up.

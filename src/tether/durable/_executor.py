@@ -29,6 +29,7 @@ from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
     ConflictError,
+    ContinueAsNewError,
     FatalError,
     FencedError,
     HookTokenInUseError,
@@ -46,13 +47,14 @@ from ..errors import (
 from ..stores import Commit, Continuation, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
 from ._continue import Handoff, plan_successor
-from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
+from ._journal import ChildOp, ContinueOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
+    from ..stores._records import Attr
 
 __all__ = ["Activation"]
 
@@ -432,11 +434,16 @@ class Activation:
                 op = self.journal.ops.get(int(event.attrs.get("slot") or 0))
                 if isinstance(op, HookOp):
                     op.conflict = exc.run_id
+                    op.conflict_until = exc.retained_until
                 self._unconfirmed_hooks.discard(hook_id)
                 event = NewEvent(
                     event_type="hook_conflict",
                     correlation_id=hook_id,
-                    attrs={**event.attrs, "holder": exc.run_id},
+                    attrs={
+                        **event.attrs,
+                        "holder": exc.run_id,
+                        "retained_until": exc.retained_until,
+                    },
                 )
             kept.append(event)
         self._poke()
@@ -846,7 +853,7 @@ class Activation:
             check=lambda: len(op.payloads) > index or op.conflict is not None,
         )
         if op.conflict is not None:
-            raise HookTokenInUseError(op.token, op.conflict)
+            raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
         op.consumed = max(op.consumed, index + 1)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
@@ -909,19 +916,34 @@ class Activation:
         kwargs: dict[str, Any],
     ) -> Any:
         """End the run continued and start its successor, in one commit; never returns."""
-        if self.ended:
-            raise _Suspend
+        slot = self._next_slot()
+        op = self.journal.ops.get(slot)
+        if op is not None:
+            if not isinstance(op, ContinueOp):
+                raise self._nondeterminism(slot, op.name, "continue_as_new")
+            raise ContinueAsNewError(self.run_id, op.refused)
         self.handoff.require(self.run_id)
-        successor = plan_successor(
-            run=self.run,
-            journal=self.journal,
-            registry=self.registry,
-            current_workflow=self.workflow.name,
-            workflow=workflow,
-            args=args,
-            kwargs=kwargs,
-            active_steps=self._active_steps,
-        )
+        try:
+            successor = plan_successor(
+                run=self.run,
+                journal=self.journal,
+                registry=self.registry,
+                current_workflow=self.workflow.name,
+                workflow=workflow,
+                args=args,
+                kwargs=kwargs,
+                active_steps=self._active_steps,
+            )
+        except ContinueAsNewError as exc:
+            # Whether a child or a step is still running depends on timing: the refusal
+            # is journaled (ahead of anything the body does next) so replay repeats it.
+            corr = f"continue:{slot}"
+            self.journal._add(slot, corr, ContinueOp(refused=exc.reason))
+            attrs: dict[str, Attr] = {"slot": slot, "reason": exc.reason}
+            refused = NewEvent(event_type="continue_refused", correlation_id=corr, attrs=attrs)
+            self._pending.append(refused)
+            self._schedule_flush()
+            raise
         # A cancel requested of this run before the commit lands applies to the chain:
         # the run ends cancelled (by `_obey_cancel`) and no successor starts.
         continued = await self._commit(

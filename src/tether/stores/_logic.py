@@ -367,9 +367,18 @@ def _continue(
 def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRecord:
     """Deliver a payload to the active hook owning `token` and wake its run."""
     hook = txn.get_hook_by_token(token)
+    run = None
+    while hook is not None and hook.retained_until is None:
+        run = txn.get_run(hook.run_id)
+        # Read again under the run's lock (a SQL backend's get_run): the hook may have
+        # moved to a successor while this waited for the lock of the run that ended
+        # continued. The payload goes where the hook is now, never to the ended run.
+        again = txn.get_hook_by_token(token)
+        if again == hook:
+            break
+        hook = again
     if hook is not None and hook.retained_until is not None:
         hook = None  # its run ended: the token is reserved, not receiving
-    run = None if hook is None else txn.get_run(hook.run_id)
     if hook is None or run is None or run.status in TERMINAL_RUN_STATUSES:
         raise NotFoundError(
             f"no active hook has token {token!r}; it was never created, or its run ended"

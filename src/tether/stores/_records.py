@@ -63,6 +63,7 @@ EventType = Literal[
     "run_failed",
     "run_cancelled",
     "run_continued",
+    "continue_refused",
     "cancel_requested",
     "step_created",
     "step_started",

@@ -67,6 +67,8 @@ FALLBACK_POLL = 1.0
 #: How long a one-round-trip commit waits for a free connection before it takes the
 #: ordinary path instead.
 FAST_CHECKOUT = 1.0
+#: How often a write the server rolled back as a deadlock's victim is run again.
+DEADLOCK_RETRIES = 3
 
 
 # SQLSTATE classes that mean "not now" rather than "not this": connection exceptions,
@@ -188,13 +190,26 @@ class PostgresWorkflowStore:
 
     async def _write(self, fn: Callable[[_Txn], T], *, retry_conflict: bool = False) -> T:
         loop = asyncio.get_running_loop()
-        for attempt in (1, 2):
+        conflicts = deadlocks = 0
+        while True:
             try:
                 result, notes, known = await loop.run_in_executor(self._executor, self._in_txn, fn)
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now
                 # see it (idempotent creation, key absorption).
-                if retry_conflict and attempt == 1:
+                conflicts += 1
+                if retry_conflict and conflicts == 1:
+                    continue
+                raise _wrap(exc) from exc
+            except pg_errors.DeadlockDetected as exc:
+                # The server chose this transaction as a deadlock's victim and rolled it
+                # back whole: nothing was written, so it is simply run again. (Writers
+                # lock a run, then the queue; taking work locks a message, then its run.
+                # A hook payload racing a claim and a commit of the same run can close
+                # that circle.)
+                deadlocks += 1
+                if deadlocks <= DEADLOCK_RETRIES:
+                    await asyncio.sleep(0.005 * deadlocks)
                     continue
                 raise _wrap(exc) from exc
             except BaseException as exc:
@@ -205,7 +220,6 @@ class PostgresWorkflowStore:
             for channel, payload in notes:
                 self._notifier.dispatch(channel, payload)
             return result
-        raise AssertionError("unreachable")
 
     async def _sql(self, fn: Callable[[Conn], T]) -> T:
         """Run `fn`, which reads or makes one write, with no transaction around it.
