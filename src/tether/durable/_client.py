@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .._codec import decode, describe, encode
+from .._codec import decode, decode_error, describe, encode
 from .._ids import new_ulid
 from .._version import ENGINE_VERSION
 from ..errors import (
@@ -158,11 +158,19 @@ def _outcome(run: RunRecord) -> Any:
         return decode(run.output, what=f"output of run {run.run_id!r}") if run.output else None
     if run.status == "cancelled":
         raise RunCancelledError(run.run_id)
-    cause = decode(run.error, what=f"error of run {run.run_id!r}") if run.error else None
-    raise RunFailedError(
-        run.run_id,
-        f"{type(cause).__name__}: {cause}" if cause is not None else "unknown error",
-        cause if isinstance(cause, BaseException) else None,
+    raise failed_error(run.run_id, run.error)
+
+
+def failed_error(run_id: str, error: bytes | None) -> RunFailedError:
+    """The `RunFailedError` of a run that failed with the recorded `error`."""
+    facts = decode_error(error, what=f"error of run {run_id!r}")
+    return RunFailedError(
+        run_id,
+        facts.summary,
+        facts.error,
+        error_type=facts.error_type,
+        error_message=facts.message,
+        error_traceback=facts.traceback,
     )
 
 

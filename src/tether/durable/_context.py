@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from .._codec import decode
+from .._codec import decode, decode_error
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
 from ._retry import RetryPolicy
 
@@ -118,9 +118,14 @@ class ChildRun:
             return decode(payload, what=f"output of child run {self.run_id!r}") if payload else None
         if status == "cancelled":
             raise RunCancelledError(self.run_id)
-        cause = decode(payload) if payload else None
+        facts = decode_error(payload, what=f"error of child run {self.run_id!r}")
         raise RunFailedError(
-            self.run_id, str(cause), cause if isinstance(cause, BaseException) else None
+            self.run_id,
+            facts.message,
+            facts.error,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
         )
 
 

@@ -23,7 +23,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._codec import decode, encode
+from .._codec import decode, decode_error, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -532,10 +532,20 @@ class Activation:
         op.status, op.error = "failed", payload
 
     def _failure(self, op: StepOp, slot: int, label: str) -> StepFailedError:
-        cause = decode(op.error) if op.error else None
-        err = StepFailedError(self.run_id, slot, label, op.attempt, str(cause))
-        if isinstance(cause, BaseException):
-            err.__cause__ = cause
+        # Whatever the step raised reaches the body as StepFailedError: an error whose
+        # class cannot be rebuilt here is a RecordedError, never a decoding failure.
+        facts = decode_error(op.error, what=f"error of step {label!r}")
+        err = StepFailedError(
+            self.run_id,
+            slot,
+            label,
+            op.attempt,
+            facts.summary,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
+        )
+        err.__cause__ = facts.error
         return err
 
     async def _attempt_failed(self, op: StepOp, exc: Exception, policy: RetryPolicy) -> None:
