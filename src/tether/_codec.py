@@ -350,7 +350,8 @@ def _revive_tagged(kind: str, value: dict[str, Any]) -> Any:
     if kind == "model":
         if not (isinstance(cls, type) and issubclass(cls, pydantic.BaseModel)):
             raise SerializationError(f"{value['cls']!r} is not a pydantic model")
-        return cls.model_validate(value["v"])
+        # The dump is JSON but for tagged NaN and infinities.
+        return cls.model_validate(_revive(value["v"]))
     if kind == "dataclass":
         if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
             raise SerializationError(f"{value['cls']!r} is not a dataclass")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .._codec import decode, decode_error, describe, encode
+from .._codec import decode, decode_error, describe, digest, encode
 from .._ids import new_ulid
 from .._version import ENGINE_VERSION
 from ..errors import (
@@ -233,11 +233,13 @@ class Client:
                 f"cannot tell which deployment runs {name!r}: pass the workflow function, or "
                 "create the Client with registry=..."
             )
-        payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of {name!r}")
+        arguments = {"args": list(args), "kwargs": kwargs}
+        payload = encode(arguments, what=f"input of {name!r}")
         new = NewRun(
             run_id=run_id or new_ulid("run_"),
             workflow_name=name,
             input=payload,
+            input_digest=digest(arguments),
             deployment=deployment,
             engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),

@@ -23,7 +23,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._codec import decode, decode_error, encode
+from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -642,10 +642,12 @@ class Activation:
             return ChildRun(self, slot, op.child_run_id)
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
+        arguments = {"args": list(args), "kwargs": kwargs}
         new = NewRun(
             run_id=child_id,
             workflow_name=name,
-            input=encode({"args": list(args), "kwargs": kwargs}, what=f"input of child {name!r}"),
+            input=encode(arguments, what=f"input of child {name!r}"),
+            input_digest=digest(arguments),
             deployment=self.run.deployment,
             engine_version=self.run.engine_version,
             queue=self.run.queue,

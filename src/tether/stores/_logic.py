@@ -88,11 +88,19 @@ def wake_message(run: RunRecord, at: float) -> NewMessage:
     )
 
 
+def _same_input(existing: RunRecord, new: NewRun) -> bool:
+    # Digests compare values (sets in canonical order, dict keys sorted) and survive
+    # encryption; runs written before digests existed fall back to the bytes.
+    if existing.input_digest is not None and new.input_digest is not None:
+        return existing.input_digest == new.input_digest
+    return existing.input == new.input
+
+
 def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     """Create a run with its `run_created` event and activation message, idempotently."""
     existing = txn.get_run(new.run_id)
     if existing is not None:
-        if existing.workflow_name != new.workflow_name or existing.input != new.input:
+        if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
             raise ConflictError(
                 f"run {new.run_id!r} already exists as workflow {existing.workflow_name!r} "
                 "with other input; a run id names one run: pick a new id to start another"
@@ -117,6 +125,7 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         created_at=now,
         updated_at=now,
         completed_at=None,
+        input_digest=new.input_digest,
     )
     txn.insert_run(run)
     attrs: dict[str, Attr] = {
@@ -125,6 +134,7 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         "engine_version": new.engine_version,
         "parent_run_id": new.parent_run_id,
         "parent_slot": new.parent_slot,
+        "input_digest": new.input_digest,
     }
     created = NewEvent(
         event_type="run_created", correlation_id=new.run_id, attrs=attrs, payload=new.input

@@ -113,6 +113,10 @@ class NewRun:
     queue: str
     parent_run_id: str | None = None
     parent_slot: int | None = None
+    #: A digest of the input's canonical form (`tether._codec.digest`): starting the
+    #: same run id again compares it instead of the bytes, which differ with dict key
+    #: order and, once payloads are encrypted, between any two writes.
+    input_digest: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -137,6 +141,7 @@ class RunRecord:
     created_at: float
     updated_at: float
     completed_at: float | None
+    input_digest: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

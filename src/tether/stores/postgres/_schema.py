@@ -271,6 +271,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="one-round-trip commit in fewer statements",
         statements=(_fast_commit_function(),),
     ),
+    # Starting a run id again compares the digest of the input's canonical form.
+    Migration(
+        version=6,
+        name="run input digests",
+        statements=("ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS input_digest TEXT",),
+    ),
 )
 
 

@@ -123,7 +123,11 @@ _V3 = (
     "WHERE parent_run_id IS NOT NULL",
 )
 
+# Starting a run id again compares the digest of the input's canonical form.
+_V6 = ("ALTER TABLE tether_runs ADD COLUMN input_digest TEXT",)
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
+    (6, "run input digests", _V6),
 )
