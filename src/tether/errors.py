@@ -3,7 +3,8 @@
 ```
 TetherError
 ├─ ConfigurationError          misuse found when things are defined or opened
-│  └─ MissingExtraError        an optional dependency is not installed
+│  ├─ MissingExtraError        an optional dependency is not installed
+│  └─ InvalidInputError        a value no backend can store alike (NUL in an id, ...)
 ├─ StoreError                  the persistence layer refused or failed
 │  ├─ NotFoundError            the named record does not exist
 │  │  └─ ContentDeletedError   the content existed and was deleted by retention
@@ -59,6 +60,7 @@ __all__ = [
     "HookTokenInUseError",
     "InputRequestError",
     "IntegrityError",
+    "InvalidInputError",
     "InvalidOffsetError",
     "InvalidTransitionError",
     "MissingExtraError",
@@ -102,6 +104,41 @@ class MissingExtraError(ConfigurationError, ImportError):
         super().__init__(
             f"{package!r} is not installed; install it with: pip install 'tether[{extra}]'"
         )
+
+
+class InvalidInputError(ConfigurationError, ValueError):
+    """A value that not every backend can store: refused before anything is written.
+
+    Raised at the public API (a run id, step name, hook token or workflow name with a
+    NUL character, say) and by the stores themselves, the same on every backend. It is
+    a refusal: trying again with the same value cannot succeed.
+
+    Args:
+        what: What the value is (e.g. ``"run_id"``).
+        value: The value refused.
+        reason: What is wrong with it.
+        hint: How to fix it.
+    """
+
+    def __init__(self, what: str, value: Any, reason: str, *, hint: str = "") -> None:
+        self.what = what
+        self.value = value
+        self.reason = reason
+        shown = repr(value)
+        if len(shown) > 80:
+            shown = shown[:60] + "..." + shown[-16:]
+        suffix = f"; {hint}" if hint else ""
+        super().__init__(f"{what} {shown} cannot be used: {reason}{suffix}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_invalid_input, (self.what, self.value, self.reason, str(self)))
+
+
+def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> InvalidInputError:
+    error = InvalidInputError.__new__(InvalidInputError)
+    error.what, error.value, error.reason = what, value, reason
+    error.args = (text,)
+    return error
 
 
 class StoreError(TetherError):
@@ -382,12 +419,19 @@ class RetryableError(Exception):
     Args:
         message: What went wrong.
         retry_after: Seconds (or a timedelta) to wait before the next attempt.
+
+    Raises:
+        ConfigurationError: `retry_after` is negative, NaN or infinite.
     """
 
     def __init__(self, message: str = "", *, retry_after: float | timedelta | None = None) -> None:
+        from ._validate import check_duration  # _validate imports this module
+
         super().__init__(message)
         if isinstance(retry_after, timedelta):
             retry_after = retry_after.total_seconds()
+        if retry_after is not None:
+            retry_after = check_duration(retry_after, what="RetryableError(retry_after=...)")
         self.retry_after = retry_after
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._codec import decode, decode_error, describe, digest, encode
 from .._ids import new_ulid
+from .._validate import check_optional_duration
 from .._version import ENGINE_VERSION
 from ..errors import (
     ConfigurationError,
@@ -127,11 +128,13 @@ class RunHandle:
             timeout: Seconds to wait; None waits as long as it takes.
 
         Raises:
+            ConfigurationError: `timeout` is negative, NaN or infinite.
             RunFailedError: The run failed; `.cause` holds the workflow's error.
             RunCancelledError: The run was cancelled.
             StrandedRunError: Live workers exist, but none runs the run's versions.
             RunTimeoutError: `timeout` passed first (the run goes on).
         """
+        timeout = check_optional_duration(timeout, what="timeout")
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
         while True:

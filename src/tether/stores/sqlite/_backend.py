@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from ..._validate import check_duration
 from ...errors import ConfigurationError
 from .._protocols import Capability, Stores
 from . import _schema
@@ -30,6 +31,7 @@ class SqliteBackend:
     def __init__(
         self, path: str | Path, *, synchronous: Synchronous = "FULL", busy_timeout_ms: int = 30_000
     ) -> None:
+        check_duration(busy_timeout_ms, what="busy_timeout_ms")
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
