@@ -115,7 +115,7 @@ class InvalidInputError(ConfigurationError, ValueError):
 
     Args:
         what: What the value is (e.g. ``"run_id"``).
-        value: The value refused.
+        value: The value refused (None when the database refused a value unnamed).
         reason: What is wrong with it.
         hint: How to fix it.
     """
@@ -124,11 +124,11 @@ class InvalidInputError(ConfigurationError, ValueError):
         self.what = what
         self.value = value
         self.reason = reason
-        shown = repr(value)
+        shown = "" if value is None else " " + repr(value)
         if len(shown) > 80:
             shown = shown[:60] + "..." + shown[-16:]
         suffix = f"; {hint}" if hint else ""
-        super().__init__(f"{what} {shown} cannot be used: {reason}{suffix}")
+        super().__init__(f"{what}{shown} cannot be used: {reason}{suffix}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_invalid_input, (self.what, self.value, self.reason, str(self)))

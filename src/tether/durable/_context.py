@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .._codec import decode, decode_error
+from .._validate import check_identifier
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
 from ._retry import RetryPolicy
 
@@ -190,8 +191,11 @@ class WorkflowContext:
 
         Raises:
             StepFailedError: The step raised FatalError or used its retry budget.
+            InvalidInputError: The step name is not an identifier every backend stores
+                (empty, a NUL character, over 1024 UTF-8 bytes).
         """
-        label = name or getattr(fn, "__qualname__", None) or repr(fn)
+        label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
+        check_identifier(label, what="step name")
         return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy())
 
     async def sleep(self, duration: float | timedelta | str) -> None:
@@ -208,7 +212,12 @@ class WorkflowContext:
         Args:
             token: The token senders use; default a random, unguessable one. A token in
                 use by an active hook raises `HookTokenInUseError` when awaited.
+
+        Raises:
+            InvalidInputError: `token` is not an identifier every backend stores.
         """
+        if token is not None:
+            check_identifier(token, what="hook token")
         return self._a.create_hook(token)
 
     async def start_child(
@@ -225,7 +234,12 @@ class WorkflowContext:
             *args: Its arguments.
             run_id: The child's id; default ``<this run id>:<slot>``.
             **kwargs: Its keyword arguments.
+
+        Raises:
+            InvalidInputError: `run_id` is not an identifier every backend stores.
         """
+        if run_id is not None:
+            check_identifier(run_id, what="run_id")
         return await self._a.start_child(workflow, args, kwargs, run_id)
 
     def now(self) -> datetime:

@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Protocol
 
+from .._validate import check_attrs, check_identifier
 from ..errors import (
     ConflictError,
     FencedError,
@@ -98,6 +99,9 @@ def _same_input(existing: RunRecord, new: NewRun) -> bool:
 
 def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     """Create a run with its `run_created` event and activation message, idempotently."""
+    # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
+    check_identifier(new.run_id, what="run_id")
+    check_identifier(new.workflow_name, what="workflow_name")
     existing = txn.get_run(new.run_id)
     if existing is not None:
         if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
@@ -222,6 +226,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
 
 def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRecord:
     """Deliver a payload to the active hook owning `token` and wake its run."""
+    check_identifier(token, what="hook token")
     hook = txn.get_hook_by_token(token)
     run = None if hook is None else txn.get_run(hook.run_id)
     if hook is None or run is None or run.status in TERMINAL_RUN_STATUSES:
@@ -283,6 +288,9 @@ def _append(txn: ViewTxn, run: RunRecord, events: list[NewEvent], now: float) ->
 
 
 def _insert(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
+    # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
+    # one database refuses must be a refusal everywhere, before anything is written.
+    check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
     if event.event_type in CREATION_EVENTS and txn.has_creation(
         run.run_id, event.correlation_id, event.event_type
     ):
@@ -404,7 +412,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         txn.put_wait(dataclasses.replace(wait, completed=True))
         return run
     if kind == "hook_created":
-        token = str(attrs.get("token"))
+        token = check_identifier(attrs.get("token"), what="hook token")
         holder = txn.get_hook_by_token(token)
         if holder is not None:
             raise HookTokenInUseError(token, holder.run_id)

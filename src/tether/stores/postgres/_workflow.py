@@ -21,7 +21,13 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from ...errors import ConflictError, InvalidTransitionError, StoreError, TetherError
+from ...errors import (
+    ConflictError,
+    InvalidInputError,
+    InvalidTransitionError,
+    StoreError,
+    TetherError,
+)
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -61,6 +67,11 @@ FAST_CHECKOUT = 1.0
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, UnicodeEncodeError | psycopg.DataError | pg_errors.ProgramLimitExceeded):
+        # A value the server (or the driver) refuses is a refusal, not an outage:
+        # retrying it cannot succeed. The shared rules refuse such values first; this
+        # covers what reaches the database some other way.
+        return InvalidInputError("a value sent to PostgreSQL", None, f"{type(exc).__name__}: {exc}")
     if isinstance(exc, TetherError) or not isinstance(
         exc, psycopg.Error | psycopg_pool.PoolTimeout
     ):

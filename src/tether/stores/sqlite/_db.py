@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ...errors import ConfigurationError, FormatVersionError, StoreError
+from ...errors import ConfigurationError, FormatVersionError, InvalidInputError, StoreError
 
 T = TypeVar("T")
 
@@ -231,6 +231,9 @@ class SqliteDatabase:
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, UnicodeEncodeError):
+        # A lone surrogate: the driver cannot write it as UTF-8. A refusal, never retried.
+        return InvalidInputError("a value sent to SQLite", None, f"{type(exc).__name__}: {exc}")
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
         return StoreError(f"SQLite error: {exc}")
     return exc
