@@ -61,6 +61,8 @@ _PLAIN = b"TJ1\x00"
 _TAGGED = b"TJ1\x01"
 _ZSTD = b"TZ1\x00"
 _TAG = "$tether"
+#: How a tagged object starts in orjson's output (the tag is always its first key).
+_TAGGED_MARK = b'{"$tether":'
 _OPTS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
@@ -86,72 +88,94 @@ def _import(path: str) -> Any:
     return obj
 
 
-class _Encoder:
-    """orjson's `default`: tags what JSON cannot hold.
+def _tag(value: Any) -> Any:
+    """The `default` orjson calls: a tagged object for what JSON cannot hold."""
+    if isinstance(value, dt.datetime):
+        return {_TAG: "datetime", "v": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {_TAG: "date", "v": value.isoformat()}
+    if isinstance(value, dt.time):
+        return {_TAG: "time", "v": value.isoformat()}
+    if isinstance(value, dt.timedelta):
+        return {_TAG: "timedelta", "v": value.total_seconds()}
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {_TAG: "bytes", "v": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, pydantic.BaseModel):
+        return {_TAG: "model", "cls": _path(type(value)), "v": value.model_dump(mode="json")}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
+        return {_TAG: "dataclass", "cls": _path(type(value)), "v": fields}
+    if isinstance(value, BaseException):
+        return _error_record(value)
+    if isinstance(value, frozenset):
+        return {_TAG: "frozenset", "v": _canonical_members(value)}
+    if isinstance(value, set):
+        return {_TAG: "set", "v": _canonical_members(value)}
+    if isinstance(value, decimal.Decimal):
+        return {_TAG: "decimal", "v": str(value)}
+    raise TypeError(f"values of type {_path(type(value))!r} cannot be serialized")
 
-    With `finite`, it also replaces NaN and infinities (which orjson writes as
-    ``null``) by tagged values, in what it returns and, through `fix`, in the value
-    handed to orjson.
+
+def _fix(value: Any) -> Any:
+    """`value` with NaN and infinities tagged, through dicts and lists."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {_TAG: "float", "v": repr(value)}
+    if isinstance(value, dict):
+        return {k: _fix(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_fix(v) for v in value]
+    return value
+
+
+def _tag_finite(value: Any) -> Any:
+    """`_tag`, with NaN and infinities in what it returns tagged too."""
+    return _fix(_tag(value))
+
+
+_LEAVES = frozenset({str, int, bool, type(None)})
+
+
+def _has_non_finite(value: Any) -> bool:
+    """Whether a NaN or an infinity hides in `value` (where orjson writes it as null).
+
+    Only called for values orjson has just written, so they hold no cycles. Exceptions
+    are not entered: their records tag such floats themselves. The common containers
+    are scanned inline: this runs for every payload whose JSON holds a null.
     """
-
-    __slots__ = ("finite", "replaced", "tagged")
-
-    def __init__(self, *, finite: bool = False) -> None:
-        self.tagged = False
-        self.finite = finite
-        self.replaced = 0
-
-    def fix(self, value: Any) -> Any:
-        """`value` with non-finite floats tagged, through dicts and lists."""
-        if isinstance(value, float):
-            if math.isfinite(value):
-                return value
-            self.replaced += 1
-            self.tagged = True
-            return {_TAG: "float", "v": repr(value)}
-        if isinstance(value, dict):
-            return {k: self.fix(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            return [self.fix(v) for v in value]
-        return value
-
-    def __call__(self, value: Any) -> Any:
-        self.tagged = True
-        tagged = self._tag(value)
-        return self.fix(tagged) if self.finite else tagged
-
-    def _tag(self, value: Any) -> Any:
-        if isinstance(value, dt.datetime):
-            return {_TAG: "datetime", "v": value.isoformat()}
-        if isinstance(value, dt.date):
-            return {_TAG: "date", "v": value.isoformat()}
-        if isinstance(value, dt.time):
-            return {_TAG: "time", "v": value.isoformat()}
-        if isinstance(value, dt.timedelta):
-            return {_TAG: "timedelta", "v": value.total_seconds()}
-        if isinstance(value, bytes | bytearray | memoryview):
-            return {_TAG: "bytes", "v": base64.b64encode(bytes(value)).decode("ascii")}
-        if isinstance(value, pydantic.BaseModel):
-            return {_TAG: "model", "cls": _path(type(value)), "v": value.model_dump(mode="json")}
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value) if f.init}
-            return {_TAG: "dataclass", "cls": _path(type(value)), "v": fields}
-        if isinstance(value, BaseException):
-            return _error_record(value)
-        if isinstance(value, frozenset):
-            return {_TAG: "frozenset", "v": _canonical_members(value)}
-        if isinstance(value, set):
-            return {_TAG: "set", "v": _canonical_members(value)}
-        if isinstance(value, decimal.Decimal):
-            return {_TAG: "decimal", "v": str(value)}
-        raise TypeError(f"values of type {_path(type(value))!r} cannot be serialized")
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is dict or kind is list or kind is tuple:
+            for member in item.values() if kind is dict else item:
+                member_kind = type(member)
+                if member_kind is float:
+                    if member - member != 0.0:  # NaN - NaN and inf - inf are NaN
+                        return True
+                elif member_kind not in _LEAVES:
+                    push(member)
+        elif kind in _LEAVES:
+            continue
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return True
+        elif isinstance(item, dict):
+            push(dict(item))
+        elif isinstance(item, list | tuple | set | frozenset):
+            push(list(item))
+        elif isinstance(item, pydantic.BaseModel):
+            push(list(item.__dict__.values()))
+        elif dataclasses.is_dataclass(item) and not isinstance(item, type):
+            push([getattr(item, f.name) for f in dataclasses.fields(item) if f.init])
+    return False
 
 
 def _canonical_members(members: set[Any] | frozenset[Any]) -> list[Any]:
     # Iteration order of a set of strings depends on the process's hash seed: the same
     # set written by two processes must give the same bytes (run input comparison).
     def key(member: Any) -> bytes:
-        return orjson.dumps(member, default=_Encoder(), option=_OPTS | orjson.OPT_SORT_KEYS)
+        return orjson.dumps(member, default=_tag, option=_OPTS | orjson.OPT_SORT_KEYS)
 
     try:
         return sorted(members, key=key)
@@ -176,10 +200,10 @@ def _safe_str(exc: BaseException) -> str:
 
 def _safe_arg(value: Any) -> Any:
     try:
-        orjson.dumps(value, default=_Encoder(), option=_OPTS)
+        orjson.dumps(value, default=_tag, option=_OPTS)
     except Exception:
         return _safe_repr(value)
-    return value
+    return _fix(value)
 
 
 def _traceback_text(exc: BaseException) -> str | None:
@@ -224,16 +248,14 @@ def _error_record(value: BaseException) -> dict[str, Any]:
 
 def _dumps(value: Any, option: int) -> tuple[bytes, bool]:
     """JSON bytes of `value` and whether they hold tagged values."""
-    encoder = _Encoder()
-    body = orjson.dumps(value, default=encoder, option=option)
-    # orjson writes NaN and infinities as null, so only a body holding "null" can have
-    # lost one; only then is the value walked again, with them tagged.
-    if b"null" in body:
-        finite = _Encoder(finite=True)
-        fixed = orjson.dumps(finite.fix(value), default=finite, option=option)
-        if finite.replaced:
-            return fixed, True
-    return body, encoder.tagged
+    body = orjson.dumps(value, default=_tag, option=option)
+    # orjson writes NaN and infinities as null: only a body holding "null" can have
+    # lost one, and only then is the value searched (and, if one is found, written
+    # again with them tagged).
+    if b"null" in body and _has_non_finite(value):
+        return orjson.dumps(_fix(value), default=_tag_finite, option=option), True
+    # A one-byte search (memchr) first: most payloads hold no "$" at all.
+    return body, b"$" in body and _TAGGED_MARK in body
 
 
 def encode(value: Any, *, what: str = "value") -> bytes:
