@@ -138,7 +138,6 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         "engine_version": new.engine_version,
         "parent_run_id": new.parent_run_id,
         "parent_slot": new.parent_slot,
-        "input_digest": new.input_digest,
     }
     created = NewEvent(
         event_type="run_created", correlation_id=new.run_id, attrs=attrs, payload=new.input

@@ -115,7 +115,8 @@ class NewRun:
     parent_slot: int | None = None
     #: A digest of the input's canonical form (`tether._codec.digest`): starting the
     #: same run id again compares it instead of the bytes, which differ with dict key
-    #: order and, once payloads are encrypted, between any two writes.
+    #: order and, once payloads are encrypted, between any two writes. Deleted with
+    #: the run's content (`purge_run_content`).
     input_digest: str | None = None
 
 

@@ -288,7 +288,9 @@ def purge_run_statements(mark: str) -> tuple[str, ...]:
     Ids, slots, names, statuses and timestamps stay.
     """
     return (
-        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
+        # The input's digest goes too: a digest of a guessable input reveals it.
+        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "
+        f"input_digest = NULL WHERE run_id = {mark}",
         f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",

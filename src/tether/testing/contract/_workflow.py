@@ -105,6 +105,10 @@ class WorkflowStoreContract:
         assert not created
         with pytest.raises(ConflictError):
             await store.create_run(_run("r2", input=b"two", input_digest="sha256:a"))
+        # Deleting a run's content deletes its input's digest too.
+        await store.purge_run_content("r1")
+        purged = await store.get_run("r1")
+        assert purged is not None and purged.input_digest is None
 
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
