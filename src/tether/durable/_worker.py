@@ -127,7 +127,9 @@ class Worker:
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-            raise ConfigurationError(f"concurrency must be at least 1, not {concurrency!r}")
+            raise ConfigurationError(
+                f"concurrency must be an integer of at least 1, not {concurrency!r}"
+            )
         lease_seconds = check_duration(lease_seconds, what="lease_seconds", positive=True)
         poll_interval = check_duration(poll_interval, what="poll_interval", positive=True)
         heartbeat_interval = check_duration(
