@@ -7,15 +7,19 @@ import asyncio
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from .. import __version__
 from ..errors import TetherError
+from ..stores import RunStatus
+from ._format import printable
 
 __all__ = ["main"]
 
 DEFAULT_URL = "sqlite://"
+RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
 
 def _url(args: argparse.Namespace) -> str:
@@ -51,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
-    ls.add_argument("--status")
+    ls.add_argument("--status", choices=RUN_STATUSES, help="only runs in this status")
     ls.add_argument("--limit", type=int, default=50)
     ls.add_argument("--json", action="store_true")
     show = with_db(runs.add_parser("show", help="a run and its decoded journal"))
@@ -68,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_dispatch(args))
     except TetherError as exc:
-        print(f"tether: error: {exc}", file=sys.stderr)
+        # One line, with whatever the message quotes from data escaped.
+        print(f"tether: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -99,6 +104,24 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await show_run(backend, args.run_id, args.json)
 
 
+def _import_failure(exc: Exception) -> str:
+    """``Type: message (file, line N)`` for the frame of the user's module that failed."""
+    where = ""
+    if isinstance(exc, SyntaxError):
+        where = f" ({exc.filename}, line {exc.lineno})"
+        text = f"{type(exc).__name__}: {exc.msg}"
+    else:
+        frames = traceback.extract_tb(exc.__traceback__)
+        own = [f for f in frames if "importlib" not in f.filename]
+        if own:
+            where = f" ({own[-1].filename}, line {own[-1].lineno})"
+        try:
+            text = f"{type(exc).__name__}: {exc}"
+        except Exception:
+            text = f"{type(exc).__name__} (its message cannot be printed)"
+    return " ".join(text.split()) + where
+
+
 async def _worker(args: argparse.Namespace) -> int:
     from ..durable import Registry, Worker
     from ..errors import ConfigurationError
@@ -110,8 +133,9 @@ async def _worker(args: argparse.Namespace) -> int:
     sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ConfigurationError(f"cannot import {module_name!r}: {exc}") from exc
+    except Exception as exc:
+        # The user's module failed, not tether: say where in one line, no traceback.
+        raise ConfigurationError(f"cannot import {module_name!r}: {_import_failure(exc)}") from exc
     registry: Any = getattr(module, attr, None)
     if not isinstance(registry, Registry):
         raise ConfigurationError(f"{args.target!r} is not a tether.Registry")

@@ -24,7 +24,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._codec import decode, encode
+from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -32,6 +32,7 @@ from ..errors import (
     FatalError,
     FencedError,
     HookTokenInUseError,
+    InvalidInputError,
     InvalidTransitionError,
     NonDeterminismError,
     NotFoundError,
@@ -280,7 +281,7 @@ class Activation:
             batch = (self._pending if keep_pending else []) + list(events)
             self._pending = []
             stale = False
-            refused: StoreError | None = None
+            refused: StoreError | InvalidInputError | None = None
             tries = 0
             while True:
                 try:
@@ -340,7 +341,8 @@ class Activation:
                         raise _Suspend from None
                     await asyncio.sleep(min(0.05 * 2**tries, 1.0))
                     continue
-                except StoreError as exc:
+                except (StoreError, InvalidInputError) as exc:
+                    # InvalidInputError: a value the store refuses alike on every backend.
                     if refused is not None:
                         # Even the run's failure was refused: hand it back.
                         log.error("run %s: the store refused its failure: %s", self.run_id, exc)
@@ -755,10 +757,20 @@ class Activation:
         op.status, op.error = "failed", payload
 
     def _failure(self, op: StepOp, slot: int, label: str) -> StepFailedError:
-        cause = decode(op.error) if op.error else None
-        err = StepFailedError(self.run_id, slot, label, op.attempt, str(cause))
-        if isinstance(cause, BaseException):
-            err.__cause__ = cause
+        # Whatever the step raised reaches the body as StepFailedError: an error whose
+        # class cannot be rebuilt here is a RecordedError, never a decoding failure.
+        facts = decode_error(op.error, what=f"error of step {label!r}")
+        err = StepFailedError(
+            self.run_id,
+            slot,
+            label,
+            op.attempt,
+            facts.summary,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
+        )
+        err.__cause__ = facts.error
         return err
 
     async def _attempt_failed(self, op: StepOp, exc: BaseException, policy: RetryPolicy) -> None:
@@ -853,10 +865,12 @@ class Activation:
             return ChildRun(self, slot, op.child_run_id)
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
+        arguments = {"args": list(args), "kwargs": kwargs}
         new = NewRun(
             run_id=child_id,
             workflow_name=name,
-            input=encode({"args": list(args), "kwargs": kwargs}, what=f"input of child {name!r}"),
+            input=encode(arguments, what=f"input of child {name!r}"),
+            input_digest=digest(arguments),
             deployment=self.run.deployment,
             engine_version=self.run.engine_version,
             queue=self.run.queue,

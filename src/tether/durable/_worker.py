@@ -14,6 +14,7 @@ from types import TracebackType
 
 from .._codec import encode
 from .._ids import new_ulid
+from .._validate import check_duration
 from ..errors import (
     ConfigurationError,
     FencedError,
@@ -149,12 +150,17 @@ class Worker:
     ) -> None:
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
-        if concurrency < 1:
-            raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
-        if lease_seconds <= 0 or poll_interval <= 0 or heartbeat_interval <= 0:
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ConfigurationError(
-                "lease_seconds, poll_interval and heartbeat_interval must be > 0"
+                f"concurrency must be an integer of at least 1, not {concurrency!r}"
             )
+        lease_seconds = check_duration(lease_seconds, what="lease_seconds", positive=True)
+        poll_interval = check_duration(poll_interval, what="poll_interval", positive=True)
+        heartbeat_interval = check_duration(
+            heartbeat_interval, what="heartbeat_interval", positive=True
+        )
+        dead_after = check_duration(dead_after, what="dead_after", positive=True)
+        shutdown_grace = check_duration(shutdown_grace, what="shutdown_grace")
         if dead_after <= heartbeat_interval:
             raise ConfigurationError("dead_after must be longer than heartbeat_interval")
         self.backend = backend

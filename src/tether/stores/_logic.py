@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Protocol
 
+from .._validate import check_attrs, check_identifier
 from ..errors import (
     ConflictError,
     FencedError,
@@ -90,11 +91,22 @@ def wake_message(run: RunRecord, at: float) -> NewMessage:
     )
 
 
+def _same_input(existing: RunRecord, new: NewRun) -> bool:
+    # Digests compare values (sets in canonical order, dict keys sorted) and survive
+    # encryption; runs written before digests existed fall back to the bytes.
+    if existing.input_digest is not None and new.input_digest is not None:
+        return existing.input_digest == new.input_digest
+    return existing.input == new.input
+
+
 def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     """Create a run with its `run_created` event and activation message, idempotently."""
+    # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
+    check_identifier(new.run_id, what="run_id")
+    check_identifier(new.workflow_name, what="workflow_name")
     existing = txn.get_run(new.run_id)
     if existing is not None:
-        if existing.workflow_name != new.workflow_name or existing.input != new.input:
+        if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
             raise ConflictError(
                 f"run {new.run_id!r} already exists as workflow {existing.workflow_name!r} "
                 "with other input; a run id names one run: pick a new id to start another"
@@ -127,6 +139,7 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         created_at=now,
         updated_at=now,
         completed_at=None,
+        input_digest=new.input_digest,
     )
     txn.insert_run(run)
     attrs: dict[str, Attr] = {
@@ -233,6 +246,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
 
 def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRecord:
     """Deliver a payload to the active hook owning `token` and wake its run."""
+    check_identifier(token, what="hook token")
     hook = txn.get_hook_by_token(token)
     run = None if hook is None else txn.get_run(hook.run_id)
     if hook is None or run is None or run.status in TERMINAL_RUN_STATUSES:
@@ -294,6 +308,9 @@ def _append(txn: ViewTxn, run: RunRecord, events: list[NewEvent], now: float) ->
 
 
 def _insert(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
+    # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
+    # one database refuses must be a refusal everywhere, before anything is written.
+    check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
     if event.event_type in CREATION_EVENTS and txn.has_creation(
         run.run_id, event.correlation_id, event.event_type
     ):
@@ -415,7 +432,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         txn.put_wait(dataclasses.replace(wait, completed=True))
         return run
     if kind == "hook_created":
-        token = str(attrs.get("token"))
+        token = check_identifier(attrs.get("token"), what="hook token")
         holder = txn.get_hook_by_token(token)
         if holder is not None:
             raise HookTokenInUseError(token, holder.run_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,12 +19,14 @@ DEFAULT_SQLITE_PATH = Path(".tether/tether.db")
 def backend_from_url(url: str, **options: Any) -> Backend:
     """Build (not open) the backend a URL names.
 
-    Accepted: ``memory://``; ``sqlite:///relative/or/absolute/path.db`` (``sqlite://``
-    alone means `DEFAULT_SQLITE_PATH`); ``postgresql://...`` when the postgres extra is
-    installed.
+    Accepted: ``memory://``; ``sqlite:///relative/path.db`` and
+    ``sqlite:////absolute/path.db`` (``sqlite://`` alone means `DEFAULT_SQLITE_PATH`;
+    ``?adopt=true`` lets tether add its tables to a database another application made);
+    ``postgresql://...`` when the postgres extra is installed.
 
     Raises:
-        ConfigurationError: The scheme is unknown or the URL malformed.
+        ConfigurationError: The scheme is unknown or the URL malformed (``sqlite://`` with
+            a name but two slashes, an unknown parameter).
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
@@ -40,10 +43,9 @@ def backend_from_url(url: str, **options: Any) -> Backend:
     if scheme == "sqlite":
         from .sqlite import SqliteBackend
 
-        path = Path(rest[1:]) if rest.startswith("/") and len(rest) > 1 else DEFAULT_SQLITE_PATH
-        if rest.startswith("//"):
-            path = Path(rest[1:])
-        return SqliteBackend(path, **options)
+        location, _, query = rest.partition("?")
+        options = {**_sqlite_parameters(url, query), **options}
+        return SqliteBackend(_sqlite_path(url, location), **options)
     if scheme in ("postgres", "postgresql"):
         try:
             from .postgres import PostgresBackend
@@ -57,6 +59,40 @@ def backend_from_url(url: str, **options: Any) -> Backend:
     raise ConfigurationError(
         f"unknown backend scheme {scheme!r} in {url!r}; use memory, sqlite or postgresql"
     )
+
+
+def _sqlite_path(url: str, location: str) -> Path:
+    if location in ("", "/"):
+        return DEFAULT_SQLITE_PATH
+    if not location.startswith("/"):
+        # `sqlite://name.db` reads `name.db` as the URL's host, which SQLite URLs do not
+        # have. Opening the default file instead made separate apps share one store;
+        # guessing the file would differ from every other tool's reading of the URL.
+        raise ConfigurationError(
+            f"{url!r} does not name a file: after 'sqlite://' comes a host, and SQLite "
+            f"URLs have none. Write 'sqlite:///{location}' for a path relative to the "
+            f"working directory, 'sqlite:////absolute/path/{Path(location).name}' for an "
+            "absolute one, or 'sqlite://' alone for .tether/tether.db"
+        )
+    return Path(location[1:])
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _sqlite_parameters(url: str, query: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for key, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
+        if key != "adopt":
+            raise ConfigurationError(
+                f"{url!r}: unknown parameter {key!r}; SQLite URLs take 'adopt' only "
+                "(pass other options to open_backend as keyword arguments)"
+            )
+        if value.lower() not in _TRUE + _FALSE:
+            raise ConfigurationError(f"{url!r}: adopt must be true or false, not {value!r}")
+        options["adopt"] = value.lower() in _TRUE
+    return options
 
 
 @contextlib.asynccontextmanager

@@ -459,7 +459,9 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            s.runs[run_id] = dataclasses.replace(run, input=None, output=None, error=None)
+            s.runs[run_id] = dataclasses.replace(
+                run, input=None, output=None, error=None, input_digest=None
+            )
         for key, step in list(s.steps.items()):
             if key[0] == run_id:
                 s.steps[key] = dataclasses.replace(step, input=None, output=None, error=None)
