@@ -13,6 +13,7 @@ from ._backend import (
     PostgresBackend,
     PostgresFormatStamps,
 )
+from ._keyring import PostgresKeyring, keyring_schema_for
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
@@ -22,5 +23,7 @@ __all__ = [
     "DEFAULT_URL",
     "PostgresBackend",
     "PostgresFormatStamps",
+    "PostgresKeyring",
     "PostgresWorkflowStore",
+    "keyring_schema_for",
 ]
