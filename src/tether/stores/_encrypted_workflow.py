@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
+from ..errors import NotFoundError
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -239,7 +240,11 @@ class EncryptedWorkflowStore:
     async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
         hook = await self.inner.get_hook(token)
         if hook is None:
-            return await self.inner.resume_hook(token, payload)  # raises NotFoundError
+            # Never hand the inner store a plaintext payload, even to be refused: a hook
+            # created meanwhile would take it.
+            raise NotFoundError(
+                f"no active hook has token {token!r}; it was never created, or its run ended"
+            )
         scope = await self.scope_of(hook.run_id)
         place = ("hook.payload", hook.run_id, hook.hook_id)
         return await self.inner.resume_hook(token, await self._sealer.seal(scope, place, payload))

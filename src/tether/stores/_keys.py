@@ -250,13 +250,17 @@ def remove_keys_from_file(path: str | Path, key_ids: frozenset[str]) -> LocalKey
 def key_provider_from_env(env: Mapping[str, str] | None = None) -> KeyProvider | None:
     """The provider the environment configures, or None.
 
-    ``TETHER_KEY`` (base64 keys) first, then ``TETHER_KEY_FILE`` (a key file path).
+    ``TETHER_KEY`` (base64 keys) first, then ``TETHER_KEY_FILE`` (a key file path),
+    then `DEFAULT_KEY_FILE` (``.tether/key``, what ``tether keys init`` writes) when it
+    exists.
     """
     env = os.environ if env is None else env
     if env.get("TETHER_KEY"):
         return EnvKeyProvider(env["TETHER_KEY"])
     if env.get("TETHER_KEY_FILE"):
         return LocalKeyFile(env["TETHER_KEY_FILE"])
+    if DEFAULT_KEY_FILE.exists():
+        return LocalKeyFile(DEFAULT_KEY_FILE)
     return None
 
 

@@ -14,6 +14,7 @@ from ._backend import (
     PostgresFormatStamps,
 )
 from ._keyring import PostgresKeyring, keyring_schema_for
+from ._roles import grant_runtime_role, runtime_role_sql
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
@@ -25,5 +26,7 @@ __all__ = [
     "PostgresFormatStamps",
     "PostgresKeyring",
     "PostgresWorkflowStore",
+    "grant_runtime_role",
     "keyring_schema_for",
+    "runtime_role_sql",
 ]
