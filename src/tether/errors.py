@@ -4,7 +4,8 @@
 TetherError
 ├─ ConfigurationError          misuse found when things are defined or opened
 │  ├─ MissingExtraError        an optional dependency is not installed
-│  └─ InvalidInputError        a value no backend can store alike (NUL in an id, ...)
+│  ├─ InvalidInputError        a value no backend can store alike (NUL in an id, ...)
+│  └─ EncryptionKeyError       the store's encryption key is missing or not the right one
 ├─ StoreError                  the persistence layer refused an operation or failed
 │  ├─ StoreUnavailableError    it could not be reached or could not write now: retried
 │  ├─ NotFoundError            the named record does not exist
@@ -13,6 +14,7 @@ TetherError
 │  │  ├─ HookTokenInUseError   an active hook already owns that token
 │  │  └─ StaleHeadError        the run's log moved on since the writer loaded it
 │  ├─ IntegrityError           stored or supplied bytes fail their size/digest check
+│  │  └─ DecryptionError       a ciphertext fails to authenticate where it is read
 │  ├─ FencedError              a writer with a stale lease epoch or producer was fenced
 │  │  └─ NotOwnerError         a submission-owned append without owning the submission
 │  ├─ FormatVersionError       the store is stamped with a format this code cannot use
@@ -56,6 +58,8 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "ContentDeletedError",
+    "DecryptionError",
+    "EncryptionKeyError",
     "FatalError",
     "FencedError",
     "FormatVersionError",
@@ -145,6 +149,23 @@ def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> Inv
     return error
 
 
+class EncryptionKeyError(ConfigurationError):
+    """The store is encrypted and the configured key cannot open it (or none is configured).
+
+    Raised when a backend is opened, before anything is read or written.
+
+    Args:
+        message: What is wrong and how to fix it.
+        reason: ``"missing"`` (the store is encrypted, no key is configured),
+            ``"wrong"`` (the configured keys are not the ones the store's data keys are
+            wrapped with) or ``"keyring"`` (the store belongs to another keyring).
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
 class StoreError(TetherError):
     """The persistence layer refused an operation or failed.
 
@@ -201,6 +222,30 @@ class StaleHeadError(ConflictError):
 
 class IntegrityError(StoreError):
     """Bytes fail their declared size or digest."""
+
+
+class DecryptionError(IntegrityError):
+    """A ciphertext does not authenticate at the place it is read from.
+
+    Every encrypted payload is bound to its place (scope, run or stream, step or offset
+    identity, kind); one copied to another row or session, altered, or read with
+    another key fails here, never decrypting to a wrong value.
+
+    Args:
+        scope: The key scope the ciphertext names.
+        place: Where it was read, e.g. ``"step.output run='r1' step='s1'"``.
+        reason: Why it failed.
+    """
+
+    def __init__(self, scope: str, place: str, reason: str) -> None:
+        self.scope = scope
+        self.place = place
+        self.reason = reason
+        super().__init__(
+            f"encrypted payload at {place} (key scope {scope!r}) cannot be decrypted: {reason}; "
+            "it was moved from another place, altered, or the store was opened with another "
+            "keyring"
+        )
 
 
 class FencedError(StoreError):

@@ -63,6 +63,25 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     migrate = sub.add_parser("migrate", help="create or upgrade a store's schema")
     migrate.add_argument("url")
+    migrate.add_argument(
+        "--runtime-role",
+        metavar="ROLE",
+        help="Postgres: grant ROLE the least privileges workers and servers need",
+    )
+    keys = sub.add_parser("keys", help="encryption keys").add_subparsers(dest="keys", required=True)
+    init = keys.add_parser("init", help="create a key file (mode 0600)")
+    init.add_argument("--key-file", default=None, help="default: $TETHER_KEY_FILE or .tether/key")
+    keys.add_parser("generate", help="print a new random key for TETHER_KEY")
+    rotate = with_db(keys.add_parser("rotate", help="re-wrap every data key under the current key"))
+    rotate.add_argument("--key-file", default=None, help="default: $TETHER_KEY_FILE or .tether/key")
+    rotate.add_argument(
+        "--new-key", action="store_true", help="first add a new current key to the key file"
+    )
+    rotate.add_argument(
+        "--retire",
+        action="store_true",
+        help="then drop from the key file the keys no data key of this store uses",
+    )
     return parser
 
 
@@ -91,9 +110,18 @@ async def _dispatch(args: argparse.Namespace) -> int:
 
         return await run_demo()
     if args.command == "migrate":
-        async with open_backend(args.url):
+        async with open_backend(args.url) as backend:
             print(f"migrated {args.url}")
+            if args.runtime_role:
+                from ..stores.postgres import grant_runtime_role
+
+                await grant_runtime_role(backend, args.runtime_role)
+                print(f"granted role {args.runtime_role!r} the runtime privileges")
         return 0
+    if args.command == "keys":
+        from ._keys import keys_command
+
+        return await keys_command(args, _url(args) if args.keys == "rotate" else "")
     if args.command == "worker":
         return await _worker(args)
     async with open_backend(_url(args), migrate=False) as backend:

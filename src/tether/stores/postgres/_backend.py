@@ -223,7 +223,15 @@ class PostgresBackend:
                 with conn.transaction():
                     _schema.migrate(conn, self.namespace, where=self._where())
 
-        await asyncio.to_thread(run)
+        try:
+            await asyncio.to_thread(run)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            user = self._params.get("user") or "(default user)"
+            raise ConfigurationError(
+                f"user {user!r} may not migrate {self._where()}: {exc}. Run `tether migrate` as "
+                "the schema owner; workers and servers run with migrate=False (see the "
+                "runtime role in the README)"
+            ) from exc
 
     async def connect(self) -> Stores:
         """Check the server and the stamp, open the pool and the listener.

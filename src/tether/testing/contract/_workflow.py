@@ -91,11 +91,12 @@ class WorkflowStoreContract:
     async def test_create_compares_input_digests_when_both_runs_have_one(
         self, store: WorkflowStore
     ) -> None:
-        # Input bytes differ with dict key order or encryption; digests do not.
+        # Input bytes differ with dict key order or encryption; digests do not. (A store
+        # may keep the digest keyed, as encryption does, so only its presence is seen.)
         run, _ = await store.create_run(_run(input=b"one", input_digest="sha256:a"))
-        assert run.input_digest == "sha256:a"
+        assert run.input_digest is not None
         stored = await store.get_run("r1")
-        assert stored is not None and stored.input_digest == "sha256:a"
+        assert stored is not None and stored.input_digest == run.input_digest
         _, created = await store.create_run(_run(input=b"two", input_digest="sha256:a"))
         assert not created
         with pytest.raises(ConflictError):
