@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +48,7 @@ from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._threads import StepThreads
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -105,7 +104,7 @@ class Activation:
         events: Sequence[EventRecord],
         message_id: str | None,
         owner: str,
-        threads: Executor | None,
+        threads: StepThreads,
         lease_seconds: float | None = None,
         lease_sent: float | None = None,
     ) -> None:
@@ -686,9 +685,7 @@ class Activation:
         callable returns (see `quiesce`): the run is not handed to anyone, and the same
         worker does not run it again, while the thread still runs.
         """
-        ctx = contextvars.copy_context()
-        loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+        running = self.threads.run(lambda: fn(*args, **kwargs))
         self._executing.add(running)
         running.add_done_callback(self._executing.discard)
         return running

@@ -9,7 +9,6 @@ import os
 import socket
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 
 from .._codec import encode
@@ -36,6 +35,7 @@ from ..stores import (
 )
 from ._executor import Activation
 from ._registry import Registry
+from ._threads import StepThreads
 
 __all__ = ["DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
 
@@ -180,7 +180,7 @@ class Worker:
         self._background: list[asyncio.Task[None]] = []
         self._slot_free = asyncio.Event()
         self._stopping = False
-        self._threads: ThreadPoolExecutor | None = None
+        self._threads = StepThreads()
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -201,7 +201,7 @@ class Worker:
     async def start(self) -> None:
         """Register, recover dead workers' runs, and start pulling work."""
         now = time.time()
-        self._threads = ThreadPoolExecutor(self.concurrency, thread_name_prefix="tether-step")
+        self._threads = StepThreads()
         await self._store.register_worker(
             WorkerRecord(
                 worker_id=self.worker_id,
@@ -250,8 +250,7 @@ class Worker:
             # the record stays, and others take over once it is found dead.
             with contextlib.suppress(StoreError):
                 await self._store.expire_worker(self.worker_id)
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        self._threads.shutdown()
 
     async def run_forever(self) -> None:
         """Run until cancelled (the CLI's `tether worker`)."""
