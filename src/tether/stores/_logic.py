@@ -141,7 +141,6 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         completed_at=None,
         input_digest=new.input_digest,
     )
-    txn.insert_run(run)
     attrs: dict[str, Attr] = {
         "workflow_name": new.workflow_name,
         "deployment": new.deployment,
@@ -152,8 +151,10 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     created = NewEvent(
         event_type="run_created", correlation_id=new.run_id, attrs=attrs, payload=new.input
     )
+    # The row is written once, as the event leaves it (the event goes first: no store
+    # ties an event to its run's row before the transaction ends).
     run = _append(txn, run, [created], now)
-    txn.update_run(run)
+    txn.insert_run(run)
     txn.enqueue(wake_message(run, now), now)
     return run, True
 
@@ -311,8 +312,11 @@ def _insert(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRec
     # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
     # one database refuses must be a refusal everywhere, before anything is written.
     check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
-    if event.event_type in CREATION_EVENTS and txn.has_creation(
-        run.run_id, event.correlation_id, event.event_type
+    # `run_created` is only ever appended to a run that did not exist a moment ago.
+    if (
+        event.event_type in CREATION_EVENTS
+        and event.event_type != "run_created"
+        and txn.has_creation(run.run_id, event.correlation_id, event.event_type)
     ):
         raise ConflictError(
             f"run {run.run_id!r} already has a {event.event_type!r} event for "

@@ -103,12 +103,15 @@ class _Txn:
 
     def insert_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
-        self._set(self.s.events, run.run_id, [])
+        if run.run_id not in self.s.events:
+            self._set(self.s.events, run.run_id, [])
 
     def update_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
 
     def insert_event(self, event: EventRecord) -> None:
+        if event.run_id not in self.s.events:
+            self._set(self.s.events, event.run_id, [])
         log = self.s.events[event.run_id]
         log.append(event)
         self.undo.append(lambda: log.__delitem__(-1))
