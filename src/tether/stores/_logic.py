@@ -14,7 +14,7 @@ backend enforces the same world contract:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from .._validate import check_attrs, check_identifier
@@ -67,6 +67,7 @@ class ViewTxn(Protocol):
     def update_run(self, run: RunRecord) -> None: ...
     def insert_event(self, event: EventRecord) -> None: ...
     def list_events(self, run_id: str) -> list[EventRecord]: ...
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None: ...
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool: ...
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None: ...
     def insert_step(self, step: StepRecord) -> None: ...
@@ -194,6 +195,18 @@ def claim_messages(
     or taken by this very delivery), and an active run must never be left with no way
     back. The holder's park or end drops such spare wake-ups (`apply_commit`).
     """
+    # Read every run first, then the logs of those that will be claimed: a backend on
+    # the network loads a batch in two round trips instead of two per message.
+    run_ids = [m.payload.decode() for m in messages]
+    txn.prefetch(run_ids, events=False)
+    claimable = [
+        run_id
+        for run_id in run_ids
+        if (run := txn.get_run(run_id)) is not None
+        and run.status not in TERMINAL_RUN_STATUSES
+        and not (run.lease_owner is not None and run.lease_expires_at > now)
+    ]
+    txn.prefetch(claimable, events=True)
     claimed = []
     for message in messages:
         claim = claim_run(txn, message.payload.decode(), owner, lease_seconds, now)

@@ -123,6 +123,9 @@ class _Txn:
     def list_events(self, run_id: str) -> list[EventRecord]:
         return list(self.s.events.get(run_id, ()))
 
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
+
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         return (run_id, correlation_id, event_type) in self.s.creations
 

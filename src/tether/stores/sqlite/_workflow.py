@@ -80,6 +80,9 @@ class _Txn:
     def list_events(self, run_id: str) -> list[EventRecord]:
         return _events(self.c, run_id, 0, None)
 
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
+
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         # The unique index `tether_events_one_creation` refuses a second creation event
         # when it is inserted (`insert_event` raises ConflictError then, as the rules
