@@ -383,3 +383,22 @@ async def test_a_released_token_is_kept_for_its_chain_then_freed(
     later = await client.start(claimer, "addr", run_id="x2")
     await send_when_ready(client, "addr", "mine now")
     assert await later.result(timeout=30) == {"got": "mine now"}
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+async def test_a_chain_on_an_encrypted_backend(kind: str, tmp_path: Any) -> None:
+    """Payloads carried to a successor, or sent while a hook moves, are sealed for it."""
+    import base64
+    import os
+
+    keys = tether.stores.EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+    url = "memory://" if kind == "memory" else f"sqlite:///{tmp_path}/sealed.db"
+    async with tether.open_backend(url, keys=keys) as backend:
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            client = tether.Client(backend, registry=registry)
+            handle = await client.start(collector, [], 12, 2, run_id="sealed")
+            await send_when_ready(client, "inbox-sealed", 0)
+            for i in range(1, 12):
+                await client.resume_hook("inbox-sealed", i)
+            assert await handle.result(timeout=60) == list(range(12))
+            assert (await handle.info()).run_id == "sealed~5"

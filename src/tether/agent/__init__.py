@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._agent import Agent, TurnPolicy
 from ._approval import ApprovalPolicy, approval
+from ._erasure import SessionErasure
 from ._events import EventMeta, EventType, SessionEvent
 from ._host import AgentHost, Session
 from ._session import ToolWorkflowContext
@@ -16,6 +17,7 @@ __all__: list[str] = [
     "EventMeta",
     "EventType",
     "Session",
+    "SessionErasure",
     "SessionEvent",
     "Tool",
     "ToolContext",

@@ -9,8 +9,9 @@ from typing import Any
 from .._ids import new_ulid
 from ..durable import Client, Registry, Worker, WorkflowContext
 from ..errors import ConfigurationError, ContentDeletedError, InputRequestError, NotFoundError
-from ..stores import Backend, SubmissionInput
+from ..stores import Backend, SubmissionInput, data_scope, run_scope
 from ._agent import Agent
+from ._erasure import SessionErasure, erase_session_content
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
 from ._session import SESSION_WORKFLOW, TASK_WORKFLOW, inbox_token, run_session, run_task
 from ._steps import SessionSteps
@@ -108,6 +109,18 @@ class AgentHost:
         self._agent(agent)
         return Session(self, agent, session_id, f"session:{session_id}")
 
+    async def erase_session(self, agent: str, session_id: str) -> SessionErasure:
+        """Erase a session now: crypto-shred its content, then delete what can be deleted.
+
+        With encryption on, the session's data keys are destroyed first, in one
+        transaction: its transcript, events, step inputs and outputs, ledger messages,
+        attachments and sub-agent runs become unreadable everywhere, backups of the data
+        included, and reading them raises `ContentDeletedError`. An erasure record in the
+        keyring says what was erased and when. A session still running is cancelled
+        first. Ids, timestamps, statuses and names remain.
+        """
+        return await self.session(agent, session_id).erase()
+
 
 class Session:
     """A client's handle to one session: send, follow events, answer, cancel."""
@@ -131,15 +144,17 @@ class Session:
         say) admits nothing new. The same id with other text is a `ConflictError`.
         """
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
-        await self._stores.submissions.admit_direct(
-            SubmissionInput(
-                submission_id=submission_id,
-                agent_name=self.agent_name,
-                instance_id=self.session_id,
-                payload={"text": text, "principal": principal},
-                canonical_ready=True,
+        # Under the session run's key, so erasing the session erases the message too.
+        with data_scope(run_scope(self.run_id)):
+            await self._stores.submissions.admit_direct(
+                SubmissionInput(
+                    submission_id=submission_id,
+                    agent_name=self.agent_name,
+                    instance_id=self.session_id,
+                    payload={"text": text, "principal": principal},
+                    canonical_ready=True,
+                )
             )
-        )
         await self._ring(
             {"kind": "message", "submission_id": submission_id, "principal": principal}
         )
@@ -183,7 +198,30 @@ class Session:
         """
         await self._ring({"kind": "close"})
 
+    async def erase(self) -> SessionErasure:
+        """Erase this session (see `AgentHost.erase_session`)."""
+        run = await self._stores.workflow.get_run(self.run_id)
+        if run is not None and run.status not in ("completed", "failed", "cancelled"):
+            await self._stores.workflow.request_cancel(self.run_id, reason="session erased")
+        from ._transcript import conversation_path
+
+        return await erase_session_content(
+            self._stores,
+            agent_name=self.agent_name,
+            session_id=self.session_id,
+            run_id=self.run_id,
+            path=conversation_path(self.agent_name, self.session_id),
+        )
+
     async def _ensure_readable(self) -> None:
+        keys = self._stores.keys
+        if keys is not None:
+            erasure = await keys.erasure(run_scope(self.run_id))
+            if erasure is not None:
+                raise ContentDeletedError(
+                    f"session {self.session_id!r} was erased at {erasure.erased_at:.3f} "
+                    f"({erasure.note}); its content is unreadable, its records remain"
+                )
         run = await self._stores.workflow.get_run(self.run_id)
         if run is not None and run.status == "completed" and run.output is not None:
             from .._codec import decode

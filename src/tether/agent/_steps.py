@@ -379,8 +379,15 @@ class SessionSteps:
     async def close_session(self, run_id: str, session_id: str, claim: dict[str, Any]) -> None:
         """End the session; with ``retention=0`` delete its content, keeping records."""
         if self.agent.retention == 0:
-            await self.stores.conversations.purge(claim["path"])
-            await self.stores.workflow.purge_run_content(run_id)
+            from ._erasure import erase_session_content
+
+            await erase_session_content(
+                self.stores,
+                agent_name=self.agent.name,
+                session_id=session_id,
+                run_id=run_id,
+                path=claim["path"],
+            )
         else:
             events = self._events(run_id)
             events.emit("session.closed", session_id=session_id)

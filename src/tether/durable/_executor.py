@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._codec import decode, encode
+from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -33,6 +31,7 @@ from ..errors import (
     FatalError,
     FencedError,
     HookTokenInUseError,
+    InvalidInputError,
     InvalidTransitionError,
     NonDeterminismError,
     NotFoundError,
@@ -51,6 +50,7 @@ from ._journal import ChildOp, ContinueOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._threads import StepThreads
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -107,7 +107,7 @@ class Activation:
         events: Sequence[EventRecord],
         message_id: str | None,
         owner: str,
-        threads: Executor | None,
+        threads: StepThreads,
         lease_seconds: float | None = None,
         lease_sent: float | None = None,
         handoff: Handoff | None = None,
@@ -286,7 +286,7 @@ class Activation:
             batch = (self._pending if keep_pending else []) + list(events)
             self._pending = []
             stale = False
-            refused: StoreError | None = None
+            refused: StoreError | InvalidInputError | None = None
             tries = 0
             while True:
                 try:
@@ -348,7 +348,8 @@ class Activation:
                         raise _Suspend from None
                     await asyncio.sleep(min(0.05 * 2**tries, 1.0))
                     continue
-                except StoreError as exc:
+                except (StoreError, InvalidInputError) as exc:
+                    # InvalidInputError: a value the store refuses alike on every backend.
                     if refused is not None:
                         # Even the run's failure was refused: hand it back.
                         log.error("run %s: the store refused its failure: %s", self.run_id, exc)
@@ -698,9 +699,7 @@ class Activation:
         callable returns (see `quiesce`): the run is not handed to anyone, and the same
         worker does not run it again, while the thread still runs.
         """
-        ctx = contextvars.copy_context()
-        loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+        running = self.threads.run(lambda: fn(*args, **kwargs))
         self._executing.add(running)
         running.add_done_callback(self._executing.discard)
         return running
@@ -769,10 +768,20 @@ class Activation:
         op.status, op.error = "failed", payload
 
     def _failure(self, op: StepOp, slot: int, label: str) -> StepFailedError:
-        cause = decode(op.error) if op.error else None
-        err = StepFailedError(self.run_id, slot, label, op.attempt, str(cause))
-        if isinstance(cause, BaseException):
-            err.__cause__ = cause
+        # Whatever the step raised reaches the body as StepFailedError: an error whose
+        # class cannot be rebuilt here is a RecordedError, never a decoding failure.
+        facts = decode_error(op.error, what=f"error of step {label!r}")
+        err = StepFailedError(
+            self.run_id,
+            slot,
+            label,
+            op.attempt,
+            facts.summary,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
+        )
+        err.__cause__ = facts.error
         return err
 
     async def _attempt_failed(self, op: StepOp, exc: BaseException, policy: RetryPolicy) -> None:
@@ -875,10 +884,12 @@ class Activation:
             return ChildRun(self, slot, op.child_run_id)
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
+        arguments = {"args": list(args), "kwargs": kwargs}
         new = NewRun(
             run_id=child_id,
             workflow_name=name,
-            input=encode({"args": list(args), "kwargs": kwargs}, what=f"input of child {name!r}"),
+            input=encode(arguments, what=f"input of child {name!r}"),
+            input_digest=digest(arguments),
             deployment=self.run.deployment,
             engine_version=self.run.engine_version,
             queue=self.run.queue,

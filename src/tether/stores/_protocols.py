@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._records import (
@@ -30,6 +30,9 @@ from ._records import (
     WaitRecord,
     WorkerRecord,
 )
+
+if TYPE_CHECKING:
+    from ._keyring import DataKeys
 
 __all__ = [
     "Backend",
@@ -148,10 +151,16 @@ class WorkflowStore(Protocol):
         ...
 
     # -- writes from outside the run ------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+    async def resume_hook(
+        self, token: str, payload: bytes, *, run_id: str | None = None
+    ) -> HookRecord:
         """Append `hook_received` to the hook's run and wake it.
 
-        Raises `NotFoundError` when no active hook owns the token.
+        A hook may move to another run (continue-as-new): the payload goes to the run
+        holding it when the write commits. With `run_id`, it is delivered only if that
+        run holds it then (a payload bound to one run, as an encrypting layer seals it).
+
+        Raises `NotFoundError` when no active hook owns the token (or `run_id` does not).
         """
         ...
 
@@ -264,12 +273,17 @@ class WorkflowStore(Protocol):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stores:
-    """The stores one backend connection provides."""
+    """The stores one backend connection provides.
+
+    `keys` is set when the backend encrypts (see `EncryptedBackend`): the data keys,
+    through which content is erased.
+    """
 
     workflow: WorkflowStore
     submissions: SubmissionStore
     conversations: ConversationStore
     attachments: AttachmentStore
+    keys: DataKeys | None = None
 
 
 class Backend(Protocol):

@@ -165,6 +165,11 @@ class NewRun:
     queue: str
     parent_run_id: str | None = None
     parent_slot: int | None = None
+    #: A digest of the input's canonical form (`tether._codec.digest`): starting the
+    #: same run id again compares it instead of the bytes, which differ with dict key
+    #: order and, once payloads are encrypted, between any two writes. Deleted with
+    #: the run's content (`purge_run_content`).
+    input_digest: str | None = None
     #: The chain this run continues (see `successor_run_id`); None starts a new chain
     #: whose id is `run_id`.
     chain_id: str | None = None
@@ -193,6 +198,7 @@ class RunRecord:
     created_at: float
     updated_at: float
     completed_at: float | None
+    input_digest: str | None = None
     #: The chain's id (its first run's; stores always set it) and this run's place in
     #: it: 0 for the first run, n for ``<chain>~n`` (see `successor_run_id`).
     chain_id: str | None = None

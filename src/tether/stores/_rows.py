@@ -57,7 +57,7 @@ __all__ = [
 RUN_COLS = (
     "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
     "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at, chain_id, generation"
+    "updated_at, completed_at, input_digest, chain_id, generation"
 )
 #: The columns a write may change after insert, in `run_update_values` order (run_id last).
 RUN_UPDATE_COLS = (
@@ -129,9 +129,10 @@ def run_from_row(row: Any) -> RunRecord:
         created_at=row[15],
         updated_at=row[16],
         completed_at=row[17],
+        input_digest=row[18],
         # Rows from before migration 9 carry no chain: each is its own chain's first run.
-        chain_id=row[18] or row[0],
-        generation=row[19] or 0,
+        chain_id=row[19] or row[0],
+        generation=row[20] or 0,
     )
 
 
@@ -141,7 +142,7 @@ def run_values(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
         r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
         r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
-        r.chain_id or r.run_id, r.generation,
+        r.input_digest, r.chain_id or r.run_id, r.generation,
     )  # fmt: skip
 
 
@@ -325,7 +326,9 @@ def purge_run_statements(mark: str) -> tuple[str, ...]:
     Ids, slots, names, statuses and timestamps stay.
     """
     return (
-        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
+        # The input's digest goes too: a digest of a guessable input reveals it.
+        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "
+        f"input_digest = NULL WHERE run_id = {mark}",
         f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",

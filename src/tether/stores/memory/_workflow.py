@@ -113,13 +113,16 @@ class _Txn:
             # What the unique (chain_id, generation) index is to the SQL backends.
             raise ConflictError(f"chain {chain!r} already has a run of generation {run.generation}")
         self._set(self.s.runs, run.run_id, run)
-        self._set(self.s.events, run.run_id, [])
+        if run.run_id not in self.s.events:
+            self._set(self.s.events, run.run_id, [])
         self._set(self.s.chains, chain, run.run_id)
 
     def update_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
 
     def insert_event(self, event: EventRecord) -> None:
+        if event.run_id not in self.s.events:
+            self._set(self.s.events, event.run_id, [])
         log = self.s.events[event.run_id]
         log.append(event)
         self.undo.append(lambda: log.__delitem__(-1))
@@ -130,6 +133,9 @@ class _Txn:
 
     def list_events(self, run_id: str) -> list[EventRecord]:
         return list(self.s.events.get(run_id, ()))
+
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         return (run_id, correlation_id, event_type) in self.s.creations
@@ -352,8 +358,10 @@ class MemoryWorkflowStore:
             self._s.runs[run_id] = dataclasses.replace(run, lease_owner=None, lease_expires_at=0.0)
 
     # -- outside writes ---------------------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
-        hook = self._write(lambda t: _logic.resume_hook(t, token, payload, time.time()))
+    async def resume_hook(
+        self, token: str, payload: bytes, *, run_id: str | None = None
+    ) -> HookRecord:
+        hook = self._write(lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id))
         await self._notify(self._queues())
         return hook
 
@@ -486,7 +494,9 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            s.runs[run_id] = dataclasses.replace(run, input=None, output=None, error=None)
+            s.runs[run_id] = dataclasses.replace(
+                run, input=None, output=None, error=None, input_digest=None
+            )
         for key, step in list(s.steps.items()):
             if key[0] == run_id:
                 s.steps[key] = dataclasses.replace(step, input=None, output=None, error=None)

@@ -175,6 +175,9 @@ class _CopyTxn:
     insert_hook = update_hook = delete_hook = enqueue = active_children = nack = _undecided
     last_run_of_chain = _undecided
 
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        raise _Undecided
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FastCommit:

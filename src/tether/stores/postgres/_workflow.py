@@ -24,6 +24,7 @@ from psycopg import errors as pg_errors
 
 from ...errors import (
     ConflictError,
+    InvalidInputError,
     InvalidTransitionError,
     StoreError,
     StoreUnavailableError,
@@ -79,6 +80,11 @@ _UNAVAILABLE_CLASSES = ("08", "40", "53", "55", "57", "58")
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, UnicodeEncodeError | psycopg.DataError | pg_errors.ProgramLimitExceeded):
+        # A value the server (or the driver) refuses is a refusal, not an outage:
+        # retrying it cannot succeed. The shared rules refuse such values first; this
+        # covers what reaches the database some other way.
+        return InvalidInputError("a value sent to PostgreSQL", None, f"{type(exc).__name__}: {exc}")
     if isinstance(exc, TetherError) or not isinstance(
         exc, psycopg.Error | psycopg_pool.PoolTimeout
     ):
@@ -377,8 +383,10 @@ class PostgresWorkflowStore:
         )
 
     # -- outside writes ----------------------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
-        return await self._write(lambda t: _logic.resume_hook(t, token, payload, t.now))
+    async def resume_hook(
+        self, token: str, payload: bytes, *, run_id: str | None = None
+    ) -> HookRecord:
+        return await self._write(lambda t: _logic.resume_hook(t, token, payload, t.now, run_id))
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, t.now))

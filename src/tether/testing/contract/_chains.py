@@ -155,8 +155,12 @@ class ChainContract:
         holders = [r for r in results if isinstance(r, str)]
         assert len(holders) == 10 and set(holders) <= {"r1", "r1~1"}, holders
         assert await store.list_hooks("stranger") == []
-        # Sent after the move: delivered to the successor, under the moved hook's id.
-        await store.resume_hook("t1", b"p1")
+        # Bound to the run that held it, a payload is refused once the hook moved on ...
+        with pytest.raises(NotFoundError):
+            await store.resume_hook("t1", b"p0", run_id="r1")
+        # ... and sent after the move it is delivered to the successor, under the moved
+        # hook's id.
+        await store.resume_hook("t1", b"p1", run_id="r1~1")
         epoch, head = await _claim(store, "r1~1")
         received = [e for e in await store.list_events("r1~1") if e.event_type == "hook_received"]
         assert [(e.correlation_id, e.payload) for e in received] == [("h1", b"p1")]
