@@ -53,6 +53,10 @@ def _positive_duration(value: float | timedelta | str, what: str) -> float:
     return seconds
 
 
+#: Shared by every step without its own policy (it is frozen): a replay of thousands of
+#: steps builds none.
+_DEFAULT_RETRY = RetryPolicy()
+
 _STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar("tether_step", default=None)
 
 
@@ -239,7 +243,7 @@ class WorkflowContext:
         label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
         check_identifier(label, what="step name")
         seconds = None if timeout is None else _positive_duration(timeout, "timeout")
-        return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy(), seconds)
+        return await self._a.run_step(label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds)
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably: the run parks, and a timer in the store wakes it.

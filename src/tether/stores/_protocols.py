@@ -125,8 +125,12 @@ class WorkflowStore(Protocol):
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
         """Take the run's lease (epoch + 1) unless a live lease of another owner holds it.
 
-        On success returns the epoch and the run's whole event log, read in the same
-        transaction. A pending run is marked running with a `run_started` event.
+        On success returns the epoch and the run's whole event log for a replay: read
+        in the claim's transaction or after it commits (never before: it holds at least
+        the claim's events; anything later the holder's next commit catches up with),
+        and without the payloads no replay reads (the inputs of `step_created` and of
+        `run_created`, which the run record carries). A pending run is marked running
+        with a `run_started` event.
         """
         ...
 

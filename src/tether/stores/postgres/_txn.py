@@ -45,6 +45,8 @@ _MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").repla
 )
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
+# A claim's log, for its replay: without the payloads no replay reads.
+_REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
 
 
 def _events(conn: Conn, run_id: str, after: int, limit: int | None) -> list[EventRecord]:
@@ -175,7 +177,7 @@ class _Txn:
             logs = sorted({r for r in run_ids if r not in self._logs})
             if logs:
                 found = self._read(
-                    f"SELECT {_EVENT_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
+                    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
                     "ORDER BY run_id, slot",
                     (logs,),
                 ).fetchall()
@@ -207,7 +209,11 @@ class _Txn:
         if log is not None:
             return list(log)
         self.flush()
-        return _events(self.c, run_id, 0, None)
+        found = self.c.execute(
+            f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s ORDER BY slot",
+            (run_id,),
+        ).fetchall()
+        return [rows.event_from_row(r) for r in found]
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         # The partial unique index `tether_events_one_creation` refuses a second creation

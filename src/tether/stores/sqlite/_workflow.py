@@ -35,11 +35,13 @@ from .._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    evolve,
 )
 from .._streams import follow, resolve_start
 from ._db import SqliteDatabase
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 _SQL = rows.statements("?")
 
@@ -53,6 +55,8 @@ class _Txn:
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
         self.finished: set[str] = set()
+        #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
+        self.defer_logs = False
 
     def get_run(self, run_id: str) -> RunRecord | None:
         row = self.c.execute(
@@ -80,7 +84,7 @@ class _Txn:
             ) from None
 
     def list_events(self, run_id: str) -> list[EventRecord]:
-        return _events(self.c, run_id, 0, None)
+        return [] if self.defer_logs else _replay_log(self.c, run_id)
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
         """Nothing to read ahead: each read is a local call."""
@@ -214,6 +218,15 @@ class _Txn:
             "AND lease_owner IS NULL",
             (queue, idempotency_key),
         )
+
+
+def _replay_log(conn: sqlite3.Connection, run_id: str) -> list[EventRecord]:
+    """The log a claim hands to its replay: without the payloads a replay never reads."""
+    found = conn.execute(
+        f"SELECT {rows.REPLAY_EVENT_COLS} FROM tether_events WHERE run_id = ? ORDER BY slot",
+        (run_id,),
+    ).fetchall()
+    return [rows.event_from_row(r) for r in found]
 
 
 def _events(
@@ -368,9 +381,34 @@ class SqliteWorkflowStore:
 
     # -- lease holder ---------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
-        return await self._write(
-            lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
-        )
+        def claim(t: _Txn) -> Claim:
+            t.defer_logs = True
+            return _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
+
+        return (await self._with_logs([(None, await self._write(claim))]))[0][1]
+
+    async def _with_logs(self, claims: list[tuple[M, Claim]]) -> list[tuple[M, Claim]]:
+        """Read the logs of claimed runs on a reader connection, after the claim commits.
+
+        A long run's log is thousands of rows: read inside the claim's transaction it
+        would hold the database's one write lock (every process's commits) meanwhile.
+        Read after the commit it is the log as of the claim or later, which is all a
+        replay needs: its commits check the head the log ends at, so anything appended
+        since is caught up with, as it is during any activation.
+        """
+        wanted = [c.run.run_id for _, c in claims if c.outcome == "claimed" and c.run]
+        if not wanted:
+            return claims
+        logs = await self._db.read(lambda c: {r: _replay_log(c, r) for r in wanted})
+        return [
+            (
+                m,
+                evolve(c, events=tuple(logs[c.run.run_id]))
+                if c.outcome == "claimed" and c.run
+                else c,
+            )
+            for m, c in claims
+        ]
 
     async def commit(self, commit: Commit) -> CommitResult:
         return await self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
@@ -446,11 +484,12 @@ class SqliteWorkflowStore:
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[tuple[Message, Claim]]:
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            t.defer_logs = True
             now = time.time()
             taken = _take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
-        return await self._write(claim)
+        return await self._with_logs(await self._write(claim))
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
