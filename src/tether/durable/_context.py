@@ -149,7 +149,13 @@ class WorkflowContext:
 
     def __init__(self, activation: Activation) -> None:
         self._a = activation
-        self._rng = _random.Random(activation.run_id)
+        self._seeded: _random.Random | None = None
+
+    def _rng(self) -> _random.Random:
+        # Seeded on first use: seeding costs more than a short run's whole replay.
+        if self._seeded is None:
+            self._seeded = _random.Random(self._a.run_id)
+        return self._seeded
 
     @property
     def run_id(self) -> str:
@@ -267,8 +273,8 @@ class WorkflowContext:
 
     def random(self) -> float:
         """A random float in [0, 1), the same sequence on every replay of this run."""
-        return self._rng.random()
+        return self._rng().random()
 
     def uuid(self) -> _uuid.UUID:
         """A random UUID (version 4), the same sequence on every replay of this run."""
-        return _uuid.UUID(int=self._rng.getrandbits(128), version=4)
+        return _uuid.UUID(int=self._rng().getrandbits(128), version=4)
