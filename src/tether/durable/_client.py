@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, get_args
@@ -214,6 +214,8 @@ class Client:
     def __init__(self, backend: Backend, *, registry: Registry | None = None) -> None:
         self.backend = backend
         self.registry = registry
+        # Set on `Worker.client`: starts runs on that worker at once when it has room.
+        self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
 
     @property
     def _store(self) -> WorkflowStore:
@@ -263,7 +265,10 @@ class Client:
             engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),
         )
-        run, _ = await self._store.create_run(new)
+        if self._eager is not None:
+            run = await self._eager(new)
+        else:
+            run, _ = await self._store.create_run(new)
         return RunHandle(self._store, run.run_id)
 
     async def get(self, run_id: str) -> RunHandle:

@@ -180,6 +180,19 @@ class EncryptedWorkflowStore:
         assert opened is not None
         return opened, created
 
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        stored, created, claimed = await self.inner.start_run(
+            await self._seal_new_run(run), owner=owner, lease_seconds=lease_seconds
+        )
+        opened = await self._open_run(stored)
+        assert opened is not None
+        if claimed is not None:
+            message, claim = claimed
+            claimed = (message, await self._open_claim(claim))
+        return opened, created, claimed
+
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._open_run(await self.inner.get_run(run_id))
 
@@ -276,6 +289,9 @@ class EncryptedWorkflowStore:
         return await self.inner.dequeue(
             queue, owner=owner, lease_seconds=lease_seconds, limit=limit
         )
+
+    async def clock(self) -> float:
+        return await self.inner.clock()
 
     async def claim_next(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int

@@ -55,6 +55,7 @@ __all__ = [
     "claim_run",
     "create_run",
     "resume_hook",
+    "start_run",
     "wake_message",
 ]
 
@@ -80,6 +81,7 @@ class ViewTxn(Protocol):
     def insert_hook(self, hook: HookRecord) -> None: ...
     def delete_hook(self, hook_id: str) -> None: ...
     def enqueue(self, message: NewMessage, now: float) -> str: ...
+    def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message: ...
     def ack(self, message_id: str, owner: str) -> bool: ...
     def nack(self, message_id: str, owner: str, available_at: float) -> bool: ...
     def drop_pending(self, queue: str, idempotency_key: str) -> None: ...
@@ -100,8 +102,31 @@ def _same_input(existing: RunRecord, new: NewRun) -> bool:
     return existing.input == new.input
 
 
-def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
-    """Create a run with its `run_created` event and activation message, idempotently."""
+def start_run(
+    txn: ViewTxn, new: NewRun, owner: str, lease_seconds: float, now: float
+) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+    """Create a run and claim it for `owner` at once (an eager start), idempotently.
+
+    A new run's activation message is written already delivered to `owner`, so the run
+    has its way back if the owner dies before it ends; an existing run is left to its
+    own message and not claimed.
+    """
+    run, created = create_run(txn, new, now, leased_to=(owner, now + lease_seconds))
+    if not created:
+        return run, False, None
+    message = txn.enqueue_leased(wake_message(run, now), owner, now + lease_seconds)
+    claim = claim_run(txn, run.run_id, owner, lease_seconds, now)
+    assert claim.run is not None  # a run created a moment ago has no lease to be busy on
+    return claim.run, True, (message, claim)
+
+
+def create_run(
+    txn: ViewTxn, new: NewRun, now: float, *, leased_to: tuple[str, float] | None = None
+) -> tuple[RunRecord, bool]:
+    """Create a run with its `run_created` event and activation message, idempotently.
+
+    With `leased_to` the message is left to the caller (`start_run` writes it leased).
+    """
     # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
     check_identifier(new.run_id, what="run_id")
     check_identifier(new.workflow_name, what="workflow_name")
@@ -156,7 +181,8 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     # ties an event to its run's row before the transaction ends).
     run = _append(txn, run, [created], now)
     txn.insert_run(run)
-    txn.enqueue(wake_message(run, now), now)
+    if leased_to is None:
+        txn.enqueue(wake_message(run, now), now)
     return run, True
 
 

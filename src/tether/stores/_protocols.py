@@ -69,6 +69,19 @@ class WorkflowStore(Protocol):
         """
         ...
 
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        """`create_run`, and claim a new run for `owner` in the same transaction.
+
+        An eager start: the caller runs the run at once, with no trip through the queue.
+        A new run's activation message is written already delivered to `owner` (it
+        comes back to the queue if the owner dies). Returns the run, whether this call
+        created it, and for a new run the message and the claim; an existing run is not
+        claimed (None).
+        """
+        ...
+
     async def get_run(self, run_id: str) -> RunRecord | None:
         """Return the run view, or None."""
         ...

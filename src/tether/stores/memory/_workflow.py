@@ -195,6 +195,16 @@ class _Txn:
             self._set(self.s.pending_keys, (message.queue, message.idempotency_key), message_id)
         return message_id
 
+    def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        row = _Row(message_id, message.queue, message.payload, message.available_at,
+                   message.idempotency_key, owner, until, 1)  # fmt: skip
+        self._set(self.s.queue, message_id, row)
+        return Message(
+            message_id=message_id, queue=message.queue, payload=message.payload,
+            deliveries=1, lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
+
     def ack(self, message_id: str, owner: str) -> bool:
         row = self.s.queue.get(message_id)
         if row is None or row.lease_owner != owner:
@@ -256,6 +266,11 @@ class MemoryWorkflowStore:
         result = self._write(lambda t: _logic.create_run(t, run, time.time()))
         await self._notify([run.queue])
         return result
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return self._write(lambda t: _logic.start_run(t, run, owner, lease_seconds, time.time()))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return self._s.runs.get(run_id)

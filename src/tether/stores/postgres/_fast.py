@@ -170,7 +170,7 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    insert_hook = delete_hook = enqueue = active_children = nack = _undecided
+    insert_hook = delete_hook = enqueue = enqueue_leased = active_children = nack = _undecided
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
         raise _Undecided

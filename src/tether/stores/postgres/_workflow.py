@@ -178,9 +178,7 @@ class PostgresWorkflowStore:
             try:
                 txn = _Txn(conn, float(row[0]))
                 result = fn(txn)
-                # Buffered writes reach the server before COMMIT (notify flushes them).
-                notes = txn.notify(self._namespace)
-                conn.execute("COMMIT")
+                notes = txn.finish(self._namespace)
             except BaseException:
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                     with contextlib.suppress(psycopg.Error):
@@ -230,6 +228,13 @@ class PostgresWorkflowStore:
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return await self._write(
+            lambda t: _logic.start_run(t, run, owner, lease_seconds, t.now), retry_conflict=True
+        )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         row = await self._sql(

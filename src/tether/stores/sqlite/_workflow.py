@@ -163,6 +163,20 @@ class _Txn:
         )
         return message_id
 
+    def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        self.c.execute(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
+            "lease_owner, lease_expires_at, deliveries, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)",
+            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
+             m.available_at),
+        )  # fmt: skip
+        return Message(
+            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
+            lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
+
     def ack(self, message_id: str, owner: str) -> bool:
         cur = self.c.execute(
             "DELETE FROM tether_queue WHERE message_id = ? AND lease_owner = ?", (message_id, owner)
@@ -278,6 +292,13 @@ class SqliteWorkflowStore:
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, time.time()))
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return await self._write(
+            lambda t: _logic.start_run(t, run, owner, lease_seconds, time.time())
+        )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._db.read(lambda c: _Txn(c).get_run(run_id))
