@@ -213,8 +213,9 @@ async def main() -> None:
             stalling = _StallingSubmissions(backend.stores.submissions, STALL_IN[scenario])
             agent_backend = _WrappedBackend(backend, stalling)
         host = build_host(agent_backend, scenario, EFFECTS)
+        # The worker runs the sessions on the (possibly wrapped) backend it is given.
         worker = tether.Worker(
-            backend, host.registry, concurrency=8, poll_interval=0.05, lease_seconds=30
+            agent_backend, host.registry, concurrency=8, poll_interval=0.05, lease_seconds=30
         )
         await worker.run_forever()
 

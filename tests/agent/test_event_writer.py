@@ -33,4 +33,4 @@ async def test_close_does_not_cancel_a_background_write_under_way() -> None:
     writer.emit("message.delta", text="b")
     await writer.close()
     events = [decode_event(c, i) for i, c in enumerate(store.chunks)]
-    assert [(e.data["text"], e.meta.sequence) for e in events] == [("a", 0), ("b", 1)]
+    assert [(e.data.text, e.meta.sequence) for e in events] == [("a", 0), ("b", 1)]

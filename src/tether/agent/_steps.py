@@ -29,7 +29,7 @@ from ..stores import (
 from ..stores._agent_records import LEASE_DURATION, ProducerClaim
 from ._agent import Agent
 from ._transcript import EventWriter, Record, Transcript, to_messages
-from .models import Model, ModelRequest, ModelSettings, TextDelta
+from .models import Model, ModelRequest, ModelSettings, TextDelta, resolve_model
 from .models import ToolCallStart as _ToolCallStart
 
 __all__ = ["SessionSteps", "TurnInfo"]
@@ -82,10 +82,11 @@ def _claim(d: Mapping[str, Any]) -> ProducerClaim:
 class SessionSteps:
     """The step bodies of one agent's sessions, bound to a backend's stores."""
 
-    def __init__(self, stores: Stores, agent: Agent, model: Model) -> None:
+    def __init__(self, stores: Stores, agent: Agent, agents: Any) -> None:
         self.stores = stores
         self.agent = agent
-        self.model = model
+        self.agents = agents
+        self.model: Model = resolve_model(agent.model)
         self._seen_slot: dict[str, int] = {}
         self._read_cache: dict[str, tuple[str, list[Record]]] = {}
 
@@ -376,9 +377,11 @@ class SessionSteps:
         events.emit("turn.waiting", on="tasks", tasks=tasks)
         await events.close()
 
-    async def close_session(self, run_id: str, session_id: str, claim: dict[str, Any]) -> None:
+    async def close_session(
+        self, run_id: str, session_id: str, claim: dict[str, Any], retention: Any = "default"
+    ) -> None:
         """End the session; with ``retention=0`` delete its content, keeping records."""
-        if self.agent.retention == 0:
+        if retention == 0:
             await self.stores.conversations.purge(claim["path"])
             await self.stores.workflow.purge_run_content(run_id)
         else:
@@ -680,10 +683,10 @@ class _TurnStep:
         markers = {
             r["call_id"]: r["kind"]
             for r in mine
-            if r.get("kind") in ("tool_started", "authorization_requested")
+            if r.get("kind") in ("tool_started", "authorization")
         }
         started = {call_id for call_id, kind in markers.items() if kind == "tool_started"}
-        asked = sum(1 for r in mine if r.get("kind") == "authorization_requested")
+        asked = sum(1 for r in mine if r.get("kind") == "authorization")
         held: list[dict[str, Any]] = []
         parked: list[dict[str, Any]] = []
         runnable: list[tuple[dict[str, Any], Any, dict[str, Any]]] = []
@@ -781,18 +784,20 @@ class _TurnStep:
                         self.turn.turn_id, call, format_tool_result(value), False
                     )
                 except AuthorizationRequired as auth:
+                    request_id = f"authorize:{call['call_id']}:{asked + len(held)}"
                     await self.transcript.append(
                         [
                             {
-                                "kind": "authorization_requested",
+                                "kind": "authorization",
                                 "turn_id": self.turn.turn_id,
                                 "call_id": call["call_id"],
+                                "request_id": request_id,
                             }
                         ]
                     )
                     held.append(
                         {
-                            "request_id": f"authorize:{call['call_id']}:{asked + len(held)}",
+                            "request_id": request_id,
                             "kind": "authorization",
                             "call_id": call["call_id"],
                             "tool": call["name"],

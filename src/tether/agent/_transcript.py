@@ -18,10 +18,13 @@ from typing import Any
 
 import orjson
 
+from .. import durable
 from ..errors import FatalError, FencedError
 from ..stores import Stores, StreamIdentity
 from ..stores._agent_records import OFFSET_START, ProducerClaim
-from ._events import EVENTS_STREAM, EventType, encode_event
+from ._event_data import EVENT_DATA, SessionEventType, ToolCallRef
+from ._events import EVENTS_STREAM, encode_event
+from ._requests import InputRequest, TaskRef
 from .models import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
 
 __all__ = ["EventWriter", "Transcript", "conversation_path", "to_messages"]
@@ -168,15 +171,15 @@ class EventWriter:
         self._task: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()
 
-    def emit(self, type_: EventType, **data: Any) -> None:
+    def emit(self, type_: SessionEventType, **data: Any) -> None:
         """Queue one event; its sequence is its position within this step."""
         self._queued.append(
             encode_event(
-                type_,
-                data,
+                _record(type_, data, self.turn_id),
                 turn_id=self.turn_id,
                 step_index=self.step_index,
                 sequence=self._sequence,
+                attempt=_attempt(),
             )
         )
         self._sequence += 1
@@ -204,3 +207,48 @@ class EventWriter:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.flush()
+
+
+def _attempt() -> int:
+    try:
+        return durable.step_info().attempt
+    except Exception:
+        return 1
+
+
+def _record(type_: SessionEventType, data: dict[str, Any], turn_id: str | None) -> Any:
+    if type_ in ("input.requested", "authorization.required"):
+        request = InputRequest(
+            request_id=data["request_id"],
+            kind=data["kind"],
+            turn_id=turn_id or "",
+            principal=data.get("principal"),
+            tool_name=data.get("tool"),
+            call_id=data.get("call_id"),
+            prompt=data.get("prompt") or data.get("message"),
+            options=tuple(data["options"]) if data.get("options") else None,
+            approvers=tuple(data.get("approvers") or ()),
+            data={k: data[k] for k in ("arguments", "provider", "url") if data.get(k) is not None},
+        )
+        if type_ == "input.requested":
+            return EVENT_DATA[type_](request=request)  # type: ignore[call-arg]
+        return EVENT_DATA[type_](  # type: ignore[call-arg]
+            request=request, provider=data.get("provider") or "", url=data.get("url")
+        )
+    if type_ == "turn.waiting":
+        tasks = tuple(
+            TaskRef(
+                call_id=t["call_id"],
+                agent=t["agent"],
+                task_session_id=t["task_session_id"],
+                run_id=f"task:{t['task_session_id']}",
+            )
+            for t in data.get("tasks") or ()
+        )
+        return EVENT_DATA[type_](  # type: ignore[call-arg]
+            on=data["on"], request_ids=tuple(data.get("request_ids") or ()), tasks=tasks
+        )
+    if type_ == "message.completed":
+        calls = tuple(ToolCallRef(call_id=c["call_id"], name=c["name"]) for c in data["tool_calls"])
+        return EVENT_DATA[type_](text=data["text"], tool_calls=calls)  # type: ignore[call-arg]
+    return EVENT_DATA[type_](**data)

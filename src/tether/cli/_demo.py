@@ -20,7 +20,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..agent import Session, SessionEvent
+from ..agent import (
+    InputRequest,
+    InputRequested,
+    InputResolved,
+    MessageCompleted,
+    Session,
+    SessionEvent,
+    SessionStarted,
+    ToolCalled,
+    ToolReturned,
+    TurnFailed,
+    TurnStarted,
+    TurnSteered,
+    TurnWaiting,
+)
 from ..stores import Backend, open_backend
 from ..testing import ScriptedModel
 from ._demo_app import build_host
@@ -62,7 +76,7 @@ class _Printer:
     def _flush(self) -> None:
         if self.deltas:
             first, count = self.deltas[0], len(self.deltas)
-            text = "".join(e.data.get("text", "") for e in self.deltas)
+            text = "".join(getattr(e.data, "text", "") for e in self.deltas)
             self.deltas = []
             self._line(first, f"message.delta x{count}", json.dumps(text, ensure_ascii=False))
 
@@ -79,36 +93,38 @@ class _Printer:
     @staticmethod
     def _details(event: SessionEvent) -> str:
         data = event.data
-        match event.type:
-            case "session.started":
-                return f"session {data.get('session_id')} of agent {data.get('agent')!r}"
-            case "turn.started" | "turn.steered":
-                return f"{json.dumps(data.get('text', ''))} from {data.get('principal') or '-'}"
-            case "message.completed":
-                calls = [c["name"] for c in data.get("tool_calls", [])]
+        match data:
+            case SessionStarted():
+                return f"session {data.session_id} of agent {data.agent!r}"
+            case TurnStarted() | TurnSteered():
+                return f"{json.dumps(data.text)} from {data.principal or '-'}"
+            case MessageCompleted():
+                calls = [c.name for c in data.tool_calls]
                 return f"calls {', '.join(calls)}" if calls else "final answer"
-            case "tool.call":
-                return _call(data["name"], data.get("arguments", {}))
-            case "tool.result":
-                flag = " (error)" if data.get("is_error") else ""
-                return f"{data['name']}{flag} → {_short(data.get('content', ''), 60)}"
-            case "input.requested":
-                if data.get("kind") == "approval":
-                    return f"approval of {_call(data['tool'], data.get('arguments', {}))}"
-                options = "/".join(data.get("options") or []) or "free text"
-                return f"question [{options}] {_short(data.get('prompt', ''), 48)}"
-            case "input.resolved":
-                return f"{data['request_id']} = {_short(data.get('answer'))} by {data.get('by')}"
-            case "turn.waiting":
-                return f"on {data.get('on')} (no worker is held)"
-            case "turn.failed":
-                return f"{data.get('error')} terminal={data.get('terminal')}"
+            case ToolCalled():
+                return _call(data.name, dict(data.arguments))
+            case ToolReturned():
+                flag = " (error)" if data.is_error else ""
+                return f"{data.name}{flag} → {_short(data.content, 60)}"
+            case InputRequested():
+                request = data.request
+                if request.kind == "approval":
+                    arguments = request.data.get("arguments", {})
+                    return f"approval of {_call(request.tool_name or '?', arguments)}"
+                options = "/".join(request.options or []) or "free text"
+                return f"question [{options}] {_short(request.prompt or '', 48)}"
+            case InputResolved():
+                return f"{data.request_id} = {_short(data.answer)} by {data.by}"
+            case TurnWaiting():
+                return f"on {data.on} (no worker is held)"
+            case TurnFailed():
+                return f"{data.error} terminal={data.terminal}"
             case _:
                 return ""
 
 
-def _pending(requests: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
-    return next((r for r in requests if r.get("kind") == kind), None)
+def _pending(requests: list[InputRequest], kind: str) -> InputRequest | None:
+    return next((r for r in requests if r.kind == kind), None)
 
 
 async def _step_committed(backend: Backend, run_id: str, name: str, count: int) -> None:
@@ -168,7 +184,7 @@ async def run_demo() -> int:
                     continue
                 if question := _pending(await session.pending_requests(), "question"):
                     out.say("the on-call engineer answers the severity question: p2")
-                    await session.answer(question["request_id"], "p2", principal=_PRINCIPAL)
+                    await session.answer(question.request_id, "p2", principal=_PRINCIPAL)
                     out.say("handle_incident then sleeps 1 s durably (10 min in production)")
                 elif approval := _pending(await session.pending_requests(), "approval"):
                     # The parking step commits just after its events are on record.
@@ -187,7 +203,7 @@ async def run_demo() -> int:
                         "days later, the on-call engineer approves the restart "
                         "(answered after the restart)"
                     )
-                    await session.answer(approval["request_id"], "approve", principal=_PRINCIPAL)
+                    await session.answer(approval.request_id, "approve", principal=_PRINCIPAL)
             return False
 
         try:

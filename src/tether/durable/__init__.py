@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from ._ambient import current_backend
 from ._client import Client, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._registry import Registry, WorkflowDef
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
+from ._run_reads import RunInput
+from ._streams import RunStream
 from ._worker import Worker
 
 __all__ = [
@@ -17,11 +20,14 @@ __all__ = [
     "RetryPolicy",
     "RunHandle",
     "RunInfo",
+    "RunInput",
+    "RunStream",
     "StepInfo",
     "StepView",
     "Worker",
     "WorkflowContext",
     "WorkflowDef",
+    "current_backend",
     "parse_duration",
     "step_info",
 ]
