@@ -134,6 +134,13 @@ SCRIPTS: dict[str, list[Any]] = {
         final("Restarted."),
     ],
     "settlement": [final("All settled.")],
+    "coordinates": [
+        Reply(
+            text="Checking the database now.",
+            tool_calls=(tool_call("slow_check", {"service": "db"}),),
+        ),
+        final("Checked."),
+    ],
 }
 SCRIPTS["claimed"] = SCRIPTS["admission"]
 

@@ -347,6 +347,32 @@ async def test_kill_while_a_settlement_is_reserved_but_not_final(harness: Harnes
     assert await harness.backend.stores.submissions.list_pending_settlements() == []
 
 
+async def test_coordinates_are_the_same_on_every_attempt(harness: Harness) -> None:
+    harness.use("coordinates")
+    harness.start_worker()
+    session = await harness.session()
+    sub_id = await session.send("check the db", client_message_id="m1")
+    await harness.until(lambda: harness.ready("slow_check"))
+    await session.wait_for("tool.call", timeout=20)
+    harness.kill(harness.procs[0])
+    harness.start_worker()
+    await harness.finished(session, sub_id)
+    events = await session.read_events()
+    assert all(e.meta.attempt >= 1 for e in events)
+    calls = [e for e in events if e.type == "tool.call"]
+    # Attempt 1 streamed the reply (deltas) before the call; attempt 2 adopted the
+    # recorded reply and streamed nothing. The call is the same logical event: same
+    # coordinates, another id, the attempt that emitted it.
+    assert [e.meta.attempt for e in calls] == [1, 2]
+    assert len({(e.meta.turn_id, e.meta.step_index, e.meta.sequence) for e in calls}) == 1
+    assert calls[0].meta.id != calls[1].meta.id
+    deltas = [e for e in events if e.type == "message.delta"]
+    assert deltas and {e.meta.attempt for e in deltas} == {1}
+    [result] = [e for e in events if e.type == "tool.result"]
+    assert result.meta.attempt == 2 and result.meta.step_index == calls[1].meta.step_index
+    assert result.meta.sequence > calls[1].meta.sequence
+
+
 async def _run_released(harness: Harness, session: Session) -> bool:
     run = await harness.backend.stores.workflow.get_run(session.run_id)
     return run is not None and run.lease_owner is None and run.status == "running"

@@ -25,7 +25,7 @@ from ..stores._agent_records import OFFSET_START, ProducerClaim
 from ._event_data import EVENT_DATA, SessionEventType, ToolCallRef
 from ._events import EVENTS_STREAM, encode_event
 from ._requests import InputRequest, TaskRef
-from .models import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+from .models import AssistantMessage, ChatMessage, ToolCall, ToolResultMessage, UserMessage
 
 __all__ = ["EventWriter", "Transcript", "conversation_path", "to_messages"]
 
@@ -114,9 +114,9 @@ class Transcript:
                 return records, offset
 
 
-def to_messages(records: Sequence[Record]) -> list[Message]:
+def to_messages(records: Sequence[Record]) -> list[ChatMessage]:
     """The model-facing conversation a list of transcript records amounts to."""
-    out: list[Message] = []
+    out: list[ChatMessage] = []
     for record in records:
         kind = record.get("kind")
         if kind == "user":

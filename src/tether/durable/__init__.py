@@ -8,6 +8,7 @@ from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._registry import Registry, WorkflowDef
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import RunInput
+from ._step_scope import StepStream, checkpoint, commit_with_step, step_stream, to_thread
 from ._streams import RunStream
 from ._worker import Worker
 
@@ -23,11 +24,16 @@ __all__ = [
     "RunInput",
     "RunStream",
     "StepInfo",
+    "StepStream",
     "StepView",
     "Worker",
     "WorkflowContext",
     "WorkflowDef",
+    "checkpoint",
+    "commit_with_step",
     "current_backend",
     "parse_duration",
     "step_info",
+    "step_stream",
+    "to_thread",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +27,7 @@ from ..stores import (
     RunRecord,
     RunStatus,
     StepRecord,
+    StoreWrite,
     WorkflowStore,
 )
 from ._registry import Registry, queue_name, workflow_name_of
@@ -312,13 +313,21 @@ class Client:
         """A named stream of a run: `read(start)`, `follow(start)` (ends with the run)."""
         return RunStream(self._store, run_id, name)
 
-    async def resume_hook(self, token: str, payload: Any = None) -> None:
+    async def resume_hook(
+        self, token: str, payload: Any = None, *, writes: Sequence[StoreWrite] = ()
+    ) -> None:
         """Send `payload` to the hook owning `token`; its run wakes up.
 
+        Args:
+            token: The hook's token.
+            payload: What its `await` returns.
+            writes: Writes of other stores (`tether.stores` write records) applied in
+                the same transaction: they land with the payload or not at all.
+
         Raises:
-            NotFoundError: No active hook has that token.
+            NotFoundError: No active hook has that token (nothing is written).
         """
-        await self._store.resume_hook(token, encode(payload, what="hook payload"))
+        await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`)."""

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._codec import decode, encode
 from .._ids import new_token, new_ulid
@@ -39,11 +39,12 @@ from ..errors import (
     StepFailedError,
     StoreError,
 )
-from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
+from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, StoreWrite, WorkflowStore
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
 from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._step_scope import StepScope, bind_scope, unbind_scope
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -52,6 +53,7 @@ __all__ = ["Activation"]
 
 FORMAT_VERSION = 1
 _TRANSIENT_TRIES = 6
+T = TypeVar("T")
 
 
 class _Suspend(BaseException):
@@ -105,6 +107,8 @@ class Activation:
         self.outcome: str = "running"
         self._slot = 0
         self._pending: list[NewEvent] = []
+        # Other stores' writes of completed steps, committed with `_pending`.
+        self._pending_writes: list[StoreWrite] = []
         self._lock = asyncio.Lock()
         self._active_steps = 0
         self._waiters: list[_Waiter] = []
@@ -207,13 +211,16 @@ class Activation:
         end: bool = False,
         keep_pending: bool = True,
         park_guard: Callable[[], bool] | None = None,
+        writes: Sequence[StoreWrite] = (),
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park."""
         async with self._lock:
             if self.ended:
                 raise _Suspend
             batch = (self._pending if keep_pending else []) + list(events)
+            store_writes = (self._pending_writes if keep_pending else []) + list(writes)
             self._pending = []
+            self._pending_writes = []
             tries = 0
             stale = False
             while True:
@@ -228,6 +235,7 @@ class Activation:
                     # for, and parking then would leave the run asleep with its answer.
                     if park_guard is not None and not park_guard():
                         self._pending = batch + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
                         return False
                     commit = Commit(
                         run_id=self.run_id,
@@ -245,6 +253,7 @@ class Activation:
                         # lapsed: the step it starts would run while another worker,
                         # or this one, claims the run and runs the step again.
                         lease_seconds=None if end else self.lease_seconds,
+                        writes=tuple(store_writes),
                     )
                     result = await self.store.commit(commit)
                 except StaleHeadError:
@@ -350,7 +359,9 @@ class Activation:
         for _ in range(3):
             await asyncio.sleep(0)
         self._park_check_scheduled = False
-        if self.ended or self._active_steps or not self._waiters:
+        # A thread still running a step's call keeps the run here: parking would let
+        # another worker start the call again alongside it.
+        if self.ended or self._active_steps or self._executing or not self._waiters:
             return
         self._poke()
         if any(w.future.done() for w in self._waiters):
@@ -373,6 +384,7 @@ class Activation:
             self._poke()
             return (
                 not self._active_steps
+                and not self._executing
                 and bool(self._waiters)
                 and not any(w.future.done() for w in self._waiters)
             )
@@ -469,11 +481,14 @@ class Activation:
                 attempt=op.attempt,
                 idempotency_key=f"{self.run_id}:{slot}",
             )
+            scope = StepScope(self)
             try:
-                result = await self._execute(fn, args, kwargs, info)
+                result = await self._execute(fn, args, kwargs, info, scope)
             except Exception as exc:
+                await scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
+            writes = await scope.finish()
             if self.ended:
                 raise _Suspend
             try:
@@ -482,6 +497,7 @@ class Activation:
                 await self._fail_step(op, exc)
                 return
             op.status, op.output, op.at = "completed", output, time.time()
+            self._pending_writes.extend(writes)
             self._pending.append(
                 NewEvent(
                     event_type="step_completed",
@@ -497,25 +513,46 @@ class Activation:
                 self._schedule_park_check()
 
     async def _execute(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], info: StepInfo
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        info: StepInfo,
+        scope: StepScope,
     ) -> Any:
         token = set_step_info(info)
+        bound = bind_scope(scope)
         try:
             if inspect.iscoroutinefunction(fn):
                 return await fn(*args, **kwargs)
-            ctx = contextvars.copy_context()
-            loop = asyncio.get_running_loop()
-            running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
-            # Shielded: an abandoned activation cannot stop a thread, so it keeps
-            # track of it until the body returns (see `quiesce`).
-            self._executing.add(running)
-            running.add_done_callback(self._executing.discard)
-            result = await asyncio.shield(running)
+            result = await self.run_in_thread(fn, *args, **kwargs)
             if inspect.isawaitable(result):
                 return await result
             return result
         finally:
+            unbind_scope(bound)
             reset_step_info(token)
+
+    async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run `fn` on the step threads, tracked until it returns (see `to_thread`)."""
+        ctx = contextvars.copy_context()
+        loop = asyncio.get_running_loop()
+        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+        # Shielded: an abandoned activation cannot stop a thread, so it keeps track of
+        # it until the body returns (see `quiesce`); nor does it park while one runs.
+        self._executing.add(running)
+        running.add_done_callback(self._thread_done)
+        return await asyncio.shield(running)
+
+    def _thread_done(self, running: asyncio.Future[Any]) -> None:
+        self._executing.discard(running)
+        if self._waiters:
+            self._schedule_park_check()
+
+    async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
+        """Commit `writes` now, fenced by the lease (a step's `checkpoint`)."""
+        if writes:
+            await self._commit(writes=writes)
 
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
         payload = encode(error, what="error")

@@ -30,6 +30,7 @@ from ._records import (
     WaitRecord,
     WorkerRecord,
 )
+from ._writes import StoreWrite
 
 __all__ = [
     "Backend",
@@ -113,7 +114,10 @@ class WorkflowStore(Protocol):
         ...
 
     async def commit(self, commit: Commit) -> CommitResult:
-        """Apply one atomic commit of the lease holder (see `Commit`)."""
+        """Apply one atomic commit of the lease holder (see `Commit`).
+
+        Its `writes` to other stores are applied first, in the same transaction.
+        """
         ...
 
     async def renew_lease(
@@ -127,10 +131,15 @@ class WorkflowStore(Protocol):
         ...
 
     # -- writes from outside the run ------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+    async def resume_hook(
+        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+    ) -> HookRecord:
         """Append `hook_received` to the hook's run and wake it.
 
-        Raises `NotFoundError` when no active hook owns the token.
+        `writes` (see `stores._writes`) are applied first, in the same transaction.
+
+        Raises `NotFoundError` when no active hook owns the token (and nothing of
+        `writes` is applied).
         """
         ...
 

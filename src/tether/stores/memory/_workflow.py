@@ -12,7 +12,7 @@ import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..._ids import new_ulid
 from ...errors import InvalidTransitionError
@@ -37,6 +37,13 @@ from .._records import (
     WorkerRecord,
 )
 from .._streams import follow, resolve_start
+from .._write_rules import apply_writes
+from .._writes import StoreWrite
+from ._writes import MemoryWrites
+
+if TYPE_CHECKING:
+    from ._conversations import MemoryConversationStore
+    from ._submissions import MemorySubmissionStore
 
 T = TypeVar("T")
 
@@ -204,6 +211,33 @@ class MemoryWorkflowStore:
         self._s = _State()
         self._changed = asyncio.Condition()
         self._queue_signal: dict[str, asyncio.Event] = {}
+        self._submissions: MemorySubmissionStore | None = None
+        self._conversations: MemoryConversationStore | None = None
+
+    def attach_agent_stores(
+        self, submissions: MemorySubmissionStore, conversations: MemoryConversationStore
+    ) -> None:
+        """The stores `Commit.writes` and `resume_hook(writes=...)` write to."""
+        self._submissions = submissions
+        self._conversations = conversations
+
+    def _with_writes(self, writes: Sequence[StoreWrite], fn: Callable[[_Txn], T]) -> T:
+        """`fn` in a write whose transaction first applies `writes` (all or nothing)."""
+        if not writes:
+            return self._write(fn)
+        targets = MemoryWrites(self._s.streams, _Stream, self._submissions, self._conversations)
+
+        def run(t: _Txn) -> T:
+            try:
+                apply_writes(targets, writes)
+                return fn(t)
+            except BaseException:
+                targets.rollback()
+                raise
+
+        result = self._write(run)
+        targets.committed()
+        return result
 
     def _write(self, fn: Callable[[_Txn], T]) -> T:
         txn = _Txn(self._s)
@@ -281,7 +315,9 @@ class MemoryWorkflowStore:
         return self._write(lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time()))
 
     async def commit(self, commit: Commit) -> CommitResult:
-        result = self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
+        result = self._with_writes(
+            commit.writes, lambda t: _logic.apply_commit(t, commit, time.time())
+        )
         await self._notify([m.queue for m in commit.enqueue] + self._queues())
         return result
 
@@ -302,8 +338,12 @@ class MemoryWorkflowStore:
             self._s.runs[run_id] = dataclasses.replace(run, lease_owner=None, lease_expires_at=0.0)
 
     # -- outside writes ---------------------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
-        hook = self._write(lambda t: _logic.resume_hook(t, token, payload, time.time()))
+    async def resume_hook(
+        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+    ) -> HookRecord:
+        hook = self._with_writes(
+            writes, lambda t: _logic.resume_hook(t, token, payload, time.time())
+        )
         await self._notify(self._queues())
         return hook
 
