@@ -4,7 +4,8 @@
 TetherError
 ├─ ConfigurationError          misuse found when things are defined or opened
 │  └─ MissingExtraError        an optional dependency is not installed
-├─ StoreError                  the persistence layer refused or failed
+├─ StoreError                  the persistence layer refused an operation or failed
+│  ├─ StoreUnavailableError    it could not be reached or could not write now: retried
 │  ├─ NotFoundError            the named record does not exist
 │  │  └─ ContentDeletedError   the content existed and was deleted by retention
 │  ├─ ConflictError            same identity, other content; never an overwrite
@@ -25,6 +26,7 @@ TetherError
 │  ├─ RunFailedError           handle.result() of a run that failed
 │  ├─ RunCancelledError        handle.result() of a run that was cancelled
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
+│  ├─ StepTimeoutError         an attempt of a step ran past its timeout (then retried)
 │  └─ StepFailedError          a step used its retry budget or raised FatalError
 └─ AgentError                  the agent layer (models, tools)
    ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
@@ -76,7 +78,9 @@ __all__ = [
     "SessionStrandedError",
     "StaleHeadError",
     "StepFailedError",
+    "StepTimeoutError",
     "StoreError",
+    "StoreUnavailableError",
     "StrandedRunError",
     "TetherError",
     "ToolArgumentsError",
@@ -105,7 +109,20 @@ class MissingExtraError(ConfigurationError, ImportError):
 
 
 class StoreError(TetherError):
-    """The persistence layer refused an operation or failed."""
+    """The persistence layer refused an operation or failed.
+
+    Only `StoreUnavailableError` says trying again may help; any other `StoreError` is
+    a refusal of what was asked, and asking again gets the same answer.
+    """
+
+
+class StoreUnavailableError(StoreError):
+    """The store could not be reached or could not write just now.
+
+    A lost connection, a restarting server, a full disk, a lock held too long: the same
+    call may succeed later, and it may also have taken effect before the failure was
+    seen.
+    """
 
 
 class NotFoundError(StoreError):
@@ -243,6 +260,32 @@ class RunTimeoutError(WorkflowError, TimeoutError):
         super().__init__(
             f"run {run_id!r} did not finish within {timeout} s (status {status!r}); "
             "the run goes on: wait again or cancel it"
+        )
+
+
+class StepTimeoutError(WorkflowError, TimeoutError):
+    """An attempt of a step ran longer than its ``timeout``; it counts as a failed attempt.
+
+    An async step is cancelled at the deadline. A sync step's thread cannot be stopped:
+    the attempt fails at the deadline all the same, and the thread is left to finish
+    on its own, its result discarded.
+    """
+
+    def __init__(self, run_id: str, slot: int, step_name: str, attempt: int, timeout: float):
+        self.run_id = run_id
+        self.slot = slot
+        self.step_name = step_name
+        self.attempt = attempt
+        self.timeout = timeout
+        super().__init__(
+            f"attempt {attempt} of step {step_name!r} (slot {slot} of run {run_id!r}) "
+            f"ran longer than its timeout of {timeout:g} s"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            StepTimeoutError,
+            (self.run_id, self.slot, self.step_name, self.attempt, self.timeout),
         )
 
 

@@ -81,7 +81,7 @@ def _ts(value: float | None) -> datetime | None:
 async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
     if run.status in TERMINAL_RUN_STATUSES:
         return False
-    now = time.time()
+    now = await store.clock()  # heartbeats are stamped on the store's clock
     live = [w for w in await store.list_workers() if now - w.heartbeat_at <= LIVE_WORKER_SECONDS]
     serving = any(
         w.engine_version == run.engine_version and w.deployment == run.deployment for w in live

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextvars
+import math
 import random as _random
 import uuid as _uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from .._codec import decode
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
-from ._retry import RetryPolicy
+from ._retry import RetryPolicy, parse_duration
 
 if TYPE_CHECKING:
     from ._executor import Activation
@@ -42,6 +43,13 @@ class StepInfo:
     name: str
     attempt: int
     idempotency_key: str
+
+
+def _positive_duration(value: float | timedelta | str, what: str) -> float:
+    seconds = parse_duration(value)
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigurationError(f"{what} must be a positive, finite duration, not {value!r}")
+    return seconds
 
 
 _STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar("tether_step", default=None)
@@ -149,6 +157,7 @@ class WorkflowContext:
         *args: Any,
         name: str | None = None,
         retry: RetryPolicy | None = None,
+        timeout: float | timedelta | str | None = None,
         **kwargs: Any,
     ) -> T: ...
 
@@ -159,6 +168,7 @@ class WorkflowContext:
         *args: Any,
         name: str | None = None,
         retry: RetryPolicy | None = None,
+        timeout: float | timedelta | str | None = None,
         **kwargs: Any,
     ) -> T: ...
 
@@ -168,26 +178,35 @@ class WorkflowContext:
         *args: Any,
         name: str | None = None,
         retry: RetryPolicy | None = None,
+        timeout: float | timedelta | str | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run `fn(*args, **kwargs)` as a durable step and return its (decoded) result.
 
         A completed step never runs again: on replay its recorded output is returned.
         An interrupted or failed attempt runs again (attempt + 1) within the retry
-        budget. Sync callables run in a worker thread.
+        budget. Sync callables run in a worker thread. (`name`, `retry` and `timeout`
+        are this method's own: pass a callable's arguments of those names through
+        `functools.partial`.)
 
         Args:
             fn: Any sync or async callable.
             *args: Positional arguments (recorded as the step's input).
             name: The durable step name; defaults to the callable's qualified name.
             retry: The retry policy; defaults to 4 attempts with exponential backoff.
+            timeout: How long one attempt may run (seconds, a timedelta or "30s"). An
+                attempt past it fails with `StepTimeoutError` and counts as one: an
+                async callable is cancelled; a sync one's thread cannot be stopped and
+                is left to finish unattended, its result dropped.
             **kwargs: Keyword arguments (recorded as the step's input).
 
         Raises:
             StepFailedError: The step raised FatalError or used its retry budget.
+            ConfigurationError: `timeout` is not a positive, finite duration.
         """
         label = name or getattr(fn, "__qualname__", None) or repr(fn)
-        return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy())
+        seconds = None if timeout is None else _positive_duration(timeout, "timeout")
+        return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy(), seconds)
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably: the run parks, and a timer in the store wakes it.

@@ -17,16 +17,18 @@ import asyncio
 import contextlib
 import contextvars
 import inspect
+import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .._codec import decode, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
+    ConflictError,
     FatalError,
     FencedError,
     HookTokenInUseError,
@@ -37,11 +39,14 @@ from ..errors import (
     SerializationError,
     StaleHeadError,
     StepFailedError,
+    StepTimeoutError,
     StoreError,
+    StoreUnavailableError,
 )
 from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, StoreWrite, WorkflowStore
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
 from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
+from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
 from ._step_scope import StepScope, bind_scope, unbind_scope
@@ -51,9 +56,22 @@ if TYPE_CHECKING:
 
 __all__ = ["Activation"]
 
-FORMAT_VERSION = 1
-_TRANSIENT_TRIES = 6
 T = TypeVar("T")
+log = logging.getLogger("tether.worker")
+
+FORMAT_VERSION = 1
+#: Without a lease to go by (an activation outside a worker), how often a commit is
+#: tried while the store is unavailable before the activation gives the run up.
+_TRANSIENT_TRIES = 6
+
+
+def _encode_error(error: BaseException) -> bytes:
+    """The journal form of an error; never raises, whatever the error's methods do."""
+    try:
+        return encode(error, what="error")
+    except Exception:
+        name = type(error).__qualname__
+        return encode(RuntimeError(f"{name} (its details could not be recorded)"), what="error")
 
 
 class _Suspend(BaseException):
@@ -90,6 +108,7 @@ class Activation:
         owner: str,
         threads: Executor | None,
         lease_seconds: float | None = None,
+        lease_sent: float | None = None,
     ) -> None:
         self.store = store
         self.registry = registry
@@ -100,7 +119,7 @@ class Activation:
         self.owner = owner
         self.message_id = message_id
         self.threads = threads
-        self.lease_seconds = lease_seconds
+        self.lease = Lease(lease_seconds, time.monotonic() if lease_sent is None else lease_sent)
         self.journal = Journal.from_events(run.run_id, list(events))
         self.head = self.journal.head
         self.clock = self.journal.created_at or run.created_at
@@ -112,13 +131,17 @@ class Activation:
         self._lock = asyncio.Lock()
         self._active_steps = 0
         self._waiters: list[_Waiter] = []
-        self._hook_errors: dict[str, HookTokenInUseError] = {}
         self._unconfirmed_hooks: set[str] = set()
         self._task: asyncio.Task[None] | None = None
-        self._done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self._done: asyncio.Future[str] = loop.create_future()
         self._park_check_scheduled = False
         self._flush_scheduled = False
         self._executing: set[asyncio.Future[Any]] = set()
+        self._lease_timer: asyncio.TimerHandle | None = None
+        self._cancelling = False
+        if lease_seconds is not None:
+            self._lease_timer = loop.call_at(time.monotonic() + lease_seconds, self._lease_check)
 
     # -- lifecycle -----------------------------------------------------------------------
     async def run_to_boundary(self) -> str:
@@ -130,6 +153,7 @@ class Activation:
             await self._end_cancelled(self.journal.cancel_requested)
             return self.outcome
         self._task = asyncio.create_task(self._body(), name=f"tether-run:{self.run_id}")
+        self._task.add_done_callback(self._body_done)
         return await self._done
 
     async def _body(self) -> None:
@@ -137,21 +161,57 @@ class Activation:
         try:
             inputs = decode(self.run.input or b"", what=f"input of run {self.run_id!r}")
             value = await self.workflow.fn(ctx, *inputs.get("args", ()), **inputs.get("kwargs", {}))
-        except (_Suspend, asyncio.CancelledError):
+        except _Suspend:
             return
-        except Exception as exc:
+        except asyncio.CancelledError as exc:
+            task = asyncio.current_task()
+            if self.ended or (task is not None and task.cancelling()):
+                return
+            # The body raised it itself (it awaited a task that was cancelled): a failure
+            # like any other, or the run would hang on a body that is gone.
+            await self._end_with("failed", exc)
+            return
+        except BaseException as exc:
             await self._end_with("failed", exc)
             return
         await self._end_with("completed", value)
 
+    def _body_done(self, task: asyncio.Task[None]) -> None:
+        if self._done.done():
+            return
+        # The body ended without an outcome: something escaped the engine's own
+        # handling. Give the lease up rather than hold the run forever.
+        error = None if task.cancelled() else task.exception()
+        log.error("run %s: its activation ended without an outcome", self.run_id, exc_info=error)
+        self._settle("abandoned")
+
     def _settle(self, outcome: str) -> None:
         if self.outcome == "running":
             self.outcome = outcome
+        if self._lease_timer is not None:
+            self._lease_timer.cancel()
+            self._lease_timer = None
         if not self._done.done():
             self._done.set_result(self.outcome)
         task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
+
+    def _lease_check(self) -> None:
+        self._lease_timer = None
+        if self.ended:
+            return
+        remaining = self.lease.remaining()
+        if remaining > 0:
+            loop = asyncio.get_running_loop()
+            self._lease_timer = loop.call_at(time.monotonic() + remaining, self._lease_check)
+            return
+        # Renewals did not get through (the store is unreachable, or this process was
+        # stalled): another worker may take the run from now on. Stop trusting the
+        # lease before it can: async step bodies are cancelled here, and nothing more
+        # is committed under it.
+        log.warning("run %s: its lease may have run out; giving the run up", self.run_id)
+        self._settle("abandoned")
 
     @property
     def ended(self) -> bool:
@@ -175,19 +235,18 @@ class Activation:
         self._settle("abandoned")
 
     async def _end_with(self, status: str, value: Any) -> None:
+        if status == "completed":
+            try:
+                payload = encode(value, what=f"output of workflow {self.workflow.name!r}")
+            except SerializationError as exc:
+                status, payload = "failed", _encode_error(exc)
+        else:
+            payload = _encode_error(value)
+        event = NewEvent(
+            event_type="run_completed" if status == "completed" else "run_failed",
+            payload=payload,
+        )
         try:
-            if status == "completed":
-                try:
-                    payload = encode(value, what=f"output of workflow {self.workflow.name!r}")
-                except SerializationError as exc:
-                    status, payload = "failed", encode(exc)
-            else:
-                payload = encode(value, what="error")
-            event = (
-                NewEvent(event_type="run_completed", payload=payload)
-                if status == "completed"
-                else NewEvent(event_type="run_failed", payload=payload)
-            )
             await self._commit([event], end=True)
         except _Suspend:
             return
@@ -211,9 +270,15 @@ class Activation:
         end: bool = False,
         keep_pending: bool = True,
         park_guard: Callable[[], bool] | None = None,
+        refusals: tuple[type[StoreError], ...] = (),
         writes: Sequence[StoreWrite] = (),
     ) -> bool:
-        """Commit pending writes plus `events`; False when `park_guard` vetoed a park."""
+        """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
+
+        Only "store unavailable" is tried again. A refusal of a type in `refusals` is
+        raised to the caller with the pending writes kept; any other refusal fails the
+        run with it (asking again would get the same answer).
+        """
         async with self._lock:
             if self.ended:
                 raise _Suspend
@@ -221,13 +286,18 @@ class Activation:
             store_writes = (self._pending_writes if keep_pending else []) + list(writes)
             self._pending = []
             self._pending_writes = []
-            tries = 0
             stale = False
+            # Whether an earlier try may have been written although its answer was lost.
+            maybe_written = False
+            refused: StoreError | None = None
+            tries = 0
             while True:
                 try:
                     if stale:
-                        # Another writer appended (a hook payload, a child's end, a cancel):
-                        # fold it in, then commit again at the new head.
+                        if maybe_written and batch and await self._adopt(batch):
+                            break
+                        # Another writer appended (a hook payload, a child's end, a
+                        # cancel): fold it in, then commit again at the new head.
                         await self._merge()
                         stale = False
                     # A park is decided under the lock, on the latest journal: a commit that
@@ -247,51 +317,125 @@ class Activation:
                         enqueue=tuple(enqueue),
                         ack_message_id=self.message_id if end else None,
                         release=end,
-                        # Each commit renews the lease. A commit that went through
-                        # after an outage long enough for the lease to lapse (nobody
-                        # took the run meanwhile: the epoch held) must not leave it
-                        # lapsed: the step it starts would run while another worker,
-                        # or this one, claims the run and runs the step again.
-                        lease_seconds=None if end else self.lease_seconds,
+                        # Each commit renews the lease (from the moment the store writes
+                        # it): a step it starts must not run on a lease about to lapse.
+                        lease_seconds=None if end else self.lease.seconds,
                         writes=tuple(store_writes),
                     )
+                    sent = time.monotonic()
                     result = await self.store.commit(commit)
                 except StaleHeadError:
                     stale = True
                     continue
                 except HookTokenInUseError as exc:
-                    batch = self._drop_hook(batch, exc)
+                    batch = self._hook_conflict(batch, exc)
                     continue
                 except (FencedError, InvalidTransitionError, NotFoundError):
                     self._settle("abandoned")
                     raise _Suspend from None
-                except StoreError:
-                    # Transient (the database restarted, a lock timed out): the same
-                    # commit, or the same merge, is tried again.
+                except StoreUnavailableError as exc:
+                    # Not now (the database restarted, the disk is full, the network is
+                    # down): the same commit, or the same merge, is tried again while
+                    # the lease holds. It may have been written all the same.
+                    maybe_written = True
                     tries += 1
-                    if tries >= _TRANSIENT_TRIES:
+                    out_of_time = (
+                        self.lease.expired()
+                        if self.lease.seconds is not None
+                        else tries >= _TRANSIENT_TRIES
+                    )
+                    if out_of_time:
+                        log.warning("run %s: the store stayed unavailable: %s", self.run_id, exc)
                         self._settle("abandoned")
                         raise _Suspend from None
-                    await asyncio.sleep(0.05 * 2**tries)
+                    await asyncio.sleep(min(0.05 * 2**tries, 1.0))
+                    continue
+                except StoreError as exc:
+                    if refused is not None:
+                        # Even the run's failure was refused: hand it back.
+                        log.error("run %s: the store refused its failure: %s", self.run_id, exc)
+                        self._settle("abandoned")
+                        raise _Suspend from None
+                    if isinstance(exc, refusals):
+                        # The caller's events are refused; the writes that rode along go
+                        # out with the next commit, ahead of any queued meanwhile.
+                        refused_ids = set(map(id, events))
+                        kept = [e for e in batch if id(e) not in refused_ids]
+                        self._pending = kept + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
+                        raise
+                    # A refusal (a value the store cannot hold, a rule the commit broke):
+                    # the run fails with it, nothing of the refused commit written.
+                    refused = exc
+                    log.error("run %s: the store refused a commit: %s", self.run_id, exc)
+                    batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
+                    start_runs, enqueue, end, park_guard = (), (), True, None
+                    store_writes = []
                     continue
                 self.head = result.head
-                for event in batch:
-                    if event.event_type == "hook_created":
-                        self._unconfirmed_hooks.discard(str(event.correlation_id))
-                if self.journal.cancel_requested is not None and not end:
-                    asyncio.get_running_loop().create_task(
-                        self._end_cancelled(self.journal.cancel_requested)
-                    )
-                return True
+                if not end:
+                    self.lease.renewed(sent)
+                break
+            for event in batch:
+                if event.event_type == "hook_created":
+                    self._unconfirmed_hooks.discard(str(event.correlation_id))
+            if refused is not None:
+                self._settle("failed")
+                raise _Suspend
+            return True
 
-    def _drop_hook(self, batch: list[NewEvent], exc: HookTokenInUseError) -> list[NewEvent]:
+    def _obey_cancel(self) -> None:
+        """Once a cancel request is folded in, end the run cancelled (once).
+
+        It must be obeyed, not just seen: a park commit drops the run's waiting
+        wake-ups, the one the request enqueued among them.
+        """
+        reason = self.journal.cancel_requested
+        if reason is not None and not self._cancelling:
+            self._cancelling = True
+            asyncio.get_running_loop().create_task(self._end_cancelled(reason))
+
+    async def _adopt(self, batch: list[NewEvent]) -> bool:
+        """Whether an earlier try of `batch`, whose answer was lost, was written.
+
+        If the log after our head starts with exactly our events, it was: the journal
+        already holds them (this process wrote them), so only the head moves, and what
+        others appended after them is folded in.
+        """
+        found = await self.store.list_events(self.run_id, after=self.head)
+        ours = found[: len(batch)]
+        if len(ours) < len(batch) or any(
+            (e.event_type, e.correlation_id, e.attrs.get("attempt"))
+            != (n.event_type, n.correlation_id, n.attrs.get("attempt"))
+            for e, n in zip(ours, batch, strict=True)
+        ):
+            return False
+        self.journal.skip_to(ours[-1].slot)
+        for event in found[len(batch) :]:
+            self.journal.apply(event)
+        self.head = self.journal.head
+        if self.journal.cancelled:
+            self._settle("cancelled")
+            raise _Suspend
+        self._obey_cancel()
+        self._poke()
+        return True
+
+    def _hook_conflict(self, batch: list[NewEvent], exc: HookTokenInUseError) -> list[NewEvent]:
+        """Record the refused hook as such: replay must see the refusal the body saw."""
         kept = []
         for event in batch:
             if event.event_type == "hook_created" and event.attrs.get("token") == exc.token:
                 hook_id = str(event.correlation_id)
-                self._hook_errors[hook_id] = exc
+                op = self.journal.ops.get(int(event.attrs.get("slot") or 0))
+                if isinstance(op, HookOp):
+                    op.conflict = exc.run_id
                 self._unconfirmed_hooks.discard(hook_id)
-                continue
+                event = NewEvent(
+                    event_type="hook_conflict",
+                    correlation_id=hook_id,
+                    attrs={**event.attrs, "holder": exc.run_id},
+                )
             kept.append(event)
         self._poke()
         return kept
@@ -307,6 +451,7 @@ class Activation:
         if self.journal.cancelled:
             self._settle("cancelled")
             raise _Suspend
+        self._obey_cancel()
         self._poke()
 
     def _schedule_flush(self) -> None:
@@ -359,9 +504,7 @@ class Activation:
         for _ in range(3):
             await asyncio.sleep(0)
         self._park_check_scheduled = False
-        # A thread still running a step's call keeps the run here: parking would let
-        # another worker start the call again alongside it.
-        if self.ended or self._active_steps or self._executing or not self._waiters:
+        if self.ended or self._active_steps or not self._waiters:
             return
         self._poke()
         if any(w.future.done() for w in self._waiters):
@@ -384,7 +527,7 @@ class Activation:
             self._poke()
             return (
                 not self._active_steps
-                and not self._executing
+                and self.journal.cancel_requested is None
                 and bool(self._waiters)
                 and not any(w.future.done() for w in self._waiters)
             )
@@ -413,6 +556,7 @@ class Activation:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         policy: RetryPolicy,
+        timeout: float | None = None,
     ) -> Any:
         slot = self._next_slot()
         name = step_name_tag(label)
@@ -456,7 +600,7 @@ class Activation:
                 event_type="step_started", correlation_id=op.step_id, attrs={"attempt": op.attempt}
             )
             created = None
-            await self._attempt(op, slot, label, fn, args, kwargs, policy, start)
+            await self._attempt(op, slot, label, fn, args, kwargs, policy, start, timeout)
 
     async def _attempt(
         self,
@@ -468,11 +612,13 @@ class Activation:
         kwargs: dict[str, Any],
         policy: RetryPolicy,
         start: NewEvent,
+        timeout: float | None,
     ) -> None:
         """Run one attempt; leaves `op` completed, failed or retrying."""
         self._active_steps += 1
         try:
             await self._commit([start])
+            await self._ensure_lease()
             info = StepInfo(
                 run_id=self.run_id,
                 step_id=op.step_id,
@@ -481,14 +627,27 @@ class Activation:
                 attempt=op.attempt,
                 idempotency_key=f"{self.run_id}:{slot}",
             )
-            scope = StepScope(self)
+            step_scope = StepScope(self)
             try:
-                result = await self._execute(fn, args, kwargs, info, scope)
-            except Exception as exc:
-                await scope.discard()
+                result = await self._execute(fn, args, kwargs, info, timeout, step_scope)
+            except _Suspend:
+                raise
+            except asyncio.CancelledError as exc:
+                task = asyncio.current_task()
+                if self.ended or (task is not None and task.cancelling()):
+                    raise
+                # The step raised it itself (it awaited a task that was cancelled): a
+                # failed attempt, not a reason to leave the run hanging.
+                await step_scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
-            writes = await scope.finish()
+            except BaseException as exc:
+                # Any failure of the body, Exception or not, ends the attempt in the
+                # journal; only the engine's own signals unwind past it.
+                await step_scope.discard()
+                await self._attempt_failed(op, exc, policy)
+                return
+            writes = await step_scope.finish()
             if self.ended:
                 raise _Suspend
             try:
@@ -512,20 +671,92 @@ class Activation:
             if self._waiters:
                 self._schedule_park_check()
 
+    async def _ensure_lease(self) -> None:
+        """Return once at least half a lease is surely left; never start a body sooner.
+
+        The commit that starts a step renews the lease, but if its answer took long to
+        come back (a stall) the lease may be nearly or wholly gone by now: another
+        worker could take the run and run the step alongside this one. A quick renewal
+        settles it; a fenced one gives the run up.
+        """
+        while not self.lease.fresh_enough():
+            if self.ended:
+                raise _Suspend
+            sent = time.monotonic()
+            try:
+                held = await self.store.renew_lease(
+                    self.run_id,
+                    owner=self.owner,
+                    epoch=self.epoch,
+                    lease_seconds=self.lease.seconds or 0.0,
+                )
+            except StoreUnavailableError:
+                if self.lease.expired():
+                    self._settle("abandoned")
+                    raise _Suspend from None
+                await asyncio.sleep(0.05)
+                continue
+            if not held:
+                self._settle("abandoned")
+                raise _Suspend
+            self.lease.renewed(sent)
+
+    def to_thread(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        """Run a sync callable on the worker's step threads, tracked by this activation.
+
+        An abandoned activation cannot stop a thread, so it keeps track of it until the
+        callable returns (see `quiesce`): the run is not handed to anyone, and the same
+        worker does not run it again, while the thread still runs.
+        """
+        ctx = contextvars.copy_context()
+        loop = asyncio.get_running_loop()
+        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+        self._executing.add(running)
+        running.add_done_callback(self._executing.discard)
+        return running
+
     async def _execute(
         self,
         fn: Callable[..., Any],
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         info: StepInfo,
-        scope: StepScope,
+        timeout: float | None,
+        step_scope: StepScope,
     ) -> Any:
         token = set_step_info(info)
-        bound = bind_scope(scope)
+        bound = bind_scope(step_scope)
         try:
             if inspect.iscoroutinefunction(fn):
-                return await fn(*args, **kwargs)
-            result = await self.run_in_thread(fn, *args, **kwargs)
+                if timeout is None:
+                    return await fn(*args, **kwargs)
+                scope = asyncio.timeout(timeout)
+                try:
+                    async with scope:
+                        return await fn(*args, **kwargs)
+                except TimeoutError:
+                    if scope.expired():
+                        raise self._timed_out(info, timeout) from None
+                    raise
+            running = self.to_thread(fn, *args, **kwargs)
+            try:
+                # Shielded: cancelling the wait must not look like stopping the thread.
+                result = await asyncio.wait_for(asyncio.shield(running), timeout)
+            except TimeoutError:
+                if running.done():
+                    raise  # the step's own TimeoutError
+                # A thread cannot be stopped: it is disowned, runs on, and its result
+                # is dropped, while the attempt fails now and counts as one.
+                self._executing.discard(running)
+                log.warning(
+                    "run %s: step %r (attempt %d) passed its %g s timeout; its thread "
+                    "runs on unattended",
+                    self.run_id,
+                    info.name,
+                    info.attempt,
+                    timeout,
+                )
+                raise self._timed_out(info, timeout) from None
             if inspect.isawaitable(result):
                 return await result
             return result
@@ -534,28 +765,35 @@ class Activation:
             reset_step_info(token)
 
     async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run `fn` on the step threads, tracked until it returns (see `to_thread`)."""
-        ctx = contextvars.copy_context()
-        loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
-        # Shielded: an abandoned activation cannot stop a thread, so it keeps track of
-        # it until the body returns (see `quiesce`); nor does it park while one runs.
-        self._executing.add(running)
-        running.add_done_callback(self._thread_done)
-        return await asyncio.shield(running)
+        """Await `fn` on the step threads for a running step (`durable.to_thread`).
 
-    def _thread_done(self, running: asyncio.Future[Any]) -> None:
-        self._executing.discard(running)
-        if self._waiters:
-            self._schedule_park_check()
+        The thread is tracked while the step awaits it. A step that gives up on it (its
+        own timeout, a tool's) disowns it, as the engine does a timed-out step's thread:
+        it runs on, and its result is dropped.
+        """
+        running = self.to_thread(fn, *args, **kwargs)
+        try:
+            return cast(T, await asyncio.shield(running))
+        except asyncio.CancelledError:
+            if not running.done():
+                self._executing.discard(running)
+                log.warning(
+                    "run %s: a step gave up on %r; its thread runs on unattended",
+                    self.run_id,
+                    getattr(fn, "__qualname__", fn),
+                )
+            raise
 
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
         """Commit `writes` now, fenced by the lease (a step's `checkpoint`)."""
         if writes:
             await self._commit(writes=writes)
 
+    def _timed_out(self, info: StepInfo, timeout: float | None) -> StepTimeoutError:
+        return StepTimeoutError(self.run_id, info.slot, info.name, info.attempt, timeout or 0.0)
+
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
-        payload = encode(error, what="error")
+        payload = _encode_error(error)
         await self._commit(
             [
                 NewEvent(
@@ -575,7 +813,7 @@ class Activation:
             err.__cause__ = cause
         return err
 
-    async def _attempt_failed(self, op: StepOp, exc: Exception, policy: RetryPolicy) -> None:
+    async def _attempt_failed(self, op: StepOp, exc: BaseException, policy: RetryPolicy) -> None:
         if isinstance(exc, FatalError) or op.attempt >= policy.max_attempts:
             await self._fail_step(op, exc)
             return
@@ -588,7 +826,7 @@ class Activation:
                 event_type="step_retrying",
                 correlation_id=op.step_id,
                 attrs={"retry_after": retry_at, "attempt": op.attempt},
-                payload=encode(exc),
+                payload=_encode_error(exc),
             )
         )
         op.status, op.retry_after = "retrying", retry_at
@@ -641,16 +879,12 @@ class Activation:
         if op.hook_id in self._unconfirmed_hooks:
             # Durable before anyone can be told the token.
             await self._commit()
-        error = self._hook_errors.get(op.hook_id)
-        if error is not None:
-            raise error
         await self._wait(
             resume_at=None,
-            check=lambda: len(op.payloads) > index or op.hook_id in self._hook_errors,
+            check=lambda: len(op.payloads) > index or op.conflict is not None,
         )
-        error = self._hook_errors.get(op.hook_id)
-        if error is not None:
-            raise error
+        if op.conflict is not None:
+            raise HookTokenInUseError(op.token, op.conflict)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
     async def start_child(
@@ -666,6 +900,8 @@ class Activation:
         if op is not None:
             if not isinstance(op, ChildOp) or op.workflow_name != name:
                 raise self._nondeterminism(slot, op.name, f"child:{name}")
+            if op.refused is not None:
+                raise ConflictError(op.refused)
             return ChildRun(self, slot, op.child_run_id)
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
@@ -681,16 +917,26 @@ class Activation:
         )
         child = ChildOp(child_run_id=child_id, workflow_name=name)
         self.journal._add(slot, child_id, child)
-        await self._commit(
-            [
-                NewEvent(
-                    event_type="child_started",
-                    correlation_id=child_id,
-                    attrs={"slot": slot, "workflow_name": name},
-                )
-            ],
-            start_runs=[new],
+        started = NewEvent(
+            event_type="child_started",
+            correlation_id=child_id,
+            attrs={"slot": slot, "workflow_name": name},
         )
+        try:
+            await self._commit([started], start_runs=[new], refusals=(ConflictError,))
+        except ConflictError as exc:
+            # The id names another run. The workflow is told, and the refusal is
+            # journaled (ahead of anything it does next) so replay tells it the same.
+            child.refused = str(exc)
+            self._pending.append(
+                NewEvent(
+                    event_type="child_refused",
+                    correlation_id=child_id,
+                    attrs={"slot": slot, "workflow_name": name, "reason": child.refused},
+                )
+            )
+            self._schedule_flush()
+            raise ConflictError(child.refused) from None
         return ChildRun(self, slot, child_id)
 
     async def child_outcome(self, child: ChildRun) -> tuple[str, bytes | None]:

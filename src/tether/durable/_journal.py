@@ -48,6 +48,9 @@ class HookOp:
     token: str
     payloads: list[bytes] = field(default_factory=list)
     disposed: bool = False
+    #: The run whose active hook held the token when this one was created (a refusal
+    #: the workflow saw, so replay raises it again), or None.
+    conflict: str | None = None
     kind: OpKind = "hook"
 
     @property
@@ -61,6 +64,8 @@ class ChildOp:
     workflow_name: str
     status: str | None = None
     result: bytes | None = None
+    #: Why the store refused to start it (a run id in use), or None.
+    refused: str | None = None
     kind: OpKind = "child"
 
     @property
@@ -112,20 +117,26 @@ class Journal:
             self._add(
                 slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
             )
-        elif kind == "hook_created" and isinstance(slot, int):
-            self._add(slot, corr, HookOp(hook_id=corr, token=str(attrs.get("token"))))
-        elif kind == "child_started" and isinstance(slot, int):
-            self._add(
-                slot,
-                corr,
-                ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name"))),
-            )
+        elif kind in ("hook_created", "hook_conflict") and isinstance(slot, int):
+            holder = attrs.get("holder") if kind == "hook_conflict" else None
+            op = HookOp(hook_id=corr, token=str(attrs.get("token")))
+            op.conflict = None if holder is None else str(holder)
+            self._add(slot, corr, op)
+        elif kind in ("child_started", "child_refused") and isinstance(slot, int):
+            child = ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name")))
+            if kind == "child_refused":
+                child.refused = str(attrs.get("reason"))
+            self._add(slot, corr, child)
         elif kind == "cancel_requested":
             self.cancel_requested = str(attrs.get("reason") or "cancel requested")
         elif kind == "run_cancelled":
             self.cancelled = True
         else:
             self._update(kind, corr, event)
+
+    def skip_to(self, slot: int) -> None:
+        """Move the head past events this process wrote and already folded in."""
+        self.head = max(self.head, slot)
 
     def _add(self, slot: int, corr: str, op: Op) -> None:
         self.ops[slot] = op

@@ -14,7 +14,15 @@ from types import TracebackType
 
 from .._codec import encode
 from .._ids import new_ulid
-from ..errors import ConfigurationError, StoreError, UnknownWorkflowError
+from ..errors import (
+    ConfigurationError,
+    FencedError,
+    InvalidTransitionError,
+    NotFoundError,
+    StoreError,
+    StoreUnavailableError,
+    UnknownWorkflowError,
+)
 from ..stores import (
     Backend,
     Claim,
@@ -29,7 +37,7 @@ from ._ambient import bind_backend, unbind_backend
 from ._executor import Activation
 from ._registry import Registry
 
-__all__ = ["DEFAULT_CONCURRENCY", "Worker", "pid_is_dead"]
+__all__ = ["DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
 
 log = logging.getLogger("tether.worker")
 
@@ -48,6 +56,22 @@ def _concurrency_from(env: Mapping[str, str]) -> int:
             f"TETHER_WORKER_CONCURRENCY={raw!r} is not an integer: set it to how many runs "
             "a worker executes at once, e.g. 16"
         ) from None
+
+
+def host_identity() -> str | None:
+    """What a pid is relative to: this boot of this machine and this pid namespace.
+
+    Two containers may share a hostname without sharing process ids; the boot id tells
+    machines (and reboots) apart, the pid namespace tells process-id spaces apart.
+    None where either cannot be read: another worker's pid then tells nothing.
+    """
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+        namespace = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return None
+    return f"{boot}/{namespace}" if boot and namespace else None
 
 
 def pid_is_dead(pid: int) -> bool:
@@ -144,6 +168,7 @@ class Worker:
         self.shutdown_grace = shutdown_grace
         self._healthy_since: float | None = None
         self.host = socket.gethostname()
+        self.host_id = host_identity()
         self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
         self._activations: dict[str, tuple[Activation, Message]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -181,6 +206,7 @@ class Worker:
                 engine_version=self.registry.engine_version,
                 started_at=now,
                 heartbeat_at=now,
+                host_id=self.host_id,
             )
         )
         self._healthy_since = time.monotonic()
@@ -219,10 +245,7 @@ class Worker:
             if activation not in quiet:
                 continue
             with contextlib.suppress(StoreError):
-                await self._store.release_run(
-                    activation.run_id, owner=self.worker_id, epoch=activation.epoch
-                )
-                await self._store.nack(message.message_id, owner=self.worker_id, delay=0)
+                await self._give_back(activation, message, delay=0.0)
         if len(quiet) == len(held):
             # Unregistering frees every lease still ours; with a step thread still busy
             # the record stays, and others take over once it is found dead.
@@ -247,11 +270,12 @@ class Worker:
                 await self._slot_free.wait()
                 continue
             try:
+                sent = time.monotonic()
                 claimed = await store.claim_next(
                     queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
                 )
                 for message, claim in claimed:
-                    task = asyncio.create_task(self._handle(message, claim))
+                    task = asyncio.create_task(self._handle(message, claim, sent))
                     self._tasks.add(task)
                     task.add_done_callback(self._task_done)
                 if not claimed:
@@ -288,13 +312,16 @@ class Worker:
         store = self._store
         held = list(self._activations.values())
         for activation, _ in held:
+            sent = time.monotonic()
             ok = await store.renew_lease(
                 activation.run_id,
                 owner=self.worker_id,
                 epoch=activation.epoch,
                 lease_seconds=self.lease_seconds,
             )
-            if not ok:
+            if ok:
+                activation.lease.renewed(sent)
+            else:
                 activation.abandon()
         if held:
             await store.renew_messages(
@@ -304,11 +331,13 @@ class Worker:
             )
 
     async def _reap(self) -> None:
-        now = time.time()
+        # Heartbeats are stamped on the store's clock: silence is measured on it too.
+        now = await self._store.clock()
         # A silent worker is judged dead only by a worker that has itself reached the
         # store for `dead_after`: after an outage (the database restarted) every live
         # worker's heartbeat is stale, and taking over their leases then would run
-        # their steps twice. A dead process on this host is certain at once.
+        # their steps twice. A dead process on this host is certain at once — but only
+        # "this host" as its pid namespace says, never a hostname two containers share.
         judge_silence = (
             self._healthy_since is not None
             and time.monotonic() - self._healthy_since >= self.dead_after
@@ -316,14 +345,15 @@ class Worker:
         for worker in await self._store.list_workers():
             if worker.worker_id == self.worker_id:
                 continue
-            local_dead = worker.host == self.host and pid_is_dead(worker.pid)
+            same_pids = self.host_id is not None and worker.host_id == self.host_id
+            local_dead = same_pids and pid_is_dead(worker.pid)
             silent = judge_silence and now - worker.heartbeat_at > self.dead_after
             if local_dead or silent:
                 freed = await self._store.expire_worker(worker.worker_id)
                 log.info("worker %s is dead; took over %d leases", worker.worker_id, freed)
 
     # -- one activation ---------------------------------------------------------------------
-    async def _handle(self, message: Message, claim: Claim) -> None:
+    async def _handle(self, message: Message, claim: Claim, sent: float) -> None:
         store = self._store
         run = claim.run
         assert run is not None  # claim_next returns claimed runs only
@@ -362,6 +392,7 @@ class Worker:
             owner=self.worker_id,
             threads=self._threads,
             lease_seconds=self.lease_seconds,
+            lease_sent=sent,
         )
         self._activations[run_id] = (activation, message)
         try:
@@ -375,35 +406,48 @@ class Worker:
                 del self._activations[run_id]
 
     async def _hand_back(self, activation: Activation, message: Message) -> None:
-        """Release an abandoned run and its message, retrying while the store is down.
+        """Give an abandoned run back, retrying while the store is unavailable.
 
-        The release matters: a run still leased to this live worker looks busy to a
-        worker that dequeues its message, which then drops the message — and nothing
-        would activate the run again. Step bodies still running in threads finish
-        first, so the next holder never executes a step while this one does. (After a
-        fenced commit the release is a no-op: the run is already someone else's.)
+        Step bodies still running in threads finish first, so the next holder never
+        executes a step while this one does. The hand-back is one commit fenced by the
+        activation's epoch: if the run came back to anyone since (this worker included,
+        under a newer epoch, holding the very same message), it changes nothing.
         """
         await activation.quiesce()
         delay = 0.05
         while not self._stopping:
             try:
-                await self._store.release_run(
-                    activation.run_id, owner=self.worker_id, epoch=activation.epoch
-                )
-                if not await self._store.nack(message.message_id, owner=self.worker_id, delay=1.0):
-                    # The message is gone (its lease lapsed in an outage and a claim that
-                    # found the run busy dropped it): without a new one nothing would
-                    # ever activate the run again.
-                    await self._store.enqueue(
-                        NewMessage(
-                            queue=activation.run.queue,
-                            payload=activation.run_id.encode(),
-                            available_at=time.time() + 1.0,
-                            idempotency_key=activation.run_id,
-                        )
-                    )
+                await self._give_back(activation, message, delay=1.0)
                 return
-            except StoreError as exc:
+            except StoreUnavailableError as exc:
                 log.warning("releasing run %s failed, retrying: %s", activation.run_id, exc)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
+            except StoreError as exc:
+                log.error("releasing run %s was refused: %s", activation.run_id, exc)
+                return
+
+    async def _give_back(self, activation: Activation, message: Message, *, delay: float) -> None:
+        """Release the run and drop its message, leaving a wake-up due after `delay`.
+
+        The release, the acknowledgement and the new wake-up are written together,
+        so the run is never left without a way back.
+        """
+        wake = NewMessage(
+            queue=activation.run.queue,
+            payload=activation.run_id.encode(),
+            available_at=time.time() + delay,
+            idempotency_key=activation.run_id,
+        )
+        with contextlib.suppress(FencedError, InvalidTransitionError, NotFoundError):
+            await self._store.commit(
+                Commit(
+                    run_id=activation.run_id,
+                    owner=self.worker_id,
+                    epoch=activation.epoch,
+                    expected_head=None,
+                    ack_message_id=message.message_id,
+                    release=True,
+                    enqueue=(wake,),
+                )
+            )

@@ -79,6 +79,8 @@ class ViewTxn(Protocol):
     def delete_hook(self, hook_id: str) -> None: ...
     def enqueue(self, message: NewMessage, now: float) -> str: ...
     def ack(self, message_id: str, owner: str) -> bool: ...
+    def nack(self, message_id: str, owner: str, available_at: float) -> bool: ...
+    def drop_pending(self, queue: str, idempotency_key: str) -> None: ...
 
 
 def wake_message(run: RunRecord, at: float) -> NewMessage:
@@ -96,6 +98,14 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
             raise ConflictError(
                 f"run {new.run_id!r} already exists as workflow {existing.workflow_name!r} "
                 "with other input; a run id names one run: pick a new id to start another"
+            )
+        if new.parent_run_id is not None and (
+            existing.parent_run_id != new.parent_run_id or existing.parent_slot != new.parent_slot
+        ):
+            # Adopting it would leave the parent waiting for an end reported elsewhere.
+            raise ConflictError(
+                f"run {new.run_id!r} already exists and is not the child started at slot "
+                f"{new.parent_slot} of run {new.parent_run_id!r}: pick another child run id"
             )
         return existing, False
     run = RunRecord(
@@ -161,17 +171,22 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
 def claim_messages(
     txn: ViewTxn, messages: list[Message], owner: str, lease_seconds: float, now: float
 ) -> list[tuple[Message, Claim]]:
-    """Claim the run of each activation message; acknowledge the ones with nothing to do.
+    """Claim the run of each activation message; settle the ones with nothing to do now.
 
-    A missing or finished run needs no activation. A run held by another live lease
-    needs none either: its holder sees every event appended meanwhile at its next
-    commit (the head check), or dies, and then its own message comes back.
+    A missing or finished run needs no activation: its message is acknowledged. A run
+    held by a live lease needs none yet (its holder sees every event appended meanwhile
+    at its next commit, the head check), but its message is kept, due again when that
+    lease runs out: the holder may die without a message of its own (lost in an outage,
+    or taken by this very delivery), and an active run must never be left with no way
+    back. The holder's park or end drops such spare wake-ups (`apply_commit`).
     """
     claimed = []
     for message in messages:
         claim = claim_run(txn, message.payload.decode(), owner, lease_seconds, now)
         if claim.outcome == "claimed":
             claimed.append((message, claim))
+        elif claim.outcome == "busy" and claim.run is not None:
+            txn.nack(message.message_id, owner, claim.run.lease_expires_at)
         else:
             txn.ack(message.message_id, owner)
     return claimed
@@ -190,11 +205,17 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
         )
     if run.status in TERMINAL_RUN_STATUSES:
         raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
-    if run.head != commit.expected_head:
+    if commit.expected_head is not None and run.head != commit.expected_head:
         raise StaleHeadError(run.run_id, commit.expected_head, run.head)
     for child in commit.start_runs:
         create_run(txn, child, now)
     run = _append(txn, run, list(commit.events), now)
+    if commit.release and run.status not in TERMINAL_RUN_STATUSES:
+        # The holder parks or hands the run back having seen every event before this
+        # commit (the head check): wake-ups already waiting are spare. What it still
+        # needs (a timer, a hand-back) it enqueues below; whatever is appended later
+        # enqueues its own.
+        txn.drop_pending(run.queue, run.run_id)
     for message in commit.enqueue:
         txn.enqueue(message, now)
     if commit.ack_message_id is not None:

@@ -117,17 +117,22 @@ class WorkflowStore(Protocol):
         """Apply one atomic commit of the lease holder (see `Commit`).
 
         Its `writes` to other stores are applied first, in the same transaction.
+
+        A commit with `lease_seconds` renews the lease for that long from the moment
+        the store writes it, on the store's clock (`clock()`), never from a time the
+        writer computed before sending it: a commit held up on its way must not land
+        with a lease already run out.
         """
         ...
 
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
     ) -> bool:
-        """Extend a held lease; False when the lease was lost (fenced)."""
+        """Extend a held lease from now (store clock); False when it was lost (fenced)."""
         ...
 
     async def release_run(self, run_id: str, *, owner: str, epoch: int) -> None:
-        """Give up a held lease without writing events."""
+        """Give up a held lease without writing events (only the holder's epoch does)."""
         ...
 
     # -- writes from outside the run ------------------------------------------------
@@ -195,12 +200,21 @@ class WorkflowStore(Protocol):
         ...
 
     # -- workers --------------------------------------------------------------------
+    async def clock(self) -> float:
+        """The store's time (epoch seconds): the clock leases and heartbeats are on.
+
+        A store shared by several hosts answers with one clock for all of them (the
+        database server's), so hosts whose clocks disagree still agree on when a lease
+        ends or a worker fell silent.
+        """
+        ...
+
     async def register_worker(self, worker: WorkerRecord) -> None:
-        """Insert or refresh a worker record."""
+        """Insert or refresh a worker record (its heartbeat stamped on `clock()`)."""
         ...
 
     async def heartbeat_worker(self, worker_id: str) -> None:
-        """Stamp the worker as alive now."""
+        """Stamp the worker as alive now (on `clock()`)."""
         ...
 
     async def list_workers(self) -> list[WorkerRecord]:

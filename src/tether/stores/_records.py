@@ -65,10 +65,12 @@ EventType = Literal[
     "wait_created",
     "wait_completed",
     "hook_created",
+    "hook_conflict",
     "hook_received",
     "hook_disposed",
     "child_started",
     "child_completed",
+    "child_refused",
 ]
 Attr = str | int | float | bool | None
 
@@ -243,14 +245,16 @@ class Commit:
     """One atomic write by the lease holder of a run.
 
     The store applies it only if the holder's epoch is current and the run's log head
-    is still `expected_head`; otherwise it raises `FencedError` or `StaleHeadError` and
-    writes nothing.
+    is still `expected_head` (unchecked when None: a hand-back, which writes no event);
+    otherwise it raises `FencedError` or `StaleHeadError` and writes nothing. A commit
+    that releases a run which goes on (a park, a hand-back) drops the run's waiting
+    wake-ups before it enqueues its own.
     """
 
     run_id: str
     owner: str
     epoch: int
-    expected_head: int
+    expected_head: int | None
     events: tuple[NewEvent, ...] = ()
     start_runs: tuple[NewRun, ...] = ()
     enqueue: tuple[NewMessage, ...] = ()
@@ -293,7 +297,12 @@ class StreamChunk:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WorkerRecord:
-    """A worker process as registered in the store."""
+    """A worker process as registered in the store.
+
+    `host_id` names the host and process-id space the pid belongs to (on Linux the boot
+    id and the pid namespace), or is None when that cannot be known: a worker may judge
+    another dead by its pid only when both carry the same, non-None `host_id`.
+    """
 
     worker_id: str
     host: str
@@ -302,6 +311,7 @@ class WorkerRecord:
     engine_version: str
     started_at: float
     heartbeat_at: float
+    host_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

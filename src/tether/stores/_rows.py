@@ -94,7 +94,7 @@ CREATION_PREDICATE = "event_type IN ({})".format(
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 HOOK_COLS = "hook_id, run_id, token, slot, created_at"
 WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
-WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at"
+WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at, host_id"
 
 
 def _b(value: Any) -> bytes | None:
@@ -223,13 +223,14 @@ def worker_from_row(row: Any) -> WorkerRecord:
         engine_version=row[4],
         started_at=row[5],
         heartbeat_at=row[6],
+        host_id=row[7],
     )
 
 
 def worker_values(w: WorkerRecord) -> tuple[Any, ...]:
     """Insert parameters in `WORKER_COLS` order."""
     return (w.worker_id, w.host, w.pid, w.deployment, w.engine_version, w.started_at,
-            w.heartbeat_at)  # fmt: skip
+            w.heartbeat_at, w.host_id)  # fmt: skip
 
 
 def placeholders(n: int, mark: str) -> str:

@@ -1,17 +1,21 @@
-"""Test helpers shipped with tether: a scripted model and a network-model guard."""
+"""Test helpers shipped with tether: a scripted model, a network-model guard, fault injection."""
 
 from __future__ import annotations
 
 from ..agent.models import forbid_network_models as forbid_network_models
+from ._faults import FaultProxy as FaultProxy
+from ._faults import SmallDisk as SmallDisk
 from ._scripted import Reply as Reply
 from ._scripted import ScriptedModel as ScriptedModel
 from ._scripted import ScriptEntry as ScriptEntry
 from ._scripted import tool_call as tool_call
 
 __all__ = [
+    "FaultProxy",
     "Reply",
     "ScriptEntry",
     "ScriptedModel",
+    "SmallDisk",
     "forbid_network_models",
     "tool_call",
 ]

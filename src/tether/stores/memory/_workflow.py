@@ -203,6 +203,29 @@ class _Txn:
         self._del(self.s.queue, message_id)
         return True
 
+    def nack(self, message_id: str, owner: str, available_at: float) -> bool:
+        row = self.s.queue.get(message_id)
+        if row is None or row.lease_owner != owner:
+            return False
+        if row.idempotency_key is not None:
+            key = (row.queue, row.idempotency_key)
+            if key in self.s.pending_keys:
+                # A newer undelivered message carries the key; this one is redundant.
+                self._del(self.s.queue, message_id)
+                return True
+            self._set(self.s.pending_keys, key, message_id)
+        released = dataclasses.replace(
+            row, lease_owner=None, lease_expires_at=0.0, available_at=available_at
+        )
+        self._set(self.s.queue, message_id, released)
+        return True
+
+    def drop_pending(self, queue: str, idempotency_key: str) -> None:
+        message_id = self.s.pending_keys.get((queue, idempotency_key))
+        if message_id is not None:
+            self._del(self.s.pending_keys, (queue, idempotency_key))
+            self._del(self.s.queue, message_id)
+
 
 class MemoryWorkflowStore:
     """The workflow store kept in this process's memory (tests, demos, reference)."""
@@ -419,20 +442,10 @@ class MemoryWorkflowStore:
 
     async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
         row = self._s.queue.get(message_id)
-        if row is None or row.lease_owner != owner:
-            return False
-        row.lease_owner = None
-        row.lease_expires_at = 0.0
-        row.available_at = time.time() + delay
-        if row.idempotency_key is not None:
-            key = (row.queue, row.idempotency_key)
-            if key in self._s.pending_keys:
-                # A newer undelivered message carries the key; this one is redundant.
-                del self._s.queue[message_id]
-                return True
-            self._s.pending_keys[key] = message_id
-        await self._notify([row.queue])
-        return True
+        ok = self._write(lambda t: t.nack(message_id, owner, time.time() + delay))
+        if ok and row is not None:
+            await self._notify([row.queue])
+        return ok
 
     async def renew_messages(
         self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
@@ -454,6 +467,9 @@ class MemoryWorkflowStore:
         event.clear()
 
     # -- workers ----------------------------------------------------------------------
+    async def clock(self) -> float:
+        return time.time()
+
     async def register_worker(self, worker: WorkerRecord) -> None:
         self._s.workers[worker.worker_id] = worker
 

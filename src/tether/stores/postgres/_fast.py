@@ -8,12 +8,14 @@ run's steps or log also writes its row (the shared rules end each change with
 `update_run`), so an unchanged stamp means the whole copy is still current.
 
 The next commit runs the shared rules on the copy (`plan`), with no read, and sends
-what they write in one round trip, as one transaction: `tether_fast_commit` (migration
-3) updates the run row only if its stamp is unchanged, raising otherwise, then writes
-the events and step rows. A commit with more than two of either sends the rest behind
-it in a pipeline, which Postgres runs as one implicit transaction ended by its single
-Sync, so the raise aborts them too; a run's last commit also acks its message and
-announces its end there. A commit the copy cannot decide alone (a hook, a wait, a new
+what they write in one round trip, as one transaction: `tether_step_commit` (migration
+5; migration 3's `tether_fast_commit` stays for earlier releases) updates the run row
+only if its stamp is unchanged, raising otherwise, then writes the events and step
+rows; it takes the lease's end from the server's clock at the write. A commit with
+more than two of either sends the rest behind it in a pipeline, which Postgres runs as
+one implicit transaction ended by its single Sync, so the raise aborts them too; a
+run's last commit also acks its message and announces its end there, and a park drops
+the run's spare wake-ups. A commit the copy cannot decide alone (a hook, a wait, a new
 message, a child run or a parent, or any rule error) is left to the ordinary path,
 which reads under a row lock and is the authority on every error.
 """
@@ -49,10 +51,13 @@ __all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
 _INLINE = 2
 _EVENT_WIDTH = len(rows.EVENT_COLS.split(", ")) - 1  # without run_id
 _STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1
-_FAST_COMMIT = "SELECT tether_fast_commit({})".format(
+_FAST_COMMIT = "SELECT tether_step_commit({})".format(
     ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * (_EVENT_WIDTH + _STEP_WIDTH)))
 )
 _ACK = "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s"
+_DROP_PENDING = (
+    "DELETE FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND lease_owner IS NULL"
+)
 _STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
 
 
@@ -114,6 +119,7 @@ class _CopyTxn:
         self.events: list[EventRecord] = []
         self.steps: dict[str, StepRecord] = {}
         self.acks: list[tuple[str, str]] = []
+        self.drops: list[tuple[str, str]] = []
         self._known = known
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -136,6 +142,9 @@ class _CopyTxn:
         # The rules ignore whether the message was still there: so does the copy.
         self.acks.append((message_id, owner))
         return True
+
+    def drop_pending(self, queue: str, idempotency_key: str) -> None:
+        self.drops.append((queue, idempotency_key))
 
     def insert_event(self, e: EventRecord) -> None:
         self.events.append(e)
@@ -161,7 +170,7 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    insert_hook = delete_hook = enqueue = active_children = _undecided
+    insert_hook = delete_hook = enqueue = active_children = nack = _undecided
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,7 +184,9 @@ class FastCommit:
     steps: Mapping[str, StepRecord]
     active: Mapping[str, StepRecord]
     acks: Sequence[tuple[str, str]]
+    drops: Sequence[tuple[str, str]]
     hookless: bool
+    lease_seconds: float | None
 
     @property
     def finished(self) -> bool:
@@ -213,7 +224,9 @@ def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
         steps=txn.steps,
         active=active,
         acks=tuple(txn.acks),
+        drops=tuple(txn.drops),
         hookless=known.hookless,
+        lease_seconds=commit.lease_seconds,
     )
 
 
@@ -253,12 +266,14 @@ async def send(
     assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
     events, steps = list(fast.events), list(fast.steps.values())
     params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
+    # The function sets the lease from the server's clock, `lease_seconds` from the write.
+    params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
     for k in range(_INLINE):
         params += rows.event_values(events[k])[1:] if k < len(events) else [None] * _EVENT_WIDTH
     for k in range(_INLINE):
         params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
     more_events, more_steps = events[_INLINE:], steps[_INLINE:]
-    if not more_events and not more_steps and not fast.acks and not notes:
+    if not more_events and not more_steps and not fast.acks and not fast.drops and not notes:
         row = await (await conn.execute(_FAST_COMMIT, params)).fetchone()
     else:
         async with conn.pipeline():
@@ -275,6 +290,8 @@ async def send(
                 )
             for message_id, owner in fast.acks:
                 await conn.execute(_ACK, (message_id, owner))
+            for queue, key in fast.drops:
+                await conn.execute(_DROP_PENDING, (queue, key))
             if notes:
                 await conn.execute(*notify_statement(notes))
         row = await committed.fetchone()

@@ -23,6 +23,7 @@ from ._agent_schema import AGENT_STATEMENTS
 
 __all__ = [
     "MIGRATIONS",
+    "SERVER_NOW",
     "Migration",
     "check_namespace",
     "check_stamp",
@@ -216,13 +217,29 @@ def _rows_insert(
     return params, insert
 
 
-def _fast_commit_function() -> str:
+#: The lease of a commit, from the server's clock at the moment of the write: a commit
+#: delayed on its way (a network stall) must not land with a lease already run out, and
+#: hosts whose clocks disagree must agree on when a lease ends.
+SERVER_NOW = "extract(epoch FROM clock_timestamp())::float8"
+
+
+def _fast_commit_function(*, server_lease: bool = True) -> str:
+    lease = "p_lease_seconds" if server_lease else "p_lease_expires_at"
+    name = "tether_step_commit" if server_lease else "tether_fast_commit"
     params = [
         "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
         "p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT, "
-        "p_lease_expires_at DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
+        f"{lease} DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
         "p_completed_at DOUBLE PRECISION"
     ]
+    # A released lease is 0; a commit that renews none keeps what the row has.
+    expires = (
+        "CASE WHEN p_lease_owner IS NULL THEN 0 "
+        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
+        f"ELSE {SERVER_NOW} + p_lease_seconds END"
+        if server_lease
+        else "p_lease_expires_at"
+    )
     upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
     parts = [
         _rows_insert("e", "tether_events", _FAST_EVENT),
@@ -231,14 +248,14 @@ def _fast_commit_function() -> str:
     params += [p for p, _ in parts]
     writes = [w for _, w in parts]
     body = "\n        ".join(writes)
-    return f"""CREATE OR REPLACE FUNCTION tether_fast_commit({", ".join(params)})
+    return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
     RETURNS TEXT LANGUAGE plpgsql AS $$
     DECLARE
         stamp TEXT;
     BEGIN
         UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
             head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
-            lease_expires_at = p_lease_expires_at, updated_at = p_updated_at,
+            lease_expires_at = {expires}, updated_at = p_updated_at,
             completed_at = p_completed_at
         WHERE run_id = p_run_id AND xmin::text = p_seen
         RETURNING xmin::text INTO stamp;
@@ -256,7 +273,7 @@ def _fast_commit_function() -> str:
 # of one per row (same signature and effect, 25 us less per commit). Both build it
 # from the one definition above: on a fresh namespace 4 simply re-creates what 3 made.
 _V3 = (
-    _fast_commit_function(),
+    _fast_commit_function(server_lease=False),
     # Cancelling a run cancels its unfinished children: find them without a scan.
     "CREATE INDEX IF NOT EXISTS tether_runs_by_parent ON tether_runs (parent_run_id) "
     "WHERE parent_run_id IS NOT NULL",
@@ -269,7 +286,17 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         version=4,
         name="one-round-trip commit in fewer statements",
-        statements=(_fast_commit_function(),),
+        statements=(_fast_commit_function(server_lease=False),),
+    ),
+    # tether_fast_commit stays for workers of earlier releases; this release's commits
+    # go through tether_step_commit, which takes the lease from the server's clock.
+    Migration(
+        version=5,
+        name="leases on the server's clock, host identity of workers",
+        statements=(
+            _fast_commit_function(),
+            "ALTER TABLE tether_workers ADD COLUMN IF NOT EXISTS host_id TEXT",
+        ),
     ),
 )
 

@@ -57,8 +57,11 @@ class _Txn:
     before COMMIT, so listeners hear of a write only once it is visible.
     """
 
-    def __init__(self, conn: Conn) -> None:
+    def __init__(self, conn: Conn, now: float) -> None:
         self.c = conn
+        #: The server's clock when the transaction began: the rules' "now", so leases,
+        #: deliveries and heartbeats are all measured on the one clock every host shares.
+        self.now = now
         self.queues: set[str] = set()
         self.finished: set[str] = set()
         self.streams: set[str] = set()
@@ -250,3 +253,39 @@ class _Txn:
             (message_id, owner),
         ).fetchone()
         return row is not None
+
+    def nack(self, message_id: str, owner: str, available_at: float) -> bool:
+        row = self._read(
+            "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = %s "
+            "AND lease_owner = %s FOR UPDATE",
+            (message_id, owner),
+        ).fetchone()
+        if row is None:
+            return False
+        queue, key = row
+        if available_at <= self.now:
+            self.queues.add(queue)
+        if (
+            key is not None
+            and self._read(
+                "SELECT 1 FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND "
+                "lease_owner IS NULL",
+                (queue, key),
+            ).fetchone()
+        ):
+            # A newer undelivered message carries the key; this one is redundant.
+            self._later("DELETE FROM tether_queue WHERE message_id = %s", (message_id,))
+            return True
+        self._later(
+            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
+            "available_at = %s WHERE message_id = %s",
+            (available_at, message_id),
+        )
+        return True
+
+    def drop_pending(self, queue: str, idempotency_key: str) -> None:
+        self._later(
+            "DELETE FROM tether_queue WHERE queue = %s AND idempotency_key = %s "
+            "AND lease_owner IS NULL",
+            (queue, idempotency_key),
+        )

@@ -11,6 +11,7 @@ transaction (see `_notify`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -22,7 +23,13 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from ...errors import ConflictError, InvalidTransitionError, StoreError, TetherError
+from ...errors import (
+    ConflictError,
+    InvalidTransitionError,
+    StoreError,
+    StoreUnavailableError,
+    TetherError,
+)
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -49,6 +56,7 @@ from .._writes import StoreWrite
 from . import _fast
 from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
+from ._schema import SERVER_NOW
 from ._txn import Conn, _events, _Txn
 from ._writes import PostgresWrites
 
@@ -70,6 +78,13 @@ FAST_CHECKOUT = 1.0
 ROLLBACK_RETRIES = 8
 
 
+# SQLSTATE classes that mean "not now" rather than "not this": connection exceptions,
+# transaction rollbacks (serialization failures, deadlocks), insufficient resources
+# (disk full, too many connections), operator intervention (shutdown, cancel, restart)
+# and system errors. Anything else the server answers is a refusal of the statement.
+_UNAVAILABLE_CLASSES = ("08", "40", "53", "55", "57", "58")
+
+
 def _wrap(exc: BaseException) -> BaseException:
     if isinstance(exc, TetherError) or not isinstance(
         exc, psycopg.Error | psycopg_pool.PoolTimeout
@@ -77,7 +92,12 @@ def _wrap(exc: BaseException) -> BaseException:
         return exc
     if isinstance(exc, pg_errors.UniqueViolation):
         return ConflictError(f"a concurrent write conflicted: {exc}")
-    return StoreError(f"PostgreSQL error: {type(exc).__name__}: {exc}")
+    sqlstate = getattr(exc, "sqlstate", None)
+    if isinstance(
+        exc, psycopg_pool.PoolTimeout | psycopg.OperationalError | psycopg.InterfaceError
+    ) or (sqlstate is not None and sqlstate[:2] in _UNAVAILABLE_CLASSES):
+        return StoreUnavailableError(f"PostgreSQL is unavailable: {type(exc).__name__}: {exc}")
+    return StoreError(f"PostgreSQL refused the write: {type(exc).__name__}: {exc}")
 
 
 # Parameters: run id, name, chunk count, the chunks (bytea[]), channel, notification.
@@ -104,8 +124,9 @@ def _raise_wrapped(exc: BaseException) -> NoReturn:
     raise wrapped from exc
 
 
-def _take(c: Conn, queue: str, owner: str, lease_seconds: float, limit: int) -> list[Message]:
-    now = time.time()
+def _take(
+    c: Conn, queue: str, owner: str, lease_seconds: float, limit: int, now: float
+) -> list[Message]:
     until = now + lease_seconds
     found = c.execute(
         "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
@@ -158,9 +179,14 @@ class PostgresWorkflowStore:
         self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
         with self._pool.connection() as conn:
-            txn = _Txn(conn)
+            # BEGIN and the server's clock in one round trip: the rules' "now".
+            cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
+            cursor.nextset()
+            row = cursor.fetchone()
+            assert row is not None
             paths: set[str] = set()
-            with conn.transaction():
+            try:
+                txn = _Txn(conn, float(row[0]))
                 if writes:
                     # The other stores' writes first (see `stores._writes`): every
                     # transaction locks ledger sessions and streams before the run row.
@@ -170,12 +196,19 @@ class PostgresWorkflowStore:
                         self._namespace,
                         txn.streams,
                         None if conversations is None else conversations.announce,
+                        now=txn.now,
                     )
                     apply_writes(targets, writes)
                     paths = targets.paths
                 result = fn(txn)
                 # Buffered writes reach the server before COMMIT (notify flushes them).
                 notes = txn.notify(self._namespace)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                raise
             return result, notes, txn.known(), paths
 
     async def _write(
@@ -241,9 +274,7 @@ class PostgresWorkflowStore:
 
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
-        return await self._write(
-            lambda t: _logic.create_run(t, run, time.time()), retry_conflict=True
-        )
+        return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         row = await self._sql(
@@ -314,9 +345,7 @@ class PostgresWorkflowStore:
 
     # -- lease holder ------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
-        return await self._write(
-            lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
-        )
+        return await self._write(lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, t.now))
 
     async def commit(self, commit: Commit) -> CommitResult:
         known = self._known.get(commit.run_id)
@@ -343,7 +372,7 @@ class PostgresWorkflowStore:
                     self._notifier.dispatch(channel, payload)
                 return fast.result
         return await self._write(
-            lambda t: _logic.apply_commit(t, commit, time.time()),
+            lambda t: _logic.apply_commit(t, commit, t.now),
             retry_conflict=True,
             writes=commit.writes,
         )
@@ -356,9 +385,9 @@ class PostgresWorkflowStore:
         return await self._sql(
             lambda c: (
                 c.execute(
-                    "UPDATE tether_runs SET lease_expires_at = %s WHERE run_id = %s AND "
-                    "lease_owner = %s AND lease_epoch = %s RETURNING run_id",
-                    (time.time() + lease_seconds, run_id, owner, epoch),
+                    f"UPDATE tether_runs SET lease_expires_at = {SERVER_NOW} + %s "
+                    "WHERE run_id = %s AND lease_owner = %s AND lease_epoch = %s RETURNING run_id",
+                    (lease_seconds, run_id, owner, epoch),
                 ).fetchone()
                 is not None
             )
@@ -379,11 +408,11 @@ class PostgresWorkflowStore:
         self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
     ) -> HookRecord:
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, time.time()), writes=writes
+            lambda t: _logic.resume_hook(t, token, payload, t.now), writes=writes
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
-        return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
+        return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, t.now))
 
     def _fallback(self, poll: float) -> float:
         return FALLBACK_POLL if self._notifier.healthy else poll
@@ -405,12 +434,12 @@ class PostgresWorkflowStore:
 
     # -- queue -------------------------------------------------------------------------
     async def enqueue(self, message: NewMessage) -> str:
-        return await self._write(lambda t: t.enqueue(message, time.time()), retry_conflict=True)
+        return await self._write(lambda t: t.enqueue(message, t.now), retry_conflict=True)
 
     async def dequeue(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
-        return await self._sql(lambda c: _take(c, queue, owner, lease_seconds, limit))
+        return await self._write(lambda t: _take(t.c, queue, owner, lease_seconds, limit, t.now))
 
     async def claim_next(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
@@ -418,46 +447,22 @@ class PostgresWorkflowStore:
         # One transaction: a message is never left leased to a worker whose claim of the
         # run did not commit (that message would look busy to others and be dropped).
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
-            taken = _take(t.c, queue, owner, lease_seconds, limit)
+            taken = _take(t.c, queue, owner, lease_seconds, limit, t.now)
             if not taken:
                 return []
-            return _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
+            return _logic.claim_messages(t, taken, owner, lease_seconds, t.now)
 
-        return await self._write(claim)
+        # A wake-up kept for a busy run can meet another one for it (unique pending key):
+        # the claim is all-or-nothing, so it is simply taken again.
+        return await self._write(claim, retry_conflict=True)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
 
     async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
-        def release(t: _Txn) -> bool:
-            row = t.c.execute(
-                "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = %s "
-                "AND lease_owner = %s FOR UPDATE",
-                (message_id, owner),
-            ).fetchone()
-            if row is None:
-                return False
-            queue, key = row
-            t.queues.add(queue)
-            if (
-                key is not None
-                and t.c.execute(
-                    "SELECT 1 FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND "
-                    "lease_owner IS NULL",
-                    (queue, key),
-                ).fetchone()
-            ):
-                # A newer undelivered message carries the key; this one is redundant.
-                t.c.execute("DELETE FROM tether_queue WHERE message_id = %s", (message_id,))
-                return True
-            t.c.execute(
-                "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
-                "available_at = %s WHERE message_id = %s",
-                (time.time() + delay, message_id),
-            )
-            return True
-
-        return await self._write(release, retry_conflict=True)
+        return await self._write(
+            lambda t: t.nack(message_id, owner, t.now + delay), retry_conflict=True
+        )
 
     async def renew_messages(
         self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
@@ -466,9 +471,9 @@ class PostgresWorkflowStore:
         return await self._sql(
             lambda c: len(
                 c.execute(
-                    "UPDATE tether_queue SET lease_expires_at = %s WHERE message_id = ANY(%s) AND "
-                    "lease_owner = %s RETURNING message_id",
-                    (time.time() + lease_seconds, ids, owner),
+                    f"UPDATE tether_queue SET lease_expires_at = {SERVER_NOW} + %s "
+                    "WHERE message_id = ANY(%s) AND lease_owner = %s RETURNING message_id",
+                    (lease_seconds, ids, owner),
                 ).fetchall()
             )
         )
@@ -484,13 +489,13 @@ class PostgresWorkflowStore:
             # write to announce it: wake when the earliest one is due.
             row = await self._sql(
                 lambda c: c.execute(
-                    "SELECT min(available_at) FROM tether_queue WHERE queue = %s AND "
-                    "lease_owner IS NULL AND available_at > %s",
-                    (queue, time.time()),
+                    f"SELECT min(available_at) - {SERVER_NOW} FROM tether_queue "
+                    f"WHERE queue = %s AND lease_owner IS NULL AND available_at > {SERVER_NOW}",
+                    (queue,),
                 ).fetchone()
             )
             if row is not None and row[0] is not None:
-                timeout = min(timeout, max(0.0, float(row[0]) - time.time()))
+                timeout = min(timeout, max(0.0, float(row[0])))
             try:
                 await asyncio.wait_for(event.wait(), timeout)
             except TimeoutError:
@@ -498,21 +503,28 @@ class PostgresWorkflowStore:
         event.clear()
 
     # -- workers -----------------------------------------------------------------------
+    async def clock(self) -> float:
+        row = await self._sql(lambda c: c.execute(f"SELECT {SERVER_NOW}").fetchone())
+        assert row is not None
+        return float(row[0])
+
     async def register_worker(self, worker: WorkerRecord) -> None:
+        # Heartbeats are on the server's clock, as every judge of silence reads it.
+        values = rows.worker_values(worker)
         await self._sql(
             lambda c: c.execute(
                 f"INSERT INTO tether_workers ({rows.WORKER_COLS}) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
+                f"VALUES (%s, %s, %s, %s, %s, %s, {SERVER_NOW}, %s) "
                 "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                rows.worker_values(worker),
+                values[:6] + values[7:],
             )
         )
 
     async def heartbeat_worker(self, worker_id: str) -> None:
         await self._sql(
             lambda c: c.execute(
-                "UPDATE tether_workers SET heartbeat_at = %s WHERE worker_id = %s",
-                (time.time(), worker_id),
+                f"UPDATE tether_workers SET heartbeat_at = {SERVER_NOW} WHERE worker_id = %s",
+                (worker_id,),
             )
         )
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +41,7 @@ class PostgresWrites:
         namespace: The backend's namespace (it scopes the ledger's session locks).
         streams: Where the transaction collects the stream keys to announce.
         announce: Sends the conversation NOTIFY for a path inside the transaction.
+        now: The transaction's clock (the server's).
     """
 
     def __init__(
@@ -50,7 +50,10 @@ class PostgresWrites:
         namespace: str,
         streams: set[str],
         announce: Callable[[Conn, str], None] | None,
+        *,
+        now: float,
     ) -> None:
+        self._now = now
         self._conn = conn
         self._namespace = namespace
         self._streams = streams
@@ -58,7 +61,8 @@ class PostgresWrites:
         self.paths: set[str] = set()
 
     def ledger(self) -> _LedgerTx:
-        return _LedgerTx(self._conn, self._namespace, time.time, locking=True)
+        now = self._now
+        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True)
 
     def conversations(self) -> _ConversationTx:
         return _ConversationTx(self._conn, self._namespace)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ...errors import ConfigurationError, FormatVersionError, StoreError
+from ...errors import ConfigurationError, FormatVersionError, StoreError, StoreUnavailableError
 
 T = TypeVar("T")
 
@@ -178,14 +178,23 @@ class SqliteDatabase:
             conn.close()
 
     def _run_batch(self, conn: sqlite3.Connection, batch: list[_Job]) -> None:
-        results: list[tuple[bool, Any]] = []
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            results = self._batch_results(conn, batch)
         except sqlite3.Error as exc:
-            err = StoreError(f"could not begin a write on {str(self.path)!r}: {exc}")
-            for job in batch:
-                job.loop.call_soon_threadsafe(_resolve, job.future, False, err)
-            return
+            # The transaction itself failed (a full disk, an I/O error; SQLite may have
+            # rolled it back already): nothing of the batch is written, every caller is
+            # told so, and the writer thread lives on for the next batch.
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            err = StoreUnavailableError(f"write to {str(self.path)!r} failed: {exc}")
+            results = [(False, err)] * len(batch)
+        for job, (ok, value) in zip(batch, results, strict=True):
+            job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
+
+    @staticmethod
+    def _batch_results(conn: sqlite3.Connection, batch: list[_Job]) -> list[tuple[bool, Any]]:
+        results: list[tuple[bool, Any]] = []
+        conn.execute("BEGIN IMMEDIATE")
         for job in batch:
             if job.future.cancelled():
                 results.append((False, asyncio.CancelledError()))
@@ -194,21 +203,15 @@ class SqliteDatabase:
             try:
                 value = job.fn(conn)
             except BaseException as exc:
+                # Raises in turn when SQLite already rolled the transaction back.
                 conn.execute("ROLLBACK TO op")
                 conn.execute("RELEASE op")
                 results.append((False, _wrap(exc)))
             else:
                 conn.execute("RELEASE op")
                 results.append((True, value))
-        try:
-            conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            with contextlib.suppress(sqlite3.Error):
-                conn.execute("ROLLBACK")
-            err = StoreError(f"commit to {str(self.path)!r} failed: {exc}")
-            results = [(False, err)] * len(batch)
-        for job, (ok, value) in zip(batch, results, strict=True):
-            job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
+        conn.execute("COMMIT")
+        return results
 
     def _read_loop(self, conn: sqlite3.Connection) -> None:
         try:
@@ -231,6 +234,9 @@ class SqliteDatabase:
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, sqlite3.OperationalError):
+        # Busy or locked past the timeout, disk full, an I/O error: not now, not "no".
+        return StoreUnavailableError(f"SQLite could not write: {exc}")
     if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.IntegrityError):
-        return StoreError(f"SQLite error: {exc}")
+        return StoreError(f"SQLite refused the operation: {exc}")
     return exc

@@ -165,6 +165,42 @@ class _Txn:
         )
         return cur.rowcount == 1
 
+    def nack(self, message_id: str, owner: str, available_at: float) -> bool:
+        row = self.c.execute(
+            "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = ? "
+            "AND lease_owner = ?",
+            (message_id, owner),
+        ).fetchone()
+        if row is None:
+            return False
+        queue, key = row
+        if available_at <= time.time():
+            self.ready_queues.add(queue)
+        if (
+            key is not None
+            and self.c.execute(
+                "SELECT 1 FROM tether_queue WHERE queue = ? AND idempotency_key = ? AND "
+                "lease_owner IS NULL",
+                (queue, key),
+            ).fetchone()
+        ):
+            # A newer undelivered message carries the key; this one is redundant.
+            self.c.execute("DELETE FROM tether_queue WHERE message_id = ?", (message_id,))
+            return True
+        self.c.execute(
+            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
+            "available_at = ? WHERE message_id = ?",
+            (available_at, message_id),
+        )
+        return True
+
+    def drop_pending(self, queue: str, idempotency_key: str) -> None:
+        self.c.execute(
+            "DELETE FROM tether_queue WHERE queue = ? AND idempotency_key = ? "
+            "AND lease_owner IS NULL",
+            (queue, idempotency_key),
+        )
+
 
 def _events(
     conn: sqlite3.Connection, run_id: str, after: int, limit: int | None
@@ -404,37 +440,7 @@ class SqliteWorkflowStore:
         return await self._write(lambda t: t.ack(message_id, owner))
 
     async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
-        def release(c: sqlite3.Connection) -> tuple[bool, str | None]:
-            row = c.execute(
-                "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = ? "
-                "AND lease_owner = ?",
-                (message_id, owner),
-            ).fetchone()
-            if row is None:
-                return False, None
-            queue, key = row
-            if (
-                key is not None
-                and c.execute(
-                    "SELECT 1 FROM tether_queue WHERE queue = ? AND idempotency_key = ? AND "
-                    "lease_owner IS NULL",
-                    (queue, key),
-                ).fetchone()
-            ):
-                # A newer undelivered message carries the key; this one is redundant.
-                c.execute("DELETE FROM tether_queue WHERE message_id = ?", (message_id,))
-                return True, queue
-            c.execute(
-                "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
-                "available_at = ? WHERE message_id = ?",
-                (time.time() + delay, message_id),
-            )
-            return True, queue
-
-        ok, queue = await self._db.write(release)
-        if queue is not None:
-            self._notify([queue])
-        return ok
+        return await self._write(lambda t: t.nack(message_id, owner, time.time() + delay))
 
     async def renew_messages(
         self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
@@ -461,10 +467,13 @@ class SqliteWorkflowStore:
         event.clear()
 
     # -- workers ----------------------------------------------------------------------------
+    async def clock(self) -> float:
+        return time.time()
+
     async def register_worker(self, worker: WorkerRecord) -> None:
         await self._db.write(
             lambda c: c.execute(
-                f"INSERT INTO tether_workers ({rows.WORKER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO tether_workers ({rows.WORKER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
                 rows.worker_values(worker),
             )

@@ -123,7 +123,12 @@ _V3 = (
     "WHERE parent_run_id IS NOT NULL",
 )
 
+# Workers say which host and process-id space their pid belongs to (boot id and pid
+# namespace): a pid is only judged dead by a worker of the same one.
+_V5 = ("ALTER TABLE tether_workers ADD COLUMN host_id TEXT",)
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
+    (5, "host identity of workers", _V5),
 )

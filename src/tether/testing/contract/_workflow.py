@@ -21,6 +21,7 @@ from ...stores import (
     NewEvent,
     NewMessage,
     NewRun,
+    WorkerRecord,
     WorkflowStore,
     event_id,
     slot_of_event_id,
@@ -98,17 +99,96 @@ class WorkflowStoreContract:
         slots = [e.slot for e in await store.list_events("r1")]
         assert slots == list(range(1, len(slots) + 1))
 
-    async def test_claim_next_claims_runs_and_drops_stale_wakeups(
+    async def test_claim_next_keeps_a_busy_runs_wakeup_until_its_lease_ends(
         self, store: WorkflowStore
     ) -> None:
         await store.create_run(_run("a"))
         await store.create_run(_run("b"))
-        held = await store.claim_run("b", owner="w0", lease_seconds=30)
+        held = await store.claim_run("b", owner="w0", lease_seconds=0.3)
         assert held.outcome == "claimed"
         claimed = await store.claim_next("q", owner="w1", lease_seconds=30, limit=10)
         assert [(m.payload, c.run.run_id if c.run else None) for m, c in claimed] == [(b"a", "a")]
-        # b's wake-up found a live holder: acknowledged, not handed out again.
+        # b's wake-up found a live holder: not handed out now ...
         assert await store.claim_next("q", owner="w1", lease_seconds=30, limit=10) == []
+        # ... but kept: should the holder die, it brings the run back once its lease ends.
+        await asyncio.sleep(0.4)
+        again = await store.claim_next("q", owner="w1", lease_seconds=30, limit=10)
+        assert [c.run.run_id if c.run else None for _, c in again] == ["b"]
+        assert again[0][1].epoch == held.epoch + 1
+
+    async def test_a_park_drops_the_runs_spare_wakeups(self, store: WorkflowStore) -> None:
+        epoch, head = await _claimed(store)
+        # A payload arrives for the holder: it is appended and a wake-up is enqueued.
+        hook = NewEvent(
+            event_type="hook_created", correlation_id="h1", attrs={"slot": 1, "token": "t1"}
+        )
+        head = (await store.commit(_commit("r1", epoch, head, hook))).head
+        await store.resume_hook("t1", b"p")
+        with pytest.raises(StaleHeadError):
+            await store.commit(_commit("r1", epoch, head))
+        # The holder saw it (the head moved past it) and parks: the wake-up is spare.
+        await store.commit(_commit("r1", epoch, head + 1, release=True))
+        assert await store.claim_next("q", owner="w2", lease_seconds=30, limit=10) == []
+        # A timer the park asks for is kept.
+        claim = await store.claim_run("r1", owner="w1", lease_seconds=30)
+        assert claim.run is not None
+        wake = NewMessage(queue="q", payload=b"r1", available_at=time.time(), idempotency_key="r1")
+        await store.commit(
+            _commit("r1", claim.epoch, claim.run.head, release=True, enqueue=(wake,))
+        )
+        (taken,) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=10)
+        assert taken[1].run is not None and taken[1].run.run_id == "r1"
+
+    async def test_a_hand_back_is_fenced_by_the_epoch(self, store: WorkflowStore) -> None:
+        """An old activation giving the run back must not touch a newer one's message."""
+        await store.create_run(_run())
+        ((message, first),) = await store.claim_next("q", owner="w1", lease_seconds=0.2, limit=1)
+        await asyncio.sleep(0.3)
+        # The same worker takes the same message and run back under a new epoch.
+        ((again, second),) = await store.claim_next("q", owner="w1", lease_seconds=30, limit=1)
+        assert again.message_id == message.message_id and second.epoch == first.epoch + 1
+        wake = NewMessage(queue="q", payload=b"r1", available_at=time.time(), idempotency_key="r1")
+        hand_back = Commit(
+            run_id="r1", owner="w1", epoch=first.epoch, expected_head=None,
+            ack_message_id=message.message_id, release=True, enqueue=(wake,),
+        )  # fmt: skip
+        with pytest.raises(FencedError):
+            await store.commit(hand_back)
+        run = await store.get_run("r1")
+        assert run is not None and run.lease_epoch == second.epoch and run.lease_owner == "w1"
+        # The newer activation still holds its message (renewable, not re-delivered).
+        assert await store.renew_messages([again.message_id], owner="w1", lease_seconds=30) == 1
+        assert await store.claim_next("q", owner="w2", lease_seconds=30, limit=10) == []
+        # Its own hand-back (no head check) releases the run and leaves a wake-up.
+        await store.commit(
+            Commit(
+                run_id="r1", owner="w1", epoch=second.epoch, expected_head=None,
+                ack_message_id=again.message_id, release=True, enqueue=(wake,),
+            )
+        )  # fmt: skip
+        ((_, third),) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=1)
+        assert third.epoch == second.epoch + 1
+
+    async def test_the_store_clock_stamps_heartbeats(self, store: WorkflowStore) -> None:
+        before = await store.clock()
+        worker = WorkerRecord(
+            worker_id="w9", host="h", pid=1, deployment="d", engine_version="e",
+            started_at=0.0, heartbeat_at=0.0, host_id="boot/pid:[1]",
+        )  # fmt: skip
+        await store.register_worker(worker)
+        await store.heartbeat_worker("w9")
+        (found,) = [w for w in await store.list_workers() if w.worker_id == "w9"]
+        assert found.host_id == "boot/pid:[1]"
+        assert before - 1 <= found.heartbeat_at <= await store.clock() + 1
+
+    async def test_a_child_id_naming_another_run_is_refused(self, store: WorkflowStore) -> None:
+        await store.create_run(_run("taken"))
+        epoch, head = await _claimed(store)
+        child = _run("taken", parent_run_id="r1", parent_slot=1)
+        started = NewEvent(event_type="child_started", correlation_id="taken", attrs={"slot": 1})
+        with pytest.raises(ConflictError):
+            await store.commit(_commit("r1", epoch, head, started, start_runs=(child,)))
+        assert [e.event_type for e in await store.list_events("r1")][-1] == "run_started"
 
     async def test_purge_deletes_content_and_keeps_records(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)

@@ -1,0 +1,266 @@
+"""Fault injection for tests: a TCP proxy that stalls or cuts traffic, a disk that fills up.
+
+Both imitate what real outages do to a worker, rather than mocking the store: a
+database failover pauses traffic and then cuts every connection, a network partition
+stalls packets for seconds and then delivers them late, a full disk refuses writes
+until space is freed. Third-party backends can use them in their own fault tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import TracebackType
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import ConfigurationError
+
+__all__ = ["FaultProxy", "SmallDisk"]
+
+_CHUNK = 64 * 1024
+
+
+class FaultProxy:
+    """A TCP proxy in a background thread that can stall and cut the traffic it relays.
+
+    Point a client at `port` (or at `url(...)`) instead of the server: bytes are relayed
+    both ways until told otherwise.
+
+    - `pause()` holds every byte (both ways) and every new connection until `resume()`,
+      which then delivers them, late: a network stall. A statement sent during a pause
+      reaches the server only after it.
+    - `cut()` resets every connection and refuses new ones until `restore()`: a server
+      failover or a partition the client notices.
+
+    Use as a context manager, or call `start()` and `close()`.
+
+    Args:
+        target_host: The server's host.
+        target_port: The server's port.
+    """
+
+    def __init__(self, target_host: str, target_port: int) -> None:
+        self.target_host = target_host
+        self.target_port = target_port
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._server: asyncio.Server | None = None
+        self._flowing = asyncio.Event()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.connections = 0
+
+    @classmethod
+    def for_url(cls, url: str) -> FaultProxy:
+        """A proxy in front of the server a ``scheme://user@host:port/db`` URL names."""
+        parts = urlsplit(url)
+        return cls(parts.hostname or "127.0.0.1", parts.port or 5432)
+
+    def url(self, url: str) -> str:
+        """`url` with its host and port replaced by this proxy's."""
+        parts = urlsplit(url)
+        userinfo = parts.netloc.rpartition("@")[0]
+        netloc = f"{userinfo}@127.0.0.1:{self.port}" if userinfo else f"127.0.0.1:{self.port}"
+        return urlunsplit(parts._replace(netloc=netloc))
+
+    def __enter__(self) -> FaultProxy:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- control (any thread) ---------------------------------------------------------
+    def start(self) -> FaultProxy:
+        """Start relaying; `port` is then the port to connect to."""
+        self._thread.start()
+        self._call(self._flowing_set)
+        self._call(self._listen)
+        return self
+
+    def pause(self) -> None:
+        """Hold all traffic and new connections until `resume()`."""
+        self._call(self._flowing_clear)
+
+    def resume(self) -> None:
+        """Deliver what was held and relay again."""
+        self._call(self._flowing_set)
+
+    def cut(self) -> None:
+        """Reset every connection and refuse new ones until `restore()`."""
+        self._call(self._cut)
+
+    def restore(self) -> None:
+        """Accept connections again after `cut()` (and end any pause)."""
+        self._call(self._listen)
+        self._call(self._flowing_set)
+
+    def close(self) -> None:
+        """Reset every connection and stop the proxy's thread."""
+        if not self._thread.is_alive():
+            return
+        with contextlib.suppress(RuntimeError):
+            self._call(self._cut)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(5)
+        self._loop.close()
+
+    def _call(self, fn: object) -> None:
+        assert callable(fn)
+        future = asyncio.run_coroutine_threadsafe(_as_coroutine(fn), self._loop)
+        future.result(10)
+
+    # -- the proxy's own loop ----------------------------------------------------------
+    def _flowing_set(self) -> None:
+        self._flowing.set()
+
+    def _flowing_clear(self) -> None:
+        self._flowing.clear()
+
+    async def _listen(self) -> None:
+        if self._server is not None:
+            return
+        self._server = await asyncio.start_server(
+            self._accept, "127.0.0.1", self.port, reuse_address=True
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def _cut(self) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
+        for writer in list(self._writers):
+            transport = writer.transport
+            # abort, not close: the peer sees a reset, as when a server goes away.
+            transport.abort()
+        self._writers.clear()
+        for task in list(self._tasks):
+            task.cancel()
+        if server is not None:
+            await server.wait_closed()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.add(writer)
+        try:
+            await self._flowing.wait()
+            up_reader, up_writer = await asyncio.open_connection(self.target_host, self.target_port)
+        except (OSError, asyncio.CancelledError):
+            writer.transport.abort()
+            self._writers.discard(writer)
+            return
+        self.connections += 1
+        self._writers.add(up_writer)
+        pumps = [
+            asyncio.create_task(self._pump(reader, up_writer)),
+            asyncio.create_task(self._pump(up_reader, writer)),
+        ]
+        self._tasks.update(pumps)
+        try:
+            await asyncio.wait(pumps, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in pumps:
+                task.cancel()
+                self._tasks.discard(task)
+            for w in (writer, up_writer):
+                self._writers.discard(w)
+                w.transport.abort()
+
+    async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            while True:
+                data = await source.read(_CHUNK)
+                if not data:
+                    return
+                # Held while paused: the bytes arrive late, in order, as after a stall.
+                await self._flowing.wait()
+                sink.write(data)
+                await sink.drain()
+
+
+async def _as_coroutine(fn: object) -> None:
+    assert callable(fn)
+    result = fn()
+    if asyncio.iscoroutine(result):
+        await result
+
+
+class SmallDisk:
+    """A small tmpfs mounted in a temporary directory, which can be filled up and freed.
+
+    Put a SQLite file under `path`, then `fill()` to make every write fail with "disk
+    full" until `free()`. Needs root (it mounts); `available()` says whether it can.
+
+    Args:
+        size_kib: The filesystem's size.
+    """
+
+    def __init__(self, size_kib: int = 4096) -> None:
+        self.size_kib = size_kib
+        self.path = Path(tempfile.mkdtemp(prefix="tether-disk-"))
+        self._filler = self.path / ".filler"
+        self._mounted = False
+
+    @staticmethod
+    def available() -> bool:
+        """Whether this process may mount a tmpfs (root with the mount tool)."""
+        return os.geteuid() == 0 and shutil.which("mount") is not None
+
+    def __enter__(self) -> SmallDisk:
+        if not self.available():
+            raise ConfigurationError("SmallDisk mounts a tmpfs: it needs root and `mount`")
+        subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={self.size_kib}k", "tmpfs", str(self.path)],
+            check=True,
+        )
+        self._mounted = True
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._mounted:
+            subprocess.run(["umount", "-l", str(self.path)], check=False)
+            self._mounted = False
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
+
+    def fill(self) -> None:
+        """Take every free byte: writes fail with "database or disk is full"."""
+        with open(self._filler, "ab") as f, contextlib.suppress(OSError):
+            block = b"\0" * 65536
+            while True:
+                f.write(block)
+                f.flush()
+        # tmpfs may leave a sliver of a page; take it byte by byte.
+        with open(self._filler, "ab", buffering=0) as f, contextlib.suppress(OSError):
+            while True:
+                f.write(b"\0" * 512)
+
+    def free(self) -> None:
+        """Give the space back."""
+        with contextlib.suppress(FileNotFoundError):
+            self._filler.unlink()
+
+    @contextlib.contextmanager
+    def full(self) -> Iterator[None]:
+        """Full inside the block, freed after it."""
+        self.fill()
+        try:
+            yield
+        finally:
+            self.free()

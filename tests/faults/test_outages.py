@@ -1,0 +1,121 @@
+"""Outages longer than the lease, network stalls, then crashes: no run lost, no step twice.
+
+The faults are real: a TCP proxy in front of Postgres cuts or stalls the workers'
+connections, a tmpfs fills up under SQLite, and worker processes are SIGKILLed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import tether
+from tether.testing import FaultProxy, SmallDisk
+
+sys.path.insert(0, str(Path(__file__).parent))
+import fault_app
+from fleet import Fleet, until
+
+pytestmark = pytest.mark.crash
+
+
+async def _epoch(backend: tether.Backend, run_id: str) -> int:
+    run = await backend.stores.workflow.get_run(run_id)
+    return 0 if run is None else run.lease_epoch
+
+
+@pytest.fixture
+def proxy(tether_postgres_url: str) -> AsyncIterator[FaultProxy]:
+    with FaultProxy.for_url(tether_postgres_url) as p:
+        yield p
+
+
+@pytest.mark.postgres
+async def test_a_postgres_cut_longer_than_the_lease_then_a_sigkill_loses_no_run(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy, tmp_path: Path
+) -> None:
+    env = {"NAMESPACE": pg_namespace, "LEASE": "2", "STEP_SECONDS": "3"}
+    fleet = Fleet(proxy.url(pg_url), tmp_path, env=env)
+    async with tether.open_backend(pg_url, namespace=pg_namespace, pool_size=2) as backend:
+        client = tether.Client(backend, registry=fault_app.registry)
+        handle = await client.start("chain", 7, 2, run_id="outage-pg")
+        try:
+            worker = fleet.start()
+            await until(lambda: fleet.started(handle.run_id) >= 1, what="step 1 started")
+            proxy.cut()
+            await asyncio.sleep(2.6)  # longer than the 2 s lease
+            proxy.restore()
+            # The worker takes its own run back under a new epoch ...
+            for _ in range(200):
+                if await _epoch(backend, handle.run_id) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the worker never took its run back")
+            # ... the abandoned activation hands back, and a poll finds the run busy.
+            await asyncio.sleep(2.0)
+            fleet.kill(worker)
+            fleet.start()
+            assert await handle.result(timeout=40) == fault_app.expected(7, 2)
+        finally:
+            fleet.stop()
+    fleet.check_no_overlap()
+
+
+async def test_a_full_disk_longer_than_the_lease_then_a_sigkill_loses_no_run(
+    tmp_path: Path,
+) -> None:
+    if not SmallDisk.available():
+        pytest.skip("needs root to mount a small tmpfs")
+    with SmallDisk(8192) as disk:
+        url = f"sqlite:///{disk.path}/tether.db"
+        fleet = Fleet(url, tmp_path, env={"LEASE": "2", "STEP_SECONDS": "3"})
+        async with tether.open_backend(url) as backend:
+            client = tether.Client(backend, registry=fault_app.registry)
+            handle = await client.start("chain", 7, 2, run_id="outage-sqlite")
+            try:
+                worker = fleet.start()
+                await until(lambda: fleet.started(handle.run_id) >= 1, what="step 1 started")
+                with disk.full():
+                    await asyncio.sleep(3.0)  # longer than the 2 s lease
+                for _ in range(200):
+                    if await _epoch(backend, handle.run_id) >= 2:
+                        break
+                    await asyncio.sleep(0.05)
+                else:
+                    raise AssertionError("the worker never took its run back")
+                await asyncio.sleep(2.0)
+                fleet.kill(worker)
+                fleet.start()
+                assert await handle.result(timeout=40) == fault_app.expected(7, 2)
+            finally:
+                fleet.stop()
+        fleet.check_no_overlap()
+
+
+@pytest.mark.postgres
+async def test_a_commit_stalled_past_the_lease_does_not_run_a_step_twice(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy, tmp_path: Path
+) -> None:
+    """The commit that starts step 2 is held 5 s in the network (lease 2 s)."""
+    marker = tmp_path / "step-1-ending"
+    fleet = Fleet(proxy.url(pg_url), tmp_path, env={"NAMESPACE": pg_namespace, "LEASE": "2"})
+    async with tether.open_backend(pg_url, namespace=pg_namespace, pool_size=2) as backend:
+        client = tether.Client(backend, registry=fault_app.registry)
+        handle = await client.start("marked_then_logged", str(marker), run_id="stalled")
+        try:
+            fleet.start()
+            await until(marker.exists, what="step 1 about to finish")
+            proxy.pause()  # step 1 returns and its commit (with step 2's start) is held
+            await asyncio.sleep(5.0)
+            proxy.resume()
+            assert await handle.result(timeout=40) == 4
+        finally:
+            fleet.stop()
+    runs = fleet.executions()[("stalled", 2)]
+    assert len(runs) == 1, f"step 2 ran {len(runs)} times: {runs}"
+    fleet.check_no_overlap()
