@@ -115,6 +115,11 @@ async def test_cancel_stops_a_sub_agent_task(backend: Backend) -> None:
         child = await host.client.get(task.run_id)
         await session.cancel_turn(principal="ada")
         await session.wait_for("turn.cancelled", timeout=10)
+        # The child was running its tool: it stops at once and is cancelled.
+        for _ in range(500):
+            if await child.status() == "cancelled":
+                break
+            await asyncio.sleep(0.01)
         assert (await child.status()) == "cancelled"
     assert (await settled(backend, sub)).outcome == "aborted"
     assert effects == []

@@ -8,6 +8,7 @@ import orjson
 import pytest
 from _harness import hosted
 
+from tether.agent import Agent as _Agent
 from tether.agent import (
     AssistantEntry,
     InputRequest,
@@ -18,7 +19,6 @@ from tether.agent import (
     UserEntry,
     tool,
 )
-from tether.agent import Agent as _Agent
 from tether.agent._entries import read_entries
 from tether.agent._events import decode_event, encode_event
 from tether.agent.models import AssistantMessage, ToolCall

@@ -399,40 +399,10 @@ async def test_message_while_parked_revokes_and_steers(harness: Harness, backend
     assert effects == []
     texts = [e.data.text for e in await session.read_events() if e.type == "message.completed"]
     assert texts[-1] == "restart skipped"
-    with pytest.raises(InputRequestError, match="already answered"):
+    with pytest.raises(InputRequestError, match="withdrawn"):
         await session.answer(requested.data.request.request_id, "approve")
     assert (await settled(backend, first)).outcome == "completed"
     assert (await settled(backend, second)).outcome == "completed"
-
-
-@pytest.mark.parametrize(
-    "script",
-    [
-        [
-            Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)),
-            lambda r: f"users: {sum(isinstance(m, UserMessage) for m in r.messages)}",
-        ]
-    ],
-)
-async def test_message_from_someone_else_does_not_revoke_an_approval(
-    harness: Harness, backend: Backend
-) -> None:
-    session = await harness.session()
-    await session.send("restart api", principal="ada")
-    requested = await session.wait_for("input.requested")
-    other = await session.send("unrelated question", principal="bob")
-    await asyncio.sleep(0.3)
-    assert (await backend.stores.submissions.get_submission(other)).status == "queued"
-    assert [r.request_id for r in await session.pending_requests()] == [
-        requested.data.request.request_id
-    ]
-    await session.answer(requested.data.request.request_id, "approve", principal="ada")
-    done = await session.wait_for("turn.completed")
-    # Once the turn runs again, the waiting message joins it at the next boundary.
-    steered = await session.wait_for("turn.steered")
-    assert steered.data.submission_id == other and steered.meta.turn_id == done.meta.turn_id
-    assert effects == [("restart", "api")]
-    assert (await settled(backend, other)).outcome == "completed"
 
 
 @pytest.mark.parametrize("policy", ["queue"])

@@ -34,6 +34,7 @@ def test_demo_agent_survives_a_kill_while_parked() -> None:
 
     # Tools ran, then the turn parked on the approval, and only then was the worker killed.
     assert at("tool.call          collect_metrics") < at("approval of restart_service")
+    # The workers are `tether worker tether.cli._demo_app:agents` processes.
     assert at("approval of restart_service") < at("killed worker 1")
     assert "with SIGKILL (exit status -9)" in text
     assert at("killed worker 1") < at("started worker 2") < at("approves the restart")

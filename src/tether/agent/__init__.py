@@ -44,7 +44,7 @@ from ._requests import InputRequest, RequestKind, TaskRef
 from ._session import Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._tools import Tool, ToolContext, tool, workflow_tool
-from ._workflow import ToolWorkflowContext
+from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
     "Agent",

@@ -83,14 +83,10 @@ class Agent:
         if self.max_steps_per_turn < 1:
             raise ConfigurationError("max_steps_per_turn must be at least 1")
         check_retention(self.retention)
-        for name, value in (
-            ("tool_timeout", self.tool_timeout),
-            ("step_timeout", self.step_timeout),
-        ):
-            if value is not None and not (value > 0 and value != float("inf")):
-                raise ConfigurationError(
-                    f"{name} must be a positive number of seconds, not {value!r}"
-                )
+        from ._tools import check_timeout
+
+        check_timeout(self.tool_timeout, "tool_timeout")
+        check_timeout(self.step_timeout, "step_timeout")
         names = [t.name for t in self.tools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

@@ -89,11 +89,16 @@ class ToolResultEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ApprovalEntry:
-    """A human's decision on a tool call that needed approval."""
+    """A decision on a request about a tool call: an approval, or an authorization.
+
+    ``approved`` is the yes or no (authorized or not); ``reason`` says why a call was
+    not approved (``"revoked: ..."`` when a steering message withdrew the request).
+    """
 
     turn_id: str
     call_id: str
     approved: bool
+    request_id: str | None = None
     by: str | None = None
     reason: str | None = None
     kind: Literal["approval"] = "approval"

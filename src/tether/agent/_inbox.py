@@ -1,16 +1,31 @@
-"""A session's inbox as clients write it: messages, answers, cancel and close.
+"""A session's inbox as clients write it: messages, answers, cancels and closes.
 
-(Phase 1 transport: the ledger for messages, the session's inbox hook for commands.)
+Everything a client sends is admitted to the session's ledger lanes (where admission
+is idempotent by id, and the same id with other content is refused), and the session's
+inbox hook is rung in the same transaction when the run has it open: the message lands
+with its wake-up, or not at all. The ring carries nothing the run trusts.
+
+The inbox hook's token is random (the engine creates it); a client finds it in the
+session run's hooks, which only readers of the store can list.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import NotFoundError
-from ..stores import SubmissionInput, make_session_key
+from ..durable import RunHandle
+from ..errors import ConflictError, NotFoundError
+from ..stores import AdmitSubmission, Stores, SubmissionInput
 from ._agent import TurnPolicy
-from ._requests import InputRequest
+from ._keys import (
+    COMMANDS_LANE,
+    answer_id,
+    cancel_id,
+    close_id,
+    conversation_path,
+    messages_lane,
+)
+from ._transcript import Transcript
 
 if TYPE_CHECKING:
     from ._host import AgentHost
@@ -18,29 +33,61 @@ if TYPE_CHECKING:
 __all__ = ["Inbox"]
 
 
-def inbox_token(session_id: str) -> str:
-    """The hook token of a session's command inbox."""
-    return f"tether-session-inbox:{session_id}"
-
-
 class Inbox:
-    """Writes into one session's inbox."""
+    """Writes into one session's inbox (see the module docstring)."""
 
-    def __init__(self, host: AgentHost, agent_name: str, session_id: str) -> None:
+    def __init__(self, host: AgentHost, agent_name: str, session_id: str, run_id: str) -> None:
         self._host = host
         self._agent = agent_name
         self._session = session_id
+        self._run_id = run_id
+        self._token: str | None = None
 
     @property
-    def _stores(self) -> Any:
+    def _stores(self) -> Stores:
         return self._host.backend.stores
 
-    async def _ring(self, command: dict[str, Any]) -> None:
-        try:
-            await self._host.client.resume_hook(inbox_token(self._session), command)
-        except NotFoundError:
-            # The session's run has not opened its inbox yet; it reads the ledger first.
-            pass
+    async def _inbox_token(self) -> str | None:
+        if self._token is None:
+            try:
+                handle: RunHandle = await self._host.client.get(self._run_id)
+                hooks = await handle.hooks()
+            except NotFoundError:
+                return None
+            # The session run's first operation is its inbox: the hook at its lowest slot.
+            if hooks:
+                self._token = min(hooks, key=lambda h: h.slot).token
+        return self._token
+
+    async def _admit(self, submission: SubmissionInput) -> None:
+        """Admit `submission` and ring the inbox, in one transaction when it is open."""
+        write = AdmitSubmission(submission=submission)
+        token = await self._inbox_token()
+        if token is not None:
+            try:
+                await self._host.client.resume_hook(token, {"ring": True}, writes=(write,))
+                return
+            except NotFoundError:
+                # The run ended (or moved on): the caller checks its state again.
+                self._token = None
+        await self._stores.submissions.admit_direct(submission)
+        # The run may have opened its inbox meanwhile, after reading the ledger: ring it.
+        token = await self._inbox_token()
+        if token is not None:
+            try:
+                await self._host.client.resume_hook(token, {"ring": True})
+            except NotFoundError:
+                self._token = None
+
+    def _command(self, submission_id: str, payload: dict[str, Any]) -> SubmissionInput:
+        return SubmissionInput(
+            submission_id=submission_id,
+            agent_name=self._agent,
+            instance_id=self._session,
+            session=COMMANDS_LANE,
+            payload=payload,
+            canonical_ready=True,
+        )
 
     async def admit_message(
         self, submission_id: str, text: str, principal: str | None, policy: TurnPolicy | None
@@ -48,7 +95,7 @@ class Inbox:
         payload: dict[str, Any] = {"text": text, "principal": principal}
         if policy is not None:
             payload["turn_policy"] = policy
-        await self._stores.submissions.admit_direct(
+        await self._admit(
             SubmissionInput(
                 submission_id=submission_id,
                 agent_name=self._agent,
@@ -57,53 +104,43 @@ class Inbox:
                 canonical_ready=True,
             )
         )
-        await self._ring(
-            {"kind": "message", "submission_id": submission_id, "principal": principal}
-        )
 
-    async def answer(self, request: InputRequest, answer: Any, principal: str | None) -> None:
-        await self._ring(
-            {
-                "kind": "answer",
-                "request_id": request.request_id,
-                "answer": answer,
-                "principal": principal,
-            }
-        )
+    async def answer(self, request_id: str, answer: Any, principal: str | None) -> None:
+        """Admit the answer to a request.
 
-    async def cancel(self, principal: str | None) -> None:
-        await self._stores.submissions.request_session_abort(
-            make_session_key(self._agent, self._session)
-        )
-        await self._ring({"kind": "cancel"})
+        Raises:
+            ConflictError: The request was answered otherwise (or by someone else).
+        """
+        payload = {
+            "kind": "answer",
+            "request_id": request_id,
+            "answer": answer,
+            "principal": principal,
+        }
+        await self._admit(self._command(answer_id(self._session, request_id), payload))
+
+    async def cancel(self, turn_id: str, principal: str | None) -> None:
+        payload = {"kind": "cancel", "turn_id": turn_id, "principal": principal}
+        try:
+            await self._admit(self._command(cancel_id(self._session, turn_id), payload))
+        except ConflictError:
+            pass  # already asked (by someone else): the turn is being cancelled
 
     async def close(self) -> None:
-        await self._ring({"kind": "close"})
+        await self._admit(self._command(close_id(self._session), {"kind": "close"}))
 
     async def closing(self) -> bool:
-        return False
+        """Whether a close was asked for."""
+        return await self._stores.submissions.get_submission(close_id(self._session)) is not None
 
     async def busy(self) -> bool:
-        key = make_session_key(self._agent, self._session)
-        return any(
-            s.session_key == key for s in await self._stores.submissions.list_running_submissions()
+        """Whether a turn is in progress or a message waits."""
+        rows = await self._stores.submissions.list_unsettled_submissions(
+            [messages_lane(self._agent, self._session)]
         )
+        return bool(rows)
 
     async def transcript_records(self) -> list[Any]:
-        from ..stores import ProducerClaim
-        from ._transcript import Transcript, conversation_path
-
-        meta = await self._stores.conversations.get_meta(
-            conversation_path(self._agent, self._session)
-        )
-        if meta is None:
-            return []
-        claim = ProducerClaim(
-            path=meta.path,
-            producer_id="",
-            producer_epoch=0,
-            incarnation=meta.incarnation,
-            head_offset=meta.head_offset,
-        )
-        records, _ = await Transcript(self._stores, meta.path, claim).read()
-        return records
+        return await Transcript(
+            self._stores, conversation_path(self._agent, self._session)
+        ).entries()

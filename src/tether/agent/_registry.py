@@ -119,7 +119,7 @@ class Agents:
         # The cache holds the stores object itself, so its id cannot be reused meanwhile.
         if cached is not None and cached[0] is stores:
             return cached[1]
-        steps = SessionSteps(stores, self.get(agent_name), self)
+        steps = SessionSteps(backend, self.get(agent_name), self)
         self._steps[key] = (stores, steps)
         return steps
 

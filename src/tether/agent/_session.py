@@ -10,6 +10,7 @@ from .._ids import new_ulid
 from ..durable import RunHandle, RunInfo
 from ..errors import (
     ConfigurationError,
+    ConflictError,
     ContentDeletedError,
     InputRequestError,
     NotFoundError,
@@ -17,7 +18,6 @@ from ..errors import (
     SessionStrandedError,
 )
 from ._agent import TurnPolicy
-from ._entries import read_entries
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
 from ._inbox import Inbox
@@ -49,7 +49,8 @@ async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
         return None
     status = _ENDED.get(run.status)
     if status is None:
-        status = "running" if await Inbox(host, str(args[0]), str(args[1])).busy() else "idle"
+        inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
+        status = "running" if await inbox.busy() else "idle"
     return SessionInfo(
         session_id=str(args[1]),
         agent_name=str(args[0]),
@@ -84,7 +85,7 @@ class Session:
         self.session_id = session_id
         self.run_id = run_id
         self.owner = owner
-        self._inbox = Inbox(host, agent_name, session_id)
+        self._inbox = Inbox(host, agent_name, session_id, run_id)
 
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
@@ -149,12 +150,15 @@ class Session:
 
         An approval takes ``"approve"``/``"deny"`` (or True/False, or
         ``{"approved": bool, "reason": ...}``); a question one of its options (or any
-        text when it has none); an authorization ``{"authorized": True}``.
+        text when it has none); an authorization ``{"authorized": True}``. Answering
+        again with the same answer changes nothing; another answer is refused, also
+        when both race to the worker (the first admitted wins).
 
         Raises:
             InputRequestError: No such request; it was answered otherwise; its turn was
-                cancelled; `principal` may not answer it; or the answer is not one of
-                the question's options. Nothing changes.
+                cancelled (or it was withdrawn); `principal` may not answer it (only the
+                turn's principal, or an approver the agent names); or the answer is not
+                one of the question's options. Nothing changes.
         """
         fold = fold_events(await self.read_events())
         request = fold.pending.get(request_id)
@@ -169,33 +173,47 @@ class Session:
                 reason = "no such request"
             raise InputRequestError(self.session_id, request_id, reason)
         _check_answer(self.session_id, request, answer, principal)
-        await self._inbox.answer(request, answer, principal)
+        try:
+            await self._inbox.answer(request_id, answer, principal)
+        except ConflictError:
+            raise InputRequestError(
+                self.session_id, request_id, "it was already answered otherwise"
+            ) from None
 
     async def cancel_turn(self, *, principal: str | None = None) -> None:
-        """Cancel the turn in progress (it settles ``cancelled``; nothing else changes).
+        """Cancel the turn in progress; without one, nothing happens.
 
-        Its tools, workflow tools and sub-agents stop; its pending requests are dropped.
+        The turn ends ``turn.cancelled`` and its message settles ``aborted``. What it was
+        doing stops: the model's generation, its tools, a workflow tool's question or
+        sleep, its sub-agents (their runs are cancelled). Its pending requests are
+        dropped (answering one raises `InputRequestError`) and every call it left open
+        is answered "cancelled" for the model.
         """
-        await self._inbox.cancel(principal)
+        fold = fold_events(await self.read_events())
+        if fold.turn_id is not None:
+            await self._inbox.cancel(fold.turn_id, principal)
 
     async def close(self) -> None:
         """End the session once its current turn ends (a parked turn is cancelled).
 
-        Sends are refused from now on. With retention ``0`` its content (transcript,
-        message texts, events, step inputs and outputs, sub-agent tasks) is deleted
-        then; ids, timestamps, statuses and step names remain, and reading the content
-        raises `ContentDeletedError`.
+        Sends are refused from now on (`SessionClosedError`); messages still waiting
+        are settled failed. With retention ``0`` its content (transcript, message texts,
+        events, step inputs and outputs, sub-agent tasks) is deleted then; ids,
+        timestamps, statuses and step names remain, and reading the content raises
+        `ContentDeletedError`.
         """
         await self._inbox.close()
 
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self) -> None:
-        ended = await (await self._handle()).output()
-        if isinstance(ended, dict) and ended.get("retention") == "deleted":
+        handle = await self._handle()
+        args = (await handle.input()).args
+        retention = args[3] if len(args) > 3 else "default"
+        if retention == 0 and (await handle.status()) in _ENDED:
             raise ContentDeletedError(
                 f"session {self.session_id!r} ended under retention=0: its transcript, "
-                "events and step contents were deleted (ids, timestamps, statuses and step "
-                "names remain)"
+                "message texts, events and step contents were deleted (ids, timestamps, "
+                "statuses and step names remain)"
             )
 
     async def state(self) -> SessionState:
@@ -235,8 +253,7 @@ class Session:
             ContentDeletedError: The session ended under retention ``0``.
         """
         await self._ensure_readable()
-        records = await self._inbox.transcript_records()
-        return read_entries(records, what=f"transcript of session {self.session_id!r}")
+        return await self._inbox.transcript_records()
 
     async def read_events(self, start: int = 0) -> list[SessionEvent]:
         """The events from index `start` (negative counts back from the tail).

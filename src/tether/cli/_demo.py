@@ -86,7 +86,10 @@ class _Printer:
         if meta.turn_id is not None:
             turn = self.turns.setdefault(meta.turn_id, len(self.turns) + 1)
             step = "-" if meta.step_index is None else str(meta.step_index)
-            coords = f"t{turn}.s{step}.{meta.sequence}"
+            # sequence = part * 1e6 + index (see tether.agent's _emitter); "*" = the part's end
+            part, index = divmod(meta.sequence, 1_000_000)
+            shown = "*" if index == 999_999 else str(index)
+            coords = f"t{turn}.s{step}.{part}:{shown}"
         elapsed = time.monotonic() - self.start
         print(f"{elapsed:6.2f}s  {coords:<9} {kind:<18} {details}".rstrip(), flush=True)
 
@@ -127,17 +130,6 @@ def _pending(requests: list[InputRequest], kind: str) -> InputRequest | None:
     return next((r for r in requests if r.kind == kind), None)
 
 
-async def _step_committed(backend: Backend, run_id: str, name: str, count: int) -> None:
-    """Wait until the run has `count` completed steps called `name`."""
-    for _ in range(1000):
-        steps = await backend.stores.workflow.list_steps(run_id)
-        done = [s for s in steps if s.name.endswith(f"//{name}") and s.status == "completed"]
-        if len(done) >= count:
-            return
-        await asyncio.sleep(0.01)
-    raise TimeoutError(f"step {name!r} never committed")
-
-
 async def _settled(backend: Backend, submission_id: str) -> Any:
     for _ in range(1000):
         sub = await backend.stores.submissions.get_submission(submission_id)
@@ -153,14 +145,22 @@ async def run_demo() -> int:
     db, log, calls = work / "demo.db", work / "tools.log", work / "model-calls.log"
     os.environ["TETHER_DEMO_CALLS"] = str(calls)  # the client never calls the model
     env = {**os.environ, "TETHER_DEMO_LOG": str(log), "TETHER_DEMO_CALLS": str(calls)}
-    cmd = [sys.executable, "-m", "tether.cli._demo_app", str(db)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tether.cli",
+        "worker",
+        "tether.cli._demo_app:agents",
+        "--db",
+        f"sqlite:///{db}",
+    ]
     print("tether demo — the incident agent of seed §10.13 (ScriptedModel, no network)")
     print(f"journal: {db}\n")
     workers: list[subprocess.Popen[bytes]] = []
     killed: dict[int, float] = {}  # pid -> when the demo killed it
 
     def start_worker() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(cmd, env=env)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
         workers.append(proc)
         return proc
 
@@ -187,8 +187,8 @@ async def run_demo() -> int:
                     await session.answer(question.request_id, "p2", principal=_PRINCIPAL)
                     out.say("handle_incident then sleeps 1 s durably (10 min in production)")
                 elif approval := _pending(await session.pending_requests(), "approval"):
-                    # The parking step commits just after its events are on record.
-                    await _step_committed(backend, session.run_id, "request_input", 2)
+                    # The events that announce the park land in the park's own commit:
+                    # the run holds no worker now.
                     first.send_signal(signal.SIGKILL)
                     status = first.wait()
                     killed[first.pid] = time.time()
@@ -228,7 +228,7 @@ async def run_demo() -> int:
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGTERM)
                     proc.wait()
-        steps = await backend.stores.workflow.list_steps(session.run_id)
+        steps = await (await host.client.get(session.run_id)).steps()
     killed_at = killed.get(first.pid, float("inf"))
 
     second_pid = workers[-1].pid
@@ -241,7 +241,7 @@ async def run_demo() -> int:
             turn_steps += 1
         ran = (
             "worker 1 (killed)"
-            if step.completed_at is not None and step.completed_at < killed_at
+            if step.completed_at is not None and step.completed_at.timestamp() < killed_at
             else "worker 2"
         )
         if step.status != "completed":

@@ -7,8 +7,15 @@ from ._client import Client, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._registry import Registry, WorkflowDef
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
-from ._run_reads import RunInput
-from ._step_scope import StepStream, checkpoint, commit_with_step, step_stream, to_thread
+from ._run_reads import HookView, RunInput
+from ._step_scope import (
+    StepStream,
+    checkpoint,
+    commit_with_step,
+    hook_received,
+    step_stream,
+    to_thread,
+)
 from ._streams import RunStream
 from ._worker import Worker
 
@@ -17,6 +24,7 @@ __all__ = [
     "ChildRun",
     "Client",
     "Hook",
+    "HookView",
     "Registry",
     "RetryPolicy",
     "RunHandle",
@@ -32,6 +40,7 @@ __all__ = [
     "checkpoint",
     "commit_with_step",
     "current_backend",
+    "hook_received",
     "parse_duration",
     "step_info",
     "step_stream",

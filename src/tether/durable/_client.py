@@ -31,7 +31,15 @@ from ..stores import (
     WorkflowStore,
 )
 from ._registry import Registry, queue_name, workflow_name_of
-from ._run_reads import RunInput, is_stranded, page_runs, run_input, run_output
+from ._run_reads import (
+    HookView,
+    RunInput,
+    is_stranded,
+    page_runs,
+    run_hooks,
+    run_input,
+    run_output,
+)
 from ._streams import RunStream
 
 __all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
@@ -163,13 +171,24 @@ class RunHandle:
         """
         return await run_output(self._store, self.run_id)
 
-    async def purge_content(self) -> None:
+    async def hooks(self) -> list[HookView]:
+        """The run's active hooks (what it waits for payloads on), in slot order.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_hooks(self._store, self.run_id)
+
+    async def purge_content(self, *, keep_input: bool = False) -> None:
         """Delete the run's content (retention).
 
         Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
         statuses and timestamps stay.
+
+        Args:
+            keep_input: Keep the run's own input (when it holds identity, not content).
         """
-        await self._store.purge_run_content(self.run_id)
+        await self._store.purge_run_content(self.run_id, keep_input=keep_input)
 
     def stream(self, name: str = DEFAULT_STREAM) -> RunStream:
         """One of the run's named streams (read, follow)."""

@@ -887,6 +887,26 @@ class Activation:
             raise HookTokenInUseError(op.token, op.conflict)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
+    async def hook_beyond(self, hook: Hook, count: int) -> None:
+        """Wait until `hook` holds more than `count` payloads (`Hook.wait_beyond`)."""
+        op = self.journal.ops[hook.slot]
+        assert isinstance(op, HookOp)
+        if op.hook_id in self._unconfirmed_hooks:
+            await self._commit()
+        await self._wait(
+            resume_at=None,
+            check=lambda: len(op.payloads) > count or op.conflict is not None,
+        )
+        if op.conflict is not None:
+            raise HookTokenInUseError(op.token, op.conflict)
+
+    def hook_received(self, token: str) -> int:
+        """How many payloads this activation has seen arrive at its hook `token`."""
+        for op in self.journal.ops.values():
+            if isinstance(op, HookOp) and op.token == token:
+                return len(op.payloads)
+        return 0
+
     async def start_child(
         self,
         workflow: Callable[..., Any] | str,

@@ -15,7 +15,15 @@ from .._codec import decode
 from ..errors import NotFoundError
 from ..stores import TERMINAL_RUN_STATUSES, Page, RunRecord, RunStatus, WorkflowStore
 
-__all__ = ["RunInput", "is_stranded", "page_runs", "run_input", "run_output"]
+__all__ = [
+    "HookView",
+    "RunInput",
+    "is_stranded",
+    "page_runs",
+    "run_hooks",
+    "run_input",
+    "run_output",
+]
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 _LIVE_WORKER_SECONDS = 15.0
@@ -27,6 +35,24 @@ class RunInput:
 
     args: tuple[Any, ...] = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookView:
+    """An active hook of a run: its token (send payloads with `Client.resume_hook`)."""
+
+    token: str
+    slot: int
+    created_at: float
+
+
+async def run_hooks(store: WorkflowStore, run_id: str) -> list[HookView]:
+    """The run's active hooks, in slot order."""
+    await _run(store, run_id)
+    return [
+        HookView(token=h.token, slot=h.slot, created_at=h.created_at)
+        for h in sorted(await store.list_hooks(run_id), key=lambda h: h.slot)
+    ]
 
 
 async def _run(store: WorkflowStore, run_id: str) -> RunRecord:

@@ -32,6 +32,7 @@ __all__ = [
     "checkpoint",
     "commit_with_step",
     "current_scope",
+    "hook_received",
     "step_stream",
     "to_thread",
     "unbind_scope",
@@ -49,6 +50,8 @@ class _Owner(Protocol):
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None: ...
 
     async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
+
+    def hook_received(self, token: str) -> int: ...
 
 
 class StepStream:
@@ -206,3 +209,17 @@ def to_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
         ConfigurationError: Called outside a step.
     """
     return current_scope().owner.run_in_thread(fn, *args, **kwargs)
+
+
+def hook_received(token: str) -> int:
+    """How many payloads the running step's run had received at its hook `token`.
+
+    At least every payload that arrived before the step started is counted (one that
+    arrives while it runs may be too). Return it from the step and wait with
+    `Hook.wait_beyond(count)` in the workflow: the body then waits only for what the
+    step could not have seen, and every replay waits for the same thing.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    return current_scope().owner.hook_received(token)

@@ -225,11 +225,12 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay.
+        statuses and timestamps stay. `keep_input` keeps the run's own input (its
+        identity, for runs whose input holds no content).
         """
         ...
 

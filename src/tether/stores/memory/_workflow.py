@@ -495,15 +495,21 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return freed
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            s.runs[run_id] = dataclasses.replace(run, input=None, output=None, error=None)
+            kept = run.input if keep_input else None
+            s.runs[run_id] = dataclasses.replace(run, input=kept, output=None, error=None)
         for key, step in list(s.steps.items()):
             if key[0] == run_id:
                 s.steps[key] = dataclasses.replace(step, input=None, output=None, error=None)
-        s.events[run_id] = [dataclasses.replace(e, payload=None) for e in s.events.get(run_id, ())]
+        s.events[run_id] = [
+            e
+            if keep_input and e.event_type == "run_created"
+            else dataclasses.replace(e, payload=None)
+            for e in s.events.get(run_id, ())
+        ]
         for key, stream in s.streams.items():
             if key[0] == run_id:
                 stream.chunks.clear()

@@ -556,9 +556,9 @@ class PostgresWorkflowStore:
 
         return await self._write(expire)
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         def purge(t: _Txn) -> None:
-            for statement in rows.purge_run_statements("%s"):
+            for statement in rows.purge_run_statements("%s", keep_input=keep_input):
                 t.c.execute(statement, (run_id,))
 
         await self._write(purge)

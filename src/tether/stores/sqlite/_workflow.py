@@ -508,9 +508,9 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         def purge(c: sqlite3.Connection) -> None:
-            for statement in rows.purge_run_statements("?"):
+            for statement in rows.purge_run_statements("?", keep_input=keep_input):
                 c.execute(statement, (run_id,))
 
         await self._db.write(purge)
