@@ -86,15 +86,18 @@ class Session:
         self.run_id = run_id
         self.owner = owner
         self._inbox = Inbox(host, agent_name, session_id, run_id)
+        self._run_handle: RunHandle | None = None
 
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
 
     async def _handle(self) -> RunHandle:
-        try:
-            return await self.host.client.get(self.run_id)
-        except NotFoundError:
-            raise NotFoundError(f"no session {self.session_id!r}") from None
+        if self._run_handle is None:
+            try:
+                self._run_handle = await self.host.client.get(self.run_id)
+            except NotFoundError:
+                raise NotFoundError(f"no session {self.session_id!r}") from None
+        return self._run_handle
 
     # -- writes -----------------------------------------------------------------------------
     async def send(
@@ -205,16 +208,20 @@ class Session:
         await self._inbox.close()
 
     # -- reads ------------------------------------------------------------------------------
-    async def _ensure_readable(self) -> None:
+    async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
         handle = await self._handle()
+        info = info or await handle.info()
+        if info.status not in _ENDED:
+            return info
         args = (await handle.input()).args
         retention = args[3] if len(args) > 3 else "default"
-        if retention == 0 and (await handle.status()) in _ENDED:
+        if retention == 0:
             raise ContentDeletedError(
                 f"session {self.session_id!r} ended under retention=0: its transcript, "
                 "message texts, events and step contents were deleted (ids, timestamps, "
                 "statuses and step names remain)"
             )
+        return info
 
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
@@ -281,8 +288,7 @@ class Session:
             for event in await self.read_events(start):
                 yield event
             return
-        await self._ensure_readable()
-        info = await (await self._handle()).info()
+        info = await self._ensure_readable()
         if info.stranded:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
         stream = self.host.client.stream(self.run_id, EVENTS_STREAM)

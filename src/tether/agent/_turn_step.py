@@ -226,7 +226,8 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
             return await _cancelled(work, boundary())
         # A boundary: messages that may join do so now; the turn ends if the model had
         # the last word and nothing joined.
-        if watch.steered.is_set() or work.finished():
+        if watch.steered.is_set():
+            # The watcher saw a message that may join: it does so at this boundary.
             watch.steered.clear()
             await join_now()
             if wants_cancel(work.mail, turn):

@@ -62,8 +62,15 @@ class StepWork:
         """Requests of the turn announced by earlier steps."""
         return frozenset(() if self.turn is None else self.turn.requests)
 
-    async def load(self, *, check_producer: bool = True) -> None:
-        """Read the transcript and the lanes; check the session still owns its transcript."""
+    async def load(self, *, check_producer: bool | None = None) -> None:
+        """Read the transcript and the lanes; check the session still owns its transcript.
+
+        The check is a read of the stream's producer, made on a retry (default): on a
+        first attempt a lost transcript refuses the step's commit (fenced), and the
+        retry finds out why.
+        """
+        if check_producer is None:
+            check_producer = durable.step_info().attempt > 1
         if check_producer:
             meta = await self.steps.stores.conversations.get_meta(self.cursor.producer.path)
             producer = self.cursor.producer
