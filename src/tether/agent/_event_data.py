@@ -26,6 +26,7 @@ __all__ = [
     "SessionWaiting",
     "ToolCallRef",
     "ToolCalled",
+    "ToolOutcome",
     "ToolReturned",
     "TurnCancelled",
     "TurnCompleted",

@@ -236,6 +236,7 @@ class MemoryWorkflowStore:
         self._queue_signal: dict[str, asyncio.Event] = {}
         self._submissions: MemorySubmissionStore | None = None
         self._conversations: MemoryConversationStore | None = None
+        self._stream_signal = asyncio.Event()
 
     def attach_agent_stores(
         self, submissions: MemorySubmissionStore, conversations: MemoryConversationStore
@@ -260,6 +261,7 @@ class MemoryWorkflowStore:
 
         result = self._write(run)
         targets.committed()
+        self._wake_streams()
         return result
 
     def _write(self, fn: Callable[[_Txn], T]) -> T:
@@ -520,11 +522,13 @@ class MemoryWorkflowStore:
         if stream.closed:
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
         stream.chunks.extend(bytes(c) for c in chunks)
+        self._wake_streams()
         await self._notify()
         return len(stream.chunks) - 1
 
     async def close_stream(self, run_id: str, name: str) -> None:
         self._s.streams.setdefault((run_id, name), _Stream()).closed = True
+        self._wake_streams()
         await self._notify()
 
     async def read_stream(
@@ -543,4 +547,14 @@ class MemoryWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        return follow(self, run_id, name, start=start, poll_interval=poll_interval)
+        # Every write is in this process: followers wake at once.
+        return follow(
+            self, run_id, name, start=start, poll_interval=poll_interval, wake=self._streams_woken
+        )
+
+    def _streams_woken(self) -> asyncio.Event:
+        return self._stream_signal
+
+    def _wake_streams(self) -> None:
+        self._stream_signal.set()
+        self._stream_signal = asyncio.Event()
