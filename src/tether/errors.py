@@ -3,7 +3,9 @@
 ```
 TetherError
 ├─ ConfigurationError          misuse found when things are defined or opened
-│  └─ MissingExtraError        an optional dependency is not installed
+│  ├─ MissingExtraError        an optional dependency is not installed
+│  ├─ InvalidInputError        a value no backend can store alike (NUL in an id, ...)
+│  └─ EncryptionKeyError       the store's encryption key is missing or not the right one
 ├─ StoreError                  the persistence layer refused an operation or failed
 │  ├─ StoreUnavailableError    it could not be reached or could not write now: retried
 │  ├─ NotFoundError            the named record does not exist
@@ -12,6 +14,7 @@ TetherError
 │  │  ├─ HookTokenInUseError   an active hook already owns that token
 │  │  └─ StaleHeadError        the run's log moved on since the writer loaded it
 │  ├─ IntegrityError           stored or supplied bytes fail their size/digest check
+│  │  └─ DecryptionError       a ciphertext fails to authenticate where it is read
 │  ├─ FencedError              a writer with a stale lease epoch or producer was fenced
 │  │  └─ NotOwnerError         a submission-owned append without owning the submission
 │  ├─ FormatVersionError       the store is stamped with a format this code cannot use
@@ -35,6 +38,7 @@ TetherError
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
    └─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
 FatalError                     raised by user code: fail now, do not retry
+RecordedError                  stands in for an error whose class cannot be rebuilt here
 AuthorizationRequired          raised by a tool: park the turn until the user authorizes
 RetryableError                 raised by user code: retry, optionally after a delay
 ```
@@ -55,12 +59,15 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "ContentDeletedError",
+    "DecryptionError",
+    "EncryptionKeyError",
     "FatalError",
     "FencedError",
     "FormatVersionError",
     "HookTokenInUseError",
     "InputRequestError",
     "IntegrityError",
+    "InvalidInputError",
     "InvalidOffsetError",
     "InvalidTransitionError",
     "MissingExtraError",
@@ -69,6 +76,7 @@ __all__ = [
     "NotFoundError",
     "NotOwnerError",
     "PayloadTooLargeError",
+    "RecordedError",
     "RetryableError",
     "RunCancelledError",
     "RunFailedError",
@@ -106,6 +114,58 @@ class MissingExtraError(ConfigurationError, ImportError):
         super().__init__(
             f"{package!r} is not installed; install it with: pip install 'tether[{extra}]'"
         )
+
+
+class InvalidInputError(ConfigurationError, ValueError):
+    """A value that not every backend can store: refused before anything is written.
+
+    Raised at the public API (a run id, step name, hook token or workflow name with a
+    NUL character, say) and by the stores themselves, the same on every backend. It is
+    a refusal: trying again with the same value cannot succeed.
+
+    Args:
+        what: What the value is (e.g. ``"run_id"``).
+        value: The value refused (None when the database refused a value unnamed).
+        reason: What is wrong with it.
+        hint: How to fix it.
+    """
+
+    def __init__(self, what: str, value: Any, reason: str, *, hint: str = "") -> None:
+        self.what = what
+        self.value = value
+        self.reason = reason
+        shown = "" if value is None else " " + repr(value)
+        if len(shown) > 80:
+            shown = shown[:60] + "..." + shown[-16:]
+        suffix = f"; {hint}" if hint else ""
+        super().__init__(f"{what}{shown} cannot be used: {reason}{suffix}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_invalid_input, (self.what, self.value, self.reason, str(self)))
+
+
+def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> InvalidInputError:
+    error = InvalidInputError.__new__(InvalidInputError)
+    error.what, error.value, error.reason = what, value, reason
+    error.args = (text,)
+    return error
+
+
+class EncryptionKeyError(ConfigurationError):
+    """The store is encrypted and the configured key cannot open it (or none is configured).
+
+    Raised when a backend is opened, before anything is read or written.
+
+    Args:
+        message: What is wrong and how to fix it.
+        reason: ``"missing"`` (the store is encrypted, no key is configured),
+            ``"wrong"`` (the configured keys are not the ones the store's data keys are
+            wrapped with) or ``"keyring"`` (the store belongs to another keyring).
+    """
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        self.reason = reason
+        super().__init__(message)
 
 
 class StoreError(TetherError):
@@ -164,6 +224,30 @@ class StaleHeadError(ConflictError):
 
 class IntegrityError(StoreError):
     """Bytes fail their declared size or digest."""
+
+
+class DecryptionError(IntegrityError):
+    """A ciphertext does not authenticate at the place it is read from.
+
+    Every encrypted payload is bound to its place (scope, run or stream, step or offset
+    identity, kind); one copied to another row or session, altered, or read with
+    another key fails here, never decrypting to a wrong value.
+
+    Args:
+        scope: The key scope the ciphertext names.
+        place: Where it was read, e.g. ``"step.output run='r1' step='s1'"``.
+        reason: Why it failed.
+    """
+
+    def __init__(self, scope: str, place: str, reason: str) -> None:
+        self.scope = scope
+        self.place = place
+        self.reason = reason
+        super().__init__(
+            f"encrypted payload at {place} (key scope {scope!r}) cannot be decrypted: {reason}; "
+            "it was moved from another place, altered, or the store was opened with another "
+            "keyring"
+        )
 
 
 class FencedError(StoreError):
@@ -232,11 +316,28 @@ class StrandedRunError(WorkflowError):
 
 
 class RunFailedError(WorkflowError):
-    """The run failed; ``cause`` is the decoded error when it could be decoded."""
+    """The run failed; ``cause`` is the decoded error.
 
-    def __init__(self, run_id: str, message: str, cause: BaseException | None = None) -> None:
+    ``cause`` is the workflow's exception rebuilt as its own class, or a
+    `RecordedError` when that class cannot be rebuilt here; either way
+    ``error_type``, ``error_message`` and ``error_traceback`` say what was recorded.
+    """
+
+    def __init__(
+        self,
+        run_id: str,
+        message: str,
+        cause: BaseException | None = None,
+        *,
+        error_type: str | None = None,
+        error_message: str | None = None,
+        error_traceback: str | None = None,
+    ) -> None:
         self.run_id = run_id
         self.cause = cause
+        self.error_type = error_type
+        self.error_message = error_message
+        self.error_traceback = error_traceback
         super().__init__(f"run {run_id!r} failed: {message}")
 
 
@@ -290,13 +391,37 @@ class StepTimeoutError(WorkflowError, TimeoutError):
 
 
 class StepFailedError(WorkflowError):
-    """A step failed for good: it raised FatalError or used its retry budget."""
+    """A step failed for good: it raised FatalError or used its retry budget.
 
-    def __init__(self, run_id: str, slot: int, step_name: str, attempts: int, message: str) -> None:
+    Whatever the step raised, the workflow gets this error. ``__cause__`` is the step's
+    exception rebuilt as its own class, or a `RecordedError` when that class cannot be
+    rebuilt (pydantic's ``ValidationError``, a class defined inside a function, ...).
+
+    Attributes:
+        error_type: The qualified name of the step's exception class.
+        error_message: Its text (a placeholder when ``str()`` of it raised).
+        error_traceback: Its traceback as text, when one was recorded.
+    """
+
+    def __init__(
+        self,
+        run_id: str,
+        slot: int,
+        step_name: str,
+        attempts: int,
+        message: str,
+        *,
+        error_type: str | None = None,
+        error_message: str | None = None,
+        error_traceback: str | None = None,
+    ) -> None:
         self.run_id = run_id
         self.slot = slot
         self.step_name = step_name
         self.attempts = attempts
+        self.error_type = error_type
+        self.error_message = message if error_message is None else error_message
+        self.error_traceback = error_traceback
         super().__init__(
             f"step {step_name!r} at slot {slot} of run {run_id!r} failed after "
             f"{attempts} attempt(s): {message}"
@@ -384,13 +509,54 @@ class RetryableError(Exception):
     Args:
         message: What went wrong.
         retry_after: Seconds (or a timedelta) to wait before the next attempt.
+
+    Raises:
+        ConfigurationError: `retry_after` is negative, NaN or infinite.
     """
 
     def __init__(self, message: str = "", *, retry_after: float | timedelta | None = None) -> None:
+        from ._validate import check_duration  # _validate imports this module
+
         super().__init__(message)
         if isinstance(retry_after, timedelta):
             retry_after = retry_after.total_seconds()
+        if retry_after is not None:
+            retry_after = check_duration(retry_after, what="RetryableError(retry_after=...)")
         self.retry_after = retry_after
+
+
+class RecordedError(Exception):
+    """An error as it was recorded, standing in for one whose class cannot be rebuilt.
+
+    The journal keeps every error's class name, text and traceback. When the class
+    cannot be imported here, or its instances cannot be made without running its
+    constructor (pydantic's ``ValidationError``), decoding gives this instead of
+    failing, so ``except StepFailedError`` and ``RunFailedError.cause`` still work.
+
+    Args:
+        error_type: The qualified name of the original class, e.g.
+            ``"pydantic_core._pydantic_core.ValidationError"``.
+        error_message: The original error's text.
+        error_traceback: The original traceback as text, when one was recorded.
+        reason: Why the original class could not be rebuilt.
+    """
+
+    def __init__(
+        self,
+        error_type: str,
+        error_message: str,
+        error_traceback: str | None = None,
+        reason: str = "",
+    ) -> None:
+        self.error_type = error_type
+        self.error_message = error_message
+        self.error_traceback = error_traceback
+        self.reason = reason
+        super().__init__(f"{error_type}: {error_message}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        args = (self.error_type, self.error_message, self.error_traceback, self.reason)
+        return (RecordedError, args)
 
 
 class NotOwnerError(FencedError):

@@ -35,10 +35,14 @@ class Fleet:
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     killed_at: dict[int, int] = field(default_factory=dict)
 
-    def start(self, url: str | None = None, **env: str) -> subprocess.Popen[bytes]:
-        full = {**os.environ, "PYTHONPATH": str(APP.parent), **self.env, **env}
+    def start(
+        self, url: str | None = None, *, wrap: tuple[str, ...] = (), **env: str
+    ) -> subprocess.Popen[bytes]:
+        """Start a worker process; `wrap` is a command it runs under (e.g. ``unshare``)."""
+        path = os.pathsep.join(filter(None, [str(APP.parent), os.environ.get("PYTHONPATH")]))
+        full = {**os.environ, "PYTHONPATH": path, **self.env, **env}
         proc = subprocess.Popen(
-            [sys.executable, str(APP), url or self.url, str(self.log_dir)], env=full
+            [*wrap, sys.executable, str(APP), url or self.url, str(self.log_dir)], env=full
         )
         self.procs.append(proc)
         return proc

@@ -364,3 +364,42 @@ async def test_a_run_with_hooks_ends_on_the_locked_path(pg_backend: PostgresBack
     log = await store.list_events("run_h")
     assert [e.event_type for e in log][-2:] == ["run_completed", "hook_disposed"]
     assert await store.list_hooks("run_h") == []
+
+
+async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by the fault soak: the fast path's write landed, the connection was cut
+    before its answer, the store fell back to the locked path (which says the head
+    moved), and the engine committed the same step again: a duplicate step_created
+    failed the run."""
+    import tether
+    from tether.stores.postgres import _fast
+
+    send = _fast.send
+    cut: list[str] = []
+
+    async def answer_lost(conn: Any, fast: Any, notes: Any) -> str:
+        stamp = await send(conn, fast, notes)
+        if not cut and any(e.event_type == "step_created" for e in fast.events):
+            cut.append(fast.run.run_id)
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return stamp
+
+    monkeypatch.setattr(_fast, "send", answer_lost)
+    registry = tether.Registry(deployment="fast-lost")
+    done: list[int] = []
+
+    def step(i: int) -> int:
+        done.append(i)
+        return i
+
+    @registry.workflow(name="three")
+    async def three(ctx: tether.WorkflowContext) -> int:
+        return sum([await ctx.step(step, i) for i in range(3)])
+
+    async with tether.Worker(pg_backend, registry, poll_interval=0.02):
+        handle = await tether.Client(pg_backend, registry=registry).start(three)
+        assert await handle.result(timeout=20) == 3
+    assert cut and done == [0, 1, 2]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3

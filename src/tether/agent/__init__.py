@@ -15,6 +15,7 @@ from ._entries import (
     TurnEndEntry,
     UserEntry,
 )
+from ._erasure import SessionErasure
 from ._event_data import (
     AuthorizationRequested,
     EventData,
@@ -67,6 +68,7 @@ __all__ = [
     "Retention",
     "Session",
     "SessionClosed",
+    "SessionErasure",
     "SessionEvent",
     "SessionEventType",
     "SessionFailed",

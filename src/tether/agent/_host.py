@@ -7,9 +7,10 @@ from typing import Any
 
 from .._ids import new_ulid
 from ..durable import Client, Worker
-from ..errors import ConfigurationError, ConflictError, NotFoundError
+from ..errors import ConfigurationError, ConflictError, ContentDeletedError, NotFoundError
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, check_retention
+from ._erasure import SessionErasure, erased_note
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_info, session_run_id
 from ._state import SessionInfo
@@ -112,6 +113,12 @@ class AgentHost:
         handle = await self.client.get(run_id)
         args = (await handle.input()).args
         if len(args) < 2:
+            erased = await erased_note(self.backend.stores, run_id)
+            if erased is not None:
+                raise ContentDeletedError(
+                    f"session {session_id!r} was {erased}: who it belonged to is unreadable "
+                    "too; its run's id, timestamps and status remain"
+                )
             raise NotFoundError(f"no session {session_id!r}: run {run_id!r} is not a session")
         owner = args[2] if len(args) > 2 else None
         return Session(self, str(args[0]), session_id, run_id, owner=owner)
@@ -156,3 +163,21 @@ class AgentHost:
         """A handle to a session (no I/O; the session need not exist yet)."""
         self.agents.get(agent)
         return Session(self, agent, session_id, session_run_id(session_id))
+
+    async def erase_session(self, agent: str, session_id: str) -> SessionErasure:
+        """Erase a session now: crypto-shred its content, then delete what can be deleted.
+
+        With encryption on, the session's data keys are destroyed first, in one
+        transaction: its transcript, events, step inputs and outputs, ledger messages,
+        attachments and sub-agent runs become unreadable everywhere, backups of the data
+        included, and reading them raises `ContentDeletedError`. An erasure record in
+        the keyring says what was erased and when. A session still running is
+        cancelled first. Ids, timestamps, statuses and names remain; on an encrypted
+        store the session's owner is erased too (`get_session` then raises
+        `ContentDeletedError`, `list_sessions` leaves it out).
+
+        Raises:
+            ConfigurationError: The agent is not served.
+            NotFoundError: No such session.
+        """
+        return await self.session(agent, session_id).erase()

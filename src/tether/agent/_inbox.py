@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..durable import RunHandle
 from ..errors import ConflictError, NotFoundError
-from ..stores import AdmitSubmission, Stores, SubmissionInput
+from ..stores import AdmitSubmission, Stores, SubmissionInput, data_scope, run_scope
 from ._agent import TurnPolicy
 from ._keys import (
     COMMANDS_LANE,
@@ -70,7 +70,11 @@ class Inbox:
             except NotFoundError:
                 # The run ended (or moved on): the caller checks its state again.
                 self._token = None
-        await self._stores.submissions.admit_direct(submission)
+        # Under the session run's key scope, as the ring's writes are (its run's): a
+        # replay through either path seals to the same bytes, and erasing the session
+        # erases the message.
+        with data_scope(run_scope(self._run_id)):
+            await self._stores.submissions.admit_direct(submission)
         # The run may have opened its inbox meanwhile, after reading the ledger: ring it.
         token = await self._inbox_token()
         if token is not None:

@@ -101,7 +101,12 @@ async def fail_session(
     """
     if retention == 0:
         await purge_session(
-            steps.stores, steps.client, steps.agent, cursor.session_id, durable.step_info().run_id
+            steps.stores,
+            steps.client,
+            steps.agent,
+            cursor.session_id,
+            durable.step_info().run_id,
+            shred=cursor.interactive,
         )
         steps.transcript_cache.drop(cursor.producer.path)
     work = StepWork(steps, cursor)
@@ -141,7 +146,12 @@ async def close_session(steps: SessionSteps, cursor: Cursor, retention: Retentio
     """End the session; with retention ``0`` delete its content (and its tasks')."""
     if retention == 0:
         await purge_session(
-            steps.stores, steps.client, steps.agent, cursor.session_id, durable.step_info().run_id
+            steps.stores,
+            steps.client,
+            steps.agent,
+            cursor.session_id,
+            durable.step_info().run_id,
+            shred=cursor.interactive,
         )
         steps.transcript_cache.drop(cursor.producer.path)
     Emitter(None, None).emit(SessionClosed(session_id=cursor.session_id))

@@ -18,10 +18,12 @@ from ..errors import (
     SessionStrandedError,
 )
 from ._agent import TurnPolicy
+from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
 from ._inbox import Inbox
 from ._requests import InputRequest
+from ._retention import purge_session
 from ._state import SessionInfo, SessionState, SessionStatus, fold_events
 
 if TYPE_CHECKING:
@@ -207,8 +209,32 @@ class Session:
         """
         await self._inbox.close()
 
+    async def erase(self) -> SessionErasure:
+        """Erase this session now (see `AgentHost.erase_session`)."""
+        handle = await self._handle()
+        if (await handle.info()).status not in _ENDED:
+            # Stops it (and its tasks) first: a step still running would write on.
+            await handle.cancel("session erased")
+        agent = self.host.agents.get(self.agent_name)
+        erasure = await purge_session(
+            self.host.backend.stores,
+            self.host.client,
+            agent,
+            self.session_id,
+            self.run_id,
+            shred=True,
+        )
+        assert erasure is not None
+        return erasure
+
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
+        erased = await erased_note(self.host.backend.stores, self.run_id)
+        if erased is not None:
+            raise ContentDeletedError(
+                f"session {self.session_id!r} was {erased}: its content is unreadable, "
+                "its ids, timestamps and statuses remain"
+            )
         handle = await self._handle()
         info = info or await handle.info()
         if info.status not in _ENDED:

@@ -7,15 +7,19 @@ import asyncio
 import importlib
 import os
 import sys
+import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 from .. import __version__
 from ..errors import TetherError
+from ..stores import RunStatus
+from ._format import printable
 
 __all__ = ["main"]
 
 DEFAULT_URL = "sqlite://"
+RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
 
 def _url(args: argparse.Namespace) -> str:
@@ -55,7 +59,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
-    ls.add_argument("--status")
+    ls.add_argument("--status", choices=RUN_STATUSES, help="only runs in this status")
     ls.add_argument("--limit", type=int, default=50)
     ls.add_argument("--json", action="store_true")
     show = with_db(runs.add_parser("show", help="a run and its decoded journal"))
@@ -63,6 +67,25 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--json", action="store_true")
     migrate = sub.add_parser("migrate", help="create or upgrade a store's schema")
     migrate.add_argument("url")
+    migrate.add_argument(
+        "--runtime-role",
+        metavar="ROLE",
+        help="Postgres: grant ROLE the least privileges workers and servers need",
+    )
+    keys = sub.add_parser("keys", help="encryption keys").add_subparsers(dest="keys", required=True)
+    init = keys.add_parser("init", help="create a key file (mode 0600)")
+    init.add_argument("--key-file", default=None, help="default: $TETHER_KEY_FILE or .tether/key")
+    keys.add_parser("generate", help="print a new random key for TETHER_KEY")
+    rotate = with_db(keys.add_parser("rotate", help="re-wrap every data key under the current key"))
+    rotate.add_argument("--key-file", default=None, help="default: $TETHER_KEY_FILE or .tether/key")
+    rotate.add_argument(
+        "--new-key", action="store_true", help="first add a new current key to the key file"
+    )
+    rotate.add_argument(
+        "--retire",
+        action="store_true",
+        help="then drop from the key file the keys no data key of this store uses",
+    )
     return parser
 
 
@@ -72,7 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_dispatch(args))
     except TetherError as exc:
-        print(f"tether: error: {exc}", file=sys.stderr)
+        # One line, with whatever the message quotes from data escaped.
+        print(f"tether: error: {printable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -90,9 +114,18 @@ async def _dispatch(args: argparse.Namespace) -> int:
 
         return await run_demo()
     if args.command == "migrate":
-        async with open_backend(args.url):
+        async with open_backend(args.url) as backend:
             print(f"migrated {args.url}")
+            if args.runtime_role:
+                from ..stores.postgres import grant_runtime_role
+
+                await grant_runtime_role(backend, args.runtime_role)
+                print(f"granted role {args.runtime_role!r} the runtime privileges")
         return 0
+    if args.command == "keys":
+        from ._keys import keys_command
+
+        return await keys_command(args, _url(args) if args.keys == "rotate" else "")
     if args.command == "worker":
         return await _worker(args)
     async with open_backend(_url(args), migrate=False) as backend:
@@ -101,6 +134,24 @@ async def _dispatch(args: argparse.Namespace) -> int:
         if args.runs == "list":
             return await list_runs(backend, args.status, args.limit, args.json)
         return await show_run(backend, args.run_id, args.json)
+
+
+def _import_failure(exc: Exception) -> str:
+    """``Type: message (file, line N)`` for the frame of the user's module that failed."""
+    where = ""
+    if isinstance(exc, SyntaxError):
+        where = f" ({exc.filename}, line {exc.lineno})"
+        text = f"{type(exc).__name__}: {exc.msg}"
+    else:
+        frames = traceback.extract_tb(exc.__traceback__)
+        own = [f for f in frames if "importlib" not in f.filename]
+        if own:
+            where = f" ({own[-1].filename}, line {own[-1].lineno})"
+        try:
+            text = f"{type(exc).__name__}: {exc}"
+        except Exception:
+            text = f"{type(exc).__name__} (its message cannot be printed)"
+    return " ".join(text.split()) + where
 
 
 async def _worker(args: argparse.Namespace) -> int:
@@ -132,8 +183,9 @@ def _load_registry(target: str) -> tuple[Any, str]:
     sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ConfigurationError(f"cannot import {module_name!r}: {exc}") from exc
+    except Exception as exc:
+        # The user's module failed, not tether: say where in one line, no traceback.
+        raise ConfigurationError(f"cannot import {module_name!r}: {_import_failure(exc)}") from exc
     value: Any = getattr(module, attr, None)
     if isinstance(value, Registry):
         return value, "workflows"

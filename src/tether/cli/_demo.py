@@ -35,7 +35,7 @@ from ..agent import (
     TurnSteered,
     TurnWaiting,
 )
-from ..stores import Backend, open_backend
+from ..stores import Backend, init_key_file, open_backend
 from ..testing import ScriptedModel
 from ._demo_app import build_host
 from ._format import table
@@ -144,6 +144,10 @@ async def run_demo() -> int:
     work = Path(tempfile.mkdtemp(prefix="tether-demo-"))
     db, log, calls = work / "demo.db", work / "tools.log", work / "model-calls.log"
     os.environ["TETHER_DEMO_CALLS"] = str(calls)  # the client never calls the model
+    # The journal is encrypted at rest: a key file of its own, found through the
+    # environment by this process and by the workers (as `tether keys init` would set up).
+    key_file = init_key_file(work / "key").path
+    os.environ["TETHER_KEY_FILE"] = str(key_file)
     env = {**os.environ, "TETHER_DEMO_LOG": str(log), "TETHER_DEMO_CALLS": str(calls)}
     cmd = [
         sys.executable,
@@ -155,7 +159,7 @@ async def run_demo() -> int:
         f"sqlite:///{db}",
     ]
     print("tether demo — the incident agent of seed §10.13 (ScriptedModel, no network)")
-    print(f"journal: {db}\n")
+    print(f"journal: {db} (encrypted; key file {key_file}, mode 0600)\n")
     workers: list[subprocess.Popen[bytes]] = []
     killed: dict[int, float] = {}  # pid -> when the demo killed it
 
@@ -274,5 +278,8 @@ async def run_demo() -> int:
     print(f"Submission {sub.submission_id}: {sub.status}, outcome {sub.outcome}")
     ok = completed and total == 4 and executions.get("restart_service") == ["worker 2"]
     print("\nTurn completed after the restart; restart_service ran once." if ok else "\nFAILED")
-    print(f"Inspect it yourself: tether runs show {session.run_id} --db sqlite:///{db}")
+    print(
+        f"Inspect it yourself: TETHER_KEY_FILE={key_file} tether runs show {session.run_id} "
+        f"--db sqlite:///{db}"
+    )
     return 0 if ok else 1

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from ..durable import Client
-from ..stores import Backend
-from ._format import table
+from ..stores import Backend, RunStatus
+from ._format import printable, table
 
 
 def _short(value: Any, width: int = 40) -> str:
@@ -16,9 +16,9 @@ def _short(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-async def list_runs(backend: Backend, status: str | None, limit: int, as_json: bool) -> int:
+async def list_runs(backend: Backend, status: RunStatus | None, limit: int, as_json: bool) -> int:
     """Print runs, newest first."""
-    runs = await Client(backend).list_runs(status=status, limit=limit)  # type: ignore[arg-type]
+    runs = await Client(backend).list_runs(status=status, limit=limit)
     if as_json:
         print(json.dumps([dataclasses.asdict(r) for r in runs], default=str, indent=2))
         return 0
@@ -51,9 +51,11 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
         )
         return 0
     print(
-        f"run {info.run_id}  workflow {info.workflow_name}  status {info.status}"
-        f"{' (stranded)' if info.stranded else ''}  deployment {info.deployment}  "
-        f"tether {info.engine_version}"
+        printable(
+            f"run {info.run_id}  workflow {info.workflow_name}  status {info.status}"
+            f"{' (stranded)' if info.stranded else ''}  deployment {info.deployment}  "
+            f"tether {info.engine_version}"
+        )
     )
     rows = []
     for s in steps:

@@ -6,10 +6,11 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, get_args
 
-from .._codec import decode, describe, encode
+from .._codec import decode, decode_error, describe, digest, encode
 from .._ids import new_ulid
+from .._validate import check_identifier, check_optional_duration, check_text
 from .._version import ENGINE_VERSION
 from ..errors import (
     ConfigurationError,
@@ -43,6 +44,9 @@ from ._run_reads import (
 from ._streams import RunStream
 
 __all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
+
+#: Every run status, in lifecycle order (what `Client.list_runs(status=...)` takes).
+RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 LIVE_WORKER_SECONDS = 15.0
@@ -130,11 +134,13 @@ class RunHandle:
             timeout: Seconds to wait; None waits as long as it takes.
 
         Raises:
+            ConfigurationError: `timeout` is negative, NaN or infinite.
             RunFailedError: The run failed; `.cause` holds the workflow's error.
             RunCancelledError: The run was cancelled.
             StrandedRunError: Live workers exist, but none runs the run's versions.
             RunTimeoutError: `timeout` passed first (the run goes on).
         """
+        timeout = check_optional_duration(timeout, what="timeout")
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
         while True:
@@ -152,7 +158,13 @@ class RunHandle:
                 raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
 
     async def cancel(self, reason: str | None = None) -> None:
-        """Cancel the run: at once if it is parked or waiting, else at its next boundary."""
+        """Cancel the run: at once if it is parked or waiting, else at its next boundary.
+
+        Raises:
+            InvalidInputError: `reason` holds a NUL character or a lone surrogate.
+        """
+        if reason is not None:
+            check_text(reason, what="reason")
         await self._store.request_cancel(self.run_id, reason=reason)
 
     async def input(self) -> RunInput:
@@ -215,11 +227,19 @@ def _outcome(run: RunRecord) -> Any:
         return decode(run.output, what=f"output of run {run.run_id!r}") if run.output else None
     if run.status == "cancelled":
         raise RunCancelledError(run.run_id)
-    cause = decode(run.error, what=f"error of run {run.run_id!r}") if run.error else None
-    raise RunFailedError(
-        run.run_id,
-        f"{type(cause).__name__}: {cause}" if cause is not None else "unknown error",
-        cause if isinstance(cause, BaseException) else None,
+    raise failed_error(run.run_id, run.error)
+
+
+def failed_error(run_id: str, error: bytes | None) -> RunFailedError:
+    """The `RunFailedError` of a run that failed with the recorded `error`."""
+    facts = decode_error(error, what=f"error of run {run_id!r}")
+    return RunFailedError(
+        run_id,
+        facts.summary,
+        facts.error,
+        error_type=facts.error_type,
+        error_message=facts.message,
+        error_traceback=facts.traceback,
     )
 
 
@@ -271,8 +291,15 @@ class Client:
             run_id: The run's id; starting the same id again returns the same run (a
                 different workflow or input under that id is a `ConflictError`).
             **kwargs: Keyword arguments of the workflow.
+
+        Raises:
+            InvalidInputError: `run_id` or the workflow name is not an identifier every
+                backend stores (empty, a NUL character, over 1024 UTF-8 bytes).
+            ConflictError: The run id names a run of another workflow or input.
         """
-        name = workflow_name_of(workflow)
+        if run_id is not None:
+            check_identifier(run_id, what="run_id")
+        name = check_identifier(workflow_name_of(workflow), what="workflow name")
         deployment = getattr(workflow, "__tether_deployment__", None)
         if self.registry is not None:
             self.registry.get(name)
@@ -282,11 +309,13 @@ class Client:
                 f"cannot tell which deployment runs {name!r}: pass the workflow function, or "
                 "create the Client with registry=..."
             )
-        payload = encode({"args": list(args), "kwargs": kwargs}, what=f"input of {name!r}")
+        arguments = {"args": list(args), "kwargs": kwargs}
+        payload = encode(arguments, what=f"input of {name!r}")
         new = NewRun(
             run_id=run_id or new_ulid("run_"),
             workflow_name=name,
             input=payload,
+            input_digest=digest(arguments),
             deployment=deployment,
             engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),
@@ -299,7 +328,9 @@ class Client:
 
         Raises:
             NotFoundError: No run has that id.
+            InvalidInputError: `run_id` cannot be a run id on any backend.
         """
+        check_identifier(run_id, what="run_id")
         if await self._store.get_run(run_id) is None:
             raise NotFoundError(f"run {run_id!r} does not exist")
         return RunHandle(self._store, run_id)
@@ -307,7 +338,18 @@ class Client:
     async def list_runs(
         self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100
     ) -> list[RunInfo]:
-        """Runs, newest first."""
+        """Runs, newest first.
+
+        Raises:
+            ConfigurationError: `status` is not a run status.
+            InvalidInputError: `workflow` cannot be a workflow name on any backend.
+        """
+        if status is not None and status not in RUN_STATUSES:
+            raise ConfigurationError(
+                f"status {status!r} is not a run status; use one of {', '.join(RUN_STATUSES)}"
+            )
+        if workflow is not None:
+            check_identifier(workflow, what="workflow name")
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
         return [await RunHandle(self._store, r.run_id).info() for r in page.items]
 
@@ -345,9 +387,16 @@ class Client:
 
         Raises:
             NotFoundError: No active hook has that token (nothing is written).
+            InvalidInputError: `token` cannot be a hook token on any backend.
         """
+        check_identifier(token, what="hook token")
         await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
-        """Cancel a run (see `RunHandle.cancel`)."""
-        await self._store.request_cancel(run_id, reason=reason)
+        """Cancel a run (see `RunHandle.cancel`).
+
+        Raises:
+            InvalidInputError: `run_id` or `reason` cannot be stored on every backend.
+        """
+        check_identifier(run_id, what="run_id")
+        await RunHandle(self._store, run_id).cancel(reason)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from .._codec import decode
+from .._codec import decode, decode_error
+from .._validate import check_identifier
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
 from ._retry import RetryPolicy, parse_duration
 
@@ -135,9 +136,14 @@ class ChildRun:
             return decode(payload, what=f"output of child run {self.run_id!r}") if payload else None
         if status == "cancelled":
             raise RunCancelledError(self.run_id)
-        cause = decode(payload) if payload else None
+        facts = decode_error(payload, what=f"error of child run {self.run_id!r}")
         raise RunFailedError(
-            self.run_id, str(cause), cause if isinstance(cause, BaseException) else None
+            self.run_id,
+            facts.message,
+            facts.error,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
         )
 
 
@@ -212,8 +218,11 @@ class WorkflowContext:
         Raises:
             StepFailedError: The step raised FatalError or used its retry budget.
             ConfigurationError: `timeout` is not a positive, finite duration.
+            InvalidInputError: The step name is not an identifier every backend stores
+                (empty, a NUL character, over 1024 UTF-8 bytes).
         """
-        label = name or getattr(fn, "__qualname__", None) or repr(fn)
+        label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
+        check_identifier(label, what="step name")
         seconds = None if timeout is None else _positive_duration(timeout, "timeout")
         return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy(), seconds)
 
@@ -231,7 +240,12 @@ class WorkflowContext:
         Args:
             token: The token senders use; default a random, unguessable one. A token in
                 use by an active hook raises `HookTokenInUseError` when awaited.
+
+        Raises:
+            InvalidInputError: `token` is not an identifier every backend stores.
         """
+        if token is not None:
+            check_identifier(token, what="hook token")
         return self._a.create_hook(token)
 
     async def start_child(
@@ -248,7 +262,12 @@ class WorkflowContext:
             *args: Its arguments.
             run_id: The child's id; default ``<this run id>:<slot>``.
             **kwargs: Its keyword arguments.
+
+        Raises:
+            InvalidInputError: `run_id` is not an identifier every backend stores.
         """
+        if run_id is not None:
+            check_identifier(run_id, what="run_id")
         return await self._a.start_child(workflow, args, kwargs, run_id)
 
     def now(self) -> datetime:

@@ -15,16 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from .._codec import decode, encode
+from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -32,6 +30,7 @@ from ..errors import (
     FatalError,
     FencedError,
     HookTokenInUseError,
+    InvalidInputError,
     InvalidTransitionError,
     NonDeterminismError,
     NotFoundError,
@@ -50,6 +49,7 @@ from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
 from ._step_scope import StepScope, bind_scope, unbind_scope
+from ._threads import StepThreads
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -106,7 +106,7 @@ class Activation:
         events: Sequence[EventRecord],
         message_id: str | None,
         owner: str,
-        threads: Executor | None,
+        threads: StepThreads,
         lease_seconds: float | None = None,
         lease_sent: float | None = None,
     ) -> None:
@@ -287,19 +287,18 @@ class Activation:
             self._pending = []
             self._pending_writes = []
             stale = False
-            # Whether an earlier try may have been written although its answer was lost.
-            maybe_written = False
-            refused: StoreError | None = None
+            refused: StoreError | InvalidInputError | None = None
             tries = 0
             while True:
                 try:
                     if stale:
-                        if maybe_written and batch and await self._adopt(batch):
-                            break
                         # Another writer appended (a hook payload, a child's end, a
-                        # cancel): fold it in, then commit again at the new head.
-                        await self._merge()
+                        # cancel), or an earlier try of this very batch was written and
+                        # its answer lost: fold in what is new, then commit again at the
+                        # new head, unless the batch is already there.
                         stale = False
+                        if await self._catch_up(batch):
+                            break
                     # A park is decided under the lock, on the latest journal: a commit that
                     # held the lock before this one may have folded in what the body waits
                     # for, and parking then would leave the run asleep with its answer.
@@ -336,8 +335,8 @@ class Activation:
                 except StoreUnavailableError as exc:
                     # Not now (the database restarted, the disk is full, the network is
                     # down): the same commit, or the same merge, is tried again while
-                    # the lease holds. It may have been written all the same.
-                    maybe_written = True
+                    # the lease holds. It may have been written all the same: the head
+                    # check then refuses the retry, and catching up finds it.
                     tries += 1
                     out_of_time = (
                         self.lease.expired()
@@ -350,7 +349,8 @@ class Activation:
                         raise _Suspend from None
                     await asyncio.sleep(min(0.05 * 2**tries, 1.0))
                     continue
-                except StoreError as exc:
+                except (StoreError, InvalidInputError) as exc:
+                    # InvalidInputError: a value the store refuses alike on every backend.
                     if refused is not None:
                         # Even the run's failure was refused: hand it back.
                         log.error("run %s: the store refused its failure: %s", self.run_id, exc)
@@ -395,23 +395,30 @@ class Activation:
             self._cancelling = True
             asyncio.get_running_loop().create_task(self._end_cancelled(reason))
 
-    async def _adopt(self, batch: list[NewEvent]) -> bool:
-        """Whether an earlier try of `batch`, whose answer was lost, was written.
+    async def _catch_up(self, batch: list[NewEvent]) -> bool:
+        """Fold in what others appended; True when `batch` itself is already written.
 
-        If the log after our head starts with exactly our events, it was: the journal
-        already holds them (this process wrote them), so only the head moves, and what
-        others appended after them is folded in.
+        A commit whose answer was lost (a cut connection) may have been written: then
+        the log after our head starts with exactly our events. The journal already
+        holds them (this process made them), so only the head moves past them; what
+        follows is folded in. Whatever the store did behind the call (a fast path that
+        fell back to a locked one), this tells the two cases apart.
         """
         found = await self.store.list_events(self.run_id, after=self.head)
         ours = found[: len(batch)]
-        if len(ours) < len(batch) or any(
-            (e.event_type, e.correlation_id, e.attrs.get("attempt"))
-            != (n.event_type, n.correlation_id, n.attrs.get("attempt"))
-            for e, n in zip(ours, batch, strict=True)
-        ):
-            return False
-        self.journal.skip_to(ours[-1].slot)
-        for event in found[len(batch) :]:
+        written = (
+            bool(batch)
+            and len(ours) == len(batch)
+            and all(
+                (e.event_type, e.correlation_id, e.attrs.get("attempt"))
+                == (n.event_type, n.correlation_id, n.attrs.get("attempt"))
+                for e, n in zip(ours, batch, strict=True)
+            )
+        )
+        if written:
+            self.journal.skip_to(ours[-1].slot)
+            found = found[len(batch) :]
+        for event in found:
             self.journal.apply(event)
         self.head = self.journal.head
         if self.journal.cancelled:
@@ -419,7 +426,7 @@ class Activation:
             raise _Suspend
         self._obey_cancel()
         self._poke()
-        return True
+        return written
 
     def _hook_conflict(self, batch: list[NewEvent], exc: HookTokenInUseError) -> list[NewEvent]:
         """Record the refused hook as such: replay must see the refusal the body saw."""
@@ -439,20 +446,6 @@ class Activation:
             kept.append(event)
         self._poke()
         return kept
-
-    async def _merge(self) -> None:
-        """Fold events others appended and wake the waiters they satisfy.
-
-        Others append hook payloads, child results and cancel requests.
-        """
-        for event in await self.store.list_events(self.run_id, after=self.head):
-            self.journal.apply(event)
-        self.head = self.journal.head
-        if self.journal.cancelled:
-            self._settle("cancelled")
-            raise _Suspend
-        self._obey_cancel()
-        self._poke()
 
     def _schedule_flush(self) -> None:
         if self._flush_scheduled:
@@ -708,9 +701,7 @@ class Activation:
         callable returns (see `quiesce`): the run is not handed to anyone, and the same
         worker does not run it again, while the thread still runs.
         """
-        ctx = contextvars.copy_context()
-        loop = asyncio.get_running_loop()
-        running = loop.run_in_executor(self.threads, lambda: ctx.run(fn, *args, **kwargs))
+        running = self.threads.run(lambda: fn(*args, **kwargs))
         self._executing.add(running)
         running.add_done_callback(self._executing.discard)
         return running
@@ -807,10 +798,20 @@ class Activation:
         op.status, op.error = "failed", payload
 
     def _failure(self, op: StepOp, slot: int, label: str) -> StepFailedError:
-        cause = decode(op.error) if op.error else None
-        err = StepFailedError(self.run_id, slot, label, op.attempt, str(cause))
-        if isinstance(cause, BaseException):
-            err.__cause__ = cause
+        # Whatever the step raised reaches the body as StepFailedError: an error whose
+        # class cannot be rebuilt here is a RecordedError, never a decoding failure.
+        facts = decode_error(op.error, what=f"error of step {label!r}")
+        err = StepFailedError(
+            self.run_id,
+            slot,
+            label,
+            op.attempt,
+            facts.summary,
+            error_type=facts.error_type,
+            error_message=facts.message,
+            error_traceback=facts.traceback,
+        )
+        err.__cause__ = facts.error
         return err
 
     async def _attempt_failed(self, op: StepOp, exc: BaseException, policy: RetryPolicy) -> None:
@@ -925,10 +926,12 @@ class Activation:
             return ChildRun(self, slot, op.child_run_id)
         self.registry.get(name)
         child_id = run_id or f"{self.run_id}:{slot}"
+        arguments = {"args": list(args), "kwargs": kwargs}
         new = NewRun(
             run_id=child_id,
             workflow_name=name,
-            input=encode({"args": list(args), "kwargs": kwargs}, what=f"input of child {name!r}"),
+            input=encode(arguments, what=f"input of child {name!r}"),
+            input_digest=digest(arguments),
             deployment=self.run.deployment,
             engine_version=self.run.engine_version,
             queue=self.run.queue,

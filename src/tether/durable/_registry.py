@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .._validate import check_identifier
 from .._version import ENGINE_VERSION
 from ..errors import ConfigurationError, UnknownWorkflowError
 
@@ -37,10 +38,11 @@ class Registry:
     """
 
     def __init__(self, *, deployment: str = "default") -> None:
-        if not deployment or ":" in deployment:
+        if not isinstance(deployment, str) or not deployment or ":" in deployment:
             raise ConfigurationError(
                 f"deployment must be a non-empty string without ':', not {deployment!r}"
             )
+        check_identifier(deployment, what="deployment")
         self.deployment = deployment
         self.engine_version = ENGINE_VERSION
         self._workflows: dict[str, WorkflowDef] = {}
@@ -56,10 +58,15 @@ class Registry:
         Args:
             name: The durable name runs record; defaults to the function's qualified
                 name. Keep it stable across deploys.
+
+        Raises:
+            InvalidInputError: The name is not an identifier every backend stores.
+            ConfigurationError: The name is registered to another function.
         """
 
         def register(fn: F) -> F:
             wf_name = name or f"{fn.__module__}.{fn.__qualname__}"
+            check_identifier(wf_name, what="workflow name")
             existing = self._workflows.get(wf_name)
             if existing is not None and existing.fn is not fn:
                 raise ConfigurationError(

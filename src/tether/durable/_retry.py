@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from datetime import timedelta
 
+from .._validate import check_duration
 from ..errors import ConfigurationError
 
 __all__ = ["DEFAULT_MAX_ATTEMPTS", "RetryPolicy", "parse_duration"]
@@ -20,7 +22,7 @@ def parse_duration(value: float | int | timedelta | str) -> float:
     """Seconds from a number of seconds, a timedelta, or a string like "4h" or "1h30m".
 
     Raises:
-        ConfigurationError: The value is negative or not a duration.
+        ConfigurationError: The value is negative, NaN, infinite or not a duration.
     """
     if isinstance(value, timedelta):
         seconds = value.total_seconds()
@@ -39,6 +41,9 @@ def parse_duration(value: float | int | timedelta | str) -> float:
         seconds = sum(float(n) * _UNITS[u] for n, u in parts)
     else:
         raise ConfigurationError(f"{value!r} is not a duration")
+    # NaN and infinity would reach the store as a wake-up time no database orders.
+    if not math.isfinite(seconds):
+        check_duration(seconds, what=f"the duration {value!r}")
     if seconds < 0:
         raise ConfigurationError(f"a duration cannot be negative, got {value!r}")
     return seconds
@@ -64,14 +69,16 @@ class RetryPolicy:
     max_delay: float = 60.0
 
     def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ConfigurationError(f"max_attempts must be at least 1, not {self.max_attempts}")
-        if self.initial_delay < 0 or self.max_delay < 0 or self.backoff < 1:
+        attempts = self.max_attempts
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
             raise ConfigurationError(
-                "delays must be >= 0 and backoff >= 1, got "
-                f"initial_delay={self.initial_delay}, max_delay={self.max_delay}, "
-                f"backoff={self.backoff}"
+                f"max_attempts must be an integer of at least 1, not {attempts!r}"
             )
+        check_duration(self.initial_delay, what="RetryPolicy(initial_delay=...)")
+        check_duration(self.max_delay, what="RetryPolicy(max_delay=...)")
+        backoff = check_duration(self.backoff, what="RetryPolicy(backoff=...)")
+        if backoff < 1:
+            raise ConfigurationError(f"RetryPolicy(backoff=...) must be >= 1, not {backoff!r}")
 
     def delay(self, failed_attempt: int) -> float:
         """Seconds to wait after attempt number `failed_attempt` failed."""

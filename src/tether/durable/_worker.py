@@ -9,11 +9,11 @@ import os
 import socket
 import time
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
 
 from .._codec import encode
 from .._ids import new_ulid
+from .._validate import check_duration
 from ..errors import (
     ConfigurationError,
     FencedError,
@@ -36,6 +36,7 @@ from ..stores import (
 from ._ambient import bind_backend, unbind_backend
 from ._executor import Activation
 from ._registry import Registry
+from ._threads import StepThreads
 
 __all__ = ["DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
 
@@ -150,12 +151,17 @@ class Worker:
     ) -> None:
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
-        if concurrency < 1:
-            raise ConfigurationError(f"concurrency must be at least 1, not {concurrency}")
-        if lease_seconds <= 0 or poll_interval <= 0 or heartbeat_interval <= 0:
+        if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ConfigurationError(
-                "lease_seconds, poll_interval and heartbeat_interval must be > 0"
+                f"concurrency must be an integer of at least 1, not {concurrency!r}"
             )
+        lease_seconds = check_duration(lease_seconds, what="lease_seconds", positive=True)
+        poll_interval = check_duration(poll_interval, what="poll_interval", positive=True)
+        heartbeat_interval = check_duration(
+            heartbeat_interval, what="heartbeat_interval", positive=True
+        )
+        dead_after = check_duration(dead_after, what="dead_after", positive=True)
+        shutdown_grace = check_duration(shutdown_grace, what="shutdown_grace")
         if dead_after <= heartbeat_interval:
             raise ConfigurationError("dead_after must be longer than heartbeat_interval")
         self.backend = backend
@@ -175,7 +181,7 @@ class Worker:
         self._background: list[asyncio.Task[None]] = []
         self._slot_free = asyncio.Event()
         self._stopping = False
-        self._threads: ThreadPoolExecutor | None = None
+        self._threads = StepThreads()
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -196,7 +202,7 @@ class Worker:
     async def start(self) -> None:
         """Register, recover dead workers' runs, and start pulling work."""
         now = time.time()
-        self._threads = ThreadPoolExecutor(self.concurrency, thread_name_prefix="tether-step")
+        self._threads = StepThreads()
         await self._store.register_worker(
             WorkerRecord(
                 worker_id=self.worker_id,
@@ -251,8 +257,7 @@ class Worker:
             # the record stays, and others take over once it is found dead.
             with contextlib.suppress(StoreError):
                 await self._store.expire_worker(self.worker_id)
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        self._threads.shutdown()
 
     async def run_forever(self) -> None:
         """Run until cancelled (the CLI's `tether worker`)."""

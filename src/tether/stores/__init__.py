@@ -40,7 +40,18 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
-from ._open import open_backend
+from ._encrypted import EncryptedBackend
+from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
+from ._keys import (
+    DEFAULT_KEY_FILE,
+    EnvKeyProvider,
+    KeyProvider,
+    LocalKeyFile,
+    generate_key,
+    init_key_file,
+    key_provider_from_env,
+)
+from ._open import keyring_for, open_backend, wrap_encrypted
 from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
@@ -66,6 +77,13 @@ from ._records import (
     event_id,
     slot_of_event_id,
 )
+from ._sealer import (
+    DEFAULT_LARGE_PAYLOAD_THRESHOLD,
+    data_scope,
+    lane_scope,
+    run_scope,
+    stream_scope,
+)
 from ._writes import (
     AdmitSubmission,
     AppendRecords,
@@ -80,6 +98,8 @@ from ._writes import (
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
+    "DEFAULT_KEY_FILE",
+    "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
@@ -102,15 +122,23 @@ __all__ = [
     "CommitResult",
     "ConversationBatch",
     "ConversationStore",
+    "DataKeys",
     "DispatchAdmission",
     "Durability",
+    "EncryptedBackend",
+    "EnvKeyProvider",
+    "ErasureRecord",
     "EventRecord",
     "EventType",
     "FoldCheckpoint",
     "HookRecord",
     "JoinSubmissions",
     "JsonValue",
+    "KeyProvider",
+    "Keyring",
     "Lease",
+    "LocalKeyFile",
+    "MemoryKeyring",
     "Message",
     "NewEvent",
     "NewMessage",
@@ -120,6 +148,7 @@ __all__ = [
     "ReadResult",
     "RedactSubmissions",
     "ResolveSubmissions",
+    "RotationReport",
     "RunRecord",
     "RunStatus",
     "SettleSubmission",
@@ -145,13 +174,23 @@ __all__ = [
     "WaitRecord",
     "WorkerRecord",
     "WorkflowStore",
+    "WrappedKey",
+    "data_scope",
     "event_id",
+    "generate_key",
+    "init_key_file",
+    "key_provider_from_env",
+    "keyring_for",
+    "lane_scope",
     "make_attachment_ref",
     "make_session_key",
     "open_backend",
     "parse_session_key",
+    "run_scope",
     "same_attachment_ref",
     "settlement_entry",
     "slot_of_event_id",
+    "stream_scope",
     "verify_attachment_bytes",
+    "wrap_encrypted",
 ]

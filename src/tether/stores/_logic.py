@@ -14,9 +14,10 @@ backend enforces the same world contract:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Protocol
 
+from .._validate import check_attrs, check_identifier
 from ..errors import (
     ConflictError,
     FencedError,
@@ -66,6 +67,7 @@ class ViewTxn(Protocol):
     def update_run(self, run: RunRecord) -> None: ...
     def insert_event(self, event: EventRecord) -> None: ...
     def list_events(self, run_id: str) -> list[EventRecord]: ...
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None: ...
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool: ...
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None: ...
     def insert_step(self, step: StepRecord) -> None: ...
@@ -90,11 +92,22 @@ def wake_message(run: RunRecord, at: float) -> NewMessage:
     )
 
 
+def _same_input(existing: RunRecord, new: NewRun) -> bool:
+    # Digests compare values (sets in canonical order, dict keys sorted) and survive
+    # encryption; runs written before digests existed fall back to the bytes.
+    if existing.input_digest is not None and new.input_digest is not None:
+        return existing.input_digest == new.input_digest
+    return existing.input == new.input
+
+
 def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     """Create a run with its `run_created` event and activation message, idempotently."""
+    # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
+    check_identifier(new.run_id, what="run_id")
+    check_identifier(new.workflow_name, what="workflow_name")
     existing = txn.get_run(new.run_id)
     if existing is not None:
-        if existing.workflow_name != new.workflow_name or existing.input != new.input:
+        if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
             raise ConflictError(
                 f"run {new.run_id!r} already exists as workflow {existing.workflow_name!r} "
                 "with other input; a run id names one run: pick a new id to start another"
@@ -127,8 +140,8 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         created_at=now,
         updated_at=now,
         completed_at=None,
+        input_digest=new.input_digest,
     )
-    txn.insert_run(run)
     attrs: dict[str, Attr] = {
         "workflow_name": new.workflow_name,
         "deployment": new.deployment,
@@ -139,8 +152,10 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
     created = NewEvent(
         event_type="run_created", correlation_id=new.run_id, attrs=attrs, payload=new.input
     )
+    # The row is written once, as the event leaves it (the event goes first: no store
+    # ties an event to its run's row before the transaction ends).
     run = _append(txn, run, [created], now)
-    txn.update_run(run)
+    txn.insert_run(run)
     txn.enqueue(wake_message(run, now), now)
     return run, True
 
@@ -180,6 +195,18 @@ def claim_messages(
     or taken by this very delivery), and an active run must never be left with no way
     back. The holder's park or end drops such spare wake-ups (`apply_commit`).
     """
+    # Read every run first, then the logs of those that will be claimed: a backend on
+    # the network loads a batch in two round trips instead of two per message.
+    run_ids = [m.payload.decode() for m in messages]
+    txn.prefetch(run_ids, events=False)
+    claimable = [
+        run_id
+        for run_id in run_ids
+        if (run := txn.get_run(run_id)) is not None
+        and run.status not in TERMINAL_RUN_STATUSES
+        and not (run.lease_owner is not None and run.lease_expires_at > now)
+    ]
+    txn.prefetch(claimable, events=True)
     claimed = []
     for message in messages:
         claim = claim_run(txn, message.payload.decode(), owner, lease_seconds, now)
@@ -233,6 +260,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
 
 def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRecord:
     """Deliver a payload to the active hook owning `token` and wake its run."""
+    check_identifier(token, what="hook token")
     hook = txn.get_hook_by_token(token)
     run = None if hook is None else txn.get_run(hook.run_id)
     if hook is None or run is None or run.status in TERMINAL_RUN_STATUSES:
@@ -294,8 +322,14 @@ def _append(txn: ViewTxn, run: RunRecord, events: list[NewEvent], now: float) ->
 
 
 def _insert(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    if event.event_type in CREATION_EVENTS and txn.has_creation(
-        run.run_id, event.correlation_id, event.event_type
+    # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
+    # one database refuses must be a refusal everywhere, before anything is written.
+    check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
+    # `run_created` is only ever appended to a run that did not exist a moment ago.
+    if (
+        event.event_type in CREATION_EVENTS
+        and event.event_type != "run_created"
+        and txn.has_creation(run.run_id, event.correlation_id, event.event_type)
     ):
         raise ConflictError(
             f"run {run.run_id!r} already has a {event.event_type!r} event for "
@@ -415,7 +449,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         txn.put_wait(dataclasses.replace(wait, completed=True))
         return run
     if kind == "hook_created":
-        token = str(attrs.get("token"))
+        token = check_identifier(attrs.get("token"), what="hook token")
         holder = txn.get_hook_by_token(token)
         if holder is not None:
             raise HookTokenInUseError(token, holder.run_id)

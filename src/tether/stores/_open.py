@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+import os
+import urllib.parse
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, EncryptionKeyError
+from ._encrypted import EncryptedBackend, read_keyring_marker
+from ._keyring import Keyring, MemoryKeyring
+from ._keys import KeyProvider, LocalKeyFile, key_provider_from_env
 from ._protocols import Backend
+from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD
 
-__all__ = ["DEFAULT_SQLITE_PATH", "backend_from_url", "open_backend"]
+__all__ = [
+    "DEFAULT_SQLITE_PATH",
+    "backend_from_url",
+    "keyring_for",
+    "open_backend",
+    "wrap_encrypted",
+]
 
 DEFAULT_SQLITE_PATH = Path(".tether/tether.db")
 
@@ -18,12 +30,14 @@ DEFAULT_SQLITE_PATH = Path(".tether/tether.db")
 def backend_from_url(url: str, **options: Any) -> Backend:
     """Build (not open) the backend a URL names.
 
-    Accepted: ``memory://``; ``sqlite:///relative/or/absolute/path.db`` (``sqlite://``
-    alone means `DEFAULT_SQLITE_PATH`); ``postgresql://...`` when the postgres extra is
-    installed.
+    Accepted: ``memory://``; ``sqlite:///relative/path.db`` and
+    ``sqlite:////absolute/path.db`` (``sqlite://`` alone means `DEFAULT_SQLITE_PATH`;
+    ``?adopt=true`` lets tether add its tables to a database another application made);
+    ``postgresql://...`` when the postgres extra is installed.
 
     Raises:
-        ConfigurationError: The scheme is unknown or the URL malformed.
+        ConfigurationError: The scheme is unknown or the URL malformed (``sqlite://`` with
+            a name but two slashes, an unknown parameter).
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
@@ -40,10 +54,9 @@ def backend_from_url(url: str, **options: Any) -> Backend:
     if scheme == "sqlite":
         from .sqlite import SqliteBackend
 
-        path = Path(rest[1:]) if rest.startswith("/") and len(rest) > 1 else DEFAULT_SQLITE_PATH
-        if rest.startswith("//"):
-            path = Path(rest[1:])
-        return SqliteBackend(path, **options)
+        location, _, query = rest.partition("?")
+        options = {**_sqlite_parameters(url, query), **options}
+        return SqliteBackend(_sqlite_path(url, location), **options)
     if scheme in ("postgres", "postgresql"):
         try:
             from .postgres import PostgresBackend
@@ -59,26 +72,164 @@ def backend_from_url(url: str, **options: Any) -> Backend:
     )
 
 
+def _sqlite_path(url: str, location: str) -> Path:
+    if location in ("", "/"):
+        return DEFAULT_SQLITE_PATH
+    if not location.startswith("/"):
+        # `sqlite://name.db` reads `name.db` as the URL's host, which SQLite URLs do not
+        # have. Opening the default file instead made separate apps share one store;
+        # guessing the file would differ from every other tool's reading of the URL.
+        raise ConfigurationError(
+            f"{url!r} does not name a file: after 'sqlite://' comes a host, and SQLite "
+            f"URLs have none. Write 'sqlite:///{location}' for a path relative to the "
+            f"working directory, 'sqlite:////absolute/path/{Path(location).name}' for an "
+            "absolute one, or 'sqlite://' alone for .tether/tether.db"
+        )
+    return Path(location[1:])
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _sqlite_parameters(url: str, query: str) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for key, value in urllib.parse.parse_qsl(query, keep_blank_values=True):
+        if key != "adopt":
+            raise ConfigurationError(
+                f"{url!r}: unknown parameter {key!r}; SQLite URLs take 'adopt' only "
+                "(pass other options to open_backend as keyword arguments)"
+            )
+        if value.lower() not in _TRUE + _FALSE:
+            raise ConfigurationError(f"{url!r}: adopt must be true or false, not {value!r}")
+        options["adopt"] = value.lower() in _TRUE
+    return options
+
+
+def keyring_for(backend: Backend, keyring: Keyring | str | None = None) -> Keyring:
+    """The keyring of a backend.
+
+    `keyring` when given (a `Keyring` or a URL), else the default beside the data:
+    ``<file>.keyring`` for SQLite, schema ``<namespace>_keyring`` for Postgres, memory
+    for ``memory://``.
+
+    Raises:
+        ConfigurationError: No default exists for this backend; pass ``keyring=``.
+    """
+    if keyring is not None and not isinstance(keyring, str):
+        return keyring
+    target = keyring or backend.url
+    scheme, _, rest = target.partition("://")
+    if scheme == "memory":
+        return MemoryKeyring()
+    if scheme == "sqlite":
+        from .sqlite import SqliteKeyring, keyring_path_for
+
+        if keyring is not None:
+            return SqliteKeyring(Path(rest[1:]) if rest.startswith("/") else Path(rest))
+        return SqliteKeyring(keyring_path_for(backend.path))  # type: ignore[attr-defined]
+    if scheme in ("postgres", "postgresql"):
+        from .postgres import PostgresKeyring, keyring_schema_for
+
+        if keyring is not None:
+            return PostgresKeyring(keyring, schema="tether_keyring")
+        return PostgresKeyring(
+            backend._url,  # type: ignore[attr-defined]  # the unredacted URL
+            schema=keyring_schema_for(backend.namespace),  # type: ignore[attr-defined]
+        )
+    raise ConfigurationError(
+        f"no default keyring for {backend.url!r}: pass keyring= (a Keyring, or a "
+        "'sqlite:///path' or 'postgresql://...' URL kept apart from the data)"
+    )
+
+
+def wrap_encrypted(
+    backend: Backend,
+    keys: KeyProvider,
+    *,
+    keyring: Keyring | str | None = None,
+    large_payload_threshold: int = DEFAULT_LARGE_PAYLOAD_THRESHOLD,
+    allow_plaintext: bool = False,
+) -> EncryptedBackend:
+    """Wrap a (not yet connected) backend so its stores encrypt; see `EncryptedBackend`."""
+    return EncryptedBackend(
+        backend,
+        keys=keys,
+        keyring=keyring_for(backend, keyring),
+        large_payload_threshold=large_payload_threshold,
+        allow_plaintext=allow_plaintext,
+    )
+
+
+def _provider(keys: KeyProvider | str | Path | None, env: Mapping[str, str]) -> KeyProvider | None:
+    if keys is None:
+        return key_provider_from_env(env)
+    if isinstance(keys, str | Path):
+        return LocalKeyFile(keys)
+    return keys
+
+
 @contextlib.asynccontextmanager
 async def open_backend(
-    url: str = "sqlite://", *, migrate: bool = True, **options: Any
+    url: str = "sqlite://",
+    *,
+    migrate: bool = True,
+    keys: KeyProvider | str | Path | None = None,
+    keyring: Keyring | str | None = None,
+    large_payload_threshold: int = DEFAULT_LARGE_PAYLOAD_THRESHOLD,
+    allow_plaintext: bool = False,
+    env: Mapping[str, str] | None = None,
+    **options: Any,
 ) -> AsyncIterator[Backend]:
     """Open a backend for the duration of an ``async with`` block.
 
+    With a key configured every payload the stores write is encrypted (see the README's
+    "Data protection").
+
     Args:
         url: Which backend, e.g. ``"sqlite:///app.db"`` or ``"memory://"``.
-        migrate: Create or upgrade the schema first (default). With False the store must
-            already be migrated.
+        migrate: Create or upgrade the schema (and the keyring) first (default). With
+            False the store must already be migrated.
+        keys: A `KeyProvider`, or the path of a key file. None reads ``TETHER_KEY``
+            (base64 keys) or ``TETHER_KEY_FILE`` from `env`; without either the store
+            is not encrypted.
+        keyring: Where the data keys live (a `Keyring` or a URL); default beside the
+            data (see `keyring_for`).
+        large_payload_threshold: Payloads over this many bytes go to the attachment
+            store once (encrypted) and are referenced where they belong.
+        allow_plaintext: Read payloads written before encryption was turned on.
+        env: Where to read the variables (default `os.environ`).
         **options: Backend options, e.g. ``synchronous="NORMAL"`` for SQLite.
 
     Yields:
         The connected backend; its stores are at ``backend.stores``.
+
+    Raises:
+        EncryptionKeyError: The store is encrypted and no key, or not its key, is
+            configured.
     """
+    provider = _provider(keys, os.environ if env is None else env)
     backend = backend_from_url(url, **options)
+    if provider is not None:
+        backend = wrap_encrypted(
+            backend,
+            provider,
+            keyring=keyring,
+            large_payload_threshold=large_payload_threshold,
+            allow_plaintext=allow_plaintext,
+        )
     try:
         if migrate:
             await backend.migrate()
-        await backend.connect()
+        stores = await backend.connect()
+        if provider is None:
+            marker = await read_keyring_marker(stores.attachments)
+            if marker is not None:
+                raise EncryptionKeyError(
+                    f"{backend.url} is encrypted (keyring {marker!r}) and no key is configured: "
+                    "set TETHER_KEY_FILE (or TETHER_KEY), or pass keys=... to open_backend",
+                    reason="missing",
+                )
         yield backend
     finally:
         await backend.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._records import (
@@ -31,6 +31,9 @@ from ._records import (
     WorkerRecord,
 )
 from ._writes import StoreWrite
+
+if TYPE_CHECKING:
+    from ._keyring import DataKeys
 
 __all__ = [
     "Backend",
@@ -258,12 +261,17 @@ class WorkflowStore(Protocol):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stores:
-    """The stores one backend connection provides."""
+    """The stores one backend connection provides.
+
+    `keys` is set when the backend encrypts (see `EncryptedBackend`): the data keys,
+    through which content is erased.
+    """
 
     workflow: WorkflowStore
     submissions: SubmissionStore
     conversations: ConversationStore
     attachments: AttachmentStore
+    keys: DataKeys | None = None
 
 
 class Backend(Protocol):

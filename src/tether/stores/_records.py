@@ -118,6 +118,11 @@ class NewRun:
     queue: str
     parent_run_id: str | None = None
     parent_slot: int | None = None
+    #: A digest of the input's canonical form (`tether._codec.digest`): starting the
+    #: same run id again compares it instead of the bytes, which differ with dict key
+    #: order and, once payloads are encrypted, between any two writes. Deleted with
+    #: the run's content (`purge_run_content`).
+    input_digest: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -142,6 +147,7 @@ class RunRecord:
     created_at: float
     updated_at: float
     completed_at: float | None
+    input_digest: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -54,7 +54,7 @@ __all__ = [
 RUN_COLS = (
     "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
     "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at"
+    "updated_at, completed_at, input_digest"
 )
 #: The columns a write may change after insert, in `run_update_values` order (run_id last).
 RUN_UPDATE_COLS = (
@@ -122,6 +122,7 @@ def run_from_row(row: Any) -> RunRecord:
         created_at=row[15],
         updated_at=row[16],
         completed_at=row[17],
+        input_digest=row[18],
     )
 
 
@@ -131,6 +132,7 @@ def run_values(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
         r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
         r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
+        r.input_digest,
     )  # fmt: skip
 
 
@@ -260,7 +262,10 @@ class Statements:
 def statements(mark: str) -> Statements:
     """Build the `Statements` for a placeholder mark (``?`` or ``%s``)."""
     return Statements(
-        insert_run=f"INSERT INTO tether_runs ({RUN_COLS}) VALUES ({placeholders(18, mark)})",
+        insert_run=(
+            f"INSERT INTO tether_runs ({RUN_COLS}) "
+            f"VALUES ({placeholders(len(RUN_COLS.split(', ')), mark)})"
+        ),
         update_run=(
             f"UPDATE tether_runs SET {assignments(RUN_UPDATE_COLS, mark)} WHERE run_id = {mark}"
         ),
@@ -294,7 +299,9 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
             f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
         )
     return (
-        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
+        # The input's digest goes too: a digest of a guessable input reveals it.
+        f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "
+        f"input_digest = NULL WHERE run_id = {mark}",
         f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",

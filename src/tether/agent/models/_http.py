@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import math
 import re
 import time
 from collections.abc import AsyncGenerator, Mapping
@@ -118,7 +119,7 @@ def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -
             millis = float(raw_ms)
         except ValueError:
             millis = -1.0
-        if millis >= 0:
+        if math.isfinite(millis) and millis >= 0:
             return millis / 1000.0
     raw = headers.get("retry-after")
     if raw is None:
@@ -132,7 +133,8 @@ def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -
             return None
         seconds = when.timestamp() - (time.time() if now is None else now)
         return max(seconds, 0.0)
-    return seconds if seconds >= 0 else None
+    # "inf" and "nan" parse as floats: a header no delay can honour is ignored.
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
 def error_message_from_body(body: bytes) -> str:

@@ -110,12 +110,15 @@ class _Txn:
 
     def insert_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
-        self._set(self.s.events, run.run_id, [])
+        if run.run_id not in self.s.events:
+            self._set(self.s.events, run.run_id, [])
 
     def update_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
 
     def insert_event(self, event: EventRecord) -> None:
+        if event.run_id not in self.s.events:
+            self._set(self.s.events, event.run_id, [])
         log = self.s.events[event.run_id]
         log.append(event)
         self.undo.append(lambda: log.__delitem__(-1))
@@ -126,6 +129,9 @@ class _Txn:
 
     def list_events(self, run_id: str) -> list[EventRecord]:
         return list(self.s.events.get(run_id, ()))
+
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         return (run_id, correlation_id, event_type) in self.s.creations
@@ -501,8 +507,12 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            kept = run.input if keep_input else None
-            s.runs[run_id] = dataclasses.replace(run, input=kept, output=None, error=None)
+            if keep_input:
+                s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
+            else:
+                s.runs[run_id] = dataclasses.replace(
+                    run, input=None, output=None, error=None, input_digest=None
+                )
         for key, step in list(s.steps.items()):
             if key[0] == run_id:
                 s.steps[key] = dataclasses.replace(step, input=None, output=None, error=None)

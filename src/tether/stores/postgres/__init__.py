@@ -13,6 +13,8 @@ from ._backend import (
     PostgresBackend,
     PostgresFormatStamps,
 )
+from ._keyring import PostgresKeyring, keyring_schema_for
+from ._roles import grant_runtime_role, runtime_role_sql
 from ._workflow import PostgresWorkflowStore
 
 __all__ = [
@@ -22,5 +24,9 @@ __all__ = [
     "DEFAULT_URL",
     "PostgresBackend",
     "PostgresFormatStamps",
+    "PostgresKeyring",
     "PostgresWorkflowStore",
+    "grant_runtime_role",
+    "keyring_schema_for",
+    "runtime_role_sql",
 ]

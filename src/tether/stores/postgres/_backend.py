@@ -14,6 +14,7 @@ import psycopg
 import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict
 
+from ..._validate import check_duration
 from ...errors import ConfigurationError
 from .._protocols import Capability, Stores
 from . import _schema
@@ -120,9 +121,9 @@ class PostgresBackend:
         self.namespace = _schema.check_namespace(
             namespace or env.get("TETHER_POSTGRES_NAMESPACE") or DEFAULT_NAMESPACE
         )
-        if connect_timeout <= 0:
-            raise ConfigurationError(f"connect_timeout must be > 0, not {connect_timeout}")
-        self.connect_timeout = connect_timeout
+        self.connect_timeout = check_duration(
+            connect_timeout, what="connect_timeout", positive=True
+        )
         try:
             self._params = conninfo_to_dict(self._url)
         except psycopg.ProgrammingError as exc:
@@ -222,7 +223,15 @@ class PostgresBackend:
                 with conn.transaction():
                     _schema.migrate(conn, self.namespace, where=self._where())
 
-        await asyncio.to_thread(run)
+        try:
+            await asyncio.to_thread(run)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            user = self._params.get("user") or "(default user)"
+            raise ConfigurationError(
+                f"user {user!r} may not migrate {self._where()}: {exc}. Run `tether migrate` as "
+                "the schema owner; workers and servers run with migrate=False (see the "
+                "runtime role in the README)"
+            ) from exc
 
     async def connect(self) -> Stores:
         """Check the server and the stamp, open the pool and the listener.

@@ -172,6 +172,9 @@ class _CopyTxn:
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
     insert_hook = delete_hook = enqueue = active_children = nack = _undecided
 
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        raise _Undecided
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FastCommit:

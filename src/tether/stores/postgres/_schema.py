@@ -298,6 +298,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE tether_workers ADD COLUMN IF NOT EXISTS host_id TEXT",
         ),
     ),
+    # Starting a run id again compares the digest of the input's canonical form.
+    Migration(
+        version=6,
+        name="run input digests",
+        statements=("ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS input_digest TEXT",),
+    ),
 )
 
 

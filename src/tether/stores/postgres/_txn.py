@@ -29,13 +29,18 @@ _SQL = rows.statements("%s")
 _INSERT_RUN = _SQL.insert_run + " RETURNING xmin::text"
 _UPDATE_RUN = _SQL.update_run + " RETURNING xmin::text"
 _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
-_RUN_WITH_ACTIVE_STEPS = (
+_RUNS_WITH_ACTIVE_STEPS = (
     "SELECT "
     + ", ".join("r." + c for c in rows.RUN_COLS.split(", "))
     + ", NOT EXISTS (SELECT 1 FROM tether_hooks h WHERE h.run_id = r.run_id), "
     + ", ".join("s." + c for c in rows.STEP_COLS.split(", "))
     + " FROM tether_runs r LEFT JOIN tether_steps s ON s.run_id = r.run_id "
-    "AND s.status IN ('running', 'retrying') WHERE r.run_id = %s FOR UPDATE OF r"
+    "AND s.status IN ('running', 'retrying') WHERE r.run_id {} FOR UPDATE OF r"
+)
+_RUN_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= %s")
+# Several at once (a batch of claims), locked in one order so claimers cannot deadlock.
+_MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").replace(
+    " FOR UPDATE", " ORDER BY r.run_id FOR UPDATE"
 )
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
@@ -78,6 +83,10 @@ class _Txn:
         self._complete: set[str] = set()
         self._hookless: set[str] = set()
         self._stamps: dict[str, str] = {}
+        # Read ahead for a batch (`prefetch`): run rows as read (None: no such run) and
+        # whole logs, kept current by this transaction's own inserts.
+        self._loaded: dict[str, RunRecord | None] = {}
+        self._logs: dict[str, list[EventRecord]] = {}
 
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
@@ -133,21 +142,45 @@ class _Txn:
         known = self._runs.get(run_id)
         if known is not None:
             return known
+        if run_id in self._loaded:
+            return self._loaded[run_id]
         # Writers lock the run: concurrent writes to one run serialize here. Its steps
         # still in progress come along in the same round trip: a step commit reads the
         # step it completes next.
-        found = self._read(_RUN_WITH_ACTIVE_STEPS, (run_id,)).fetchall()
-        if not found:
-            return None
-        run = rows.run_from_row(found[0][:_RUN_WIDTH])
-        self._complete.add(run_id)
-        if found[0][_RUN_WIDTH]:
-            self._hookless.add(run_id)
+        self._take_runs(self._read(_RUN_WITH_ACTIVE_STEPS, (run_id,)).fetchall())
+        return self._loaded.setdefault(run_id, None)
+
+    def _take_runs(self, found: Sequence[Any]) -> None:
         for row in found:
+            run_id = row[0]
+            if run_id not in self._loaded:
+                self._loaded[run_id] = rows.run_from_row(row[:_RUN_WIDTH])
+                self._complete.add(run_id)
+                if row[_RUN_WIDTH]:
+                    self._hookless.add(run_id)
             if row[_RUN_WIDTH + 1] is not None:
                 step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
                 self._steps.setdefault((step.run_id, step.step_id), step)
-        return run
+
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Lock and read these runs (and their logs) in one round trip each."""
+        wanted = sorted({r for r in run_ids if r not in self._runs and r not in self._loaded})
+        if wanted:
+            self._take_runs(self._read(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,)).fetchall())
+            for run_id in wanted:
+                self._loaded.setdefault(run_id, None)
+        if events:
+            logs = sorted({r for r in run_ids if r not in self._logs})
+            if logs:
+                found = self._read(
+                    f"SELECT {_EVENT_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
+                    "ORDER BY run_id, slot",
+                    (logs,),
+                ).fetchall()
+                for run_id in logs:
+                    self._logs[run_id] = []
+                for row in found:
+                    self._logs[row[0]].append(rows.event_from_row(row))
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
@@ -163,8 +196,14 @@ class _Txn:
 
     def insert_event(self, e: EventRecord) -> None:
         self._later(_SQL.insert_event, rows.event_values(e))
+        log = self._logs.get(e.run_id)
+        if log is not None:
+            log.append(e)
 
     def list_events(self, run_id: str) -> list[EventRecord]:
+        log = self._logs.get(run_id)
+        if log is not None:
+            return list(log)
         self.flush()
         return _events(self.c, run_id, 0, None)
 

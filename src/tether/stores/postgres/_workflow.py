@@ -25,6 +25,7 @@ from psycopg import errors as pg_errors
 
 from ...errors import (
     ConflictError,
+    InvalidInputError,
     InvalidTransitionError,
     StoreError,
     StoreUnavailableError,
@@ -86,6 +87,11 @@ _UNAVAILABLE_CLASSES = ("08", "40", "53", "55", "57", "58")
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, UnicodeEncodeError | psycopg.DataError | pg_errors.ProgramLimitExceeded):
+        # A value the server (or the driver) refuses is a refusal, not an outage:
+        # retrying it cannot succeed. The shared rules refuse such values first; this
+        # covers what reaches the database some other way.
+        return InvalidInputError("a value sent to PostgreSQL", None, f"{type(exc).__name__}: {exc}")
     if isinstance(exc, TetherError) or not isinstance(
         exc, psycopg.Error | psycopg_pool.PoolTimeout
     ):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ._backend import SqliteBackend
+from ._keyring import SqliteKeyring, keyring_path_for
 from ._workflow import SqliteWorkflowStore
 
-__all__ = ["SqliteBackend", "SqliteWorkflowStore"]
+__all__ = ["SqliteBackend", "SqliteKeyring", "SqliteWorkflowStore", "keyring_path_for"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from ...errors import ConfigurationError
+from ..._validate import check_duration
+from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
 from . import _schema
 from ._attachments import SqliteAttachmentStore
@@ -25,17 +26,30 @@ class SqliteBackend:
             loss; ``"NORMAL"`` is faster and may lose the last commits on power loss,
             never on a process crash.
         busy_timeout_ms: How long a write waits for another process's write lock.
+        adopt: Let `migrate()` add tether's tables to a database that holds another
+            application's tables (URL: ``?adopt=true``). Without it such a file is
+            refused, so two applications do not share one file by mistake.
+
+    Raises:
+        ConfigurationError: An option is invalid, or the path is a directory.
     """
 
     def __init__(
-        self, path: str | Path, *, synchronous: Synchronous = "FULL", busy_timeout_ms: int = 30_000
+        self,
+        path: str | Path,
+        *,
+        synchronous: Synchronous = "FULL",
+        busy_timeout_ms: int = 30_000,
+        adopt: bool = False,
     ) -> None:
+        check_duration(busy_timeout_ms, what="busy_timeout_ms")
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
         self._db = SqliteDatabase(
             self.path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms
         )
+        self.adopt = adopt
         self._stores: Stores | None = None
 
     @property
@@ -76,21 +90,41 @@ class SqliteBackend:
         return f"SQLite file {str(self.path)!r}"
 
     async def migrate(self) -> None:
-        """Check the stamp, then create or upgrade the schema."""
+        """Check the stamp, then create or upgrade the schema.
+
+        Raises:
+            FormatVersionError: The file is not a SQLite database, is stamped with a
+                format this tether cannot use, or holds another application's tables
+                (and `adopt` is off).
+            ConfigurationError: The file or its directory is not writable.
+        """
 
         def run() -> None:
             conn = self._db.open_connection()
             try:
-                _schema.migrate(conn, where=self._where())
+                _schema.migrate(conn, where=self._where(), adopt=self.adopt)
             finally:
                 conn.close()
 
         await asyncio.to_thread(run)
 
     async def connect(self) -> Stores:
-        """Refuse a foreign or unmigrated file, then start the database threads."""
+        """Refuse a missing, foreign or unmigrated file, then start the database threads.
+
+        Raises:
+            FormatVersionError: The file does not exist (nothing is created) or is not
+                a migrated tether store.
+            ConfigurationError: The file is not writable.
+        """
         if self._stores is not None:
             return self._stores
+        if not self.path.exists():
+            # Not created here: a reader (`tether runs list`) must not leave an empty
+            # store behind, and an unmigrated one would be refused just below anyway.
+            raise FormatVersionError(
+                f"SQLite file {str(self.path)!r} does not exist; create it with "
+                f"`tether migrate {self.url}` or open it with migrate=True"
+            )
 
         def check() -> None:
             conn = self._db.open_connection()

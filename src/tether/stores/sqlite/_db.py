@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import sqlite3
 import threading
@@ -19,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ...errors import ConfigurationError, FormatVersionError, StoreError, StoreUnavailableError
+from ...errors import (
+    ConfigurationError,
+    FormatVersionError,
+    InvalidInputError,
+    StoreError,
+    StoreUnavailableError,
+    TetherError,
+)
 
 T = TypeVar("T")
 
@@ -44,13 +52,75 @@ def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(value)
 
 
+def _writable(path: Path) -> bool:
+    return os.access(path, os.R_OK | os.W_OK)
+
+
+def not_writable(path: Path) -> str | None:
+    """Why this process cannot write the database at `path`, or None.
+
+    SQLite in WAL mode writes the file and, next to it, its -wal and -shm files, which
+    it creates and deletes: the directory must be writable too.
+    """
+    if path.exists() and not _writable(path):
+        return f"the file {str(path)!r} is not writable"
+    directory = path.parent if str(path.parent) else Path(".")
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if os.access(existing, os.W_OK | os.X_OK):
+        return None
+    if existing != directory:
+        return (
+            f"its directory {str(directory)!r} cannot be created: {str(existing)!r} is not writable"
+        )
+    sidecars = [path.with_name(path.name + suffix) for suffix in ("-wal", "-shm")]
+    if path.exists() and all(s.exists() and _writable(s) for s in sidecars):
+        return None
+    return (
+        f"its directory {str(directory)!r} is not writable (SQLite creates "
+        "the -wal and -shm files next to the database)"
+    )
+
+
+def _open_failure(path: Path, exc: Exception) -> TetherError:
+    """The typed error for a file SQLite cannot open, or cannot use."""
+    if isinstance(exc, sqlite3.OperationalError | OSError):
+        reason = not_writable(path)
+        if reason is not None:
+            return ConfigurationError(
+                f"SQLite file {str(path)!r} is not writable: {reason}; tether writes to its "
+                "store even to read it (leases, WAL). Make it writable, or point tether at "
+                "another path"
+            )
+        return ConfigurationError(f"SQLite file {str(path)!r} cannot be opened: {exc}")
+    return FormatVersionError(
+        f"{str(path)!r} is not a SQLite database ({exc}); it was not made by tether: "
+        "point tether at another file"
+    )
+
+
 def connect_file(
     path: Path, *, synchronous: Synchronous, busy_timeout_ms: int
 ) -> sqlite3.Connection:
-    """Open a connection in autocommit mode with tether's pragmas."""
-    conn = sqlite3.connect(
-        str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
-    )
+    """Open a connection in autocommit mode with tether's pragmas.
+
+    Raises:
+        ConfigurationError: The file or its directory is not writable, or the file
+            cannot be opened.
+        FormatVersionError: The file is not a SQLite database.
+    """
+    reason = not_writable(path)
+    if reason is not None:
+        # Said before SQLite tries: it would open a read-only file read-only, and the
+        # first write would fail far from here (or look like a corrupt file).
+        raise _open_failure(path, sqlite3.OperationalError(reason))
+    try:
+        conn = sqlite3.connect(
+            str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+        )
+    except sqlite3.Error as exc:
+        raise _open_failure(path, exc) from exc
     try:
         conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         conn.execute("PRAGMA journal_mode = WAL")
@@ -58,10 +128,7 @@ def connect_file(
         conn.execute("PRAGMA foreign_keys = OFF")
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise FormatVersionError(
-            f"{str(path)!r} is not a SQLite database ({exc}); it was not made by tether: "
-            "point tether at another file"
-        ) from exc
+        raise _open_failure(path, exc) from exc
     return conn
 
 
@@ -91,8 +158,19 @@ class SqliteDatabase:
         self._closed = False
 
     def open_connection(self) -> sqlite3.Connection:
-        """A new connection to the file with tether's pragmas (used for migrations)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """A new connection to the file with tether's pragmas (used for migrations).
+
+        Raises:
+            ConfigurationError: The file or its directory is not writable.
+            FormatVersionError: The file is not a SQLite database.
+        """
+        reason = not_writable(self.path)
+        if reason is not None:
+            raise _open_failure(self.path, sqlite3.OperationalError(reason))
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _open_failure(self.path, exc) from exc
         return connect_file(
             self.path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms
         )
@@ -121,7 +199,11 @@ class SqliteDatabase:
             thread.start()
 
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn` in a write transaction; returns after the commit is durable."""
+        """Run `fn` in a write transaction; returns after the commit is durable.
+
+        `fn` must only read and write through the connection: when another write of
+        its batch fails, the batch is rolled back and `fn` runs again.
+        """
         return await self._submit(self._writes, fn)
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -193,7 +275,22 @@ class SqliteDatabase:
 
     @staticmethod
     def _batch_results(conn: sqlite3.Connection, batch: list[_Job]) -> list[tuple[bool, Any]]:
-        results: list[tuple[bool, Any]] = []
+        jobs = [job for job in batch if not job.future.cancelled()]
+        if len(jobs) == len(batch):
+            # Optimistically, without a savepoint per write (two statements each, a fifth
+            # of a step's writes): almost every write succeeds. If one raises, the batch
+            # is rolled back and run again write by write, each in its savepoint, so a
+            # failing write still fails alone. Writes only touch the connection, so
+            # running one again after a rollback is running it once.
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                results: list[tuple[bool, Any]] = [(True, job.fn(conn)) for job in batch]
+            except BaseException:
+                conn.execute("ROLLBACK")
+            else:
+                conn.execute("COMMIT")
+                return results
+        results = []
         conn.execute("BEGIN IMMEDIATE")
         for job in batch:
             if job.future.cancelled():
@@ -234,6 +331,9 @@ class SqliteDatabase:
 
 
 def _wrap(exc: BaseException) -> BaseException:
+    if isinstance(exc, UnicodeEncodeError):
+        # A lone surrogate: the driver cannot write it as UTF-8. A refusal, never retried.
+        return InvalidInputError("a value sent to SQLite", None, f"{type(exc).__name__}: {exc}")
     if isinstance(exc, sqlite3.OperationalError):
         # Busy or locked past the timeout, disk full, an I/O error: not now, not "no".
         return StoreUnavailableError(f"SQLite could not write: {exc}")

@@ -113,11 +113,34 @@ def _schema_version(conn: sqlite3.Connection) -> int:
     return 0 if row is None else int(row[0])
 
 
-def migrate(conn: sqlite3.Connection, *, where: str) -> None:
-    """Stamp (if fresh), then apply every migration not yet applied, in one transaction."""
+def _foreign_objects(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+        "AND name NOT LIKE 'tether\\_%' ESCAPE '\\' ORDER BY type DESC, name"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
+
+
+def migrate(conn: sqlite3.Connection, *, where: str, adopt: bool = False) -> None:
+    """Stamp (if fresh), then apply every migration not yet applied, in one transaction.
+
+    Raises:
+        FormatVersionError: The stamp is unknown or newer, or the file is fresh to tether
+            but holds another application's tables and `adopt` is off.
+    """
     conn.execute("BEGIN IMMEDIATE")
     try:
         stamp = check_stamp(conn, where=where)
+        foreign = _foreign_objects(conn) if stamp is None else []
+        if foreign and not adopt:
+            shown = ", ".join(repr(n) for n in foreign[:3]) + (", ..." if len(foreign) > 3 else "")
+            raise FormatVersionError(
+                f"{where} holds another application's data ({len(foreign)} tables or "
+                f"indexes: {shown}) and no tether stamp; tether does not add its tables to "
+                "a database it did not create. Point tether at a file of its own, or, to "
+                "share this file on purpose, open it with adopt=True (in a URL: "
+                "sqlite:///path/to/file.db?adopt=true)"
+            )
         if stamp != str(FORMAT_VERSION):
             # The stamp goes first: whatever happens next, this store is tether's.
             write_stamp(conn, str(FORMAT_VERSION))

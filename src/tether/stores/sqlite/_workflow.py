@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import TypeVar
 
 from ..._ids import new_ulid
+from ...errors import ConflictError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -52,7 +53,7 @@ class _Txn:
         self.c = conn
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
-        self.finished = False
+        self.finished: set[str] = set()
 
     def get_run(self, run_id: str) -> RunRecord | None:
         row = self.c.execute(
@@ -66,24 +67,30 @@ class _Txn:
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
         if r.status in TERMINAL_RUN_STATUSES:
-            self.finished = True
+            self.finished.add(r.run_id)
 
     def insert_event(self, e: EventRecord) -> None:
-        self.c.execute(_SQL.insert_event, rows.event_values(e))
+        try:
+            self.c.execute(_SQL.insert_event, rows.event_values(e))
+        except sqlite3.IntegrityError:
+            # The unique index `tether_events_one_creation` refuses a second creation
+            # event (see `has_creation`); the primary key a slot taken twice.
+            raise ConflictError(
+                f"run {e.run_id!r} already has a {e.event_type!r} event for "
+                f"{e.correlation_id!r} (or slot {e.slot} is taken)"
+            ) from None
 
     def list_events(self, run_id: str) -> list[EventRecord]:
         return _events(self.c, run_id, 0, None)
 
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
+
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
-        row = self.c.execute(
-            # INDEXED BY: the planner would rather walk the run's whole log by primary key,
-            # which makes each step cost more than the last.
-            "SELECT 1 FROM tether_events INDEXED BY tether_events_one_creation "
-            "WHERE run_id = ? AND correlation_id = ? "
-            f"AND event_type = ? AND {rows.CREATION_PREDICATE}",
-            (run_id, correlation_id, event_type),
-        ).fetchone()
-        return row is not None
+        # The unique index `tether_events_one_creation` refuses a second creation event
+        # when it is inserted (`insert_event` raises ConflictError then, as the rules
+        # would have): a lookup before every step's creation is a statement saved.
+        return False
 
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
         row = self.c.execute(
@@ -247,7 +254,9 @@ class SqliteWorkflowStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        self._changed = asyncio.Event()
+        # Waiters on a run's end, woken by this process's commits that end it: one
+        # event per watched run, so an end wakes its own waiters and no others.
+        self._ends: dict[str, tuple[asyncio.Event, int]] = {}
         self._queue_signal: dict[str, asyncio.Event] = {}
         self._stream_signal = asyncio.Event()
         self._conversation_listeners: Callable[[str], None] | None = None
@@ -283,12 +292,13 @@ class SqliteWorkflowStore:
         self._stream_signal.set()
         self._stream_signal = asyncio.Event()
 
-    def _notify(self, queues: Iterable[str] = (), *, finished: bool = False) -> None:
+    def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[str] = ()) -> None:
         for q in queues:
             self._queue_signal.setdefault(q, asyncio.Event()).set()
-        if finished:
-            self._changed.set()
-            self._changed = asyncio.Event()
+        for run_id in finished:
+            watched = self._ends.get(run_id)
+            if watched is not None:
+                watched[0].set()
 
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
@@ -403,17 +413,25 @@ class SqliteWorkflowStore:
     async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
         deadline = time.monotonic() + timeout
         poll = 0.01
-        while True:
-            changed = self._changed
-            run = await self.get_run(run_id)
-            remaining = deadline - time.monotonic()
-            if run is None or run.status in TERMINAL_RUN_STATUSES or remaining <= 0:
-                return run
-            # In-process commits wake us at once; other processes' within `poll`.
-            try:
-                await asyncio.wait_for(changed.wait(), min(poll, remaining))
-            except TimeoutError:
-                poll = min(poll * 2, 0.2)
+        event, watchers = self._ends.get(run_id, (asyncio.Event(), 0))
+        self._ends[run_id] = (event, watchers + 1)
+        try:
+            while True:
+                run = await self.get_run(run_id)
+                remaining = deadline - time.monotonic()
+                if run is None or run.status in TERMINAL_RUN_STATUSES or remaining <= 0:
+                    return run
+                # In-process commits wake us at once; other processes' within `poll`.
+                try:
+                    await asyncio.wait_for(event.wait(), min(poll, remaining))
+                except TimeoutError:
+                    poll = min(poll * 2, 0.2)
+        finally:
+            event, watchers = self._ends[run_id]
+            if watchers > 1:
+                self._ends[run_id] = (event, watchers - 1)
+            else:
+                del self._ends[run_id]
 
     # -- queue ----------------------------------------------------------------------------
     async def enqueue(self, message: NewMessage) -> str:

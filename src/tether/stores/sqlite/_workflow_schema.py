@@ -126,9 +126,12 @@ _V3 = (
 # Workers say which host and process-id space their pid belongs to (boot id and pid
 # namespace): a pid is only judged dead by a worker of the same one.
 _V5 = ("ALTER TABLE tether_workers ADD COLUMN host_id TEXT",)
+# Starting a run id again compares the digest of the input's canonical form.
+_V6 = ("ALTER TABLE tether_runs ADD COLUMN input_digest TEXT",)
 
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
     (5, "host identity of workers", _V5),
+    (6, "run input digests", _V6),
 )

@@ -88,6 +88,30 @@ class WorkflowStoreContract:
         events = await store.list_events("r1")
         assert [e.event_type for e in events] == ["run_created"] and events[0].slot == 1
 
+    async def test_create_compares_input_digests_when_both_runs_have_one(
+        self, store: WorkflowStore
+    ) -> None:
+        # Input bytes differ with dict key order or encryption; digests do not. (A store
+        # may keep the digest keyed, as encryption does, so only its presence is seen.)
+        run, _ = await store.create_run(_run(input=b"one", input_digest="sha256:a"))
+        assert run.input_digest is not None
+        stored = await store.get_run("r1")
+        assert stored is not None and stored.input_digest == run.input_digest
+        _, created = await store.create_run(_run(input=b"two", input_digest="sha256:a"))
+        assert not created
+        with pytest.raises(ConflictError):
+            await store.create_run(_run(input=b"one", input_digest="sha256:b"))
+        # Without a digest on either side, the bytes decide.
+        await store.create_run(_run("r2", input=b"one"))
+        _, created = await store.create_run(_run("r2", input=b"one", input_digest="sha256:a"))
+        assert not created
+        with pytest.raises(ConflictError):
+            await store.create_run(_run("r2", input=b"two", input_digest="sha256:a"))
+        # Deleting a run's content deletes its input's digest too.
+        await store.purge_run_content("r1")
+        purged = await store.get_run("r1")
+        assert purged is not None and purged.input_digest is None
+
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
     ) -> None:

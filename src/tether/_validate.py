@@ -1,0 +1,142 @@
+"""What every layer checks in what it is given: durations, identifiers and text.
+
+One rule for every backend, applied at the public API (before anything is written)
+and again by the stores' shared rules, so a value one database would take and another
+refuse (PostgreSQL refuses NUL characters, SQLite takes them) is refused everywhere,
+with a typed error, and never reaches a database as a raw driver error that a worker
+would retry forever.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ConfigurationError, InvalidInputError
+
+__all__ = [
+    "MAX_IDENTIFIER_BYTES",
+    "check_attrs",
+    "check_duration",
+    "check_identifier",
+    "check_optional_duration",
+    "check_text",
+]
+
+#: Longest identifier (run id, workflow name, step name, hook token), in UTF-8 bytes.
+#: PostgreSQL's b-tree entries hold at most 2,704 bytes; the event log's unique index
+#: holds a run id next to a child run id, so each stays well under half of that.
+MAX_IDENTIFIER_BYTES = 1024
+
+_IDENTIFIER_HINT = (
+    f"use a non-empty string of at most {MAX_IDENTIFIER_BYTES} UTF-8 bytes without NUL characters"
+)
+
+
+def _text_problem(value: str) -> str | None:
+    """Why `value` cannot be stored as text on every backend, or None."""
+    if "\x00" in value:
+        return "it contains a NUL character ('\\x00'), which PostgreSQL cannot store"
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"it is not valid UTF-8 (a lone surrogate at position {exc.start})"
+    return None
+
+
+def check_identifier(value: Any, *, what: str) -> str:
+    """Return `value` if it can name something on every backend.
+
+    Args:
+        value: The identifier, e.g. a run id.
+        what: What it names, for the message (e.g. ``"run_id"``).
+
+    Raises:
+        InvalidInputError: It is not a string, is empty, holds a NUL character or a
+            lone surrogate, or is longer than `MAX_IDENTIFIER_BYTES`.
+    """
+    if not isinstance(value, str):
+        raise InvalidInputError(what, value, f"it is a {type(value).__name__}, not a string")
+    if not value:
+        raise InvalidInputError(what, value, "it is empty", hint=_IDENTIFIER_HINT)
+    problem = _text_problem(value)
+    if problem is None and len(value) * 4 > MAX_IDENTIFIER_BYTES:
+        size = len(value.encode("utf-8"))
+        if size > MAX_IDENTIFIER_BYTES:
+            problem = f"it is {size} UTF-8 bytes long"
+    if problem is not None:
+        raise InvalidInputError(what, value, problem, hint=_IDENTIFIER_HINT)
+    return value
+
+
+def check_text(value: str, *, what: str) -> str:
+    """Return `value` if every backend can store it as text (any length).
+
+    Raises:
+        InvalidInputError: It holds a NUL character or a lone surrogate.
+    """
+    problem = _text_problem(value)
+    if problem is not None:
+        raise InvalidInputError(what, value, problem, hint="remove it")
+    return value
+
+
+def check_attrs(attrs: Mapping[str, Any], *, what: str) -> None:
+    """Refuse string attributes no backend can store alike (see `check_text`).
+
+    Raises:
+        InvalidInputError: One of them holds a NUL character or a lone surrogate.
+    """
+    for key, value in attrs.items():
+        if isinstance(value, str) and _text_problem(value) is not None:
+            check_text(value, what=f"{key} of {what}")
+
+
+def check_duration(value: Any, *, what: str, positive: bool = False) -> float:
+    """Return `value` as seconds if it is a usable duration.
+
+    Args:
+        value: Seconds, an int or a float.
+        what: The option or argument, for the message (e.g. ``"lease_seconds"``).
+        positive: Refuse zero too.
+
+    Raises:
+        ConfigurationError: It is not a number, is NaN or infinite, or negative (or
+            zero when `positive`).
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigurationError(
+            f"{what} must be a number of seconds, not {value!r} ({type(value).__name__})"
+        )
+    seconds = float(value)
+    if math.isnan(seconds):
+        raise ConfigurationError(
+            f"{what} is NaN, which is not a duration: pass a number of seconds"
+        )
+    if math.isinf(seconds):
+        raise ConfigurationError(
+            f"{what} is {value!r}, and an infinite duration is not allowed: pass a finite "
+            "number of seconds"
+        )
+    if seconds < 0 or (positive and seconds == 0):
+        bound = "> 0" if positive else ">= 0"
+        raise ConfigurationError(f"{what} must be {bound} seconds, not {value!r}")
+    return seconds
+
+
+def check_optional_duration(value: Any, *, what: str) -> float | None:
+    """Like `check_duration`, and None stays None (no limit).
+
+    Raises:
+        ConfigurationError: As `check_duration`; for infinity the message names None.
+    """
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isinf(value):
+        raise ConfigurationError(
+            f"{what} is {value!r}, and an infinite duration is not allowed: pass None to "
+            "wait without a limit"
+        )
+    return check_duration(value, what=what)

@@ -1,0 +1,366 @@
+"""`EncryptedWorkflowStore`: any `WorkflowStore` with its payloads sealed.
+
+Places (the associated data every payload is bound to; the store assigns event slots
+and stream indexes itself, so those are not part of them):
+
+- run input / output / error: ``run.input|run.output|run.error, <run id>`` (a child's
+  output copied into its parent's ``child_completed`` event keeps the child's place);
+- step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
+  (``step_retrying`` and ``step_failed`` both carry ``step.error``);
+- hook payloads: ``hook.payload, <run id>, <hook id>``;
+- stream chunks: ``stream, <run id>, <stream name>``;
+- any other event payload: ``event, <run id>, <event type>, <correlation id>``.
+
+Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
+as those stores seal them, under the run's scope (see `_encrypted_writes`).
+
+Queue messages (run ids), names, statuses, timestamps and attributes stay in clear.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+
+from ..errors import NotFoundError
+from ._encrypted_writes import seal_writes
+from ._protocols import WorkflowStore
+from ._records import (
+    Attr,
+    Claim,
+    Commit,
+    CommitResult,
+    EventRecord,
+    HookRecord,
+    Message,
+    NewEvent,
+    NewMessage,
+    NewRun,
+    Page,
+    RunRecord,
+    RunStatus,
+    StepRecord,
+    StreamChunk,
+    WaitRecord,
+    WorkerRecord,
+    evolve,
+)
+from ._sealer import Sealer, mark_running, run_scope
+from ._sealing import parse
+from ._writes import StoreWrite
+
+__all__ = ["EncryptedWorkflowStore", "event_place"]
+
+_SCOPE_CACHE = 8192
+_RUN_PLACES = {"run_created": "run.input", "run_completed": "run.output", "run_failed": "run.error"}
+_STEP_PLACES = {
+    "step_created": "step.input",
+    "step_completed": "step.output",
+    "step_failed": "step.error",
+    "step_retrying": "step.error",
+}
+
+
+def event_place(
+    run_id: str, event_type: str, correlation_id: str | None, attrs: Mapping[str, Attr]
+) -> tuple[str, ...]:
+    """The place an event's payload is bound to (see the module docstring)."""
+    kind = _RUN_PLACES.get(event_type)
+    if kind is not None:
+        return (kind, run_id)
+    kind = _STEP_PLACES.get(event_type)
+    if kind is not None:
+        return (kind, run_id, str(correlation_id))
+    if event_type == "hook_received":
+        return ("hook.payload", run_id, str(correlation_id))
+    if event_type == "child_completed":
+        status = attrs.get("status")
+        return ("run.output" if status == "completed" else "run.error", str(correlation_id))
+    return ("event", run_id, event_type, str(correlation_id))
+
+
+class EncryptedWorkflowStore:
+    """Seals what it writes and opens what it reads; everything else passes through."""
+
+    def __init__(self, inner: WorkflowStore, sealer: Sealer) -> None:
+        self.inner = inner
+        self._sealer = sealer
+        self._scopes: OrderedDict[str, str] = OrderedDict()
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "inner":
+            raise AttributeError(name)
+        return getattr(self.inner, name)
+
+    # -- scopes ------------------------------------------------------------------------------
+    def _remember(self, run_id: str, scope: str) -> str:
+        self._scopes[run_id] = scope
+        if len(self._scopes) > _SCOPE_CACHE:
+            self._scopes.popitem(last=False)
+        return scope
+
+    async def scope_of(self, run_id: str) -> str:
+        """The key scope of a run: recorded in its input's header when it was created."""
+        scope = self._scopes.get(run_id)
+        if scope is not None:
+            return scope
+        run = await self.inner.get_run(run_id)
+        if run is None:
+            return run_scope(run_id)
+        return self._remember(run_id, await self._scope_of_record(run))
+
+    async def _scope_of_record(self, run: RunRecord) -> str:
+        if run.input is not None and run.input[:3] == b"TE1":
+            return parse(run.input, f"input of run {run.run_id!r}").scope
+        if run.parent_run_id is not None:
+            return await self.scope_of(run.parent_run_id)
+        return run_scope(run.run_id)
+
+    async def _scope_of_new(self, new: NewRun) -> str:
+        if new.parent_run_id is not None:
+            return await self.scope_of(new.parent_run_id)
+        return run_scope(new.run_id)
+
+    # -- sealing records ---------------------------------------------------------------------
+    async def _seal_new_run(self, new: NewRun) -> NewRun:
+        scope = self._remember(new.run_id, await self._scope_of_new(new))
+        sealed = await self._sealer.seal(scope, ("run.input", new.run_id), new.input)
+        digest = new.input_digest
+        if digest is not None:
+            # The digest still tells equal inputs apart (a run id started again), but
+            # keyed: a plain hash of a guessable input would reveal it.
+            key = await self._sealer.keys.for_write(scope)
+            digest = hmac.new(
+                key.mac, b"tether run input\0" + digest.encode(), "sha256"
+            ).hexdigest()
+        return evolve(new, input=sealed, input_digest=digest)
+
+    async def _seal_event(self, scope: str, run_id: str, event: NewEvent) -> NewEvent:
+        if event.payload is None:
+            return event
+        place = event_place(run_id, event.event_type, event.correlation_id, event.attrs)
+        return evolve(event, payload=await self._sealer.seal(scope, place, event.payload))
+
+    async def _open_run(self, run: RunRecord | None) -> RunRecord | None:
+        if run is None:
+            return None
+        if run.input is not None and run.run_id not in self._scopes and run.input[:3] == b"TE1":
+            self._remember(run.run_id, parse(run.input, "run input").scope)
+        s = self._sealer
+        return evolve(
+            run,
+            input=await s.open(("run.input", run.run_id), run.input, erased="none"),
+            output=await s.open(("run.output", run.run_id), run.output, erased="none"),
+            error=await s.open(("run.error", run.run_id), run.error, erased="none"),
+        )
+
+    async def _open_step(self, step: StepRecord) -> StepRecord:
+        s, r, i = self._sealer, step.run_id, step.step_id
+        return evolve(
+            step,
+            input=await s.open(("step.input", r, i), step.input, erased="none"),
+            output=await s.open(("step.output", r, i), step.output, erased="none"),
+            error=await s.open(("step.error", r, i), step.error, erased="none"),
+        )
+
+    async def _open_event(self, event: EventRecord) -> EventRecord:
+        if event.payload is None:
+            return event
+        place = event_place(event.run_id, event.event_type, event.correlation_id, event.attrs)
+        return evolve(event, payload=await self._sealer.open(place, event.payload, erased="none"))
+
+    async def _open_claim(self, claim: Claim) -> Claim:
+        if claim.run is None:
+            return claim
+        run = await self._open_run(claim.run)
+        events = tuple([await self._open_event(e) for e in claim.events])
+        return evolve(claim, run=run, events=events)
+
+    # -- runs --------------------------------------------------------------------------------
+    async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
+        stored, created = await self.inner.create_run(await self._seal_new_run(run))
+        opened = await self._open_run(stored)
+        assert opened is not None
+        return opened, created
+
+    async def get_run(self, run_id: str) -> RunRecord | None:
+        return await self._open_run(await self.inner.get_run(run_id))
+
+    async def list_runs(
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[RunRecord]:
+        page = await self.inner.list_runs(
+            status=status, workflow_name=workflow_name, limit=limit, cursor=cursor
+        )
+        items = [await self._open_run(r) for r in page.items]
+        return Page(items=tuple(r for r in items if r is not None), next_cursor=page.next_cursor)
+
+    async def list_steps(self, run_id: str) -> list[StepRecord]:
+        return [await self._open_step(s) for s in await self.inner.list_steps(run_id)]
+
+    async def list_events(
+        self, run_id: str, *, after: int = 0, limit: int | None = None
+    ) -> list[EventRecord]:
+        events = await self.inner.list_events(run_id, after=after, limit=limit)
+        return [await self._open_event(e) for e in events]
+
+    async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
+        return await self.inner.list_hooks(run_id)
+
+    async def get_hook(self, token: str) -> HookRecord | None:
+        return await self.inner.get_hook(token)
+
+    async def list_waits(self, run_id: str) -> list[WaitRecord]:
+        return await self.inner.list_waits(run_id)
+
+    # -- the lease holder's writes -----------------------------------------------------------
+    async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
+        claim = await self.inner.claim_run(run_id, owner=owner, lease_seconds=lease_seconds)
+        return await self._open_claim(claim)
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        scope = await self.scope_of(commit.run_id)
+        # The step body that runs after this commit (its start is in it) runs in this
+        # context: what it writes to other stores belongs to this run's scope.
+        mark_running(scope)
+        events = commit.events
+        if any(e.payload is not None for e in events):
+            events = tuple([await self._seal_event(scope, commit.run_id, e) for e in events])
+        start_runs = commit.start_runs
+        if start_runs:
+            start_runs = tuple([await self._seal_new_run(r) for r in start_runs])
+        writes = commit.writes
+        if writes:
+            writes = await seal_writes(self._sealer, scope, writes)
+        if (
+            events is not commit.events
+            or start_runs is not commit.start_runs
+            or writes is not commit.writes
+        ):
+            commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
+        return await self.inner.commit(commit)
+
+    async def renew_lease(
+        self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
+    ) -> bool:
+        return await self.inner.renew_lease(
+            run_id, owner=owner, epoch=epoch, lease_seconds=lease_seconds
+        )
+
+    async def release_run(self, run_id: str, *, owner: str, epoch: int) -> None:
+        await self.inner.release_run(run_id, owner=owner, epoch=epoch)
+
+    # -- writes from outside the run ---------------------------------------------------------
+    async def resume_hook(
+        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+    ) -> HookRecord:
+        hook = await self.inner.get_hook(token)
+        if hook is None:
+            # Never hand the inner store a plaintext payload, even to be refused: a hook
+            # created meanwhile would take it.
+            raise NotFoundError(
+                f"no active hook has token {token!r}; it was never created, or its run ended"
+            )
+        scope = await self.scope_of(hook.run_id)
+        place = ("hook.payload", hook.run_id, hook.hook_id)
+        sealed = await self._sealer.seal(scope, place, payload)
+        # What rides on the resume (a message admitted with its ring) belongs to the
+        # hook's run: under its scope, erased with it.
+        return await self.inner.resume_hook(
+            token, sealed, writes=await seal_writes(self._sealer, scope, writes)
+        )
+
+    async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
+        run = await self._open_run(await self.inner.request_cancel(run_id, reason=reason))
+        assert run is not None
+        return run
+
+    async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
+        return await self._open_run(await self.inner.wait_run_terminal(run_id, timeout))
+
+    # -- queue -------------------------------------------------------------------------------
+    async def enqueue(self, message: NewMessage) -> str:
+        return await self.inner.enqueue(message)
+
+    async def dequeue(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[Message]:
+        return await self.inner.dequeue(
+            queue, owner=owner, lease_seconds=lease_seconds, limit=limit
+        )
+
+    async def claim_next(
+        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+    ) -> list[tuple[Message, Claim]]:
+        claimed = await self.inner.claim_next(
+            queue, owner=owner, lease_seconds=lease_seconds, limit=limit
+        )
+        return [(m, await self._open_claim(c)) for m, c in claimed]
+
+    async def ack(self, message_id: str, *, owner: str) -> bool:
+        return await self.inner.ack(message_id, owner=owner)
+
+    async def nack(self, message_id: str, *, owner: str, delay: float) -> bool:
+        return await self.inner.nack(message_id, owner=owner, delay=delay)
+
+    async def renew_messages(
+        self, message_ids: Sequence[str], *, owner: str, lease_seconds: float
+    ) -> int:
+        return await self.inner.renew_messages(
+            message_ids, owner=owner, lease_seconds=lease_seconds
+        )
+
+    async def wait_for_messages(self, queue: str, timeout: float) -> None:
+        await self.inner.wait_for_messages(queue, timeout)
+
+    # -- workers -----------------------------------------------------------------------------
+    async def register_worker(self, worker: WorkerRecord) -> None:
+        await self.inner.register_worker(worker)
+
+    async def heartbeat_worker(self, worker_id: str) -> None:
+        await self.inner.heartbeat_worker(worker_id)
+
+    async def list_workers(self) -> list[WorkerRecord]:
+        return await self.inner.list_workers()
+
+    async def expire_worker(self, worker_id: str) -> int:
+        return await self.inner.expire_worker(worker_id)
+
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+        await self.inner.purge_run_content(run_id, keep_input=keep_input)
+
+    # -- streams -----------------------------------------------------------------------------
+    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+        scope = await self.scope_of(run_id)
+        place = ("stream", run_id, name)
+        sealed = [await self._sealer.seal(scope, place, c) for c in chunks]
+        return await self.inner.write_stream(run_id, name, sealed)
+
+    async def close_stream(self, run_id: str, name: str) -> None:
+        await self.inner.close_stream(run_id, name)
+
+    async def _open_chunk(self, run_id: str, name: str, chunk: StreamChunk) -> StreamChunk:
+        data = await self._sealer.open(("stream", run_id, name), chunk.data)
+        assert data is not None
+        return StreamChunk(index=chunk.index, data=data)
+
+    async def read_stream(
+        self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
+    ) -> tuple[list[StreamChunk], bool]:
+        chunks, closed = await self.inner.read_stream(run_id, name, start=start, limit=limit)
+        return [await self._open_chunk(run_id, name, c) for c in chunks], closed
+
+    async def follow_stream(
+        self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
+    ) -> AsyncIterator[StreamChunk]:
+        async for chunk in self.inner.follow_stream(
+            run_id, name, start=start, poll_interval=poll_interval
+        ):
+            yield await self._open_chunk(run_id, name, chunk)
