@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, get_args
@@ -24,12 +24,24 @@ from ..stores import (
     TERMINAL_RUN_STATUSES,
     Backend,
     NewRun,
+    Page,
     RunRecord,
     RunStatus,
     StepRecord,
+    StoreWrite,
     WorkflowStore,
 )
 from ._registry import Registry, queue_name, workflow_name_of
+from ._run_reads import (
+    HookView,
+    RunInput,
+    is_stranded,
+    page_runs,
+    run_hooks,
+    run_input,
+    run_output,
+)
+from ._streams import RunStream
 
 __all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
 
@@ -38,6 +50,8 @@ RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 LIVE_WORKER_SECONDS = 15.0
+#: The stream `Client.stream` and `RunHandle.stream` name when given none.
+DEFAULT_STREAM = "default"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -107,18 +121,7 @@ class RunHandle:
     async def info(self) -> RunInfo:
         """The run's record, with whether it is stranded."""
         run = await self._run()
-        return RunInfo(
-            run_id=run.run_id,
-            workflow_name=run.workflow_name,
-            status=run.status,
-            deployment=run.deployment,
-            engine_version=run.engine_version,
-            created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
-            updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
-            completed_at=_ts(run.completed_at),
-            parent_run_id=run.parent_run_id,
-            stranded=await _is_stranded(self._store, run),
-        )
+        return _info(run, await _is_stranded(self._store, run))
 
     async def steps(self) -> list[StepView]:
         """The decoded journal: one entry per step, in slot order."""
@@ -163,6 +166,60 @@ class RunHandle:
         if reason is not None:
             check_text(reason, what="reason")
         await self._store.request_cancel(self.run_id, reason=reason)
+
+    async def input(self) -> RunInput:
+        """The arguments the run was started with (decoded).
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_input(self._store, self.run_id)
+
+    async def output(self) -> Any:
+        """The run's decoded output if it completed, else None; never waits.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_output(self._store, self.run_id)
+
+    async def hooks(self) -> list[HookView]:
+        """The run's active hooks (what it waits for payloads on), in slot order.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_hooks(self._store, self.run_id)
+
+    async def purge_content(self, *, keep_input: bool = False) -> None:
+        """Delete the run's content (retention).
+
+        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
+        statuses and timestamps stay.
+
+        Args:
+            keep_input: Keep the run's own input (when it holds identity, not content).
+        """
+        await self._store.purge_run_content(self.run_id, keep_input=keep_input)
+
+    def stream(self, name: str = DEFAULT_STREAM) -> RunStream:
+        """One of the run's named streams (read, follow)."""
+        return RunStream(self._store, self.run_id, name)
+
+
+def _info(run: RunRecord, stranded: bool) -> RunInfo:
+    return RunInfo(
+        run_id=run.run_id,
+        workflow_name=run.workflow_name,
+        status=run.status,
+        deployment=run.deployment,
+        engine_version=run.engine_version,
+        created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
+        updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
+        completed_at=_ts(run.completed_at),
+        parent_run_id=run.parent_run_id,
+        stranded=stranded,
+    )
 
 
 def _outcome(run: RunRecord) -> Any:
@@ -301,15 +358,44 @@ class Client:
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
         return [await RunHandle(self._store, r.run_id).info() for r in page.items]
 
-    async def resume_hook(self, token: str, payload: Any = None) -> None:
+    async def page_runs(
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[RunInfo]:
+        """A page of runs, newest first; pass its `next_cursor` back for the next one."""
+        page, served = await page_runs(
+            self._store, status=status, workflow=workflow, limit=limit, cursor=cursor
+        )
+        return Page(
+            items=tuple(_info(run, is_stranded(run, served)) for run in page.items),
+            next_cursor=page.next_cursor,
+        )
+
+    def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
+        """A named stream of a run: `read(start)`, `follow(start)` (ends with the run)."""
+        return RunStream(self._store, run_id, name)
+
+    async def resume_hook(
+        self, token: str, payload: Any = None, *, writes: Sequence[StoreWrite] = ()
+    ) -> None:
         """Send `payload` to the hook owning `token`; its run wakes up.
 
+        Args:
+            token: The hook's token.
+            payload: What its `await` returns.
+            writes: Writes of other stores (`tether.stores` write records) applied in
+                the same transaction: they land with the payload or not at all.
+
         Raises:
-            NotFoundError: No active hook has that token.
+            NotFoundError: No active hook has that token (nothing is written).
             InvalidInputError: `token` cannot be a hook token on any backend.
         """
         check_identifier(token, what="hook token")
-        await self._store.resume_hook(token, encode(payload, what="hook payload"))
+        await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).

@@ -106,6 +106,15 @@ class Hook:
         while True:
             yield await self.receive()
 
+    async def wait_beyond(self, count: int) -> None:
+        """Wait (parked) until the hook has received more than `count` payloads.
+
+        Unlike `receive` it consumes nothing, so it may be raced against other waits
+        and cancelled without losing a payload. Take `count` from a step
+        (`durable.hook_received`): then every replay waits for the same thing.
+        """
+        await self._activation.hook_beyond(self, count)
+
 
 class ChildRun:
     """A child run started by `ctx.start_child`."""

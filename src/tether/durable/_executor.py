@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
@@ -42,12 +42,13 @@ from ..errors import (
     StoreError,
     StoreUnavailableError,
 )
-from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
+from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, StoreWrite, WorkflowStore
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
 from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._step_scope import StepScope, bind_scope, unbind_scope
 from ._threads import StepThreads
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Activation"]
 
+T = TypeVar("T")
 log = logging.getLogger("tether.worker")
 
 FORMAT_VERSION = 1
@@ -124,6 +126,8 @@ class Activation:
         self.outcome: str = "running"
         self._slot = 0
         self._pending: list[NewEvent] = []
+        # Other stores' writes of completed steps, committed with `_pending`.
+        self._pending_writes: list[StoreWrite] = []
         self._lock = asyncio.Lock()
         self._active_steps = 0
         self._waiters: list[_Waiter] = []
@@ -267,6 +271,7 @@ class Activation:
         keep_pending: bool = True,
         park_guard: Callable[[], bool] | None = None,
         refusals: tuple[type[StoreError], ...] = (),
+        writes: Sequence[StoreWrite] = (),
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
 
@@ -278,7 +283,9 @@ class Activation:
             if self.ended:
                 raise _Suspend
             batch = (self._pending if keep_pending else []) + list(events)
+            store_writes = (self._pending_writes if keep_pending else []) + list(writes)
             self._pending = []
+            self._pending_writes = []
             stale = False
             refused: StoreError | InvalidInputError | None = None
             tries = 0
@@ -297,6 +304,7 @@ class Activation:
                     # for, and parking then would leave the run asleep with its answer.
                     if park_guard is not None and not park_guard():
                         self._pending = batch + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
                         return False
                     commit = Commit(
                         run_id=self.run_id,
@@ -311,6 +319,7 @@ class Activation:
                         # Each commit renews the lease (from the moment the store writes
                         # it): a step it starts must not run on a lease about to lapse.
                         lease_seconds=None if end else self.lease.seconds,
+                        writes=tuple(store_writes),
                     )
                     sent = time.monotonic()
                     result = await self.store.commit(commit)
@@ -353,6 +362,7 @@ class Activation:
                         refused_ids = set(map(id, events))
                         kept = [e for e in batch if id(e) not in refused_ids]
                         self._pending = kept + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
                         raise
                     # A refusal (a value the store cannot hold, a rule the commit broke):
                     # the run fails with it, nothing of the refused commit written.
@@ -360,6 +370,7 @@ class Activation:
                     log.error("run %s: the store refused a commit: %s", self.run_id, exc)
                     batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
+                    store_writes = []
                     continue
                 self.head = result.head
                 if not end:
@@ -609,8 +620,9 @@ class Activation:
                 attempt=op.attempt,
                 idempotency_key=f"{self.run_id}:{slot}",
             )
+            step_scope = StepScope(self)
             try:
-                result = await self._execute(fn, args, kwargs, info, timeout)
+                result = await self._execute(fn, args, kwargs, info, timeout, step_scope)
             except _Suspend:
                 raise
             except asyncio.CancelledError as exc:
@@ -619,13 +631,16 @@ class Activation:
                     raise
                 # The step raised it itself (it awaited a task that was cancelled): a
                 # failed attempt, not a reason to leave the run hanging.
+                await step_scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
             except BaseException as exc:
                 # Any failure of the body, Exception or not, ends the attempt in the
                 # journal; only the engine's own signals unwind past it.
+                await step_scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
+            writes = await step_scope.finish()
             if self.ended:
                 raise _Suspend
             try:
@@ -634,6 +649,7 @@ class Activation:
                 await self._fail_step(op, exc)
                 return
             op.status, op.output, op.at = "completed", output, time.time()
+            self._pending_writes.extend(writes)
             self._pending.append(
                 NewEvent(
                     event_type="step_completed",
@@ -697,8 +713,10 @@ class Activation:
         kwargs: dict[str, Any],
         info: StepInfo,
         timeout: float | None,
+        step_scope: StepScope,
     ) -> Any:
         token = set_step_info(info)
+        bound = bind_scope(step_scope)
         try:
             if inspect.iscoroutinefunction(fn):
                 if timeout is None:
@@ -734,7 +752,33 @@ class Activation:
                 return await result
             return result
         finally:
+            unbind_scope(bound)
             reset_step_info(token)
+
+    async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await `fn` on the step threads for a running step (`durable.to_thread`).
+
+        The thread is tracked while the step awaits it. A step that gives up on it (its
+        own timeout, a tool's) disowns it, as the engine does a timed-out step's thread:
+        it runs on, and its result is dropped.
+        """
+        running = self.to_thread(fn, *args, **kwargs)
+        try:
+            return cast(T, await asyncio.shield(running))
+        except asyncio.CancelledError:
+            if not running.done():
+                self._executing.discard(running)
+                log.warning(
+                    "run %s: a step gave up on %r; its thread runs on unattended",
+                    self.run_id,
+                    getattr(fn, "__qualname__", fn),
+                )
+            raise
+
+    async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
+        """Commit `writes` now, fenced by the lease (a step's `checkpoint`)."""
+        if writes:
+            await self._commit(writes=writes)
 
     def _timed_out(self, info: StepInfo, timeout: float | None) -> StepTimeoutError:
         return StepTimeoutError(self.run_id, info.slot, info.name, info.attempt, timeout or 0.0)
@@ -843,6 +887,26 @@ class Activation:
         if op.conflict is not None:
             raise HookTokenInUseError(op.token, op.conflict)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
+
+    async def hook_beyond(self, hook: Hook, count: int) -> None:
+        """Wait until `hook` holds more than `count` payloads (`Hook.wait_beyond`)."""
+        op = self.journal.ops[hook.slot]
+        assert isinstance(op, HookOp)
+        if op.hook_id in self._unconfirmed_hooks:
+            await self._commit()
+        await self._wait(
+            resume_at=None,
+            check=lambda: len(op.payloads) > count or op.conflict is not None,
+        )
+        if op.conflict is not None:
+            raise HookTokenInUseError(op.token, op.conflict)
+
+    def hook_received(self, token: str) -> int:
+        """How many payloads this activation has seen arrive at its hook `token`."""
+        for op in self.journal.ops.values():
+            if isinstance(op, HookOp) and op.token == token:
+                return len(op.payloads)
+        return 0
 
     async def start_child(
         self,

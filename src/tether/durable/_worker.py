@@ -35,6 +35,7 @@ from ..stores import (
     WorkerRecord,
     WorkflowStore,
 )
+from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._executor import Activation
 from ._registry import Registry
@@ -220,10 +221,16 @@ class Worker:
         )
         self._healthy_since = time.monotonic()
         await self._reap()
-        self._background = [
-            asyncio.create_task(self._pull(), name="tether-worker-pull"),
-            asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
-        ]
+        # Tasks copy the context they are created in: every activation started by the
+        # pull loop sees this worker's backend (`current_backend()`).
+        bound = bind_backend(self.backend)
+        try:
+            self._background = [
+                asyncio.create_task(self._pull(), name="tether-worker-pull"),
+                asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
+            ]
+        finally:
+            unbind_backend(bound)
 
     async def stop(self) -> None:
         """Stop pulling, hand back every run and message held, and unregister."""

@@ -11,6 +11,9 @@ and stream indexes itself, so those are not part of them):
 - stream chunks: ``stream, <run id>, <stream name>``;
 - any other event payload: ``event, <run id>, <event type>, <correlation id>``.
 
+Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
+as those stores seal them, under the run's scope (see `_encrypted_writes`).
+
 Queue messages (run ids), names, statuses, timestamps and attributes stay in clear.
 """
 
@@ -22,6 +25,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import NotFoundError
+from ._encrypted_writes import seal_writes
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -45,6 +49,7 @@ from ._records import (
 )
 from ._sealer import Sealer, mark_running, run_scope
 from ._sealing import parse
+from ._writes import StoreWrite
 
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
@@ -244,8 +249,15 @@ class EncryptedWorkflowStore:
         start_runs = commit.start_runs
         if start_runs:
             start_runs = tuple([await self._seal_new_run(r) for r in start_runs])
-        if events is not commit.events or start_runs is not commit.start_runs:
-            commit = evolve(commit, events=events, start_runs=start_runs)
+        writes = commit.writes
+        if writes:
+            writes = await seal_writes(self._sealer, scope, writes)
+        if (
+            events is not commit.events
+            or start_runs is not commit.start_runs
+            or writes is not commit.writes
+        ):
+            commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
         return await self.inner.commit(commit)
 
     async def renew_lease(
@@ -259,7 +271,9 @@ class EncryptedWorkflowStore:
         await self.inner.release_run(run_id, owner=owner, epoch=epoch)
 
     # -- writes from outside the run ---------------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+    async def resume_hook(
+        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+    ) -> HookRecord:
         hook = await self.inner.get_hook(token)
         if hook is None:
             # Never hand the inner store a plaintext payload, even to be refused: a hook
@@ -269,7 +283,12 @@ class EncryptedWorkflowStore:
             )
         scope = await self.scope_of(hook.run_id)
         place = ("hook.payload", hook.run_id, hook.hook_id)
-        return await self.inner.resume_hook(token, await self._sealer.seal(scope, place, payload))
+        sealed = await self._sealer.seal(scope, place, payload)
+        # What rides on the resume (a message admitted with its ring) belongs to the
+        # hook's run: under its scope, erased with it.
+        return await self.inner.resume_hook(
+            token, sealed, writes=await seal_writes(self._sealer, scope, writes)
+        )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = await self._open_run(await self.inner.request_cancel(run_id, reason=reason))
@@ -330,8 +349,8 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str) -> None:
-        await self.inner.purge_run_content(run_id)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+        await self.inner.purge_run_content(run_id, keep_input=keep_input)
 
     # -- streams -----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -30,6 +30,7 @@ from ._records import (
     WaitRecord,
     WorkerRecord,
 )
+from ._writes import StoreWrite
 
 if TYPE_CHECKING:
     from ._keyring import DataKeys
@@ -131,6 +132,8 @@ class WorkflowStore(Protocol):
     async def commit(self, commit: Commit) -> CommitResult:
         """Apply one atomic commit of the lease holder (see `Commit`).
 
+        Its `writes` to other stores are applied first, in the same transaction.
+
         A commit with `lease_seconds` renews the lease for that long from the moment
         the store writes it, on the store's clock (`clock()`), never from a time the
         writer computed before sending it: a commit held up on its way must not land
@@ -149,10 +152,15 @@ class WorkflowStore(Protocol):
         ...
 
     # -- writes from outside the run ------------------------------------------------
-    async def resume_hook(self, token: str, payload: bytes) -> HookRecord:
+    async def resume_hook(
+        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+    ) -> HookRecord:
         """Append `hook_received` to the hook's run and wake it.
 
-        Raises `NotFoundError` when no active hook owns the token.
+        `writes` (see `stores._writes`) are applied first, in the same transaction.
+
+        Raises `NotFoundError` when no active hook owns the token (and nothing of
+        `writes` is applied).
         """
         ...
 
@@ -233,11 +241,12 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay.
+        statuses and timestamps stay. `keep_input` keeps the run's own input (its
+        identity, for runs whose input holds no content).
         """
         ...
 

@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from functools import cache
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from ._writes import StoreWrite
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -264,6 +267,9 @@ class Commit:
     ack_message_id: str | None = None
     release: bool = False
     lease_seconds: float | None = None
+    #: Other stores' writes applied in the same transaction, before the events (see
+    #: `stores._writes`): the commit lands with all of them or with none.
+    writes: tuple[StoreWrite, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

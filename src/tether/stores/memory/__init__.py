@@ -67,10 +67,13 @@ class MemoryBackend:
             raise FormatVersionError("the memory store is not migrated; call migrate() first")
         if self._stores is None:
             submissions = MemorySubmissionStore()
+            conversations = MemoryConversationStore(submissions=submissions)
+            workflow = MemoryWorkflowStore()
+            workflow.attach_agent_stores(submissions, conversations)
             self._stores = Stores(
-                workflow=MemoryWorkflowStore(),
+                workflow=workflow,
                 submissions=submissions,
-                conversations=MemoryConversationStore(submissions=submissions),
+                conversations=conversations,
                 attachments=MemoryAttachmentStore(),
             )
         return self._stores

@@ -305,12 +305,12 @@ class PostgresBackend:
         self._commits = lane = CommitLane(commits)
         workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace, lane)
         run = _runner(workflow)
+        conversations = PostgresConversationStore(run, self.namespace, notifier, read=workflow._sql)
+        workflow.attach_conversations(conversations)
         self._stores = Stores(
             workflow=workflow,
             submissions=PostgresSubmissionStore(run, self.namespace),
-            conversations=PostgresConversationStore(
-                run, self.namespace, notifier, read=workflow._sql
-            ),
+            conversations=conversations,
             attachments=PostgresAttachmentStore(run),
         )
         return self._stores
