@@ -65,6 +65,10 @@ FORMAT_VERSION = 1
 _TRANSIENT_TRIES = 6
 
 
+#: Types whose values decode back equal to themselves (a NaN does not: it is unequal).
+_SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
+
+
 def _encode_error(error: BaseException) -> bytes:
     """The journal form of an error; never raises, whatever the error's methods do."""
     try:
@@ -573,6 +577,9 @@ class Activation:
         while True:
             if op.status == "completed":
                 self.clock = max(self.clock, op.at)
+                if op.live is not None:
+                    (value,), op.live = op.live, None
+                    return value
                 return decode(op.output or b"", what=f"output of step {label!r}")
             if op.status == "failed":
                 raise self._failure(op, slot, label)
@@ -649,6 +656,10 @@ class Activation:
                 await self._fail_step(op, exc)
                 return
             op.status, op.output, op.at = "completed", output, time.time()
+            # The workflow sees a step's decoded output, live and on replay alike; for
+            # immutable scalars (a 10 MB string, say) that is the result itself.
+            if type(result) in _SAME_AFTER_DECODE and result == result:
+                op.live = (result,)
             self._pending_writes.extend(writes)
             self._pending.append(
                 NewEvent(
