@@ -4,8 +4,10 @@
 
 1. one raw durable SQLite commit (INSERT + COMMIT, WAL, FULL) — the yardstick;
 2. per-step cost of sequential workflows of 1, 10 and 100 steps, and the marginal cost
-   of one more step, each as a ratio to the raw commit;
-3. 1-step workflows per second through Client.start + result, 1 and 32 callers;
+   of one more step (async, and a sync def step run on a step thread), each as a ratio
+   to the raw commit;
+3. 1-step workflows (a def step) per second, start + result, 1 and 32 callers, started
+   through the queue (Client) and eagerly on the worker (Worker.client);
 4. time from worker start until 200 runs, each SIGKILLed mid-step, have all finished.
 """
 
@@ -21,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import tether
 
@@ -52,6 +55,13 @@ async def steps(ctx: tether.WorkflowContext, n: int) -> int:
     return n
 
 
+@registry.workflow(name="sync_steps")
+async def sync_steps(ctx: tether.WorkflowContext, n: int) -> int:
+    for i in range(n):
+        await ctx.step(noop, i, name="s")
+    return n
+
+
 @registry.workflow(name="crashy")
 async def crashy(ctx: tether.WorkflowContext) -> int:
     return await ctx.step(hang_first, 1)
@@ -73,11 +83,11 @@ def raw_commit(path: Path, n: int = 400) -> float:
     return statistics.median(times)
 
 
-async def per_step(client: tether.Client, n: int, reps: int) -> float:
+async def per_step(client: tether.Client, n: int, reps: int, workflow: Any = steps) -> float:
     samples = []
     for _ in range(reps):
         t0 = time.perf_counter()
-        await (await client.start(steps, n)).result(timeout=120)
+        await (await client.start(workflow, n)).result(timeout=120)
         samples.append(time.perf_counter() - t0)
     return statistics.median(samples)
 
@@ -85,7 +95,7 @@ async def per_step(client: tether.Client, n: int, reps: int) -> float:
 async def throughput(client: tether.Client, callers: int, total: int) -> float:
     async def one_caller(k: int) -> None:
         for _ in range(k):
-            await (await client.start(steps, 1)).result(timeout=120)
+            await (await client.start(sync_steps, 1)).result(timeout=120)
 
     t0 = time.perf_counter()
     await asyncio.gather(*(one_caller(total // callers) for _ in range(callers)))
@@ -138,7 +148,7 @@ async def main() -> None:
     commit = raw_commit(tmp / "raw.db")
     print(f"raw durable SQLite commit (WAL, FULL): {commit * 1e6:8.1f} us  (median of 400)")
     async with tether.open_backend(f"sqlite:///{tmp}/bench.db") as backend:
-        async with tether.Worker(backend, registry, concurrency=32, poll_interval=0.01):
+        async with tether.Worker(backend, registry, concurrency=32, poll_interval=0.01) as worker:
             client = tether.Client(backend)
             await per_step(client, 10, 3)  # warm-up
             results = {
@@ -154,9 +164,22 @@ async def main() -> None:
                 f"marginal cost of one more step:  {marginal * 1e6:8.1f} us "
                 f"= {marginal / commit:5.2f} x raw commit"
             )
-            for callers in (1, 32):
-                rate = await throughput(client, callers, 320 if callers > 1 else 200)
-                print(f"1-step workflows, {callers:2d} caller(s): {rate:8.0f} /s")
+            sync = (
+                await per_step(client, 100, 5, sync_steps)
+                - await per_step(client, 10, 15, sync_steps)
+            ) / 90
+            print(
+                f"marginal cost of a sync (def) step: {sync * 1e6:5.1f} us "
+                f"= {sync / commit:5.2f} x raw commit  (its body runs on a step thread)"
+            )
+            print("1-step workflows (a def step), start + result:")
+            for label, starter in (
+                ("Client (queue)", client),
+                ("Worker.client (eager)", worker.client),
+            ):
+                for callers in (1, 32):
+                    rate = await throughput(starter, callers, 320 if callers > 1 else 200)
+                    print(f"  {label:22s} {callers:2d} caller(s): {rate:8.0f} /s")
     elapsed = await recovery(tmp)
     print(f"200 runs killed mid-step: all finished {elapsed:.3f} s after worker start")
 

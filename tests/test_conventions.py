@@ -108,3 +108,27 @@ def test_records_are_frozen_and_keyword_only(name: str) -> None:
         params = record.__dataclass_params__  # type: ignore[attr-defined]
         assert params.frozen, f"{record.__name__} is not frozen"
         assert all(f.kw_only for f in dataclasses.fields(record)), f"{record.__name__}"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((SRC / "agent").rglob("*.py")), ids=lambda p: str(p.relative_to(SRC))
+)
+def test_the_agent_layer_uses_only_the_public_faces_below_it(path: Path) -> None:
+    """`tether.agent` reaches the engine and the stores through their public modules.
+
+    It never imports a private module of `tether.durable` or `tether.stores`, and never
+    touches the engine's own store (`stores.workflow`): the run's event log, streams and
+    rows are the engine's, reached through `tether.durable` (streams, hooks, purges,
+    writes that ride on a step's commit).
+    """
+    for module in _imports(path):
+        parts = module.split(".")
+        if parts[:2] in (["tether", "durable"], ["tether", "stores"]) and len(parts) > 2:
+            assert not parts[2].startswith("_"), f"{path.name} imports the private {module}"
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "workflow":
+            owner = ast.unparse(node.value)
+            assert "registry" in owner, (
+                f"{path.name} reaches the engine's store through {owner}.workflow"
+            )

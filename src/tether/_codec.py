@@ -28,6 +28,7 @@ cannot be rebuilt here comes back as a `RecordedError` with the recorded facts.
 from __future__ import annotations
 
 import base64
+import contextvars
 import dataclasses
 import datetime as dt
 import decimal
@@ -60,6 +61,14 @@ TRACEBACK_LIMIT = 16_000
 _PLAIN = b"TJ1\x00"
 _TAGGED = b"TJ1\x01"
 _ZSTD = b"TZ1\x00"
+_SEGMENTED = b"TS1\x00"
+#: Byte strings at least this long are written raw beside the JSON (a segment), not in
+#: it as base64: a 10 MB tool result then costs a copy, not an encoding and a parse.
+SEGMENT_THRESHOLD = 64 * 1024
+#: The segments of the payload being encoded or decoded (None outside `encode`/`decode`).
+_SEGMENTS: contextvars.ContextVar[list[bytes] | None] = contextvars.ContextVar(
+    "tether_codec_segments", default=None
+)
 _TAG = "$tether"
 #: How a tagged object starts in orjson's output (the tag is always its first key).
 _TAGGED_MARK = b'{"$tether":'
@@ -99,6 +108,10 @@ def _tag(value: Any) -> Any:
     if isinstance(value, dt.timedelta):
         return {_TAG: "timedelta", "v": value.total_seconds()}
     if isinstance(value, bytes | bytearray | memoryview):
+        segments = _SEGMENTS.get()
+        if segments is not None and len(value) >= SEGMENT_THRESHOLD:
+            segments.append(bytes(value))
+            return {_TAG: "segment", "i": len(segments) - 1}
         return {_TAG: "bytes", "v": base64.b64encode(bytes(value)).decode("ascii")}
     if isinstance(value, pydantic.BaseModel):
         return {_TAG: "model", "cls": _path(type(value)), "v": value.model_dump(mode="json")}
@@ -253,6 +266,9 @@ def _dumps(value: Any, option: int) -> tuple[bytes, bool]:
     # lost one, and only then is the value searched (and, if one is found, written
     # again with them tagged).
     if b"null" in body and _has_non_finite(value):
+        segments = _SEGMENTS.get()
+        if segments is not None:
+            segments.clear()  # written again below
         return orjson.dumps(_fix(value), default=_tag_finite, option=option), True
     # A one-byte search (memchr) first: most payloads hold no "$" at all.
     return body, b"$" in body and _TAGGED_MARK in body
@@ -268,6 +284,9 @@ def encode(value: Any, *, what: str = "value") -> bytes:
     Raises:
         SerializationError: The value holds something that cannot be serialized.
     """
+    segments: list[bytes] = []
+    # An error is written whole (its readers parse it without its segments).
+    token = _SEGMENTS.set(None if isinstance(value, BaseException) else segments)
     try:
         body, tagged = _dumps(value, _OPTS)
     except Exception as exc:
@@ -282,7 +301,24 @@ def encode(value: Any, *, what: str = "value") -> bytes:
                 f"{what} cannot be serialized: {exc}; return JSON values, dataclasses, "
                 "pydantic models, datetimes, bytes or exceptions (dict keys must be strings)"
             ) from exc
-    frame = (_TAGGED if tagged else _PLAIN) + body
+    finally:
+        _SEGMENTS.reset(token)
+    frame = _packed((_TAGGED if tagged else _PLAIN) + body)
+    if not segments:
+        return frame
+    # A segmented frame: the JSON frame (its length first), then each segment with
+    # its length and whether it is compressed.
+    parts = [_SEGMENTED, len(frame).to_bytes(4, "big"), frame]
+    for segment in segments:
+        packed = zstandard.compress(segment, 1)
+        compressed = len(packed) <= len(segment) * 0.95
+        data = packed if compressed else segment
+        parts += [len(data).to_bytes(8, "big"), b"\x01" if compressed else b"\x00", data]
+    return b"".join(parts)
+
+
+def _packed(frame: bytes) -> bytes:
+    """`frame`, or its zstd frame when at least 5 % smaller."""
     if len(frame) >= COMPRESS_THRESHOLD:
         packed = _ZSTD + zstandard.compress(frame, 3)
         if len(packed) <= len(frame) * 0.95:
@@ -290,9 +326,28 @@ def encode(value: Any, *, what: str = "value") -> bytes:
     return frame
 
 
+def _segments(data: bytes, what: str) -> tuple[memoryview, list[bytes]]:
+    """The JSON frame of a segmented frame and its segments."""
+    view = memoryview(data)
+    try:
+        size = int.from_bytes(view[4:8], "big")
+        frame, pos, segments = view[8 : 8 + size], 8 + size, []
+        while pos < len(view):
+            length = int.from_bytes(view[pos : pos + 8], "big")
+            compressed = view[pos + 8] == 1
+            piece = view[pos + 9 : pos + 9 + length]
+            if len(piece) != length:
+                raise ValueError("a segment is cut short")
+            segments.append(zstandard.decompress(piece) if compressed else piece.tobytes())
+            pos += 9 + length
+    except (ValueError, IndexError, zstandard.ZstdError) as exc:
+        raise SerializationError(f"{what} is corrupt: its segments fail: {exc}") from exc
+    return frame, segments
+
+
 def is_frame(data: bytes) -> bool:
     """Whether `data` starts with a tether frame header."""
-    return data[:4] in (_PLAIN, _TAGGED, _ZSTD)
+    return data[:4] in (_PLAIN, _TAGGED, _ZSTD, _SEGMENTED)
 
 
 def _load(data: bytes, what: str) -> tuple[bytes, Any]:
@@ -325,6 +380,13 @@ def decode(data: bytes, *, what: str = "payload") -> Any:
         SerializationError: The bytes are not a tether frame, are corrupt, or name a
             (non-exception) type that cannot be imported here.
     """
+    if data[:4] == _SEGMENTED:
+        frame, segments = _segments(data, what)
+        token = _SEGMENTS.set(segments)
+        try:
+            return decode(frame.tobytes(), what=what)
+        finally:
+            _SEGMENTS.reset(token)
     header, value = _load(data, what)
     if header == _TAGGED:
         return _revive(value)
@@ -358,6 +420,11 @@ def _revive_tagged(kind: str, value: dict[str, Any]) -> Any:
         return dt.timedelta(seconds=value["v"])
     if kind == "bytes":
         return base64.b64decode(value["v"])
+    if kind == "segment":
+        segments = _SEGMENTS.get()
+        if segments is None or not 0 <= value["i"] < len(segments):
+            raise SerializationError(f"segment {value['i']!r} is missing from the payload")
+        return segments[value["i"]]
     if kind == "set":
         return set(_revive(value["v"]))
     if kind == "frozenset":

@@ -36,8 +36,9 @@ TetherError
 └─ AgentError                  the agent layer (models, tools)
    ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
-   ├─ InputRequestError       an answer to an input request that is not pending
-   └─ TurnCancelledError      raised inside a turn's workflow tool when the turn is cancelled
+   ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
+   ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
+   └─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
 FatalError                     raised by user code: fail now, do not retry
 RecordedError                  stands in for an error whose class cannot be rebuilt here
 AuthorizationRequired          raised by a tool: park the turn until the user authorizes
@@ -85,6 +86,8 @@ __all__ = [
     "RunFailedError",
     "RunTimeoutError",
     "SerializationError",
+    "SessionClosedError",
+    "SessionStrandedError",
     "StaleHeadError",
     "StepFailedError",
     "StepTimeoutError",
@@ -93,7 +96,6 @@ __all__ = [
     "StrandedRunError",
     "TetherError",
     "ToolArgumentsError",
-    "TurnCancelledError",
     "UnknownWorkflowError",
     "WorkflowError",
 ]
@@ -642,20 +644,56 @@ class InvalidOffsetError(StoreError):
 
 
 class InputRequestError(AgentError):
-    """An answer names an input request that does not exist or was already answered."""
+    """An answer that cannot be taken; nothing changes.
+
+    The request is unknown, was answered otherwise, was dropped with its cancelled
+    turn, or the answer (not one of the options) or the answering principal is not
+    allowed.
+    """
 
     def __init__(self, session_id: str, request_id: str, reason: str) -> None:
         self.session_id = session_id
         self.request_id = request_id
         self.reason = reason
         super().__init__(
-            f"session {session_id!r} has no pending input request {request_id!r}: {reason}; "
-            "nothing was changed (list pending requests with session.pending_requests())"
+            f"session {session_id!r} cannot take this answer to input request "
+            f"{request_id!r}: {reason}; nothing was changed (list pending requests with "
+            "session.pending_requests())"
         )
 
 
-class TurnCancelledError(AgentError):
-    """The turn was cancelled; raised inside its workflow tools to unwind them."""
+class SessionClosedError(AgentError):
+    """The session cannot take messages: it was closed, it failed, or its run ended.
+
+    Nothing was admitted; open a new session (or reset this one) to go on.
+    """
+
+    def __init__(self, session_id: str, status: str = "closed") -> None:
+        self.session_id = session_id
+        self.status = status
+        super().__init__(
+            f"session {session_id!r} is {status} and takes no more messages; nothing was "
+            "admitted (open a new session to go on)"
+        )
+
+
+class SessionStrandedError(AgentError):
+    """The session was built by a tether version or deployment no live worker serves.
+
+    Its history stays readable; nothing new is admitted. Start a worker of the
+    versions it names to go on with it, or open a new session.
+    """
+
+    def __init__(self, session_id: str, engine_version: str, deployment: str) -> None:
+        self.session_id = session_id
+        self.engine_version = engine_version
+        self.deployment = deployment
+        super().__init__(
+            f"session {session_id!r} was built by tether {engine_version!r}, deployment "
+            f"{deployment!r}, and no live worker serves those versions: it is stranded and "
+            "nothing was admitted (its history stays readable; start a worker of that "
+            "deployment, or open a new session)"
+        )
 
 
 class AuthorizationRequired(Exception):

@@ -7,7 +7,8 @@ the tools registered identically) to open sessions, send messages and answer req
 this process only runs the worker. Tools append one JSON line per start/end to
 EFFECTS_DIR/effects.log (O_APPEND + fsync, outside the database) so the parent can count
 executions after SIGKILLing this process. A tool told to hang writes a ready marker and
-sleeps until killed. Model calls are counted in EFFECTS_DIR/calls.log (`calls_file`).
+sleeps until killed; so does a commit of the first worker that carries a given store
+write (`STALL_IN`). Model calls are counted in EFFECTS_DIR/calls.log (`calls_file`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 import tether
 from tether.agent import Agent, AgentHost, ToolContext, approval, tool
 from tether.agent.models import ModelRequest, ToolResultMessage
-from tether.stores import Backend, Stores
+from tether.stores import Backend, SettleSubmission, StartSubmission, Stores
 from tether.testing import Reply, ScriptedModel, tool_call
 
 EFFECTS = Path(sys.argv[2] if __name__ == "__main__" else ".")
@@ -134,11 +135,20 @@ SCRIPTS: dict[str, list[Any]] = {
         final("Restarted."),
     ],
     "settlement": [final("All settled.")],
+    "coordinates": [
+        Reply(
+            text="Checking the database now.",
+            tool_calls=(tool_call("slow_check", {"service": "db"}),),
+        ),
+        final("Checked."),
+    ],
 }
 SCRIPTS["claimed"] = SCRIPTS["admission"]
 
-#: Scenarios whose first worker process hangs in a submissions-store method.
-STALL_IN = {"claimed": "mark_input_applied", "settlement": "finalize_settlement"}
+#: Scenarios whose first worker process hangs in a commit: the one beginning the turn
+#: (its claim, the user's message and the model's reply, together) or the one ending it
+#: (its settlement, its last reply, its end, together).
+STALL_IN = {"claimed": StartSubmission, "settlement": SettleSubmission}
 
 
 def build_host(backend: Backend, scenario: str, effects_dir: Path) -> AgentHost:
@@ -153,36 +163,31 @@ def build_host(backend: Backend, scenario: str, effects_dir: Path) -> AgentHost:
     return AgentHost(backend, [agent], deployment="agent-crash")
 
 
-class _StallingSubmissions:
-    """The real submissions store, except that one method hangs until the process is killed.
+class _StallingWorkflow:
+    """The real workflow store, except that a commit carrying a given write hangs until
+    the process is killed: a kill point such as "the turn's claim was sent, not committed"
+    without hooks in the product."""
 
-    Creates kill points such as "settlement reserved, not final" without hooks in the
-    product.
-    """
-
-    def __init__(self, inner: Any, method: str) -> None:
+    def __init__(self, inner: Any, kind: type) -> None:
         self._inner = inner
-        self._method = method
+        self._kind = kind
 
     def __getattr__(self, name: str) -> Any:
-        real = getattr(self._inner, name)
-        if name != self._method:
-            return real
+        return getattr(self._inner, name)
 
-        async def stall(*args: Any, **kwargs: Any) -> Any:
-            (EFFECTS / f"ready-{name}").touch()
+    async def commit(self, commit: Any) -> Any:
+        if any(isinstance(w, self._kind) for w in commit.writes):
+            (EFFECTS / f"ready-{self._kind.__name__}").touch()
             await asyncio.sleep(3600)
-            return await real(*args, **kwargs)
-
-        return stall
+        return await self._inner.commit(commit)
 
 
 class _WrappedBackend:
     """A backend whose stores are the real ones but for a wrapped submissions store."""
 
-    def __init__(self, inner: Backend, submissions: Any) -> None:
+    def __init__(self, inner: Backend, workflow: Any) -> None:
         self._inner = inner
-        self._stores = dataclasses.replace(inner.stores, submissions=submissions)
+        self._stores = dataclasses.replace(inner.stores, workflow=workflow)
 
     @property
     def url(self) -> str:
@@ -210,11 +215,12 @@ async def main() -> None:
     async with tether.open_backend(url, migrate=False) as backend:
         agent_backend: Any = backend
         if scenario in STALL_IN and incarnation == 1:
-            stalling = _StallingSubmissions(backend.stores.submissions, STALL_IN[scenario])
+            stalling = _StallingWorkflow(backend.stores.workflow, STALL_IN[scenario])
             agent_backend = _WrappedBackend(backend, stalling)
         host = build_host(agent_backend, scenario, EFFECTS)
+        # The worker runs the sessions on the (possibly wrapped) backend it is given.
         worker = tether.Worker(
-            backend, host.registry, concurrency=8, poll_interval=0.05, lease_seconds=30
+            agent_backend, host.registry, concurrency=8, poll_interval=0.05, lease_seconds=30
         )
         await worker.run_forever()
 

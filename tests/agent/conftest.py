@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+# The tests of this directory share `_harness.py` (pytest runs with --import-mode=importlib).
+sys.path.insert(0, str(Path(__file__).parent))
 
 STALL = object()
 

@@ -113,10 +113,10 @@ class Harness:
         sub = await self.settled(submission_id)
         assert sub.outcome == "completed", sub
         transcript = await session.transcript()
-        kinds = [r["kind"] for r in transcript]
+        kinds = [r.kind for r in transcript]
         assert kinds.count("turn_end") == 1, kinds
-        assert transcript[-1]["kind"] == "turn_end"
-        assert transcript[-1]["outcome"] == "completed"
+        assert transcript[-1].kind == "turn_end"
+        assert transcript[-1].outcome == "completed"
         return transcript
 
 
@@ -146,7 +146,7 @@ async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 
 
 def assistant_texts(transcript: list[dict[str, Any]]) -> list[str]:
-    return [r["text"] for r in transcript if r["kind"] == "assistant"]
+    return [r.text for r in transcript if r.kind == "assistant"]
 
 
 async def test_kill_after_admission_before_the_turn_starts(harness: Harness) -> None:
@@ -164,32 +164,33 @@ async def test_kill_after_admission_before_the_turn_starts(harness: Harness) -> 
     assert not any(e.type == "turn.started" for e in await session.read_events())
     harness.start_worker()
     transcript = await harness.finished(session, sub_id)
-    assert [r["kind"] for r in transcript] == ["user", "assistant", "turn_end"]
+    assert [r.kind for r in transcript] == ["user", "assistant", "turn_end"]
     assert assistant_texts(transcript) == ["Hello, ada."]
     assert harness.model_calls() == 1
 
 
-async def test_kill_after_the_claim_before_the_input_is_applied(harness: Harness) -> None:
+async def test_kill_while_the_turns_claim_is_being_committed(harness: Harness) -> None:
     harness.use("claimed")
     harness.start_worker()
     session = await harness.session()
     sub_id = await session.send("hello", client_message_id="m1", principal="ada")
-    # The turn's first step claimed the message in the ledger, then died before marking
-    # its input applied and before the step committed.
-    await harness.until(lambda: harness.ready("mark_input_applied"))
+    # The turn's step called the model and sent the commit that claims the message,
+    # records it and the reply (one transaction); killed before it landed.
+    await harness.until(lambda: harness.ready("StartSubmission"))
     harness.kill(harness.procs[0])
     sub = await harness.backend.stores.submissions.get_submission(sub_id)
-    assert sub is not None and sub.status == "running" and sub.input_applied_at is None
-    first_attempt = sub.attempt_id
+    assert sub is not None and sub.status == "queued"  # nothing of the commit landed
     assert await session.transcript() == []
+    assert harness.model_calls() == 1
     harness.start_worker()
     transcript = await harness.finished(session, sub_id)
-    assert [r["kind"] for r in transcript] == ["user", "assistant", "turn_end"]
-    assert harness.model_calls() == 1
-    sub = await harness.backend.stores.submissions.get_submission(sub_id)
-    assert sub is not None and sub.attempt_id != first_attempt
+    assert [r.kind for r in transcript] == ["user", "assistant", "turn_end"]
+    assert harness.model_calls() == 2  # the reply was not on record: asked again
     events = await session.read_events()
-    assert sum(e.type == "turn.started" for e in events) == 1
+    started = [e for e in events if e.type == "turn.started"]
+    # Shown live by the interrupted attempt, then again: one turn, one place.
+    assert len({(e.meta.turn_id, e.meta.step_index, e.meta.sequence) for e in started}) == 1
+    assert sum(e.type == "turn.completed" for e in events) == 1
 
 
 async def test_kill_mid_model_stream(harness: Harness) -> None:
@@ -205,7 +206,7 @@ async def test_kill_mid_model_stream(harness: Harness) -> None:
     await harness.until(some_deltas)
     harness.kill(harness.procs[0])
     assert harness.model_calls() == 1
-    partial = [r for r in await session.transcript() if r["kind"] == "assistant"]
+    partial = [r for r in await session.transcript() if r.kind == "assistant"]
     assert partial == []  # nothing of the interrupted stream reached the transcript
     harness.start_worker()
     transcript = await harness.finished(session, sub_id)
@@ -218,7 +219,7 @@ async def test_kill_mid_model_stream(harness: Harness) -> None:
     by_place: dict[tuple[Any, ...], list[str]] = collections.defaultdict(list)
     for e in events:
         if e.type == "message.delta":
-            by_place[(e.meta.turn_id, e.meta.step_index, e.meta.sequence)].append(e.data["text"])
+            by_place[(e.meta.turn_id, e.meta.step_index, e.meta.sequence)].append(e.data.text)
     assert all(len(set(texts)) == 1 for texts in by_place.values())
     assert any(len(texts) == 2 for texts in by_place.values())  # the partial attempt
     assert "".join(texts[0] for _, texts in sorted(by_place.items())) == app.STREAM_TEXT
@@ -231,8 +232,8 @@ async def test_kill_between_two_parallel_tool_results(harness: Harness) -> None:
     sub_id = await session.send("check api and db", client_message_id="m1")
 
     async def a_recorded_b_hanging() -> bool:
-        results = [r for r in await session.transcript() if r["kind"] == "tool_result"]
-        names = [r["name"] for r in results]
+        results = [r for r in await session.transcript() if r.kind == "tool_result"]
+        names = [r.name for r in results]
         return harness.ready("slow_check") and names == ["fast_lookup", "fast_lookup"]
 
     await harness.until(a_recorded_b_hanging)
@@ -253,13 +254,13 @@ async def test_kill_between_two_parallel_tool_results(harness: Harness) -> None:
     # One model call for the tool step (adopted from the transcript), one to finish.
     assert harness.model_calls() == 2
     assert assistant_texts(transcript) == ["Checking both.", "Both checked."]
-    results = [r for r in transcript if r["kind"] == "tool_result"]
-    assert sorted((r["content"], r["outcome"]) for r in results) == [
+    results = [r for r in transcript if r.kind == "tool_result"]
+    assert sorted((r.content, r.outcome) for r in results) == [
         ("api: degraded", "ok"),
         ("db: healthy", "ok"),
         ("web: degraded", "ok"),
     ]
-    assert results[-1]["name"] == "slow_check"  # recorded after the restart
+    assert results[-1].name == "slow_check"  # recorded after the restart
     [saw] = harness.model_saw()
     assert sorted(saw) == [
         ["fast_lookup", "api: degraded", False],
@@ -286,19 +287,19 @@ async def test_kill_after_a_tool_side_effect_before_the_step_commits(harness: Ha
     # ...the non-idempotent one did not, and its outcome is unknown to the model.
     assert harness.runs("start") == {"charge": 2, "send_email": 1}
     assert harness.runs("end") == {"charge": 1}
-    results = {r["name"]: r for r in transcript if r["kind"] == "tool_result"}
-    assert results["charge"]["outcome"] == "ok"
-    assert results["send_email"]["outcome"] == "unknown"
-    assert results["send_email"]["is_error"] is True
-    assert results["send_email"]["content"].startswith("Outcome unknown")
+    results = {r.name: r for r in transcript if r.kind == "tool_result"}
+    assert results["charge"].outcome == "ok"
+    assert results["send_email"].outcome == "unknown"
+    assert results["send_email"].is_error is True
+    assert results["send_email"].content.startswith("Outcome unknown")
     [saw] = harness.model_saw()
     assert sorted(r[0] for r in saw) == ["charge", "send_email"]
     email = next(r for r in saw if r[0] == "send_email")
     assert email[1].startswith("Outcome unknown") and email[2] is True
     assert harness.model_calls() == 2
     events = await session.read_events()
-    unknown = [e for e in events if e.type == "tool.result" and e.data["name"] == "send_email"]
-    assert [e.data["outcome"] for e in unknown] == ["unknown"]
+    unknown = [e for e in events if e.type == "tool.result" and e.data.name == "send_email"]
+    assert [e.data.outcome for e in unknown] == ["unknown"]
 
 
 @pytest.mark.parametrize("answer_first", [False, True], ids=["restart-answer", "answer-restart"])
@@ -315,8 +316,8 @@ async def test_kill_while_parked_on_an_approval(harness: Harness, answer_first: 
     if not answer_first:
         harness.start_worker()
     [pending] = await session.pending_requests()
-    assert pending["request_id"] == requested.data["request_id"]
-    await session.answer(pending["request_id"], "approve", principal="ada")
+    assert pending.request_id == requested.data.request.request_id
+    await session.answer(pending.request_id, "approve", principal="ada")
     if answer_first:
         harness.start_worker()
     transcript = await harness.finished(session, sub_id)
@@ -328,23 +329,50 @@ async def test_kill_while_parked_on_an_approval(harness: Harness, answer_first: 
     assert await session.pending_requests() == []
 
 
-async def test_kill_while_a_settlement_is_reserved_but_not_final(harness: Harness) -> None:
+async def test_kill_while_the_turns_end_is_being_committed(harness: Harness) -> None:
     harness.use("settlement")
     harness.start_worker()
     session = await harness.session()
     sub_id = await session.send("wrap up", client_message_id="m1")
-    await harness.until(lambda: harness.ready("finalize_settlement"))
+    # The last step sent the commit that settles the message, records the reply and the
+    # turn's end and announces it (one transaction); killed before it landed.
+    await harness.until(lambda: harness.ready("SettleSubmission"))
     harness.kill(harness.procs[0])
     sub = await harness.backend.stores.submissions.get_submission(sub_id)
-    assert sub is not None and sub.status == "terminalizing"
-    assert [r["kind"] for r in await session.transcript()] == ["user", "assistant", "turn_end"]
+    assert sub is not None and sub.status != "settled"
+    assert not any(e.type == "turn.completed" for e in await session.read_events())
     harness.start_worker()
     transcript = await harness.finished(session, sub_id)
-    assert [r["kind"] for r in transcript] == ["user", "assistant", "turn_end"]
-    assert harness.model_calls() == 1
+    assert [r.kind for r in transcript] == ["user", "assistant", "turn_end"]
     events = await session.read_events()
     assert sum(e.type == "turn.completed" for e in events) == 1
     assert await harness.backend.stores.submissions.list_pending_settlements() == []
+
+
+async def test_coordinates_are_the_same_on_every_attempt(harness: Harness) -> None:
+    harness.use("coordinates")
+    harness.start_worker()
+    session = await harness.session()
+    sub_id = await session.send("check the db", client_message_id="m1")
+    await harness.until(lambda: harness.ready("slow_check"))
+    await session.wait_for("tool.call", timeout=20)
+    harness.kill(harness.procs[0])
+    harness.start_worker()
+    await harness.finished(session, sub_id)
+    events = await session.read_events()
+    assert all(e.meta.attempt >= 1 for e in events)
+    calls = [e for e in events if e.type == "tool.call"]
+    # Attempt 1 streamed the reply (deltas) before the call; attempt 2 adopted the
+    # recorded reply and streamed nothing. The call is the same logical event: same
+    # coordinates, another id, the attempt that emitted it.
+    assert [e.meta.attempt for e in calls] == [1, 2]
+    assert len({(e.meta.turn_id, e.meta.step_index, e.meta.sequence) for e in calls}) == 1
+    assert calls[0].meta.id != calls[1].meta.id
+    deltas = [e for e in events if e.type == "message.delta"]
+    assert deltas and {e.meta.attempt for e in deltas} == {1}
+    [result] = [e for e in events if e.type == "tool.result"]
+    assert result.meta.attempt == 2 and result.meta.step_index == calls[1].meta.step_index
+    assert result.meta.sequence > calls[1].meta.sequence
 
 
 async def _run_released(harness: Harness, session: Session) -> bool:

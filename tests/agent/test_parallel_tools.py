@@ -50,10 +50,8 @@ async def test_parallel_tool_results_are_each_recorded_once(backend: Backend) ->
     assert len(runs) == 8 and set(collections.Counter(runs).values()) == {1}
     assert model.calls == 2
     transcript = await session.transcript()
-    results = [r for r in transcript if r["kind"] == "tool_result"]
-    assert len(results) == 8 and {r["outcome"] for r in results} == {"ok"}
-    [asked, _] = [r for r in transcript if r["kind"] == "assistant"]
-    assert sorted(r["call_id"] for r in results) == sorted(
-        c["call_id"] for c in asked["tool_calls"]
-    )
-    assert [r["kind"] for r in transcript].count("tool_started") == 4
+    results = [r for r in transcript if r.kind == "tool_result"]
+    assert len(results) == 8 and {r.outcome for r in results} == {"ok"}
+    [asked, _] = [r for r in transcript if r.kind == "assistant"]
+    assert sorted(r.call_id for r in results) == sorted(c.call_id for c in asked.tool_calls)
+    assert [r.kind for r in transcript].count("tool_started") == 4

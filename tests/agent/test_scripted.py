@@ -217,7 +217,7 @@ def test_records_round_trip_through_json() -> None:
     import orjson
     from pydantic import TypeAdapter
 
-    from tether.agent.models import Message, Usage, parse_tool_arguments
+    from tether.agent.models import ChatMessage, Usage, parse_tool_arguments
 
     call = parse_tool_arguments("c1", "t", '{"a": 1}')
     response = ModelResponse(text="hi", tool_calls=(call,), usage=Usage(input_tokens=3))
@@ -227,5 +227,5 @@ def test_records_round_trip_through_json() -> None:
         response.to_message(),
         ToolResultMessage(call_id="c1", name="t", content="ok", is_error=True),
     )
-    adapter = TypeAdapter(tuple[Message, ...])
+    adapter = TypeAdapter(tuple[ChatMessage, ...])
     assert adapter.validate_json(orjson.dumps(messages)) == messages

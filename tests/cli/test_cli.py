@@ -34,6 +34,7 @@ def test_demo_agent_survives_a_kill_while_parked() -> None:
 
     # Tools ran, then the turn parked on the approval, and only then was the worker killed.
     assert at("tool.call          collect_metrics") < at("approval of restart_service")
+    # The workers are `tether worker tether.cli._demo_app:agents` processes.
     assert at("approval of restart_service") < at("killed worker 1")
     assert "with SIGKILL (exit status -9)" in text
     assert at("killed worker 1") < at("started worker 2") < at("approves the restart")
@@ -79,3 +80,64 @@ def test_migrate_and_bad_target(tmp_path: Path) -> None:
     assert out.returncode == 0 and (tmp_path / "m.db").exists()
     bad = tether_cmd("worker", "no_such_module:registry", "--db", f"sqlite:///{tmp_path}/m.db")
     assert bad.returncode == 2 and "cannot import" in bad.stderr
+
+
+AGENTS_APP = '''
+from tether.agent import Agent, Agents, tool
+from tether.testing import Reply, ScriptedModel, tool_call
+
+
+@tool
+def lookup(service: str) -> str:
+    """Look up a service."""
+    return f"{service}: degraded"
+
+
+ops = Agent(
+    name="ops",
+    model=ScriptedModel(
+        [Reply(tool_calls=(tool_call("lookup", {"service": "api"}),)), "api is degraded"],
+        select="transcript",
+    ),
+    tools=[lookup],
+)
+agents = Agents([ops], deployment="cli-agents")
+'''
+
+
+async def test_worker_serves_an_agents_object(tmp_path: Path) -> None:
+    """`tether worker app:agents --db URL` runs sessions declared without a backend."""
+    import asyncio
+    import importlib.util
+    import os
+    import signal
+
+    from tether.agent import AgentHost
+
+    (tmp_path / "agents_app.py").write_text(AGENTS_APP)
+    spec = importlib.util.spec_from_file_location("agents_app", tmp_path / "agents_app.py")
+    assert spec is not None and spec.loader is not None
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)
+    url = f"sqlite:///{tmp_path}/agents.db"
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "tether.cli", "worker", "agents_app:agents", "--db", url],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        async with tether.open_backend(url) as backend:
+            host = AgentHost(backend, app.agents)
+            session = await host.open_session("ops", session_id="cli-1")
+            await session.send("how is the api?")
+            done = await session.wait_for("turn.completed", timeout=60)
+            events = await session.read_events(done.index - 3)
+            texts = [e.data.text for e in events if e.type == "message.completed"]
+            assert texts == ["api is degraded"]
+            assert (await session.state()).status in ("idle", "running")
+    finally:
+        worker.send_signal(signal.SIGINT)
+        out, _ = await asyncio.to_thread(worker.communicate, timeout=30)
+    assert "agents ['ops'], deployment 'cli-agents'" in out

@@ -87,7 +87,14 @@ async def main() -> None:
         worker = tether.Worker(
             backend, registry, concurrency=8, poll_interval=0.05, lease_seconds=30
         )
-        await worker.run_forever()
+        eager = os.environ.get("EAGER_RUN")
+        if not eager:
+            await worker.run_forever()
+            return
+        async with worker:
+            # Started on this worker at once, not through the queue (an eager start).
+            await worker.client.start("chain", "b", run_id=eager)
+            await asyncio.Event().wait()
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ class Harness:
     backend: tether.Backend
     procs: list[subprocess.Popen[bytes]]
 
-    def start_worker(self) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "PYTHONPATH": str(APP.parent)}
+    def start_worker(self, **extra: str) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "PYTHONPATH": str(APP.parent), **extra}
         proc = subprocess.Popen([sys.executable, str(APP), str(self.db), str(self.dir)], env=env)
         self.procs.append(proc)
         return proc
@@ -80,6 +80,21 @@ async def test_kill_inside_a_step_before_its_commit(harness: Harness) -> None:
     assert starts[0][4] == starts[1][4] == "r1:2"  # same idempotency key
     steps = {s.name.rsplit("//", 1)[-1]: s for s in await handle.steps()}
     assert steps["a"].attempt == 1 and steps["b"].attempt == 2 and steps["c"].attempt == 1
+
+
+async def test_kill_inside_a_step_of_an_eagerly_started_run(harness: Harness) -> None:
+    """Started on its worker at once (no queue): its message still brings it back."""
+    worker = harness.start_worker(EAGER_RUN="eager")
+    await harness.until(lambda: (harness.dir / "ready-eager-b").exists())
+    run = await harness.backend.stores.workflow.get_run("eager")
+    assert run is not None and run.lease_epoch == 1  # claimed once: at its creation
+    harness.kill(worker)
+    harness.start_worker()
+    handle = await harness.client.get("eager")
+    assert await handle.result(timeout=30) == 3
+    assert harness.runs_of("eager", "end") == {"a": 1, "b": 1, "c": 1}
+    starts = [e[3] for e in harness.effects() if e[0] == "start" and e[2] == "b"]
+    assert starts == ["1", "2"]
 
 
 async def test_kill_right_after_a_commit(harness: Harness) -> None:

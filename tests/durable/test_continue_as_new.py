@@ -377,7 +377,10 @@ async def test_a_released_token_is_kept_for_its_chain_then_freed(
     assert again.run_id == "own~1"
     await send_when_ready(client, "addr", "back")
     assert await again.result(timeout=30) == {"got": "back"}
-    assert (await (await client.get("own")).info()).run_id == "own~1"
+    # A handle to the ended run keeps its outcome; the chain's latest run is the new one.
+    assert (await (await client.get("own")).info()).run_id == "own"
+    latest = await client.backend.stores.workflow.latest_run("own")
+    assert latest is not None and latest.run_id == "own~1"
     # ... and after the window anyone may.
     await asyncio.sleep(0.6)
     later = await client.start(claimer, "addr", run_id="x2")

@@ -97,3 +97,31 @@ def test_plain_values_stay_plain_frames() -> None:
     assert _codec.encode({"a": None, "b": "null"})[:4] == b"TJ1\x00"
     assert _codec.encode({"a": 1.0})[:4] == b"TJ1\x00"
     assert _codec.encode({"a": NAN})[:4] == b"TJ1\x01"
+
+
+def test_large_bytes_are_written_raw_beside_the_json() -> None:
+    import os
+
+    from tether._codec import SEGMENT_THRESHOLD, decode, encode
+
+    noise = os.urandom(SEGMENT_THRESHOLD * 4)
+    text = b"tool output line\n" * (SEGMENT_THRESHOLD // 4)
+    value = {"raw": noise, "text": text, "small": b"abc", "nan": float("nan"), "n": [1, 2]}
+    frame = encode(value)
+    # Raw, not base64: barely larger than the bytes themselves (the text compressed).
+    assert frame[:4] == b"TS1\x00" and len(frame) < len(noise) + len(text) // 2
+    back = decode(frame)
+    assert back["raw"] == noise and back["text"] == text and back["small"] == b"abc"
+    assert back["n"] == [1, 2] and back["nan"] != back["nan"]
+    assert decode(encode(noise)) == noise
+
+
+def test_a_cut_segmented_frame_is_a_serialization_error() -> None:
+    import os
+
+    from tether._codec import SEGMENT_THRESHOLD, decode, encode
+    from tether.errors import SerializationError
+
+    frame = encode({"raw": os.urandom(SEGMENT_THRESHOLD)})
+    with pytest.raises(SerializationError, match="segment"):
+        decode(frame[:-10])

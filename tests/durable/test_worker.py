@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -131,3 +132,34 @@ async def test_every_commit_renews_the_lease(
     ours = [c for c in seen if c.run_id == handle.run_id]
     assert [c.lease_seconds for c in ours[:-1]] == [12.0] * (len(ours) - 1)
     assert ours[-1].release and ours[-1].lease_seconds is None
+
+
+async def test_a_worker_client_starts_runs_on_the_worker_at_once(backend: Backend) -> None:
+    store = backend.stores.workflow
+    taken = []
+    claim_next = store.claim_next
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        found = await claim_next(*args, **kwargs)
+        taken.extend(c.run.run_id for _, c in found if c.run is not None)
+        return found
+
+    async with tether.Worker(backend, registry, poll_interval=0.02, concurrency=2) as worker:
+        worker_store = worker.backend.stores.workflow
+        setattr(worker_store, "claim_next", counting)  # noqa: B010
+        client = worker.client
+        eager = await client.start(two_quick_steps)
+        assert await eager.result(timeout=10) == 2
+        # Never went through the queue: claimed once, at its creation.
+        assert eager.run_id not in taken
+        assert (await store.get_run(eager.run_id)).lease_epoch == 1  # type: ignore[union-attr]
+        # A full worker starts through the queue instead.
+        entered.clear()
+        release.clear()
+        busy = [await client.start(one_blocking_step) for _ in range(2)]
+        await asyncio.to_thread(entered.wait, 10)
+        queued = await client.start(two_quick_steps)
+        release.set()
+        assert [await h.result(timeout=10) for h in busy] == [7, 7]
+        assert await queued.result(timeout=10) == 2
+        assert queued.run_id in taken

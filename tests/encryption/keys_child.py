@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from tether.agent._erasure import erase_session_content
+from tether.agent._erasure import shred_session_keys
 from tether.stores import EncryptedBackend, LocalKeyFile, open_backend
 
 
@@ -18,13 +18,12 @@ async def main() -> None:
             await backend.keys.rotate(batch=10)
         else:
             for i in range(count):
-                await erase_session_content(
-                    backend.stores,
-                    agent_name="ops",
-                    session_id=f"s{i}",
-                    run_id=f"session:s{i}",
-                    path=f"agents/ops/s{i}",
+                # What `Session.erase` does to a session's keys and content.
+                await shred_session_keys(
+                    backend.stores, agent_name="ops", session_id=f"s{i}", run_id=f"session:s{i}"
                 )
+                await backend.stores.conversations.purge(f"agents/ops/s{i}")
+                await backend.stores.workflow.purge_run_content(f"session:s{i}")
         print("done", flush=True)
 
 

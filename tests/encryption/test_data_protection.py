@@ -104,7 +104,9 @@ async def drive(backend: Backend) -> dict[str, Any]:
         await session.send(f"please {MARK}-message", principal="ada")
         asked = await session.wait_for("input.requested", timeout=60)
         await session.answer(
-            asked.data["request_id"], {"approved": True, "reason": f"{MARK}-answer"}
+            asked.data.request.request_id,
+            {"approved": True, "reason": f"{MARK}-answer"},
+            principal="ada",
         )
         await session.wait_for("turn.completed", timeout=60)
         transcript = await session.transcript()
@@ -349,7 +351,7 @@ async def test_erasure_makes_a_backup_taken_before_unreadable(tmp_path: Path) ->
             session = await host.open_session("ops", session_id="s1")
             await session.send(f"please {MARK}-message")
             asked = await session.wait_for("input.requested", timeout=60)
-            await session.answer(asked.data["request_id"], "approve")
+            await session.answer(asked.data.request.request_id, "approve")
             await session.wait_for("turn.completed", timeout=60)
             assert await session.transcript()
             await session.close()

@@ -2,27 +2,101 @@
 
 from __future__ import annotations
 
-from ._agent import Agent, TurnPolicy
+from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
+from ._entries import (
+    ApprovalEntry,
+    AssistantEntry,
+    AuthorizationEntry,
+    ToolCallEntry,
+    ToolResultEntry,
+    ToolStartedEntry,
+    TranscriptEntry,
+    TurnEndEntry,
+    UserEntry,
+)
 from ._erasure import SessionErasure
-from ._events import EventMeta, EventType, SessionEvent
-from ._host import AgentHost, Session
-from ._session import ToolWorkflowContext
+from ._event_data import (
+    AuthorizationRequested,
+    EventData,
+    InputRequested,
+    InputResolved,
+    MessageCompleted,
+    MessageDelta,
+    SessionClosed,
+    SessionEventType,
+    SessionFailed,
+    SessionStarted,
+    SessionWaiting,
+    ToolCalled,
+    ToolCallRef,
+    ToolReturned,
+    TurnCancelled,
+    TurnCompleted,
+    TurnFailed,
+    TurnStarted,
+    TurnSteered,
+    TurnWaiting,
+)
+from ._events import EventMeta, SessionEvent
+from ._host import AgentHost
+from ._registry import Agents
+from ._requests import InputRequest, RequestKind, TaskRef
+from ._session import Session
+from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._tools import Tool, ToolContext, tool, workflow_tool
+from ._workflow_tools import ToolWorkflowContext
 
-__all__: list[str] = [
+__all__ = [
     "Agent",
     "AgentHost",
+    "Agents",
+    "ApprovalEntry",
     "ApprovalPolicy",
+    "AssistantEntry",
+    "AuthorizationEntry",
+    "AuthorizationRequested",
+    "EventData",
     "EventMeta",
-    "EventType",
+    "InputRequest",
+    "InputRequested",
+    "InputResolved",
+    "MessageCompleted",
+    "MessageDelta",
+    "ParkedOn",
+    "RequestKind",
+    "Retention",
     "Session",
+    "SessionClosed",
     "SessionErasure",
     "SessionEvent",
+    "SessionEventType",
+    "SessionFailed",
+    "SessionInfo",
+    "SessionStarted",
+    "SessionState",
+    "SessionStatus",
+    "SessionWaiting",
+    "TaskRef",
     "Tool",
+    "ToolCallEntry",
+    "ToolCallRef",
+    "ToolCalled",
     "ToolContext",
+    "ToolResultEntry",
+    "ToolReturned",
+    "ToolStartedEntry",
     "ToolWorkflowContext",
+    "TranscriptEntry",
+    "TurnCancelled",
+    "TurnCompleted",
+    "TurnEndEntry",
+    "TurnFailed",
     "TurnPolicy",
+    "TurnStarted",
+    "TurnSteered",
+    "TurnWaiting",
+    "UserEntry",
     "approval",
     "tool",
     "workflow_tool",

@@ -13,9 +13,12 @@ if TYPE_CHECKING:
     from ._tools import Tool
     from .models import Model
 
-__all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "TurnPolicy"]
+__all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "check_retention"]
 
 TurnPolicy = Literal["steer", "queue"]
+Retention = Literal[0, "default"]
+"""``0`` deletes a session's content when it ends; ``"default"`` keeps it (the store's
+default: tether deletes nothing by itself)."""
 DEFAULT_MAX_STEPS_PER_TURN = 50
 _NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 
@@ -36,8 +39,20 @@ class Agent:
         turn_policy: ``"steer"`` (default): a message sent during a turn is merged into
             it at the next boundary. ``"queue"``: it waits for the turn to end.
         max_steps_per_turn: A turn that needs more steps fails (a loop guard).
-        retention: ``None`` keeps everything; ``0`` deletes inputs, outputs and event
-            payloads when the session ends, keeping ids, timestamps, status and names.
+        retention: The default of this agent's sessions (`open_session` may override
+            it per session; the choice is recorded when the session opens).
+            ``"default"`` keeps everything; ``0`` deletes the session's content when it
+            ends (closed, failed or cancelled): transcript, message texts, event
+            payloads, step inputs and outputs, and those of its sub-agent tasks, keeping
+            ids, timestamps, statuses and names.
+        approvers: Principals who may answer this agent's approvals besides the
+            principal the turn serves.
+        tool_timeout: Seconds a tool call may run before it fails with a timeout (the
+            model sees the error); None waits as long as it takes. A tool can set its
+            own (``@tool(timeout=...)``).
+        step_timeout: Seconds one turn step (model calls and inline tools) may run
+            before its attempt fails and is retried within the step's 4 attempts; None
+            waits as long as it takes.
         max_tokens: Passed to the model on every call.
     """
 
@@ -48,7 +63,10 @@ class Agent:
     model_calls_per_step: int = 1
     turn_policy: TurnPolicy = "steer"
     max_steps_per_turn: int = DEFAULT_MAX_STEPS_PER_TURN
-    retention: int | None = None
+    retention: Retention | None = "default"
+    approvers: Sequence[str] = ()
+    tool_timeout: float | None = None
+    step_timeout: float | None = None
     max_tokens: int | None = None
 
     def __post_init__(self) -> None:
@@ -64,8 +82,11 @@ class Agent:
             )
         if self.max_steps_per_turn < 1:
             raise ConfigurationError("max_steps_per_turn must be at least 1")
-        if self.retention not in (None, 0):
-            raise ConfigurationError("retention must be None (keep) or 0 (delete at session end)")
+        check_retention(self.retention)
+        from ._tools import check_timeout
+
+        check_timeout(self.tool_timeout, "tool_timeout")
+        check_timeout(self.step_timeout, "step_timeout")
         names = [t.name for t in self.tools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -104,3 +125,19 @@ class Agent:
             if candidate.name == name:
                 return candidate
         return None
+
+
+def check_retention(value: object) -> Retention:
+    """Validate a retention setting; None means ``"default"``.
+
+    Raises:
+        ConfigurationError: Not ``0`` or ``"default"``.
+    """
+    if value is None or value == "default":
+        return "default"
+    if value == 0 and not isinstance(value, bool):
+        return 0
+    raise ConfigurationError(
+        f"retention must be 0 (delete the session's content when it ends) or 'default' "
+        f"(keep it), not {value!r}"
+    )

@@ -4,6 +4,10 @@ The keys go first, in one keyring transaction: once it commits, everything the s
 wrote is unreadable everywhere (backups of the data included), so a process killed
 while the content is being deleted leaves the session erased, never half readable.
 Without encryption only the deletion happens.
+
+A session's sub-agent tasks are child runs of its run: they share its key scope, so
+shredding it shreds them too; their content is then deleted with the session's (see
+`_retention`).
 """
 
 from __future__ import annotations
@@ -11,9 +15,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..stores import Stores, lane_scope, make_session_key, run_scope, stream_scope
+from ..stores import Stores, lane_scope, run_scope, stream_scope
+from ._keys import commands_lane, conversation_path, messages_lane
 
-__all__ = ["SessionErasure", "erase_session_content", "session_scopes"]
+__all__ = [
+    "SessionErasure",
+    "erased_note",
+    "session_scopes",
+    "shred_session_keys",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,32 +46,44 @@ class SessionErasure:
 def session_scopes(agent_name: str, session_id: str, run_id: str, path: str) -> tuple[str, ...]:
     """The scopes a session's content can be under.
 
-    Its run's (sub-agent runs and what its steps wrote share it), and those of writes
-    made outside any run.
+    Its run's (its tasks' runs and what its steps and its clients wrote share it), and
+    those of writes made outside any run: its ledger lanes' and its transcript's.
     """
     return (
         run_scope(run_id),
-        lane_scope(make_session_key(agent_name, session_id)),
+        lane_scope(messages_lane(agent_name, session_id)),
+        lane_scope(commands_lane(agent_name, session_id)),
         stream_scope(path),
     )
 
 
-async def erase_session_content(
-    stores: Stores, *, agent_name: str, session_id: str, run_id: str, path: str
+async def shred_session_keys(
+    stores: Stores, *, agent_name: str, session_id: str, run_id: str
 ) -> SessionErasure:
-    """Destroy the session's data keys (when encrypted), then purge its content."""
+    """Destroy the session's data keys when the store encrypts (else only say when)."""
+    path = conversation_path(agent_name, session_id)
     scopes = session_scopes(agent_name, session_id, run_id, path)
     keys = stores.keys
-    at = time.time()
-    if keys is not None:
-        note = f"session {session_id!r} of agent {agent_name!r} (run {run_id!r}, stream {path!r})"
-        records = await keys.erase(scopes, note=note)
-        at = records[0].erased_at
-    await stores.conversations.purge(path)
-    await stores.workflow.purge_run_content(run_id)
+    if keys is None:
+        return SessionErasure(
+            session_id=session_id, scopes=(), erased_at=time.time(), crypto_shredded=False
+        )
+    note = f"session {session_id!r} of agent {agent_name!r} (run {run_id!r}, stream {path!r})"
+    records = await keys.erase(scopes, note=note)
     return SessionErasure(
         session_id=session_id,
-        scopes=scopes if keys is not None else (),
-        erased_at=at,
-        crypto_shredded=keys is not None,
+        scopes=scopes,
+        erased_at=records[0].erased_at,
+        crypto_shredded=True,
     )
+
+
+async def erased_note(stores: Stores, run_id: str) -> str | None:
+    """Why a session's content is unreadable, if its keys were erased; else None."""
+    keys = stores.keys
+    if keys is None:
+        return None
+    erasure = await keys.erasure(run_scope(run_id))
+    if erasure is None:
+        return None
+    return f"erased at {erasure.erased_at:.3f} ({erasure.note})"

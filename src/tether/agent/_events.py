@@ -1,108 +1,150 @@
-"""The session event stream: typed events with stable coordinates.
+"""The session event envelope: type, typed data, identity and stable coordinates.
 
-Every event has a unique ``meta.id`` and coordinates (``turnId``, ``stepIndex``,
+Every event has a unique ``meta.id`` and coordinates (``turn_id``, ``step_index``,
 ``sequence``) that are the same on every attempt of the step that emitted it; only the
-id changes on a retry. Store de-duplication of *events* uses the id, of *side effects*
-the coordinates.
+id (and ``attempt``) change on a retry. De-duplicate stored *events* by the id and
+*side effects* by the coordinates (seed §10.4).
+
+Stored form (one chunk of the run's ``events`` stream), also the wire form minus
+``index``::
+
+    {"type": "tool.call", "data": {...}, "meta": {"id": "evt_...", "turnId": ...,
+     "stepIndex": 1, "sequence": 2000000, "attempt": 1, "at": 1767225600.0}}
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
 from .._ids import new_ulid
+from ..errors import SerializationError
+from ._event_data import EVENT_DATA, EventData, SessionEventType
+from ._json import json_value, read_record
 
-__all__ = [
-    "EVENTS_STREAM",
-    "EventMeta",
-    "EventType",
-    "SessionEvent",
-    "decode_event",
-    "encode_event",
-]
+__all__ = ["EVENTS_STREAM", "EventMeta", "SessionEvent", "decode_event", "encode_event"]
 
-#: The workflow-store stream (of the session's run) that holds its events.
+#: The stream (of the session's run) that holds its events.
 EVENTS_STREAM = "events"
-
-EventType = Literal[
-    "session.started",
-    "turn.started",
-    "message.delta",
-    "message.completed",
-    "tool.call",
-    "tool.result",
-    "input.requested",
-    "input.resolved",
-    "authorization.required",
-    "turn.waiting",
-    "turn.steered",
-    "turn.completed",
-    "turn.failed",
-    "turn.cancelled",
-    "session.waiting",
-    "session.failed",
-    "session.closed",
-]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class EventMeta:
-    """Identity and coordinates of one event."""
+    """Identity and coordinates of one event.
+
+    Attributes:
+        id: Unique per emission: a retried step emits its events again with new ids.
+        turn_id: The turn the event belongs to (None for session events).
+        step_index: The turn's durable step that emitted it (0 starts the turn).
+        sequence: The event's place in its step, derived from what the step records
+            (the n-th model call, the n-th tool call of a reply), so it is the same on
+            every attempt; a model call's deltas count from its part's base.
+        attempt: The attempt of the step that emitted it: 1, 2, ... (an abandoned
+            attempt's output has a lower attempt than the one that completed).
+        at: When it was emitted (Unix seconds, the emitting worker's clock).
+    """
 
     id: str
     turn_id: str | None
     step_index: int | None
     sequence: int
+    attempt: int
     at: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (camelCase coordinates, as in the seed)."""
+        return {
+            "id": self.id,
+            "turnId": self.turn_id,
+            "stepIndex": self.step_index,
+            "sequence": self.sequence,
+            "attempt": self.attempt,
+            "at": self.at,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SessionEvent:
-    """One event of a session; `index` is its position in the stream."""
+    """One event of a session.
 
-    type: EventType
+    Attributes:
+        index: Its position in the session's event stream (the SSE ``id:``); read
+            from any index again with `Session.events(start=...)`.
+        type: ``"turn.started"``, ``"message.delta"``, ... (see `SessionEventType`).
+        data: The event's record; one record type per event type (`EVENT_DATA`).
+        meta: Identity, coordinates and attempt.
+    """
+
+    index: int
+    type: SessionEventType
+    data: EventData
     meta: EventMeta
-    data: dict[str, Any] = field(default_factory=dict)
-    index: int = -1
+
+    def to_json(self) -> dict[str, Any]:
+        """The wire form: ``{"index", "type", "data", "meta"}`` as JSON-safe values."""
+        return {
+            "index": self.index,
+            "type": self.type,
+            "data": json_value(self.data),
+            "meta": self.meta.to_json(),
+        }
 
 
 def encode_event(
-    type_: EventType,
-    data: dict[str, Any],
+    data: EventData,
     *,
     turn_id: str | None,
     step_index: int | None,
     sequence: int,
+    attempt: int,
 ) -> bytes:
-    """Serialize an event with a fresh id."""
-    meta = {
-        "id": new_ulid("evt_"),
-        "turnId": turn_id,
-        "stepIndex": step_index,
-        "sequence": sequence,
-        "at": time.time(),
-    }
-    return orjson.dumps({"type": type_, "meta": meta, **data})
+    """Serialize an event with a fresh id (its type follows from the record)."""
+    return orjson.dumps(
+        {
+            "type": _TYPE_OF[type(data)],
+            "data": json_value(data),
+            "meta": {
+                "id": new_ulid("evt_"),
+                "turnId": turn_id,
+                "stepIndex": step_index,
+                "sequence": sequence,
+                "attempt": attempt,
+                "at": time.time(),
+            },
+        }
+    )
 
 
 def decode_event(raw: bytes, index: int) -> SessionEvent:
-    """Parse a stored event."""
-    value = orjson.loads(raw)
-    meta = value.pop("meta")
-    type_ = value.pop("type")
+    """Parse a stored event (validated into its record).
+
+    Raises:
+        SerializationError: The chunk is not a session event of a known type.
+    """
+    try:
+        value = orjson.loads(raw)
+        type_ = value["type"]
+        kind = EVENT_DATA[type_]
+        meta = value["meta"]
+    except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
+        raise SerializationError(f"event {index} is not a session event: {exc!r}") from None
+    data: EventData = read_record(kind, value.get("data") or {}, what=f"event {index} ({type_})")
     return SessionEvent(
+        index=index,
         type=type_,
+        data=data,
         meta=EventMeta(
-            id=meta["id"],
+            id=str(meta["id"]),
             turn_id=meta.get("turnId"),
             step_index=meta.get("stepIndex"),
-            sequence=meta.get("sequence", 0),
-            at=meta.get("at", 0.0),
+            sequence=int(meta.get("sequence", 0)),
+            attempt=int(meta.get("attempt", 1)),
+            at=float(meta.get("at", 0.0)),
         ),
-        data=value,
-        index=index,
     )
+
+
+_TYPE_OF: dict[type[Any], SessionEventType] = {cls: t for t, cls in EVENT_DATA.items()}

@@ -1,379 +1,369 @@
-"""The session workflow: one durable run per session, turns as durable steps.
-
-The run owns one inbox hook. `Session.send` admits the message into the ledger and
-rings the inbox; answers and cancel requests arrive through it too. Because the
-inbox's payloads are journaled in order, every replay of the body sees the same
-commands at the same points. Waiting on the inbox parks the run: no worker and no
-memory is held while a turn waits three days for an approval.
-"""
+"""`Session`: a client's handle to one session: send, answer, cancel, close, read, follow."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from datetime import timedelta
-from typing import Any, TypeVar, overload
+import asyncio
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
 
-from ..durable import Hook, RetryPolicy, WorkflowContext
-from ..errors import StepFailedError, TurnCancelledError
-from ._steps import SessionSteps
+from .._ids import new_ulid
+from ..durable import RunHandle, RunInfo
+from ..errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    InputRequestError,
+    NotFoundError,
+    SessionClosedError,
+    SessionStrandedError,
+)
+from ._agent import TurnPolicy
+from ._erasure import SessionErasure, erased_note
+from ._event_data import TERMINAL_EVENTS
+from ._events import EVENTS_STREAM, SessionEvent, decode_event
+from ._inbox import Inbox
+from ._requests import InputRequest
+from ._retention import purge_session
+from ._state import SessionInfo, SessionState, SessionStatus, fold_events
 
-__all__ = [
-    "SESSION_WORKFLOW",
-    "TASK_WORKFLOW",
-    "ToolWorkflowContext",
-    "inbox_token",
-    "run_session",
-    "run_task",
-]
+if TYPE_CHECKING:
+    from ._host import AgentHost
 
-T = TypeVar("T")
+__all__ = ["Session", "session_info", "session_run_id"]
 
-#: The workflow name every session run records.
-SESSION_WORKFLOW = "tether.agent.session"
-#: The workflow name of a sub-agent task (a child run of the calling session).
-TASK_WORKFLOW = "tether.agent.task"
-_SUPERSEDED = {"approved": False, "reason": "superseded by a new message from the same user"}
-
-
-def inbox_token(session_id: str) -> str:
-    """The hook token of a session's command inbox."""
-    return f"tether-session-inbox:{session_id}"
-
-
-async def run_session(ctx: WorkflowContext, steps: SessionSteps, session_id: str) -> dict[str, Any]:
-    """The body of a session run: open, serve turns until closed, apply retention."""
-    inbox = ctx.create_hook(token=inbox_token(session_id))
-    turn: dict[str, Any] | None = None
-    try:
-        claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
-        while True:
-            turn = await ctx.step(
-                steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn"
-            )
-            if turn is None:
-                # Park until a command arrives; stale ones only cost another look.
-                command = await inbox.receive()
-                if isinstance(command, dict) and command.get("kind") == "close":
-                    break
-                continue
-            running = _Turn(ctx, steps, inbox, session_id, claim, turn)
-            await running.run()
-            turn = None
-            if running.closing:
-                break
-    except StepFailedError as exc:
-        # A step of the session itself (not of a turn) used its budget: the session
-        # cannot go on. Say so, then fail the run.
-        await ctx.step(steps.fail_session, ctx.run_id, turn, str(exc), name="fail_session")
-        raise
-    await ctx.step(steps.close_session, ctx.run_id, session_id, claim, name="close_session")
-    deleted = steps.agent.retention == 0
-    return {"closed": True, "retention": "deleted" if deleted else "kept"}
+_ENDED: dict[str, SessionStatus] = {
+    "completed": "closed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
 
 
-async def run_task(ctx: WorkflowContext, steps: SessionSteps, session_id: str, task: str) -> str:
-    """The body of a sub-agent task: one turn on its own session, returning its reply."""
-    inbox = ctx.create_hook(token=inbox_token(session_id))
-    await ctx.step(steps.admit_task, session_id, task, name="admit_task")
-    claim = await ctx.step(steps.open_session, ctx.run_id, session_id, name="open_session")
-    turn = await ctx.step(steps.begin_turn, ctx.run_id, session_id, claim, name="begin_turn")
-    if turn is None:
-        raise RuntimeError(f"the task of session {session_id!r} was not admitted")
-    outcome = await _Turn(ctx, steps, inbox, session_id, claim, turn).run()
-    if outcome != "completed":
-        raise RuntimeError(f"the sub-agent's turn ended {outcome}")
-    reply: str = await ctx.step(steps.final_reply, claim, turn, name="final_reply")
-    return reply
+def session_run_id(session_id: str) -> str:
+    """The run id of a session's run."""
+    return f"session:{session_id}"
 
 
-class _Turn:
-    def __init__(
-        self,
-        ctx: WorkflowContext,
-        steps: SessionSteps,
-        inbox: Hook,
-        session_id: str,
-        claim: dict[str, Any],
-        turn: dict[str, Any],
-    ) -> None:
-        self.ctx = ctx
-        self.steps = steps
-        self.agent = steps.agent
-        self.inbox = inbox
-        self.session_id = session_id
-        self.claim = claim
-        self.turn = turn
-        # Every durable step of the turn gets its own index: the `stepIndex` coordinate
-        # of the events it emits, the same on each of its attempts. 0 is `begin_turn`.
-        self.step_index = 1
-        self.model_steps = 0
-        self.closing = False
-        self.retry = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
-
-    def next_index(self) -> int:
-        """The step index of the turn's next durable step."""
-        index = self.step_index
-        self.step_index += 1
-        return index
-
-    async def run(self) -> str:
-        """Run the turn to its end; returns "completed", "failed" or "cancelled"."""
-        outcome, error = "completed", None
-        try:
-            while True:
-                if self.model_steps >= self.agent.max_steps_per_turn:
-                    outcome = "failed"
-                    error = (
-                        f"the turn used its {self.agent.max_steps_per_turn} steps "
-                        "(max_steps_per_turn) without finishing"
-                    )
-                    break
-                result = await self.ctx.step(
-                    self.steps.turn_step,
-                    self.ctx.run_id,
-                    self.session_id,
-                    self.claim,
-                    self.turn,
-                    self.next_index(),
-                    name="turn_step",
-                    retry=self.retry,
-                )
-                self.model_steps += 1
-                action = result["action"]
-                if action == "done":
-                    break
-                if action == "cancelled":
-                    outcome = "cancelled"
-                    break
-                if action == "held":
-                    if await self._wait_for_approvals(result["requests"]) == "cancelled":
-                        outcome = "cancelled"
-                        break
-                elif action == "park":
-                    await self._run_workflow_tools(result["calls"])
-        except TurnCancelledError:
-            outcome = "cancelled"
-        except StepFailedError as exc:
-            outcome, error = "failed", str(exc)
-        await self.ctx.step(
-            self.steps.end_turn,
-            self.ctx.run_id,
-            self.session_id,
-            self.claim,
-            self.turn,
-            self.next_index(),
-            outcome,
-            error,
-            name="end_turn",
-        )
-        return outcome
-
-    async def _wait_for_approvals(self, requests: list[dict[str, Any]]) -> str:
-        await self.ctx.step(
-            self.steps.request_input,
-            self.ctx.run_id,
-            self.turn,
-            self.next_index(),
-            requests,
-            name="request_input",
-        )
-        pending = {r["request_id"]: r for r in requests}
-        while pending:
-            command = await self.inbox.receive()
-            kind = command.get("kind") if isinstance(command, dict) else None
-            if kind == "answer" and command.get("request_id") in pending:
-                request = pending.pop(command["request_id"])
-                await self.ctx.step(
-                    self.steps.record_approval,
-                    self.ctx.run_id,
-                    self.claim,
-                    self.turn,
-                    self.next_index(),
-                    request,
-                    command.get("answer"),
-                    command.get("principal"),
-                    name="record_approval",
-                )
-            elif kind in ("cancel", "close"):
-                self.closing = self.closing or kind == "close"
-                return "cancelled"
-            elif kind == "message" and self.agent.turn_policy == "steer":
-                principal = await self.ctx.step(
-                    self.steps.check_principal,
-                    command.get("submission_id"),
-                    name="check_principal",
-                )
-                if principal is not None and principal == (self.turn.get("principal") or ""):
-                    # The person the turn serves changed their mind: the pending
-                    # approvals are revoked and the message steers the turn.
-                    for request in pending.values():
-                        await self.ctx.step(
-                            self.steps.record_approval,
-                            self.ctx.run_id,
-                            self.claim,
-                            self.turn,
-                            self.next_index(),
-                            request,
-                            _SUPERSEDED,
-                            command.get("principal"),
-                            name="record_approval",
-                        )
-                    await self.ctx.step(
-                        self.steps.join_messages,
-                        self.ctx.run_id,
-                        self.claim,
-                        self.turn,
-                        self.next_index(),
-                        name="join_messages",
-                    )
-                    return "steered"
-        return "resolved"
-
-    async def _run_workflow_tools(self, calls: list[dict[str, Any]]) -> None:
-        from ._tools import format_tool_error, format_tool_result
-
-        for call in calls:
-            tool = self.agent.tool(call["name"])
-            assert tool is not None  # the step only parks on known tools
-            context = ToolWorkflowContext(self, call)
-            try:
-                arguments = tool.validate(call["arguments"])
-                value = await tool.fn(context, **arguments)
-                content, is_error = format_tool_result(value), False
-            except TurnCancelledError:
-                raise
-            except Exception as exc:
-                content, is_error = format_tool_error(exc), True
-            await self.ctx.step(
-                self.steps.record_tool_result,
-                self.ctx.run_id,
-                self.claim,
-                self.turn,
-                self.next_index(),
-                call,
-                content,
-                is_error,
-                name="record_tool_result",
-            )
+async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
+    """The `SessionInfo` of a session run (None if the run is not a session)."""
+    handle = await host.client.get(run.run_id)
+    args = (await handle.input()).args
+    if len(args) < 2:
+        return None
+    status = _ENDED.get(run.status)
+    if status is None:
+        inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
+        status = "running" if await inbox.busy() else "idle"
+    return SessionInfo(
+        session_id=str(args[1]),
+        agent_name=str(args[0]),
+        owner=args[2] if len(args) > 2 else None,
+        status=status,
+        created_at=run.created_at.timestamp(),
+        updated_at=run.updated_at.timestamp(),
+    )
 
 
-class ToolWorkflowContext:
-    """What a ``@workflow_tool`` body gets: durable steps, questions, sleeps.
+class Session:
+    """A client's handle to one session.
 
-    The body is replayed like any workflow body, so it must be deterministic: side
-    effects go in `step`.
+    Attributes:
+        session_id: The session's id.
+        agent_name: Its agent.
+        run_id: The durable run that serves it.
+        owner: Who opened it, when this handle knows (`state()` always does).
     """
 
-    def __init__(self, turn: _Turn, call: dict[str, Any]) -> None:
-        self._turn = turn
-        self._ctx = turn.ctx
-        self.call_id: str = call["call_id"]
-        self.session_id = turn.session_id
-        self._questions = 0
-
-    @property
-    def idempotency_key(self) -> str:
-        """``<session id>:<call id>``, stable across retries."""
-        return f"{self.session_id}:{self.call_id}"
-
-    @overload
-    async def step(
+    def __init__(
         self,
-        fn: Callable[..., Awaitable[T]],
-        *args: Any,
-        name: str | None = None,
-        retry: RetryPolicy | None = None,
-        **kwargs: Any,
-    ) -> T: ...
+        host: AgentHost,
+        agent_name: str,
+        session_id: str,
+        run_id: str,
+        *,
+        owner: str | None = None,
+    ) -> None:
+        self.host = host
+        self.agent_name = agent_name
+        self.session_id = session_id
+        self.run_id = run_id
+        self.owner = owner
+        self._inbox = Inbox(host, agent_name, session_id, run_id)
+        self._run_handle: RunHandle | None = None
 
-    @overload
-    async def step(
+    def __repr__(self) -> str:
+        return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
+
+    async def _handle(self) -> RunHandle:
+        if self._run_handle is None:
+            try:
+                self._run_handle = await self.host.client.get(self.run_id)
+            except NotFoundError:
+                raise NotFoundError(f"no session {self.session_id!r}") from None
+        return self._run_handle
+
+    # -- writes -----------------------------------------------------------------------------
+    async def send(
         self,
-        fn: Callable[..., T],
-        *args: Any,
-        name: str | None = None,
-        retry: RetryPolicy | None = None,
-        **kwargs: Any,
-    ) -> T: ...
+        text: str,
+        *,
+        client_message_id: str | None = None,
+        principal: str | None = None,
+        turn_policy: TurnPolicy | None = None,
+    ) -> str:
+        """Send a user message; returns its submission id.
 
-    async def step(
-        self,
-        fn: Callable[..., Any],
-        *args: Any,
-        name: str | None = None,
-        retry: RetryPolicy | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Run a durable step (see `WorkflowContext.step`)."""
-        return await self._ctx.step(fn, *args, name=name, retry=retry, **kwargs)
-
-    async def run_agent(self, agent: Any, task: str) -> str:
-        """Run another hosted agent on `task` as a child run; returns its final reply.
-
-        The turn waits on ``tasks`` meanwhile (parked: no worker, no memory).
-        """
-        turn = self._turn
-        name = agent if isinstance(agent, str) else agent.name
-        session_id = f"{self.session_id}.{self.call_id}"
-        task_info = {"call_id": self.call_id, "agent": name, "task_session_id": session_id}
-        await self._ctx.step(
-            turn.steps.announce_tasks,
-            self._ctx.run_id,
-            turn.turn,
-            turn.next_index(),
-            [task_info],
-            name="announce_tasks",
-        )
-        child = await self._ctx.start_child(
-            TASK_WORKFLOW, name, session_id, task, run_id=f"task:{session_id}"
-        )
-        return str(await child.result())
-
-    async def sleep(self, duration: float | timedelta | str) -> None:
-        """Sleep durably; the session parks meanwhile."""
-        await self._ctx.sleep(duration)
-
-    async def ask(self, prompt: str, *, options: list[str] | None = None) -> Any:
-        """Ask the session's user a question and wait (parked) for the answer.
+        Idempotent by `client_message_id`: sending the same id again (after a timeout,
+        say) admits nothing new. An idle session starts a turn; a running one is
+        steered at its next boundary, or the message waits for the turn to end
+        (``turn_policy="queue"``, or while the turn is parked for another principal).
 
         Args:
-            prompt: The question.
-            options: Allowed answers; None accepts free text.
+            text: The message.
+            client_message_id: Makes the send idempotent.
+            principal: Who sends it (only the turn's principal may steer it or answer
+                its approvals).
+            turn_policy: Overrides the agent's policy for this message.
 
         Raises:
-            TurnCancelledError: The turn was cancelled while waiting.
+            SessionClosedError: The session was closed, failed or its run ended.
+            SessionStrandedError: No live worker serves the versions that built it.
+            ConflictError: `client_message_id` was used before with other content.
+            ConfigurationError: A bad argument (nothing is admitted).
         """
-        self._questions += 1
-        turn = self._turn
-        request = {
-            "request_id": f"ask:{self.call_id}:{self._questions}",
-            "kind": "question",
-            "prompt": prompt,
-            "options": options,
-            "call_id": self.call_id,
-        }
-        await self._ctx.step(
-            turn.steps.request_input,
-            self._ctx.run_id,
-            turn.turn,
-            turn.next_index(),
-            [request],
-            name="request_input",
+        if not isinstance(text, str):
+            raise ConfigurationError(f"a message is a string, not {type(text).__name__}")
+        if turn_policy not in (None, "steer", "queue"):
+            raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
+        await self._require_open()
+        submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
+        await self._inbox.admit_message(submission_id, text, principal, turn_policy)
+        return submission_id
+
+    async def _require_open(self) -> RunInfo:
+        info = await (await self._handle()).info()
+        status = _ENDED.get(info.status)
+        if status is not None:
+            raise SessionClosedError(self.session_id, status)
+        if info.stranded:
+            raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
+        if await self._inbox.closing():
+            raise SessionClosedError(self.session_id, "closing")
+        return info
+
+    async def answer(self, request_id: str, answer: Any, *, principal: str | None = None) -> None:
+        """Answer a pending approval, question or authorization.
+
+        An approval takes ``"approve"``/``"deny"`` (or True/False, or
+        ``{"approved": bool, "reason": ...}``); a question one of its options (or any
+        text when it has none); an authorization ``{"authorized": True}``. Answering
+        again with the same answer changes nothing; another answer is refused, also
+        when both race to the worker (the first admitted wins).
+
+        Raises:
+            InputRequestError: No such request; it was answered otherwise; its turn was
+                cancelled (or it was withdrawn); `principal` may not answer it (only the
+                turn's principal, or an approver the agent names); or the answer is not
+                one of the question's options. Nothing changes.
+        """
+        fold = fold_events(await self.read_events())
+        request = fold.pending.get(request_id)
+        if request is None:
+            if request_id in fold.answered:
+                if fold.answered[request_id] == answer:
+                    return
+                reason = "it was already answered otherwise"
+            elif request_id in fold.dropped:
+                reason = "its turn was cancelled or it was withdrawn"
+            else:
+                reason = "no such request"
+            raise InputRequestError(self.session_id, request_id, reason)
+        _check_answer(self.session_id, request, answer, principal)
+        try:
+            await self._inbox.answer(request_id, answer, principal)
+        except ConflictError:
+            raise InputRequestError(
+                self.session_id, request_id, "it was already answered otherwise"
+            ) from None
+
+    async def cancel_turn(self, *, principal: str | None = None) -> None:
+        """Cancel the turn in progress; without one, nothing happens.
+
+        The turn ends ``turn.cancelled`` and its message settles ``aborted``. What it was
+        doing stops: the model's generation, its tools, a workflow tool's question or
+        sleep, its sub-agents (their runs are cancelled). Its pending requests are
+        dropped (answering one raises `InputRequestError`) and every call it left open
+        is answered "cancelled" for the model.
+        """
+        fold = fold_events(await self.read_events())
+        if fold.turn_id is not None:
+            await self._inbox.cancel(fold.turn_id, principal)
+
+    async def close(self) -> None:
+        """End the session once its current turn ends (a parked turn is cancelled).
+
+        Sends are refused from now on (`SessionClosedError`); messages still waiting
+        are settled failed. With retention ``0`` its content (transcript, message texts,
+        events, step inputs and outputs, sub-agent tasks) is deleted then; ids,
+        timestamps, statuses and step names remain, and reading the content raises
+        `ContentDeletedError`.
+        """
+        await self._inbox.close()
+
+    async def erase(self) -> SessionErasure:
+        """Erase this session now (see `AgentHost.erase_session`)."""
+        handle = await self._handle()
+        if (await handle.info()).status not in _ENDED:
+            # Stops it (and its tasks) first: a step still running would write on.
+            await handle.cancel("session erased")
+        agent = self.host.agents.get(self.agent_name)
+        erasure = await purge_session(
+            self.host.backend.stores,
+            self.host.client,
+            agent,
+            self.session_id,
+            self.run_id,
+            shred=True,
         )
-        while True:
-            command = await turn.inbox.receive()
-            kind = command.get("kind") if isinstance(command, dict) else None
-            if kind == "answer" and command.get("request_id") == request["request_id"]:
-                return await self._ctx.step(
-                    turn.steps.record_question,
-                    self._ctx.run_id,
-                    turn.turn,
-                    turn.next_index(),
-                    request,
-                    command.get("answer"),
-                    command.get("principal"),
-                    name="record_question",
-                )
-            if kind in ("cancel", "close"):
-                turn.closing = turn.closing or kind == "close"
-                raise TurnCancelledError(f"turn {turn.turn['turn_id']!r} was cancelled")
+        assert erasure is not None
+        return erasure
+
+    # -- reads ------------------------------------------------------------------------------
+    async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
+        erased = await erased_note(self.host.backend.stores, self.run_id)
+        if erased is not None:
+            raise ContentDeletedError(
+                f"session {self.session_id!r} was {erased}: its content is unreadable, "
+                "its ids, timestamps and statuses remain"
+            )
+        handle = await self._handle()
+        info = info or await handle.info()
+        if info.status not in _ENDED:
+            return info
+        args = (await handle.input()).args
+        retention = args[3] if len(args) > 3 else "default"
+        if retention == 0:
+            raise ContentDeletedError(
+                f"session {self.session_id!r} ended under retention=0: its transcript, "
+                "message texts, events and step contents were deleted (ids, timestamps, "
+                "statuses and step names remain)"
+            )
+        return info
+
+    async def state(self) -> SessionState:
+        """What the session is doing now: idle, running, parked (on what), or ended."""
+        handle = await self._handle()
+        info = await handle.info()
+        args = (await handle.input()).args
+        owner = args[2] if len(args) > 2 else None
+        status = _ENDED.get(info.status)
+        fold = fold_events(await self.read_events()) if status is None else None
+        return SessionState(
+            session_id=self.session_id,
+            agent_name=self.agent_name,
+            owner=owner,
+            status=status or (fold.status if fold is not None else "idle"),
+            parked_on=fold.parked_on if fold is not None else None,
+            turn_id=fold.turn_id if fold is not None else None,
+            pending=tuple(fold.pending.values()) if fold is not None else (),
+            stranded=info.stranded,
+            deployment=info.deployment,
+            engine_version=info.engine_version,
+            created_at=info.created_at.timestamp(),
+            updated_at=info.updated_at.timestamp(),
+        )
+
+    async def pending_requests(self) -> list[InputRequest]:
+        """The input requests (approvals, questions, authorizations) waiting for answers.
+
+        Requests of a cancelled turn are not among them.
+        """
+        return list(fold_events(await self.read_events()).pending.values())
+
+    async def transcript(self) -> list[Any]:
+        """The canonical transcript: typed entries (`TranscriptEntry`), in order.
+
+        Raises:
+            ContentDeletedError: The session ended under retention ``0``.
+        """
+        await self._ensure_readable()
+        return await self._inbox.transcript_records()
+
+    async def read_events(self, start: int = 0) -> list[SessionEvent]:
+        """The events from index `start` (negative counts back from the tail).
+
+        Raises:
+            ContentDeletedError: The session ended under retention ``0``.
+        """
+        await self._ensure_readable()
+        chunks = await self.host.client.stream(self.run_id, EVENTS_STREAM).read_all(start)
+        return [decode_event(c.data, c.index) for c in chunks]
+
+    async def events(self, start: int = 0, *, follow: bool = True) -> AsyncIterator[SessionEvent]:
+        """The events from index `start` (negative counts back from the tail).
+
+        With `follow` the iterator waits for new events and ends after a terminal one
+        (``session.closed``, ``session.failed``) or once the session's run has ended
+        (cancelled, say); it never hangs on a session that is over.
+
+        Raises:
+            ContentDeletedError: The session ended under retention ``0``.
+            SessionStrandedError: (`follow`) no live worker serves the session: nothing
+                more will happen; read it with ``follow=False``.
+        """
+        if not follow:
+            for event in await self.read_events(start):
+                yield event
+            return
+        info = await self._ensure_readable()
+        if info.stranded:
+            raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
+        stream = self.host.client.stream(self.run_id, EVENTS_STREAM)
+        async for chunk in stream.follow(start, poll_interval=0.02):
+            event = decode_event(chunk.data, chunk.index)
+            yield event
+            if event.type in TERMINAL_EVENTS:
+                return
+
+    async def wait_for(
+        self, event_type: str, *, after: int = -1, timeout: float = 30.0, **match: Any
+    ) -> SessionEvent:
+        """The first event of `event_type` with index > `after` whose data matches.
+
+        Args:
+            event_type: E.g. ``"turn.completed"``.
+            after: Only events after this index.
+            timeout: Seconds to wait.
+            **match: Data fields that must equal the given values.
+
+        Raises:
+            TimeoutError: None came within `timeout`.
+            NotFoundError: The session ended first.
+        """
+
+        async def find() -> SessionEvent:
+            async for event in self.events(max(after + 1, 0)):
+                if event.type == event_type and all(
+                    getattr(event.data, k, None) == v for k, v in match.items()
+                ):
+                    return event
+            raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
+
+        return await asyncio.wait_for(find(), timeout)
+
+
+def _check_answer(
+    session_id: str, request: InputRequest, answer: Any, principal: str | None
+) -> None:
+    if not request.may_answer(principal):
+        allowed = [p for p in (request.principal, *request.approvers) if p]
+        raise InputRequestError(
+            session_id,
+            request.request_id,
+            f"{principal!r} may not answer it (it is for {allowed})",
+        )
+    if request.options and answer not in request.options:
+        raise InputRequestError(
+            session_id,
+            request.request_id,
+            f"the answer must be one of {list(request.options)}, not {answer!r}",
+        )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -27,6 +27,7 @@ from .models._types import ToolDefinition
 __all__ = [
     "Tool",
     "ToolContext",
+    "check_timeout",
     "format_tool_error",
     "format_tool_result",
     "tool",
@@ -90,6 +91,7 @@ class Tool:
         "_is_async",
         "_is_workflow",
         "_name",
+        "_timeout",
     )
 
     def __init__(
@@ -102,6 +104,7 @@ class Tool:
         approval: ApprovalPolicy | None = None,
         idempotent: bool = True,
         is_workflow: bool = False,
+        timeout: float | None = None,
     ) -> None:
         if not callable(fn):
             raise ConfigurationError(f"a tool wraps a function, not {fn!r}")
@@ -128,6 +131,7 @@ class Tool:
         self._is_workflow = is_workflow
         self._is_async = is_async_callable(fn)
         self._arguments = arguments
+        self._timeout = check_timeout(timeout, f"tool {tool_name!r}: timeout")
 
     @property
     def name(self) -> str:
@@ -158,6 +162,11 @@ class Tool:
     def is_workflow(self) -> bool:
         """True for workflow tools."""
         return self._is_workflow
+
+    @property
+    def timeout(self) -> float | None:
+        """Seconds a call may run before it fails with a timeout (None: the agent's)."""
+        return self._timeout
 
     @property
     def fn(self) -> AnyFn:
@@ -207,7 +216,13 @@ class Tool:
         """
         return self._approval.requires_approval(self.validate(arguments))
 
-    async def invoke(self, arguments: Mapping[str, Any], context: ToolContext) -> Any:
+    async def invoke(
+        self,
+        arguments: Mapping[str, Any],
+        context: ToolContext,
+        *,
+        run_sync: Callable[..., Awaitable[Any]] | None = None,
+    ) -> Any:
         """Validate the arguments and run the tool.
 
         Async functions run on the event loop; sync functions run in a worker thread
@@ -216,6 +231,8 @@ class Tool:
         Args:
             arguments: The call's arguments (validated or not).
             context: The call's context, injected if the function declares one.
+            run_sync: Runs a sync function in a thread (default `asyncio.to_thread`;
+                a turn passes the engine's tracked step threads).
 
         Returns:
             Whatever the function returned.
@@ -240,8 +257,8 @@ class Tool:
                 kwargs[param.name] = value
         if self._is_async:
             return await self._fn(*args, **kwargs)
-        # asyncio.to_thread copies the caller's contextvars into the worker thread.
-        result = await asyncio.to_thread(self._fn, *args, **kwargs)
+        # Both runners copy the caller's contextvars into the worker thread.
+        result = await (run_sync or asyncio.to_thread)(self._fn, *args, **kwargs)
         if inspect.isawaitable(result):
             result = await result
         return result
@@ -260,6 +277,7 @@ def tool(
     description: str | None = None,
     approval: ApprovalPolicy | None = None,
     idempotent: bool = True,
+    timeout: float | None = None,
 ) -> Callable[[AnyFn], Tool]: ...
 
 
@@ -271,6 +289,7 @@ def tool(
     description: str | None = None,
     approval: ApprovalPolicy | None = None,
     idempotent: bool = True,
+    timeout: float | None = None,
 ) -> Tool | Callable[[AnyFn], Tool]:
     """Make a function a tool; use as ``@tool`` or ``@tool(...)``.
 
@@ -288,6 +307,9 @@ def tool(
         idempotent: Set ``False`` if running the tool twice would repeat a side effect
             that cannot be deduplicated: a call interrupted by a crash after it started
             is then reported to the model as "outcome unknown" instead of run again.
+        timeout: Seconds a call may run; past it the call fails with a timeout error
+            the model sees (default: the agent's ``tool_timeout``). A sync function's
+            thread cannot be stopped: it is disowned and runs on.
 
     Returns:
         The :class:`Tool`, or a decorator making one.
@@ -304,6 +326,7 @@ def tool(
             description=description,
             approval=approval,
             idempotent=idempotent,
+            timeout=timeout,
         )
 
     return make if fn is None else make(fn)
@@ -404,6 +427,25 @@ def format_tool_error(exc: BaseException) -> str:
 
 def _never() -> ApprovalPolicy:
     return approval.never()
+
+
+def check_timeout(value: float | None, what: str) -> float | None:
+    """A positive, finite number of seconds, or None.
+
+    Raises:
+        ConfigurationError: Anything else (zero, negative, NaN, infinite, not a number).
+    """
+    if value is None:
+        return None
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not (0 < value < float("inf"))
+    ):
+        raise ConfigurationError(
+            f"{what} must be a positive, finite number of seconds, not {value!r}"
+        )
+    return float(value)
 
 
 def _sorted_sets(value: Any) -> Any:

@@ -1,206 +1,187 @@
-"""A session's canonical transcript in the conversation store, and the event writer.
+"""A session's canonical transcript in the conversation store: read, append, show a model.
 
-The transcript is the truth of what happened in a turn: an assistant message is
-appended as soon as its model call ends, a tool result as soon as its tool returns.
-A step that crashes and runs again reads what its earlier attempt already appended
-and adopts it — the model is not called again for a message that is on record, a
-completed tool is not run again, and a non-idempotent tool that had started but left
-no result is recorded as "outcome unknown".
+The transcript is the truth of what happened in a turn. A model reply that asked for
+tools is on record before the tools run, a tool result as soon as its step commits (or
+sooner, when other calls of the reply still run), so a step that crashes and runs again
+reads what its earlier attempt recorded and adopts it: the model is not called again
+for a reply on record, a finished tool does not run again, and a non-idempotent tool
+that had started but left no result is reported as "outcome unknown".
+
+Appends are `AppendRecords` writes that ride on the step's commits (`durable`), so the
+transcript, the ledger and the events of a step land in one transaction.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
+from ..stores import OFFSET_START, AppendRecords, Stores
+from ._cursor import Producer
+from ._entries import (
+    AssistantEntry,
+    ToolResultEntry,
+    UserEntry,
+    entry_json,
+    read_entries,
+)
+from .models import AssistantMessage, ChatMessage, ToolCall, ToolResultMessage, UserMessage
 
-from ..errors import FatalError, FencedError
-from ..stores import Stores, StreamIdentity
-from ..stores._agent_records import OFFSET_START, ProducerClaim
-from ._events import EVENTS_STREAM, EventType, encode_event
-from .models import AssistantMessage, Message, ToolCall, ToolResultMessage, UserMessage
+__all__ = ["TRANSCRIPT_CACHE_SIZE", "Transcript", "TranscriptCache", "to_messages"]
 
-__all__ = ["EventWriter", "Transcript", "conversation_path", "to_messages"]
-
-Record = dict[str, Any]
-#: Sessions whose transcripts one process keeps read (oldest dropped first).
+#: Sessions whose transcripts one process keeps read (the oldest is dropped first).
 TRANSCRIPT_CACHE_SIZE = 256
 
 
-def conversation_path(agent_name: str, session_id: str) -> str:
-    """The conversation stream of one session."""
-    return f"agents/{agent_name}/{session_id}"
-
-
 @dataclass(slots=True)
-class Transcript:
-    """Appends and reads one session's records as its fenced producer.
+class _Cached:
+    offset: str
+    entries: list[Any]
+    # (producer id, epoch) -> next producer sequence, from the batches read
+    sequences: dict[tuple[str, int], int] = field(default_factory=dict)
 
-    Appends from concurrent tasks of one step (parallel tool calls) are serialized: each
-    takes the next producer sequence, and two taking the same one would conflict.
+
+class TranscriptCache:
+    """Transcripts one process has read.
+
+    The stream is append-only, so what was read stays true and a later read fetches
+    only the tail.
     """
 
-    stores: Stores
-    path: str
-    claim: ProducerClaim
-    cache: dict[str, tuple[str, list[Record]]] | None = None
-    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, init=False, repr=False, compare=False)
-    # The next producer sequence, read once per Transcript (one step's appends) and kept:
-    # this object is the stream's only producer while the step runs.
-    _sequence: int | None = field(default=None, init=False, repr=False, compare=False)
+    def __init__(self, size: int = TRANSCRIPT_CACHE_SIZE) -> None:
+        self._size = size
+        self._entries: dict[str, _Cached] = {}
 
-    @classmethod
-    async def open(cls, stores: Stores, agent_name: str, session_id: str) -> ProducerClaim:
-        """Create the stream (idempotent) and take production of it."""
-        path = conversation_path(agent_name, session_id)
-        await stores.conversations.create_stream(
-            path, StreamIdentity(agent_name=agent_name, instance_id=session_id)
-        )
-        return await stores.conversations.acquire_producer(path, f"session:{session_id}")
+    def get(self, path: str) -> _Cached | None:
+        return self._entries.get(path)
 
-    async def append(self, records: Sequence[Record]) -> str:
-        """Append records as one all-or-nothing batch; returns its offset."""
-        async with self._lock:
-            if self._sequence is None:
-                meta = await self.stores.conversations.get_meta(self.path)
-                self._sequence = 0 if meta is None else meta.next_producer_sequence
-            try:
-                offset = await self.stores.conversations.append(
-                    path=self.path,
-                    producer_id=self.claim.producer_id,
-                    producer_epoch=self.claim.producer_epoch,
-                    incarnation=self.claim.incarnation,
-                    producer_sequence=self._sequence,
-                    records=list(records),
-                )
-            except FencedError as exc:
-                self._sequence = None
-                # Another producer took the conversation over: retrying cannot help.
-                raise FatalError(f"the session's transcript was taken over: {exc}") from exc
-            except BaseException:
-                self._sequence = None
-                raise
-            self._sequence += 1
-            return offset
+    def put(self, path: str, cached: _Cached) -> None:
+        self._entries.pop(path, None)
+        self._entries[path] = cached
+        while len(self._entries) > self._size:
+            self._entries.pop(next(iter(self._entries)))
 
-    async def read(self, after: str = OFFSET_START) -> tuple[list[Record], str]:
-        """Every record after `after`, and the offset they end at.
-
-        A whole-transcript read continues from the `cache` of a previous one: the stream
-        is append-only, so what was read stays true and only the tail is fetched.
-        """
-        cached = (
-            self.cache.get(self.path) if after == OFFSET_START and self.cache is not None else None
-        )
-        records: list[Record] = list(cached[1]) if cached else []
-        offset = cached[0] if cached else after
-        while True:
-            page = await self.stores.conversations.read(self.path, offset=offset, limit=1000)
-            for batch in page.batches:
-                records.extend(r for r in batch.records if isinstance(r, dict))
-            offset = page.next_offset
-            if page.up_to_date or not page.batches:
-                if after == OFFSET_START and self.cache is not None:
-                    self.cache[self.path] = (offset, list(records))
-                    while len(self.cache) > TRANSCRIPT_CACHE_SIZE:
-                        self.cache.pop(next(iter(self.cache)))
-                return records, offset
+    def drop(self, path: str) -> None:
+        self._entries.pop(path, None)
 
 
-def to_messages(records: Sequence[Record]) -> list[Message]:
-    """The model-facing conversation a list of transcript records amounts to."""
-    out: list[Message] = []
-    for record in records:
-        kind = record.get("kind")
-        if kind == "user":
-            out.append(UserMessage(text=str(record.get("text", ""))))
-        elif kind == "assistant":
-            calls = tuple(
-                ToolCall(
-                    call_id=c["call_id"],
-                    name=c["name"],
-                    arguments=c.get("arguments", {}),
-                    arguments_json=orjson.dumps(c.get("arguments", {})).decode(),
-                )
-                for c in record.get("tool_calls", ())
-            )
-            out.append(AssistantMessage(text=str(record.get("text", "")), tool_calls=calls))
-        elif kind == "tool_result":
-            out.append(
-                ToolResultMessage(
-                    call_id=record["call_id"],
-                    name=record["name"],
-                    content=str(record["content"]),
-                    is_error=bool(record.get("is_error")),
-                )
-            )
-    return out
+class Transcript:
+    """One session's transcript, read through a cache and appended as its producer.
 
-
-class EventWriter:
-    """Writes session events to the run's event stream, batching bursts.
-
-    Events queue in memory and a background flush writes whatever is queued as one
-    stream write; `close()` (at the end of every step) flushes the rest, so a step's
-    events are on record before the step commits.
+    Args:
+        stores: The backend's stores.
+        path: The conversation stream.
+        producer: The session's producer hold (None to only read).
+        cache: A process-wide `TranscriptCache`.
     """
 
     def __init__(
         self,
         stores: Stores,
-        run_id: str,
-        *,
-        turn_id: str | None,
-        step_index: int | None,
-        flush_interval: float = 0.02,
+        path: str,
+        producer: Producer | None = None,
+        cache: TranscriptCache | None = None,
     ) -> None:
-        self._store = stores.workflow
-        self._run_id = run_id
-        self.turn_id = turn_id
-        self.step_index = step_index
-        self._sequence = 0
-        self._queued: list[bytes] = []
-        self._interval = flush_interval
-        self._task: asyncio.Task[None] | None = None
-        self._writing = asyncio.Lock()
+        self._stores = stores
+        self.path = path
+        self.producer = producer
+        self._cache = cache
+        self._next_sequence: int | None = None
 
-    def emit(self, type_: EventType, **data: Any) -> None:
-        """Queue one event; its sequence is its position within this step."""
-        self._queued.append(
-            encode_event(
-                type_,
-                data,
-                turn_id=self.turn_id,
-                step_index=self.step_index,
-                sequence=self._sequence,
-            )
+    async def entries(self) -> list[Any]:
+        """Every entry, in order (typed: `TranscriptEntry`)."""
+        cached = self._cache.get(self.path) if self._cache is not None else None
+        state = (
+            _Cached(cached.offset, list(cached.entries), dict(cached.sequences))
+            if cached is not None
+            else _Cached(OFFSET_START, [])
         )
-        self._sequence += 1
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._flush_soon())
+        while True:
+            page = await self._stores.conversations.read(self.path, offset=state.offset, limit=1000)
+            for batch in page.batches:
+                state.entries.extend(read_entries(batch.records, what=f"transcript {self.path!r}"))
+                key = (batch.producer_id, batch.producer_epoch)
+                state.sequences[key] = batch.producer_sequence + 1
+            state.offset = page.next_offset
+            if page.up_to_date or not page.batches:
+                break
+        if self._cache is not None:
+            self._cache.put(self.path, _Cached(state.offset, list(state.entries), state.sequences))
+        if self.producer is not None and self._next_sequence is None:
+            self._next_sequence = state.sequences.get(
+                (self.producer.producer_id, self.producer.epoch), 0
+            )
+        return state.entries
 
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(self._interval)
-        # Shielded: `close()` cancels this task, and a write already under way must
-        # still land (and before anything `close()` writes after it).
-        await asyncio.shield(self.flush())
+    def append(self, entries: Sequence[Any]) -> AppendRecords:
+        """The write appending `entries` as the next batch (read `entries()` first)."""
+        if self.producer is None or self._next_sequence is None:
+            raise RuntimeError("read the transcript as its producer before appending")
+        write = AppendRecords(
+            path=self.path,
+            producer_id=self.producer.producer_id,
+            producer_epoch=self.producer.epoch,
+            incarnation=self.producer.incarnation,
+            producer_sequence=self._next_sequence,
+            records=tuple(entry_json(e) for e in entries),
+        )
+        self._next_sequence += 1
+        return write
 
-    async def flush(self) -> None:
-        """Write what is queued (writes are serialized, in emission order)."""
-        async with self._writing:
-            if self._queued:
-                chunk, self._queued = self._queued, []
-                await self._store.write_stream(self._run_id, EVENTS_STREAM, chunk)
+    def forget(self) -> None:
+        """Drop the cached copy (after a refused append: the stream moved on)."""
+        if self._cache is not None:
+            self._cache.drop(self.path)
+        self._next_sequence = None
 
-    async def close(self) -> None:
-        """Flush everything and stop the background flusher."""
-        task = self._task
-        if task is not None and not task.done() and task is not asyncio.current_task():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self.flush()
+
+def _call(entry: Any) -> ToolCall:
+    return ToolCall(
+        call_id=entry.call_id,
+        name=entry.name,
+        arguments=dict(entry.arguments),
+        arguments_json=entry.arguments_json,
+        parse_error=entry.parse_error,
+    )
+
+
+def to_messages(entries: Iterable[Any]) -> list[ChatMessage]:
+    """The conversation a model sees for these entries.
+
+    Every tool call is followed at once by its result: a result recorded after a
+    message that came in between (a steering message, say) moves up to its call, and a
+    call with no result on record gets an explicit one. Providers reject a history
+    that leaves a call unanswered.
+    """
+    listed = list(entries)
+    results = {e.call_id: e for e in listed if isinstance(e, ToolResultEntry)}
+    out: list[ChatMessage] = []
+    for entry in listed:
+        if isinstance(entry, UserEntry):
+            out.append(UserMessage(text=entry.text))
+        elif isinstance(entry, AssistantEntry):
+            calls = tuple(_call(c) for c in entry.tool_calls)
+            out.append(AssistantMessage(text=entry.text, tool_calls=calls))
+            for call in entry.tool_calls:
+                result = results.get(call.call_id)
+                if result is None:
+                    out.append(
+                        ToolResultMessage(
+                            call_id=call.call_id,
+                            name=call.name,
+                            content="No result was recorded for this call (it did not run "
+                            "to an end).",
+                            is_error=True,
+                        )
+                    )
+                else:
+                    out.append(
+                        ToolResultMessage(
+                            call_id=result.call_id,
+                            name=result.name,
+                            content=result.content,
+                            is_error=result.is_error,
+                        )
+                    )
+    return out

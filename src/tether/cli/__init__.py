@@ -45,8 +45,12 @@ def _parser() -> argparse.ArgumentParser:
         )
         return p
 
-    worker = with_db(sub.add_parser("worker", help="run a worker for MODULE:REGISTRY"))
-    worker.add_argument("target", metavar="MODULE:REGISTRY")
+    worker = with_db(
+        sub.add_parser(
+            "worker", help="run a worker for MODULE:ATTR (a Registry, an Agents or an AgentHost)"
+        )
+    )
+    worker.add_argument("target", metavar="MODULE:ATTR")
     worker.add_argument(
         "--concurrency",
         type=int,
@@ -151,27 +155,44 @@ def _import_failure(exc: Exception) -> str:
 
 
 async def _worker(args: argparse.Namespace) -> int:
-    from ..durable import Registry, Worker
-    from ..errors import ConfigurationError
+    from ..durable import Worker
     from ..stores import open_backend
 
-    module_name, _, attr = str(args.target).partition(":")
+    registry, what = _load_registry(str(args.target))
+    async with open_backend(_url(args)) as backend:
+        print(
+            f"tether worker: {what}, deployment {registry.deployment!r}, workflows "
+            f"{registry.names()}, store {backend.url}",
+            flush=True,
+        )
+        await Worker(backend, registry, concurrency=args.concurrency).run_forever()
+    return 0
+
+
+def _load_registry(target: str) -> tuple[Any, str]:
+    """The `Registry` a `MODULE:ATTR` names: a Registry, an `Agents`, or an `AgentHost`."""
+    from ..agent import AgentHost, Agents
+    from ..durable import Registry
+    from ..errors import ConfigurationError
+
+    module_name, _, attr = target.partition(":")
     if not attr:
-        raise ConfigurationError(f"{args.target!r}: write MODULE:REGISTRY, e.g. app.flows:registry")
+        raise ConfigurationError(
+            f"{target!r}: write MODULE:ATTR, e.g. app.flows:registry or app.agents:agents"
+        )
     sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
         # The user's module failed, not tether: say where in one line, no traceback.
         raise ConfigurationError(f"cannot import {module_name!r}: {_import_failure(exc)}") from exc
-    registry: Any = getattr(module, attr, None)
-    if not isinstance(registry, Registry):
-        raise ConfigurationError(f"{args.target!r} is not a tether.Registry")
-    async with open_backend(_url(args)) as backend:
-        print(
-            f"tether worker: deployment {registry.deployment!r}, workflows "
-            f"{registry.names()}, store {backend.url}",
-            flush=True,
-        )
-        await Worker(backend, registry, concurrency=args.concurrency).run_forever()
-    return 0
+    value: Any = getattr(module, attr, None)
+    if isinstance(value, Registry):
+        return value, "workflows"
+    if isinstance(value, Agents | AgentHost):
+        agents = value if isinstance(value, Agents) else value.agents
+        return agents.registry, f"agents {agents.names()}"
+    raise ConfigurationError(
+        f"{target!r} is {type(value).__name__}, not a tether.Registry, tether.agent.Agents "
+        "or tether.agent.AgentHost"
+    )

@@ -20,7 +20,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..agent import Session, SessionEvent
+from ..agent import (
+    InputRequest,
+    InputRequested,
+    InputResolved,
+    MessageCompleted,
+    Session,
+    SessionEvent,
+    SessionStarted,
+    ToolCalled,
+    ToolReturned,
+    TurnFailed,
+    TurnStarted,
+    TurnSteered,
+    TurnWaiting,
+)
 from ..stores import Backend, init_key_file, open_backend
 from ..testing import ScriptedModel
 from ._demo_app import build_host
@@ -62,7 +76,7 @@ class _Printer:
     def _flush(self) -> None:
         if self.deltas:
             first, count = self.deltas[0], len(self.deltas)
-            text = "".join(e.data.get("text", "") for e in self.deltas)
+            text = "".join(getattr(e.data, "text", "") for e in self.deltas)
             self.deltas = []
             self._line(first, f"message.delta x{count}", json.dumps(text, ensure_ascii=False))
 
@@ -72,54 +86,48 @@ class _Printer:
         if meta.turn_id is not None:
             turn = self.turns.setdefault(meta.turn_id, len(self.turns) + 1)
             step = "-" if meta.step_index is None else str(meta.step_index)
-            coords = f"t{turn}.s{step}.{meta.sequence}"
+            # sequence = part * 1e6 + index (see tether.agent's _emitter); "*" = the part's end
+            part, index = divmod(meta.sequence, 1_000_000)
+            shown = "*" if index == 999_999 else str(index)
+            coords = f"t{turn}.s{step}.{part}:{shown}"
         elapsed = time.monotonic() - self.start
         print(f"{elapsed:6.2f}s  {coords:<9} {kind:<18} {details}".rstrip(), flush=True)
 
     @staticmethod
     def _details(event: SessionEvent) -> str:
         data = event.data
-        match event.type:
-            case "session.started":
-                return f"session {data.get('session_id')} of agent {data.get('agent')!r}"
-            case "turn.started" | "turn.steered":
-                return f"{json.dumps(data.get('text', ''))} from {data.get('principal') or '-'}"
-            case "message.completed":
-                calls = [c["name"] for c in data.get("tool_calls", [])]
+        match data:
+            case SessionStarted():
+                return f"session {data.session_id} of agent {data.agent!r}"
+            case TurnStarted() | TurnSteered():
+                return f"{json.dumps(data.text)} from {data.principal or '-'}"
+            case MessageCompleted():
+                calls = [c.name for c in data.tool_calls]
                 return f"calls {', '.join(calls)}" if calls else "final answer"
-            case "tool.call":
-                return _call(data["name"], data.get("arguments", {}))
-            case "tool.result":
-                flag = " (error)" if data.get("is_error") else ""
-                return f"{data['name']}{flag} → {_short(data.get('content', ''), 60)}"
-            case "input.requested":
-                if data.get("kind") == "approval":
-                    return f"approval of {_call(data['tool'], data.get('arguments', {}))}"
-                options = "/".join(data.get("options") or []) or "free text"
-                return f"question [{options}] {_short(data.get('prompt', ''), 48)}"
-            case "input.resolved":
-                return f"{data['request_id']} = {_short(data.get('answer'))} by {data.get('by')}"
-            case "turn.waiting":
-                return f"on {data.get('on')} (no worker is held)"
-            case "turn.failed":
-                return f"{data.get('error')} terminal={data.get('terminal')}"
+            case ToolCalled():
+                return _call(data.name, dict(data.arguments))
+            case ToolReturned():
+                flag = " (error)" if data.is_error else ""
+                return f"{data.name}{flag} → {_short(data.content, 60)}"
+            case InputRequested():
+                request = data.request
+                if request.kind == "approval":
+                    arguments = request.data.get("arguments", {})
+                    return f"approval of {_call(request.tool_name or '?', arguments)}"
+                options = "/".join(request.options or []) or "free text"
+                return f"question [{options}] {_short(request.prompt or '', 48)}"
+            case InputResolved():
+                return f"{data.request_id} = {_short(data.answer)} by {data.by}"
+            case TurnWaiting():
+                return f"on {data.on} (no worker is held)"
+            case TurnFailed():
+                return f"{data.error} terminal={data.terminal}"
             case _:
                 return ""
 
 
-def _pending(requests: list[dict[str, Any]], kind: str) -> dict[str, Any] | None:
-    return next((r for r in requests if r.get("kind") == kind), None)
-
-
-async def _step_committed(backend: Backend, run_id: str, name: str, count: int) -> None:
-    """Wait until the run has `count` completed steps called `name`."""
-    for _ in range(1000):
-        steps = await backend.stores.workflow.list_steps(run_id)
-        done = [s for s in steps if s.name.endswith(f"//{name}") and s.status == "completed"]
-        if len(done) >= count:
-            return
-        await asyncio.sleep(0.01)
-    raise TimeoutError(f"step {name!r} never committed")
+def _pending(requests: list[InputRequest], kind: str) -> InputRequest | None:
+    return next((r for r in requests if r.kind == kind), None)
 
 
 async def _settled(backend: Backend, submission_id: str) -> Any:
@@ -141,14 +149,22 @@ async def run_demo() -> int:
     key_file = init_key_file(work / "key").path
     os.environ["TETHER_KEY_FILE"] = str(key_file)
     env = {**os.environ, "TETHER_DEMO_LOG": str(log), "TETHER_DEMO_CALLS": str(calls)}
-    cmd = [sys.executable, "-m", "tether.cli._demo_app", str(db)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tether.cli",
+        "worker",
+        "tether.cli._demo_app:agents",
+        "--db",
+        f"sqlite:///{db}",
+    ]
     print("tether demo — the incident agent of seed §10.13 (ScriptedModel, no network)")
     print(f"journal: {db} (encrypted; key file {key_file}, mode 0600)\n")
     workers: list[subprocess.Popen[bytes]] = []
     killed: dict[int, float] = {}  # pid -> when the demo killed it
 
     def start_worker() -> subprocess.Popen[bytes]:
-        proc = subprocess.Popen(cmd, env=env)
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
         workers.append(proc)
         return proc
 
@@ -172,11 +188,11 @@ async def run_demo() -> int:
                     continue
                 if question := _pending(await session.pending_requests(), "question"):
                     out.say("the on-call engineer answers the severity question: p2")
-                    await session.answer(question["request_id"], "p2", principal=_PRINCIPAL)
+                    await session.answer(question.request_id, "p2", principal=_PRINCIPAL)
                     out.say("handle_incident then sleeps 1 s durably (10 min in production)")
                 elif approval := _pending(await session.pending_requests(), "approval"):
-                    # The parking step commits just after its events are on record.
-                    await _step_committed(backend, session.run_id, "request_input", 2)
+                    # The events that announce the park land in the park's own commit:
+                    # the run holds no worker now.
                     first.send_signal(signal.SIGKILL)
                     status = first.wait()
                     killed[first.pid] = time.time()
@@ -191,7 +207,7 @@ async def run_demo() -> int:
                         "days later, the on-call engineer approves the restart "
                         "(answered after the restart)"
                     )
-                    await session.answer(approval["request_id"], "approve", principal=_PRINCIPAL)
+                    await session.answer(approval.request_id, "approve", principal=_PRINCIPAL)
             return False
 
         try:
@@ -216,7 +232,7 @@ async def run_demo() -> int:
                 if proc.poll() is None:
                     proc.send_signal(signal.SIGTERM)
                     proc.wait()
-        steps = await backend.stores.workflow.list_steps(session.run_id)
+        steps = await (await host.client.get(session.run_id)).steps()
     killed_at = killed.get(first.pid, float("inf"))
 
     second_pid = workers[-1].pid
@@ -229,7 +245,7 @@ async def run_demo() -> int:
             turn_steps += 1
         ran = (
             "worker 1 (killed)"
-            if step.completed_at is not None and step.completed_at < killed_at
+            if step.completed_at is not None and step.completed_at.timestamp() < killed_at
             else "worker 2"
         )
         if step.status != "completed":

@@ -1,33 +1,33 @@
-"""The demo's incident agent (seed §10.13) and its worker (`python -m tether.cli._demo_app DB`).
+"""The demo's incident agent (seed §10.13), declared as `Agents` for `tether worker`.
 
-The same `build_host` runs in the demo process (the client) and in each worker
-process. The model is a `ScriptedModel`: no network, no key. Its script is indexed by
-the conversation (``select="transcript"``), so a worker started after a crash picks
-up at the right answer; each call is logged to ``$TETHER_DEMO_CALLS`` and each tool
-execution to ``$TETHER_DEMO_LOG`` (one ``O_APPEND`` line with the process id), which
-is how the demo shows what ran where.
+The demo process (the client) builds `AgentHost(backend, agents)`; each worker process
+is ``tether worker tether.cli._demo_app:agents --db URL``. The model is a
+`ScriptedModel`: no network, no key. Its script is indexed by the conversation
+(``select="transcript"``), so a worker started after a crash picks up at the right
+answer; each call is logged to ``$TETHER_DEMO_CALLS`` and each tool execution to
+``$TETHER_DEMO_LOG`` (one ``O_APPEND`` line with the process id), which is how the demo
+shows what ran where.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sys
 from typing import Any
 
 from ..agent import (
     Agent,
     AgentHost,
+    Agents,
     ToolContext,
     ToolWorkflowContext,
     approval,
     tool,
     workflow_tool,
 )
-from ..stores import Backend, open_backend
+from ..stores import Backend
 from ..testing import Reply, ScriptedModel, ScriptEntry, tool_call
 
-__all__ = ["INCIDENT", "SERVICE", "build_host"]
+__all__ = ["INCIDENT", "SERVICE", "agents", "build_host"]
 
 INCIDENT, SERVICE = "INC-1042", "api"
 
@@ -98,8 +98,7 @@ SCRIPT: list[ScriptEntry] = [
 ]
 
 
-def build_host(backend: Backend) -> AgentHost:
-    """The demo's `AgentHost` with the "ops" agent (same in every process)."""
+def _agents() -> Agents:
     model = ScriptedModel(
         SCRIPT, name="ops-demo", select="transcript", calls_file=os.environ.get("TETHER_DEMO_CALLS")
     )
@@ -109,13 +108,14 @@ def build_host(backend: Backend) -> AgentHost:
         instructions="You are the on-call ops agent. Triage incidents; ask before acting.",
         tools=[collect_metrics, handle_incident, restart_service],
     )
-    return AgentHost(backend, [agent], deployment="demo")
+    return Agents([agent], deployment="demo")
 
 
-async def _main(db: str) -> None:
-    async with open_backend(f"sqlite:///{db}") as backend:
-        await build_host(backend).worker(poll_interval=0.05).run_forever()
+#: The demo's agents, declared without a backend: `tether worker
+#: tether.cli._demo_app:agents --db URL` serves them (that is how the demo runs its workers).
+agents = _agents()
 
 
-if __name__ == "__main__":
-    asyncio.run(_main(sys.argv[1]))
+def build_host(backend: Backend) -> AgentHost:
+    """The demo's `AgentHost` with the "ops" agent (the client side)."""
+    return AgentHost(backend, agents)

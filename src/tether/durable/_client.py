@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, get_args
@@ -25,14 +25,26 @@ from ..stores import (
     TERMINAL_RUN_STATUSES,
     Backend,
     NewRun,
+    Page,
     RunRecord,
     RunStatus,
     StepRecord,
+    StoreWrite,
     WorkflowStore,
     chain_of,
     successor_run_id,
 )
 from ._registry import Registry, queue_name, workflow_name_of
+from ._run_reads import (
+    HookView,
+    RunInput,
+    is_stranded,
+    page_runs,
+    run_hooks,
+    run_input,
+    run_output,
+)
+from ._streams import RunStream
 
 __all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
 
@@ -41,6 +53,8 @@ RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 LIVE_WORKER_SECONDS = 15.0
+#: The stream `Client.stream` and `RunHandle.stream` name when given none.
+DEFAULT_STREAM = "default"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,14 +113,11 @@ async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
 
 
 async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
-    """The run of `run`'s chain that is current now: its highest generation.
-
-    That is `run` itself unless it continued as new (or its chain was started again
-    after it ended, `Client.restart`).
-    """
-    if run.status not in TERMINAL_RUN_STATUSES:
+    """The run of `run`'s chain that is current now (`run` unless it continued as new)."""
+    if run.status != "continued":
         return run
     latest = await store.latest_run(chain_of(run))
+    # A run ends continued in the commit that creates its successor: never missing.
     return run if latest is None or latest.generation <= run.generation else latest
 
 
@@ -114,9 +125,10 @@ class RunHandle:
     """A reference to a run, and through it to the run's chain.
 
     A handle follows the chain (`follow`, the default): when the run continued as new
-    (``ctx.continue_as_new``) or its chain was started again (`Client.restart`),
-    `status`, `info`, `steps` and `result` speak of the chain's current run, and
-    `result` waits for the chain's last run. With
+    (``ctx.continue_as_new``), `status`, `info`, `steps` and `result` speak of the
+    chain's current run, and `result` waits for the chain's last run. (A chain started
+    again after it ended, `Client.restart`, is a new execution: handles to its earlier
+    runs keep their outcome.) With
     ``follow=False`` they speak of this one run (whose status may be ``continued``),
     except `result`, which always follows. `cancel` cancels the chain's current run.
     """
@@ -139,25 +151,7 @@ class RunHandle:
     async def info(self) -> RunInfo:
         """The run's record (the chain's current run when following), and if stranded."""
         run = await self._run()
-        return RunInfo(
-            run_id=run.run_id,
-            workflow_name=run.workflow_name,
-            status=run.status,
-            deployment=run.deployment,
-            engine_version=run.engine_version,
-            created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
-            updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
-            completed_at=_ts(run.completed_at),
-            parent_run_id=run.parent_run_id,
-            stranded=await _is_stranded(self._store, run),
-            chain_id=chain_of(run),
-            generation=run.generation,
-            continued_to=(
-                successor_run_id(chain_of(run), run.generation + 1)
-                if run.status == "continued"
-                else None
-            ),
-        )
+        return _info(run, await _is_stranded(self._store, run))
 
     async def steps(self) -> list[StepView]:
         """The decoded journal (of the chain's current run when following), in slot order."""
@@ -186,11 +180,12 @@ class RunHandle:
             run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
             if run is None:
                 raise NotFoundError(f"run {current!r} does not exist")
-            if run.status in TERMINAL_RUN_STATUSES:
-                # The chain may go on: then wait for its current run instead, at once.
+            if run.status == "continued":
+                # The chain goes on: wait for its current run instead, at once.
                 current = (await _current(self._store, run)).run_id
                 if current != run.run_id:
                     continue
+            if run.status in TERMINAL_RUN_STATUSES:
                 return _outcome(run)
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + 2.0
@@ -212,6 +207,67 @@ class RunHandle:
         if reason is not None:
             check_text(reason, what="reason")
         await self._store.request_cancel(self.run_id, reason=reason)
+
+    async def input(self) -> RunInput:
+        """The arguments the run was started with (decoded).
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_input(self._store, self.run_id)
+
+    async def output(self) -> Any:
+        """The run's decoded output if it completed, else None; never waits.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_output(self._store, self.run_id)
+
+    async def hooks(self) -> list[HookView]:
+        """The run's active hooks (what it waits for payloads on), in slot order.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        return await run_hooks(self._store, self.run_id)
+
+    async def purge_content(self, *, keep_input: bool = False) -> None:
+        """Delete the run's content (retention).
+
+        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
+        statuses and timestamps stay.
+
+        Args:
+            keep_input: Keep the run's own input (when it holds identity, not content).
+        """
+        await self._store.purge_run_content(self.run_id, keep_input=keep_input)
+
+    def stream(self, name: str = DEFAULT_STREAM) -> RunStream:
+        """One of the run's named streams (read, follow)."""
+        return RunStream(self._store, self.run_id, name)
+
+
+def _info(run: RunRecord, stranded: bool) -> RunInfo:
+    return RunInfo(
+        run_id=run.run_id,
+        workflow_name=run.workflow_name,
+        status=run.status,
+        deployment=run.deployment,
+        engine_version=run.engine_version,
+        created_at=datetime.fromtimestamp(run.created_at, tz=UTC),
+        updated_at=datetime.fromtimestamp(run.updated_at, tz=UTC),
+        completed_at=_ts(run.completed_at),
+        parent_run_id=run.parent_run_id,
+        stranded=stranded,
+        chain_id=chain_of(run),
+        generation=run.generation,
+        continued_to=(
+            successor_run_id(chain_of(run), run.generation + 1)
+            if run.status == "continued"
+            else None
+        ),
+    )
 
 
 def _outcome(run: RunRecord) -> Any:
@@ -263,6 +319,8 @@ class Client:
     def __init__(self, backend: Backend, *, registry: Registry | None = None) -> None:
         self.backend = backend
         self.registry = registry
+        # Set on `Worker.client`: starts runs on that worker at once when it has room.
+        self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
 
     @property
     def _store(self) -> WorkflowStore:
@@ -292,7 +350,10 @@ class Client:
         if run_id is not None:
             check_identifier(run_id, what="run_id")
         new = self._new_run(workflow, args, kwargs, run_id or new_ulid("run_"))
-        run, _ = await self._store.create_run(new)
+        if self._eager is not None:
+            run = await self._eager(new)
+        else:
+            run, _ = await self._store.create_run(new)
         return RunHandle(self._store, run.run_id)
 
     async def restart(
@@ -301,10 +362,10 @@ class Client:
         """Start a chain again after its last run ended (completed, failed, cancelled).
 
         The new run is the chain's next generation (id ``<chain id>~<n>``, under this
-        client's deployment): a handle to the chain follows it, and it may take the
-        hook tokens the chain still retains (hook retention), which other runs may
-        not. Use it to open a new run at the same address after the old one ended.
-        Calling it again while that run is still going returns it.
+        client's deployment; `WorkflowStore.latest_run` finds it by the chain id), and
+        it may take the hook tokens the chain still retains (hook retention), which
+        other runs may not. Use it to open a new run at the same address after the old
+        one ended. Calling it again while that run is still going returns it.
 
         Args:
             chain_id: The chain (its first run's id).
@@ -398,15 +459,44 @@ class Client:
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
         return [await RunHandle(self._store, r.run_id, follow=False).info() for r in page.items]
 
-    async def resume_hook(self, token: str, payload: Any = None) -> None:
+    async def page_runs(
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[RunInfo]:
+        """A page of runs, newest first; pass its `next_cursor` back for the next one."""
+        page, served = await page_runs(
+            self._store, status=status, workflow=workflow, limit=limit, cursor=cursor
+        )
+        return Page(
+            items=tuple(_info(run, is_stranded(run, served)) for run in page.items),
+            next_cursor=page.next_cursor,
+        )
+
+    def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
+        """A named stream of a run: `read(start)`, `follow(start)` (ends with the run)."""
+        return RunStream(self._store, run_id, name)
+
+    async def resume_hook(
+        self, token: str, payload: Any = None, *, writes: Sequence[StoreWrite] = ()
+    ) -> None:
         """Send `payload` to the hook owning `token`; its run wakes up.
 
+        Args:
+            token: The hook's token.
+            payload: What its `await` returns.
+            writes: Writes of other stores (`tether.stores` write records) applied in
+                the same transaction: they land with the payload or not at all.
+
         Raises:
-            NotFoundError: No active hook has that token.
+            NotFoundError: No active hook has that token (nothing is written).
             InvalidInputError: `token` cannot be a hook token on any backend.
         """
         check_identifier(token, what="hook token")
-        await self._store.resume_hook(token, encode(payload, what="hook payload"))
+        await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).

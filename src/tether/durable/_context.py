@@ -110,6 +110,15 @@ class Hook:
         while True:
             yield await self.receive()
 
+    async def wait_beyond(self, count: int) -> None:
+        """Wait (parked) until the hook has received more than `count` payloads.
+
+        Unlike `receive` it consumes nothing, so it may be raced against other waits
+        and cancelled without losing a payload. Take `count` from a step
+        (`durable.hook_received`): then every replay waits for the same thing.
+        """
+        await self._activation.hook_beyond(self, count)
+
 
 class ChildRun:
     """A child run started by `ctx.start_child`."""
@@ -153,7 +162,13 @@ class WorkflowContext:
 
     def __init__(self, activation: Activation) -> None:
         self._a = activation
-        self._rng = _random.Random(activation.run_id)
+        self._seeded: _random.Random | None = None
+
+    def _rng(self) -> _random.Random:
+        # Seeded on first use: seeding costs more than a short run's whole replay.
+        if self._seeded is None:
+            self._seeded = _random.Random(self._a.run_id)
+        return self._seeded
 
     @property
     def run_id(self) -> str:
@@ -336,8 +351,8 @@ class WorkflowContext:
 
     def random(self) -> float:
         """A random float in [0, 1), the same sequence on every replay of this run."""
-        return self._rng.random()
+        return self._rng().random()
 
     def uuid(self) -> _uuid.UUID:
         """A random UUID (version 4), the same sequence on every replay of this run."""
-        return _uuid.UUID(int=self._rng.getrandbits(128), version=4)
+        return _uuid.UUID(int=self._rng().getrandbits(128), version=4)

@@ -15,19 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
     ConflictError,
-    ContinueAsNewError,
     FatalError,
     FencedError,
     HookTokenInUseError,
@@ -39,31 +37,45 @@ from ..errors import (
     SerializationError,
     StaleHeadError,
     StepFailedError,
-    StepTimeoutError,
     StoreError,
     StoreUnavailableError,
 )
-from ..stores import Commit, Continuation, NewEvent, NewMessage, NewRun, RunRecord, WorkflowStore
-from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
-from ._continue import Handoff, plan_successor
-from ._journal import ChildOp, ContinueOp, HookOp, Journal, StepOp, WaitOp
+from ..stores import (
+    Commit,
+    Continuation,
+    NewEvent,
+    NewMessage,
+    NewRun,
+    RunRecord,
+    StoreWrite,
+    WorkflowStore,
+)
+from ._bodies import StepBodies
+from ._context import ChildRun, Hook, StepInfo, WorkflowContext
+from ._continue import Handoff, prepare_successor
+from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._step_scope import StepScope
 from ._threads import StepThreads
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
-    from ..stores._records import Attr
 
 __all__ = ["Activation"]
 
+T = TypeVar("T")
 log = logging.getLogger("tether.worker")
 
 FORMAT_VERSION = 1
 #: Without a lease to go by (an activation outside a worker), how often a commit is
 #: tried while the store is unavailable before the activation gives the run up.
 _TRANSIENT_TRIES = 6
+
+
+#: Types whose values decode back equal to themselves (a NaN does not: it is unequal).
+_SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
 
 
 def _encode_error(error: BaseException) -> bytes:
@@ -129,6 +141,8 @@ class Activation:
         self.outcome: str = "running"
         self._slot = 0
         self._pending: list[NewEvent] = []
+        # Other stores' writes of completed steps, committed with `_pending`.
+        self._pending_writes: list[StoreWrite] = []
         self._lock = asyncio.Lock()
         self._active_steps = 0
         self._waiters: list[_Waiter] = []
@@ -138,7 +152,7 @@ class Activation:
         self._done: asyncio.Future[str] = loop.create_future()
         self._park_check_scheduled = False
         self._flush_scheduled = False
-        self._executing: set[asyncio.Future[Any]] = set()
+        self.bodies = StepBodies(run.run_id, threads)
         self._lease_timer: asyncio.TimerHandle | None = None
         self._cancelling = False
         if lease_seconds is not None:
@@ -225,8 +239,7 @@ class Activation:
         Step bodies in threads run to their end; the body task (async steps) unwinds
         from its cancellation.
         """
-        while self._executing:
-            await asyncio.wait(set(self._executing))
+        await self.bodies.quiesce()
         task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             await asyncio.wait({task})
@@ -272,6 +285,7 @@ class Activation:
         keep_pending: bool = True,
         park_guard: Callable[[], bool] | None = None,
         refusals: tuple[type[StoreError], ...] = (),
+        writes: Sequence[StoreWrite] = (),
         continuation: Callable[[], Continuation] | None = None,
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
@@ -284,7 +298,9 @@ class Activation:
             if self.ended:
                 raise _Suspend
             batch = (self._pending if keep_pending else []) + list(events)
+            store_writes = (self._pending_writes if keep_pending else []) + list(writes)
             self._pending = []
+            self._pending_writes = []
             stale = False
             refused: StoreError | InvalidInputError | None = None
             tries = 0
@@ -303,6 +319,7 @@ class Activation:
                     # for, and parking then would leave the run asleep with its answer.
                     if park_guard is not None and not park_guard():
                         self._pending = batch + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
                         return False
                     commit = Commit(
                         run_id=self.run_id,
@@ -317,6 +334,7 @@ class Activation:
                         # Each commit renews the lease (from the moment the store writes
                         # it): a step it starts must not run on a lease about to lapse.
                         lease_seconds=None if end else self.lease.seconds,
+                        writes=tuple(store_writes),
                         # Built per try: a catch-up may have folded in payloads to carry.
                         continuation=None if continuation is None else continuation(),
                     )
@@ -361,6 +379,7 @@ class Activation:
                         refused_ids = set(map(id, events))
                         kept = [e for e in batch if id(e) not in refused_ids]
                         self._pending = kept + self._pending
+                        self._pending_writes = store_writes + self._pending_writes
                         raise
                     # A refusal (a value the store cannot hold, a rule the commit broke):
                     # the run fails with it, nothing of the refused commit written.
@@ -368,6 +387,7 @@ class Activation:
                     log.error("run %s: the store refused a commit: %s", self.run_id, exc)
                     batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
+                    store_writes = []
                     continuation = None
                     continue
                 self.head = result.head
@@ -576,6 +596,9 @@ class Activation:
         while True:
             if op.status == "completed":
                 self.clock = max(self.clock, op.at)
+                if op.live is not None:
+                    (value,), op.live = op.live, None
+                    return value
                 return decode(op.output or b"", what=f"output of step {label!r}")
             if op.status == "failed":
                 raise self._failure(op, slot, label)
@@ -623,8 +646,9 @@ class Activation:
                 attempt=op.attempt,
                 idempotency_key=f"{self.run_id}:{slot}",
             )
+            step_scope = StepScope(self)
             try:
-                result = await self._execute(fn, args, kwargs, info, timeout)
+                result = await self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
             except _Suspend:
                 raise
             except asyncio.CancelledError as exc:
@@ -633,13 +657,16 @@ class Activation:
                     raise
                 # The step raised it itself (it awaited a task that was cancelled): a
                 # failed attempt, not a reason to leave the run hanging.
+                await step_scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
             except BaseException as exc:
                 # Any failure of the body, Exception or not, ends the attempt in the
                 # journal; only the engine's own signals unwind past it.
+                await step_scope.discard()
                 await self._attempt_failed(op, exc, policy)
                 return
+            writes = await step_scope.finish()
             if self.ended:
                 raise _Suspend
             try:
@@ -648,6 +675,11 @@ class Activation:
                 await self._fail_step(op, exc)
                 return
             op.status, op.output, op.at = "completed", output, time.time()
+            # The workflow sees a step's decoded output, live and on replay alike; for
+            # immutable scalars (a 10 MB string, say) that is the result itself.
+            if type(result) in _SAME_AFTER_DECODE and result == result:
+                op.live = (result,)
+            self._pending_writes.extend(writes)
             self._pending.append(
                 NewEvent(
                     event_type="step_completed",
@@ -692,66 +724,14 @@ class Activation:
                 raise _Suspend
             self.lease.renewed(sent)
 
-    def to_thread(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
-        """Run a sync callable on the worker's step threads, tracked by this activation.
+    async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await `fn` on the step threads for a running step (`durable.to_thread`)."""
+        return await self.bodies.run_in_thread(fn, *args, **kwargs)
 
-        An abandoned activation cannot stop a thread, so it keeps track of it until the
-        callable returns (see `quiesce`): the run is not handed to anyone, and the same
-        worker does not run it again, while the thread still runs.
-        """
-        running = self.threads.run(lambda: fn(*args, **kwargs))
-        self._executing.add(running)
-        running.add_done_callback(self._executing.discard)
-        return running
-
-    async def _execute(
-        self,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        info: StepInfo,
-        timeout: float | None,
-    ) -> Any:
-        token = set_step_info(info)
-        try:
-            if inspect.iscoroutinefunction(fn):
-                if timeout is None:
-                    return await fn(*args, **kwargs)
-                scope = asyncio.timeout(timeout)
-                try:
-                    async with scope:
-                        return await fn(*args, **kwargs)
-                except TimeoutError:
-                    if scope.expired():
-                        raise self._timed_out(info, timeout) from None
-                    raise
-            running = self.to_thread(fn, *args, **kwargs)
-            try:
-                # Shielded: cancelling the wait must not look like stopping the thread.
-                result = await asyncio.wait_for(asyncio.shield(running), timeout)
-            except TimeoutError:
-                if running.done():
-                    raise  # the step's own TimeoutError
-                # A thread cannot be stopped: it is disowned, runs on, and its result
-                # is dropped, while the attempt fails now and counts as one.
-                self._executing.discard(running)
-                log.warning(
-                    "run %s: step %r (attempt %d) passed its %g s timeout; its thread "
-                    "runs on unattended",
-                    self.run_id,
-                    info.name,
-                    info.attempt,
-                    timeout,
-                )
-                raise self._timed_out(info, timeout) from None
-            if inspect.isawaitable(result):
-                return await result
-            return result
-        finally:
-            reset_step_info(token)
-
-    def _timed_out(self, info: StepInfo, timeout: float | None) -> StepTimeoutError:
-        return StepTimeoutError(self.run_id, info.slot, info.name, info.attempt, timeout or 0.0)
+    async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
+        """Commit `writes` now, fenced by the lease (a step's `checkpoint`)."""
+        if writes:
+            await self._commit(writes=writes)
 
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
         payload = _encode_error(error)
@@ -866,6 +846,26 @@ class Activation:
         op.consumed = max(op.consumed, index + 1)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
+    async def hook_beyond(self, hook: Hook, count: int) -> None:
+        """Wait until `hook` holds more than `count` payloads (`Hook.wait_beyond`)."""
+        op = self.journal.ops[hook.slot]
+        assert isinstance(op, HookOp)
+        if op.hook_id in self._unconfirmed_hooks:
+            await self._commit()
+        await self._wait(
+            resume_at=None,
+            check=lambda: len(op.payloads) > count or op.conflict is not None,
+        )
+        if op.conflict is not None:
+            raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
+
+    def hook_received(self, token: str) -> int:
+        """How many payloads this activation has seen arrive at its hook `token`."""
+        for op in self.journal.ops.values():
+            if isinstance(op, HookOp) and op.token == token:
+                return len(op.payloads)
+        return 0
+
     async def start_child(
         self,
         workflow: Callable[..., Any] | str,
@@ -927,34 +927,7 @@ class Activation:
         kwargs: dict[str, Any],
     ) -> Any:
         """End the run continued and start its successor, in one commit; never returns."""
-        slot = self._next_slot()
-        op = self.journal.ops.get(slot)
-        if op is not None:
-            if not isinstance(op, ContinueOp):
-                raise self._nondeterminism(slot, op.name, "continue_as_new")
-            raise ContinueAsNewError(self.run_id, op.refused)
-        self.handoff.require(self.run_id)
-        try:
-            successor = plan_successor(
-                run=self.run,
-                journal=self.journal,
-                registry=self.registry,
-                current_workflow=self.workflow.name,
-                workflow=workflow,
-                args=args,
-                kwargs=kwargs,
-                active_steps=self._active_steps,
-            )
-        except ContinueAsNewError as exc:
-            # Whether a child or a step is still running depends on timing: the refusal
-            # is journaled (ahead of anything the body does next) so replay repeats it.
-            corr = f"continue:{slot}"
-            self.journal._add(slot, corr, ContinueOp(refused=exc.reason))
-            attrs: dict[str, Attr] = {"slot": slot, "reason": exc.reason}
-            refused = NewEvent(event_type="continue_refused", correlation_id=corr, attrs=attrs)
-            self._pending.append(refused)
-            self._schedule_flush()
-            raise
+        successor = prepare_successor(self, self._next_slot(), workflow, args, kwargs)
         # A cancel requested of this run before the commit lands applies to the chain:
         # the run ends cancelled (by `_obey_cancel`) and no successor starts.
         continued = await self._commit(

@@ -28,6 +28,9 @@ class StepOp:
     retry_after: float | None = None
     at: float = 0.0
     kind: OpKind = "step"
+    #: The result itself, kept by the attempt that produced it when decoding its output
+    #: would give back an equal value anyway (see `Activation.run_step`).
+    live: tuple[object] | None = None
 
 
 @dataclass(slots=True)

@@ -30,9 +30,13 @@ from ..stores import (
     Message,
     NewEvent,
     NewMessage,
+    NewRun,
+    RunRecord,
     WorkerRecord,
     WorkflowStore,
 )
+from ._ambient import bind_backend, unbind_backend
+from ._client import Client
 from ._continue import Handoff
 from ._executor import Activation
 from ._registry import Registry
@@ -180,6 +184,7 @@ class Worker:
         self._tasks: set[asyncio.Task[None]] = set()
         self._background: list[asyncio.Task[None]] = []
         self._slot_free = asyncio.Event()
+        self._reserved = 0  # slots held by eager starts under way
         self._stopping = False
         self._threads = StepThreads()
         # One per worker: "session handoff unavailable" is logged once, not per run.
@@ -219,10 +224,16 @@ class Worker:
         )
         self._healthy_since = time.monotonic()
         await self._reap()
-        self._background = [
-            asyncio.create_task(self._pull(), name="tether-worker-pull"),
-            asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
-        ]
+        # Tasks copy the context they are created in: every activation started by the
+        # pull loop sees this worker's backend (`current_backend()`).
+        bound = bind_backend(self.backend)
+        try:
+            self._background = [
+                asyncio.create_task(self._pull(), name="tether-worker-pull"),
+                asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
+            ]
+        finally:
+            unbind_backend(bound)
 
     async def stop(self) -> None:
         """Stop pulling, hand back every run and message held, and unregister."""
@@ -255,6 +266,43 @@ class Worker:
                 await self._store.expire_worker(self.worker_id)
         self._threads.shutdown()
 
+    @property
+    def client(self) -> Client:
+        """A `Client` whose starts run on this worker at once when it has a free slot.
+
+        An eager start: the run is created already claimed by this worker, in one
+        write, and its first step begins without a trip through the queue (no wake-up
+        to wait for, no claim to write). Its activation message is written already
+        delivered to this worker, so should the worker die the run comes back to the
+        queue as any other. When the worker is full, stopping, or the workflow is not
+        one of its registry's, the start goes through the queue as usual.
+        """
+        client = Client(self.backend, registry=self.registry)
+        client._eager = self._start_eagerly
+        return client
+
+    async def _start_eagerly(self, new: NewRun) -> RunRecord:
+        busy = len(self._tasks) + self._reserved >= self.concurrency
+        if busy or self._stopping or not self._background or new.queue != self.registry.queue:
+            run, _ = await self._store.create_run(new)
+            return run
+        self._reserved += 1
+        try:
+            sent = time.monotonic()
+            run, _, claimed = await self._store.start_run(
+                new, owner=self.worker_id, lease_seconds=self.lease_seconds
+            )
+        finally:
+            self._reserved -= 1
+        if claimed is not None:
+            self._spawn(*claimed, sent)
+        return run
+
+    def _spawn(self, message: Message, claim: Claim, sent: float) -> None:
+        task = asyncio.create_task(self._handle(message, claim, sent))
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+
     async def run_forever(self) -> None:
         """Run until cancelled (the CLI's `tether worker`)."""
         async with self:
@@ -265,7 +313,7 @@ class Worker:
         store = self._store
         queue = self.registry.queue
         while not self._stopping:
-            free = self.concurrency - len(self._tasks)
+            free = self.concurrency - len(self._tasks) - self._reserved
             if free <= 0:
                 self._slot_free.clear()
                 await self._slot_free.wait()
@@ -276,9 +324,7 @@ class Worker:
                     queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
                 )
                 for message, claim in claimed:
-                    task = asyncio.create_task(self._handle(message, claim, sent))
-                    self._tasks.add(task)
-                    task.add_done_callback(self._task_done)
+                    self._spawn(message, claim, sent)
                 if not claimed:
                     await store.wait_for_messages(queue, self.poll_interval)
             except StoreError as exc:

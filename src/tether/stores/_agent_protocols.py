@@ -218,6 +218,18 @@ class SubmissionStore(Protocol):
         """Running submissions whose lease has expired, in admission order."""
         ...
 
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        """The unsettled submissions of these lanes, in admission order across them."""
+        ...
+
+    async def redact_submissions(self, session_keys: Sequence[str]) -> int:
+        """Delete the content of every submission of these lanes (retention).
+
+        Payloads and attachments go; identity, order, statuses, outcomes, errors and
+        times stay. Returns how many submissions were redacted.
+        """
+        ...
+
 
 @runtime_checkable
 class ConversationStore(Protocol):

@@ -25,7 +25,7 @@ from typing import Any
 
 import orjson
 
-from ..errors import ContentDeletedError, PayloadTooLargeError
+from ..errors import ContentDeletedError
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._agent_records import (
     AttachmentRef,
@@ -44,21 +44,18 @@ from ._agent_records import (
     StreamIdentity,
     StreamMeta,
     Submission,
-    SubmissionAttachment,
     SubmissionClaim,
     SubmissionInput,
-    canonical_json,
     make_attachment_ref,
     verify_attachment_bytes,
 )
-from ._conversation_rules import MAX_BATCH_BYTES
+from ._encrypted_writes import SEALED_KEY, seal_batch, seal_submission_input
 from ._records import evolve
 from ._sealer import Sealer, current_scope, lane_scope, stream_scope
-from ._sealing import envelope_to_text
 
 __all__ = ["EncryptedAttachmentStore", "EncryptedConversationStore", "EncryptedSubmissionStore"]
 
-_SEALED = "$tether_sealed"
+_SEALED = SEALED_KEY
 _SETTLED_KEYS = frozenset({"type", "submission_id", "record_id", "outcome", "error", "data"})
 _SEALED_MIME = "application/vnd.tether.sealed"
 
@@ -128,20 +125,8 @@ class EncryptedSubmissionStore:
         return getattr(self.inner, name)
 
     async def _seal_input(self, sub: SubmissionInput) -> SubmissionInput:
-        s, sid = self._sealer, sub.submission_id
         scope = current_scope(lane_scope(sub.session_key))
-        items = tuple(
-            [
-                SubmissionAttachment(
-                    item_id=a.item_id,
-                    mime_type=a.mime_type,
-                    data=await s.seal(scope, ("submission.attachment", sid, a.item_id), a.data),
-                )
-                for a in sub.attachments
-            ]
-        )
-        payload = await s.seal_json(scope, ("submission.payload", sid), sub.payload)
-        return evolve(sub, payload=payload, attachments=items)
+        return await seal_submission_input(self._sealer, scope, sub)
 
     async def _error(self, submission_id: str, error: str | BaseException | None) -> str | None:
         if error is None:
@@ -256,6 +241,12 @@ class EncryptedSubmissionStore:
     async def list_expired_submissions(self) -> list[Submission]:
         return await self._s.open_all(await self.inner.list_expired_submissions())
 
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        return await self._s.open_all(await self.inner.list_unsettled_submissions(session_keys))
+
+    async def redact_submissions(self, session_keys: Sequence[str]) -> int:
+        return await self.inner.redact_submissions(session_keys)
+
 
 def _is_settlement(records: Sequence[JsonValue]) -> bool:
     return (
@@ -312,22 +303,15 @@ class EncryptedConversationStore:
         if _is_settlement(records):
             sealed: list[JsonValue] = [await self._seal_settlement(records[0])]
         else:
-            data = canonical_json(list(records))
-            if len(data) > MAX_BATCH_BYTES:
-                raise PayloadTooLargeError(
-                    f"a batch of {len(records)} record(s) for stream {path!r} encodes to "
-                    f"{len(data)} bytes, over the cap of {MAX_BATCH_BYTES} bytes; split it into "
-                    "several appends or move large content into attachments"
-                )
-            place = (
-                "conversation.batch",
-                path,
-                producer_id,
-                str(producer_epoch),
-                str(producer_sequence),
+            sealed = await seal_batch(
+                self._sealer,
+                current_scope(stream_scope(path)),
+                path=path,
+                producer_id=producer_id,
+                producer_epoch=producer_epoch,
+                producer_sequence=producer_sequence,
+                records=records,
             )
-            envelope = await self._sealer.seal(current_scope(stream_scope(path)), place, data)
-            sealed = [{_SEALED: envelope_to_text(envelope)}]
         return await self.inner.append(
             path=path,
             producer_id=producer_id,

@@ -12,6 +12,9 @@ and stream indexes itself, so those are not part of them):
 - stream chunks: ``stream, <run id>, <stream name>``;
 - any other event payload: ``event, <run id>, <event type>, <correlation id>``.
 
+Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
+as those stores seal them, under the run's scope (see `_encrypted_writes`).
+
 Queue messages (run ids), names, statuses, timestamps and attributes stay in clear.
 """
 
@@ -23,6 +26,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import NotFoundError
+from ._encrypted_writes import seal_writes
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -47,6 +51,7 @@ from ._records import (
 )
 from ._sealer import Sealer, mark_running, run_scope
 from ._sealing import parse
+from ._writes import StoreWrite
 
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
@@ -184,6 +189,19 @@ class EncryptedWorkflowStore:
         assert opened is not None
         return opened, created
 
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        stored, created, claimed = await self.inner.start_run(
+            await self._seal_new_run(run), owner=owner, lease_seconds=lease_seconds
+        )
+        opened = await self._open_run(stored)
+        assert opened is not None
+        if claimed is not None:
+            message, claim = claimed
+            claimed = (message, await self._open_claim(claim))
+        return opened, created, claimed
+
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._open_run(await self.inner.get_run(run_id))
 
@@ -238,8 +256,15 @@ class EncryptedWorkflowStore:
         start_runs = commit.start_runs
         if start_runs:
             start_runs = tuple([await self._seal_new_run(r) for r in start_runs])
-        if events is not commit.events or start_runs is not commit.start_runs:
-            commit = evolve(commit, events=events, start_runs=start_runs)
+        writes = commit.writes
+        if writes:
+            writes = await seal_writes(self._sealer, scope, writes)
+        if (
+            events is not commit.events
+            or start_runs is not commit.start_runs
+            or writes is not commit.writes
+        ):
+            commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
         if commit.continuation is not None:
             commit = evolve(
                 commit, continuation=await self._seal_continuation(scope, commit.continuation)
@@ -269,7 +294,12 @@ class EncryptedWorkflowStore:
 
     # -- writes from outside the run ---------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, run_id: str | None = None
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         hook = await self.inner.get_hook(token)
         while True:
@@ -285,8 +315,14 @@ class EncryptedWorkflowStore:
             try:
                 # Sealed for the run holding the hook now, and delivered only if it still
                 # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
-                # again for its new run.
-                return await self.inner.resume_hook(token, sealed, run_id=hook.run_id)
+                # again for its new run. What rides on the resume (a message admitted
+                # with its ring) belongs to the hook's run: under its scope, erased with it.
+                return await self.inner.resume_hook(
+                    token,
+                    sealed,
+                    writes=await seal_writes(self._sealer, scope, writes),
+                    run_id=hook.run_id,
+                )
             except NotFoundError:
                 moved = await self.inner.get_hook(token)
                 if moved is None or moved.run_id == hook.run_id:
@@ -311,6 +347,9 @@ class EncryptedWorkflowStore:
         return await self.inner.dequeue(
             queue, owner=owner, lease_seconds=lease_seconds, limit=limit
         )
+
+    async def clock(self) -> float:
+        return await self.inner.clock()
 
     async def claim_next(
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
@@ -349,8 +388,8 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str) -> None:
-        await self.inner.purge_run_content(run_id)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+        await self.inner.purge_run_content(run_id, keep_input=keep_input)
 
     # -- streams -----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -37,6 +37,7 @@ __all__ = ["LedgerTx"]
 UNSETTLED: frozenset[SubmissionStatus] = frozenset(
     {"queued", "running", "terminalizing", "joining", "joined"}
 )
+ALL_STATUSES: frozenset[SubmissionStatus] = UNSETTLED | {"settled"}
 
 
 class LedgerTx(Protocol):
@@ -66,6 +67,10 @@ class LedgerTx(Protocol):
 
     def update(self, submission: Submission) -> None:
         """Overwrite the mutable columns of an existing row."""
+        ...
+
+    def redact(self, submission: Submission) -> None:
+        """Delete a row's content: payload, attachments, settlement data (retention)."""
         ...
 
 
@@ -429,3 +434,95 @@ def renew_leases(tx: LedgerTx, owner_id: str, submission_ids: Sequence[str]) -> 
 def list_expired(tx: LedgerTx) -> list[Submission]:
     now = tx.now()
     return [s for s in tx.select(statuses=frozenset({"running"})) if 0 < s.lease_expires_at < now]
+
+
+# -- writes that ride on a run's commit (`stores._writes`) -------------------------------------
+# One consumer (a session's run) owns its lanes, and these run inside its fenced commit,
+# so they pick rows directly instead of through the claim and join protocols; each
+# leaves a row it does not apply to untouched.
+
+
+def start(tx: LedgerTx, attempt: AttemptRef, owner_id: str) -> bool:
+    """Run a queued submission under `attempt` with its input applied (see `StartSubmission`)."""
+    sub = tx.get(attempt.submission_id)
+    if sub is None:
+        return False
+    if sub.status == "running" and sub.attempt_id == attempt.attempt_id:
+        return True
+    if sub.status != "queued":
+        return False
+    now = tx.now()
+    tx.update(
+        replace_row(
+            sub,
+            status="running",
+            attempt_id=attempt.attempt_id,
+            owner_id=owner_id,
+            lease_expires_at=0.0,  # the run's lease is the lease; recovery is the run's
+            started_at=now,
+            input_applied_at=now,
+            attempt_count=sub.attempt_count + 1,
+            canonical_ready_at=sub.canonical_ready_at or now,
+            timeout_at=sub.timeout_at or now + DURABILITY_DEFAULT_TIMEOUT,
+        )
+    )
+    return True
+
+
+def join(tx: LedgerTx, host: AttemptRef, submission_ids: Sequence[str]) -> list[str]:
+    """Join queued submissions of the host's lane into it; returns those joined."""
+    owner = _host_running(tx, host)
+    if owner is None:
+        return []
+    joined: list[str] = []
+    for submission_id in submission_ids:
+        sub = tx.get(submission_id)
+        if sub is None or sub.status != "queued" or sub.session_key != owner.session_key:
+            continue
+        tx.update(replace_row(sub, status="joined", joined_into=owner.submission_id))
+        joined.append(submission_id)
+    return joined
+
+
+def settle(
+    tx: LedgerTx, attempt: AttemptRef, outcome: SubmissionOutcome, error: str | None
+) -> bool:
+    """Settle a running submission of `attempt` and its joins (see `SettleSubmission`)."""
+    sub = _owned(tx, attempt, "running", "terminalizing")
+    if sub is None:
+        return False
+    if outcome != "completed" and error is None:
+        error = f"submission {outcome}"
+    _settle(tx, sub, outcome, error)
+    return True
+
+
+def resolve_queued(
+    tx: LedgerTx, submission_ids: Sequence[str], outcome: SubmissionOutcome, error: str | None
+) -> list[str]:
+    """Settle queued submissions consumed without running; returns those settled."""
+    done: list[str] = []
+    now = tx.now()
+    for submission_id in submission_ids:
+        sub = tx.get(submission_id)
+        if sub is None or sub.status != "queued":
+            continue
+        tx.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
+        done.append(submission_id)
+    return done
+
+
+def redact(tx: LedgerTx, session_keys: Sequence[str]) -> int:
+    """Delete the content of every submission of these lanes; returns how many."""
+    count = 0
+    for key in session_keys:
+        for sub in tx.select(statuses=ALL_STATUSES, session_key=key):
+            tx.redact(sub)
+            count += 1
+    return count
+
+
+def list_unsettled(tx: LedgerTx, session_keys: Sequence[str]) -> list[Submission]:
+    """The unsettled submissions of these lanes, in admission order."""
+    rows = [s for key in session_keys for s in tx.select(statuses=UNSETTLED, session_key=key)]
+    return sorted(rows, key=lambda s: s.sequence)

@@ -36,6 +36,8 @@ __all__ = [
     "insert_chunk_statement",
     "insert_statement",
     "insert_values",
+    "redact_statements",
+    "redact_values",
     "select_chunks_statement",
     "settle_malformed_statement",
     "update_statement",
@@ -286,3 +288,19 @@ def attachments_from(
             SubmissionAttachment(item_id=item["item_id"], mime_type=item["mime_type"], data=data)
         )
     return tuple(result)
+
+
+def redact_statements(mark: str) -> tuple[str, str]:
+    """The statements deleting a submission's content: (row update, chunk delete)."""
+    return (
+        f"UPDATE tether_agent_submissions SET payload = {mark}, attachments = '[]', "
+        f"settlement_record = {mark} WHERE submission_id = {mark}",
+        f"DELETE FROM tether_agent_submission_chunks WHERE submission_id = {mark}",
+    )
+
+
+def redact_values(s: Submission) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The values of `redact_statements`; the settlement record keeps outcome and error."""
+    record = s.settlement_record
+    kept = None if record is None else SettledRecord(outcome=record.outcome, error=record.error)
+    return (canonical_json(None), encode_record(kept), s.submission_id), (s.submission_id,)

@@ -75,6 +75,14 @@ class LedgerStore:
     async def list_expired_submissions(self) -> list[Submission]:
         return await self._read_rule(_ledger.list_expired)
 
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        keys = list(session_keys)
+        return await self._read_rule(lambda tx: _ledger.list_unsettled(tx, keys))
+
+    async def redact_submissions(self, session_keys: Sequence[str]) -> int:
+        keys = list(session_keys)
+        return await self._write_rule(lambda tx: _ledger.redact(tx, keys))
+
     # -- transitions --------------------------------------------------------------------
     async def replace_submission_attempt(
         self, attempt: AttemptRef, next_attempt_id: str, *, lease: Lease | None = None

@@ -61,6 +61,7 @@ __all__ = [
     "claim_run",
     "create_run",
     "resume_hook",
+    "start_run",
     "wake_message",
 ]
 
@@ -97,6 +98,7 @@ class ViewTxn(Protocol):
     def delete_hook(self, hook_id: str) -> None: ...
     def last_run_of_chain(self, chain_id: str) -> str | None: ...
     def enqueue(self, message: NewMessage, now: float) -> str: ...
+    def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message: ...
     def ack(self, message_id: str, owner: str) -> bool: ...
     def nack(self, message_id: str, owner: str, available_at: float) -> bool: ...
     def drop_pending(self, queue: str, idempotency_key: str) -> None: ...
@@ -117,8 +119,30 @@ def _same_input(existing: RunRecord, new: NewRun) -> bool:
     return existing.input == new.input
 
 
-def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
+def start_run(
+    txn: ViewTxn, new: NewRun, owner: str, lease_seconds: float, now: float
+) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+    """Create a run and claim it for `owner` at once (an eager start), idempotently.
+
+    A new run's activation message is written already delivered to `owner`, so the run
+    has its way back if the owner dies before it ends; an existing run is left to its
+    own message and not claimed.
+    """
+    run, created = create_run(txn, new, now, leased_to=(owner, now + lease_seconds))
+    if not created:
+        return run, False, None
+    message = txn.enqueue_leased(wake_message(run, now), owner, now + lease_seconds)
+    claim = claim_run(txn, run.run_id, owner, lease_seconds, now)
+    assert claim.run is not None  # a run created a moment ago has no lease to be busy on
+    return claim.run, True, (message, claim)
+
+
+def create_run(
+    txn: ViewTxn, new: NewRun, now: float, *, leased_to: tuple[str, float] | None = None
+) -> tuple[RunRecord, bool]:
     """Create a run with its `run_created` event and activation message, idempotently.
+
+    With `leased_to` the message is left to the caller (`start_run` writes it leased).
 
     A run naming a chain (`NewRun.chain_id`) starts that chain again after its last run
     ended (completed, failed or cancelled): it is the chain's next generation and may
@@ -146,7 +170,7 @@ def create_run(txn: ViewTxn, new: NewRun, now: float) -> tuple[RunRecord, bool]:
         return existing, False
     if new.chain_id is not None or new.generation:
         _check_restart(txn, new)
-    return _new_run(txn, new, now), True
+    return _new_run(txn, new, now, leased_to=leased_to), True
 
 
 def _check_restart(txn: ViewTxn, new: NewRun) -> None:
@@ -168,7 +192,9 @@ def _check_restart(txn: ViewTxn, new: NewRun) -> None:
         )
 
 
-def _new_run(txn: ViewTxn, new: NewRun, now: float) -> RunRecord:
+def _new_run(
+    txn: ViewTxn, new: NewRun, now: float, *, leased_to: tuple[str, float] | None = None
+) -> RunRecord:
     run = RunRecord(
         run_id=new.run_id,
         workflow_name=new.workflow_name,
@@ -208,8 +234,10 @@ def _new_run(txn: ViewTxn, new: NewRun, now: float) -> RunRecord:
     # ties an event to its run's row before the transaction ends).
     run = _append(txn, run, [created], now)
     txn.insert_run(run)
-    # Created with its way in: a run is never active without a deliverable wake-up.
-    txn.enqueue(wake_message(run, now), now)
+    # Created with its way in: a run is never active without a deliverable wake-up
+    # (`start_run` writes it already delivered to its owner).
+    if leased_to is None:
+        txn.enqueue(wake_message(run, now), now)
     return run
 
 

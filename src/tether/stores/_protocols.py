@@ -30,6 +30,7 @@ from ._records import (
     WaitRecord,
     WorkerRecord,
 )
+from ._writes import StoreWrite
 
 if TYPE_CHECKING:
     from ._keyring import DataKeys
@@ -73,6 +74,19 @@ class WorkflowStore(Protocol):
 
         Returns the run and whether this call created it. The same run id with another
         workflow or input raises `ConflictError`.
+        """
+        ...
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        """`create_run`, and claim a new run for `owner` in the same transaction.
+
+        An eager start: the caller runs the run at once, with no trip through the queue.
+        A new run's activation message is written already delivered to `owner` (it
+        comes back to the queue if the owner dies). Returns the run, whether this call
+        created it, and for a new run the message and the claim; an existing run is not
+        claimed (None).
         """
         ...
 
@@ -137,6 +151,8 @@ class WorkflowStore(Protocol):
     async def commit(self, commit: Commit) -> CommitResult:
         """Apply one atomic commit of the lease holder (see `Commit`).
 
+        Its `writes` to other stores are applied first, in the same transaction.
+
         A commit with `lease_seconds` renews the lease for that long from the moment
         the store writes it, on the store's clock (`clock()`), never from a time the
         writer computed before sending it: a commit held up on its way must not land
@@ -156,15 +172,23 @@ class WorkflowStore(Protocol):
 
     # -- writes from outside the run ------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, run_id: str | None = None
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         """Append `hook_received` to the hook's run and wake it.
+
+        `writes` (see `stores._writes`) are applied first, in the same transaction.
 
         A hook may move to another run (continue-as-new): the payload goes to the run
         holding it when the write commits. With `run_id`, it is delivered only if that
         run holds it then (a payload bound to one run, as an encrypting layer seals it).
 
-        Raises `NotFoundError` when no active hook owns the token (or `run_id` does not).
+        Raises `NotFoundError` when no active hook owns the token (or `run_id` does not),
+        and nothing of `writes` is applied then.
         """
         ...
 
@@ -245,11 +269,12 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay.
+        statuses and timestamps stay. `keep_input` keeps the run's own input (its
+        identity, for runs whose input holds no content).
         """
         ...
 

@@ -11,7 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
 from functools import cache
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from ._writes import StoreWrite
 
 from ..errors import ConfigurationError
 
@@ -330,6 +333,9 @@ class Commit:
     ack_message_id: str | None = None
     release: bool = False
     lease_seconds: float | None = None
+    #: Other stores' writes applied in the same transaction, before the events (see
+    #: `stores._writes`): the commit lands with all of them or with none.
+    writes: tuple[StoreWrite, ...] = ()
     #: The successor this commit starts: its last event is then `run_continued`, and
     #: the run ends continued, its hooks moved to the successor (see `Continuation`).
     continuation: Continuation | None = None

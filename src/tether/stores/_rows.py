@@ -335,11 +335,21 @@ def statements(mark: str) -> Statements:
     )
 
 
-def purge_run_statements(mark: str) -> tuple[str, ...]:
+def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, ...]:
     """Statements (one run-id parameter each) that delete a run's content.
 
-    Ids, slots, names, statuses and timestamps stay.
+    Ids, slots, names, statuses and timestamps stay; with `keep_input` the run's input
+    too (in its row and its `run_created` event).
     """
+    if keep_input:
+        return (
+            f"UPDATE tether_runs SET output = NULL, error = NULL WHERE run_id = {mark}",
+            f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL "
+            f"WHERE run_id = {mark}",
+            f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark} "
+            "AND event_type <> 'run_created'",
+            f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
+        )
     return (
         # The input's digest goes too: a digest of a guessable input reveals it.
         f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "

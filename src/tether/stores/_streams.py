@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 from ._records import StreamChunk
@@ -28,9 +29,20 @@ def resolve_start(start: int, length: int) -> int:
 
 
 async def follow(
-    store: _ReadsStreams, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
+    store: _ReadsStreams,
+    run_id: str,
+    name: str,
+    *,
+    start: int = 0,
+    poll_interval: float = 0.05,
+    wake: Callable[[], asyncio.Event] | None = None,
 ) -> AsyncIterator[StreamChunk]:
-    """Yield the chunks of a stream from `start`, live, until the stream is closed."""
+    """Yield the chunks of a stream from `start`, live, until the stream is closed.
+
+    `wake` returns an event set when this process writes a stream: a quiet follower
+    waits on it (up to `poll_interval`) instead of sleeping the whole interval.
+    """
+    event = wake() if wake is not None else None
     chunks, closed = await store.read_stream(run_id, name, start=start)
     index = start
     while True:
@@ -40,5 +52,11 @@ async def follow(
         if closed:
             return
         if not chunks:
-            await asyncio.sleep(poll_interval)
+            if event is None:
+                await asyncio.sleep(poll_interval)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(event.wait(), poll_interval)
+        # Take the event before reading: a write in between still wakes the next wait.
+        event = wake() if wake is not None else None
         chunks, closed = await store.read_stream(run_id, name, start=max(index, 0))

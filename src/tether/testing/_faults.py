@@ -241,13 +241,14 @@ class SmallDisk:
 
     def fill(self) -> None:
         """Take every free byte: writes fail with "database or disk is full"."""
-        with open(self._filler, "ab") as f, contextlib.suppress(OSError):
+        # The suppression is outermost: closing a file on a full disk fails too.
+        with contextlib.suppress(OSError), open(self._filler, "ab") as f:
             block = b"\0" * 65536
             while True:
                 f.write(block)
                 f.flush()
         # tmpfs may leave a sliver of a page; take it byte by byte.
-        with open(self._filler, "ab", buffering=0) as f, contextlib.suppress(OSError):
+        with contextlib.suppress(OSError), open(self._filler, "ab", buffering=0) as f:
             while True:
                 f.write(b"\0" * 512)
 

@@ -16,7 +16,7 @@ from ._model import collect_response as collect_response
 from ._resolve import KNOWN_PROVIDERS as KNOWN_PROVIDERS
 from ._resolve import resolve_model as resolve_model
 from ._types import AssistantMessage as AssistantMessage
-from ._types import Message as Message
+from ._types import ChatMessage as ChatMessage
 from ._types import ModelRequest as ModelRequest
 from ._types import ModelResponse as ModelResponse
 from ._types import ModelSettings as ModelSettings
@@ -42,7 +42,7 @@ __all__ = [
     "KNOWN_PROVIDERS",
     "AnthropicModel",
     "AssistantMessage",
-    "Message",
+    "ChatMessage",
     "Model",
     "ModelRequest",
     "ModelResponse",

@@ -24,8 +24,10 @@ __all__ = [
     "SSEDecoder",
     "SSEEvent",
     "error_message_from_body",
+    "is_quota_error",
     "parse_retry_after",
     "require_httpx",
+    "status_of",
     "stream_sse",
 ]
 
@@ -157,12 +159,42 @@ def error_message_from_body(body: bytes) -> str:
     return text[:500]
 
 
+def status_of(code: Any) -> int | None:
+    """An HTTP-status-like error code (an int or a numeric string such as ``"500"``)."""
+    if isinstance(code, bool):
+        return None
+    if isinstance(code, int):
+        return code
+    if isinstance(code, str) and code.strip().isdigit():
+        return int(code.strip())
+    return None
+
+
+def is_quota_error(error: Any) -> bool:
+    """Whether an error object says the account is out of quota (no retry can help)."""
+    if not isinstance(error, Mapping):
+        return False
+    return "insufficient_quota" in (str(error.get("code")), str(error.get("type")))
+
+
+def _body_error(body: bytes) -> Any:
+    try:
+        value = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    return value.get("error") if isinstance(value, dict) else None
+
+
 def _status_error(
     provider: str, status: int, headers: Mapping[str, str], body: bytes, hints: Mapping[int, str]
 ) -> ModelError:
     detail = error_message_from_body(body)
-    retryable = status in _RETRYABLE_STATUSES or status >= 500
-    if status == 429:
+    # Out of quota is a 429 no wait cures: fail at once (the user must add credit).
+    quota = status == 429 and is_quota_error(_body_error(body))
+    retryable = not quota and (status in _RETRYABLE_STATUSES or status >= 500)
+    if quota:
+        what = "out of quota"
+    elif status == 429:
         what = "rate limited"
     elif status == 529:
         what = "overloaded"

@@ -10,7 +10,7 @@ import orjson
 
 __all__ = [
     "AssistantMessage",
-    "Message",
+    "ChatMessage",
     "ModelRequest",
     "ModelResponse",
     "ModelSettings",
@@ -114,7 +114,7 @@ class ToolResultMessage:
     role: Literal["tool"] = field(default="tool", init=False)
 
 
-Message: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage
+ChatMessage: TypeAlias = UserMessage | AssistantMessage | ToolResultMessage
 """One entry of the conversation sent to a model."""
 
 
@@ -144,7 +144,7 @@ class ModelRequest:
     """Everything one model call needs."""
 
     instructions: str | None = None
-    messages: tuple[Message, ...] = ()
+    messages: tuple[ChatMessage, ...] = ()
     tools: tuple[ToolDefinition, ...] = ()
     settings: ModelSettings = field(default_factory=ModelSettings)
 

@@ -131,9 +131,11 @@ class AnthropicModel:
                 }
                 for tool in request.tools
             ]
+        # Only what the request asks for; and recent models take one of temperature and
+        # top_p, so temperature wins when both are given.
         if settings.temperature is not None:
             body["temperature"] = settings.temperature
-        if settings.top_p is not None:
+        elif settings.top_p is not None:
             body["top_p"] = settings.top_p
         if settings.stop:
             body["stop_sequences"] = list(settings.stop)
@@ -374,10 +376,11 @@ def _input_tokens(usage: dict[str, Any]) -> int:
 
 
 def _malformed(why: str, data: str) -> ModelError:
+    # A corrupted event is a bad answer, not a bad request: another call may succeed.
     return ModelError(
         f"anthropic: malformed stream event ({why}): {data[:200]!r}",
         provider="anthropic",
-        retryable=False,
+        retryable=True,
     )
 
 

@@ -7,6 +7,7 @@ vLLM, Ollama, LM Studio, llama.cpp's server and most gateways. Needs ``httpx``
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,7 +17,13 @@ import orjson
 
 from ...errors import ModelError
 from ._guard import check_network_allowed
-from ._http import DEFAULT_CONNECT_TIMEOUT, require_httpx, stream_sse
+from ._http import (
+    DEFAULT_CONNECT_TIMEOUT,
+    is_quota_error,
+    require_httpx,
+    status_of,
+    stream_sse,
+)
 from ._model import DEFAULT_STALL_TIMEOUT
 from ._types import (
     AssistantMessage,
@@ -67,8 +74,10 @@ class OpenAIChatModel:
         connect_timeout: Seconds to establish a connection.
         include_usage: Ask for a final usage chunk (``stream_options.include_usage``);
             turn it off for servers that reject ``stream_options``.
-        max_tokens_field: The body field for ``ModelSettings.max_tokens``; newer OpenAI
-            models want ``"max_completion_tokens"``.
+        max_tokens_field: The body field for ``ModelSettings.max_tokens``. Default:
+            ``"max_completion_tokens"`` for OpenAI's reasoning models (``o1``, ``o3``,
+            ``o4-*``, ``gpt-5*``), which reject ``max_tokens``, else ``"max_tokens"``
+            (what OpenAI-compatible servers take).
         headers: Extra headers for every request.
         http_client: An ``httpx.AsyncClient`` to reuse; by default each call opens its own.
     """
@@ -83,7 +92,7 @@ class OpenAIChatModel:
         stall_timeout: float = DEFAULT_STALL_TIMEOUT,
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         include_usage: bool = True,
-        max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = "max_tokens",
+        max_tokens_field: Literal["max_tokens", "max_completion_tokens"] | None = None,
         headers: dict[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
     ) -> None:
@@ -95,7 +104,9 @@ class OpenAIChatModel:
         self.stall_timeout = stall_timeout
         self.connect_timeout = connect_timeout
         self.include_usage = include_usage
-        self.max_tokens_field = max_tokens_field
+        self.max_tokens_field: Literal["max_tokens", "max_completion_tokens"] = (
+            max_tokens_field or default_max_tokens_field(model)
+        )
         self.headers = dict(headers or {})
         self.http_client = http_client
 
@@ -240,10 +251,11 @@ class _StreamState:
     done: bool = False
 
     def _malformed(self, why: str, data: str) -> ModelError:
+        # A corrupted chunk is a bad answer, not a bad request: another call may succeed.
         return ModelError(
             f"{self.provider}: malformed stream chunk ({why}): {data[:200]!r}",
             provider=self.provider,
-            retryable=False,
+            retryable=True,
         )
 
     def chunk(self, data: str) -> list[StreamEvent]:
@@ -359,7 +371,11 @@ class _StreamState:
 
 
 def _stream_error(provider: str, error: Any) -> ModelError:
-    """Classify an ``{"error": ...}`` chunk sent in the middle of a stream."""
+    """Classify an ``{"error": ...}`` chunk sent in the middle of a stream.
+
+    Servers send ``code`` as a number, a numeric string (``"500"``) or a word, and
+    ``type`` may be null: a status-like code decides, then the words.
+    """
     if not isinstance(error, dict):
         return ModelError(
             f"{provider}: error in stream: {error!r}", provider=provider, retryable=True
@@ -367,11 +383,14 @@ def _stream_error(provider: str, error: Any) -> ModelError:
     message = str(error.get("message") or error)
     kind = str(error.get("type") or "")
     code = error.get("code")
-    status = code if isinstance(code, int) else None
-    if status is not None:
+    status = status_of(code)
+    if is_quota_error(error):
+        retryable = False
+    elif status is not None:
         retryable = status in (408, 409, 429) or status >= 500
     else:
-        retryable = not any(word in kind for word in ("invalid", "auth", "permission", "not_found"))
+        words = f"{kind} {code or ''}"
+        retryable = not any(w in words for w in ("invalid", "auth", "permission", "not_found"))
     label = f"{kind}: " if kind else ""
     return ModelError(
         f"{provider}: error in stream: {label}{message}",
@@ -379,3 +398,14 @@ def _stream_error(provider: str, error: Any) -> ModelError:
         status_code=status,
         retryable=retryable,
     )
+
+
+_REASONING_MODELS = re.compile(r"^(o\d|gpt-5)")
+
+
+def default_max_tokens_field(model: str) -> Literal["max_tokens", "max_completion_tokens"]:
+    """The field an OpenAI model wants for the output limit.
+
+    Reasoning models (``o1``, ``o3``, ``o4-*``, ``gpt-5*``) reject ``max_tokens``.
+    """
+    return "max_completion_tokens" if _REASONING_MODELS.match(model) else "max_tokens"

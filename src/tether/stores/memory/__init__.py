@@ -86,10 +86,13 @@ class MemoryBackend:
             raise FormatVersionError("the memory store is not migrated; call migrate() first")
         if self._stores is None:
             submissions = MemorySubmissionStore()
+            conversations = MemoryConversationStore(submissions=submissions)
+            workflow = MemoryWorkflowStore(hook_retention=self.hook_retention)
+            workflow.attach_agent_stores(submissions, conversations)
             self._stores = Stores(
-                workflow=MemoryWorkflowStore(hook_retention=self.hook_retention),
+                workflow=workflow,
                 submissions=submissions,
-                conversations=MemoryConversationStore(submissions=submissions),
+                conversations=conversations,
                 attachments=MemoryAttachmentStore(),
             )
         return self._stores

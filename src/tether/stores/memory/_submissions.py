@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from .._agent_records import (
+    SettledRecord,
     Submission,
     SubmissionStatus,
 )
@@ -62,6 +63,13 @@ class _Rows:
 
     def update(self, submission: Submission) -> None:
         self.by_id[submission.submission_id] = submission
+
+    def redact(self, submission: Submission) -> None:
+        record = submission.settlement_record
+        kept = None if record is None else SettledRecord(outcome=record.outcome, error=record.error)
+        self.by_id[submission.submission_id] = dataclasses.replace(
+            submission, payload=None, attachments=(), settlement_record=kept
+        )
 
 
 class MemorySubmissionStore(LedgerStore):

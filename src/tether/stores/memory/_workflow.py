@@ -12,7 +12,7 @@ import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..._ids import new_ulid
 from ...errors import ConflictError, InvalidTransitionError
@@ -39,6 +39,13 @@ from .._records import (
     chain_of,
 )
 from .._streams import follow, resolve_start
+from .._write_rules import apply_writes
+from .._writes import StoreWrite
+from ._writes import MemoryWrites
+
+if TYPE_CHECKING:
+    from ._conversations import MemoryConversationStore
+    from ._submissions import MemorySubmissionStore
 
 T = TypeVar("T")
 
@@ -213,6 +220,16 @@ class _Txn:
             self._set(self.s.pending_keys, (message.queue, message.idempotency_key), message_id)
         return message_id
 
+    def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        row = _Row(message_id, message.queue, message.payload, message.available_at,
+                   message.idempotency_key, owner, until, 1)  # fmt: skip
+        self._set(self.s.queue, message_id, row)
+        return Message(
+            message_id=message_id, queue=message.queue, payload=message.payload,
+            deliveries=1, lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
+
     def ack(self, message_id: str, owner: str) -> bool:
         row = self.s.queue.get(message_id)
         if row is None or row.lease_owner != owner:
@@ -252,6 +269,35 @@ class MemoryWorkflowStore:
         self._hook_retention = hook_retention
         self._changed = asyncio.Condition()
         self._queue_signal: dict[str, asyncio.Event] = {}
+        self._submissions: MemorySubmissionStore | None = None
+        self._conversations: MemoryConversationStore | None = None
+        self._stream_signal = asyncio.Event()
+
+    def attach_agent_stores(
+        self, submissions: MemorySubmissionStore, conversations: MemoryConversationStore
+    ) -> None:
+        """The stores `Commit.writes` and `resume_hook(writes=...)` write to."""
+        self._submissions = submissions
+        self._conversations = conversations
+
+    def _with_writes(self, writes: Sequence[StoreWrite], fn: Callable[[_Txn], T]) -> T:
+        """`fn` in a write whose transaction first applies `writes` (all or nothing)."""
+        if not writes:
+            return self._write(fn)
+        targets = MemoryWrites(self._s.streams, _Stream, self._submissions, self._conversations)
+
+        def run(t: _Txn) -> T:
+            try:
+                apply_writes(targets, writes)
+                return fn(t)
+            except BaseException:
+                targets.rollback()
+                raise
+
+        result = self._write(run)
+        targets.committed()
+        self._wake_streams()
+        return result
 
     def _write(self, fn: Callable[[_Txn], T]) -> T:
         txn = _Txn(self._s, self._hook_retention)
@@ -275,6 +321,11 @@ class MemoryWorkflowStore:
         result = self._write(lambda t: _logic.create_run(t, run, time.time()))
         await self._notify([run.queue])
         return result
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return self._write(lambda t: _logic.start_run(t, run, owner, lease_seconds, time.time()))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return self._s.runs.get(run_id)
@@ -337,7 +388,9 @@ class MemoryWorkflowStore:
         return self._write(lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time()))
 
     async def commit(self, commit: Commit) -> CommitResult:
-        result = self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
+        result = self._with_writes(
+            commit.writes, lambda t: _logic.apply_commit(t, commit, time.time())
+        )
         await self._notify([m.queue for m in commit.enqueue] + self._queues())
         return result
 
@@ -359,9 +412,16 @@ class MemoryWorkflowStore:
 
     # -- outside writes ---------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, run_id: str | None = None
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
-        hook = self._write(lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id))
+        hook = self._with_writes(
+            writes, lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id)
+        )
         await self._notify(self._queues())
         return hook
 
@@ -490,17 +550,25 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return freed
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            s.runs[run_id] = dataclasses.replace(
-                run, input=None, output=None, error=None, input_digest=None
-            )
+            if keep_input:
+                s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
+            else:
+                s.runs[run_id] = dataclasses.replace(
+                    run, input=None, output=None, error=None, input_digest=None
+                )
         for key, step in list(s.steps.items()):
             if key[0] == run_id:
                 s.steps[key] = dataclasses.replace(step, input=None, output=None, error=None)
-        s.events[run_id] = [dataclasses.replace(e, payload=None) for e in s.events.get(run_id, ())]
+        s.events[run_id] = [
+            e
+            if keep_input and e.event_type == "run_created"
+            else dataclasses.replace(e, payload=None)
+            for e in s.events.get(run_id, ())
+        ]
         for key, stream in s.streams.items():
             if key[0] == run_id:
                 stream.chunks.clear()
@@ -511,11 +579,13 @@ class MemoryWorkflowStore:
         if stream.closed:
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
         stream.chunks.extend(bytes(c) for c in chunks)
+        self._wake_streams()
         await self._notify()
         return len(stream.chunks) - 1
 
     async def close_stream(self, run_id: str, name: str) -> None:
         self._s.streams.setdefault((run_id, name), _Stream()).closed = True
+        self._wake_streams()
         await self._notify()
 
     async def read_stream(
@@ -534,4 +604,14 @@ class MemoryWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        return follow(self, run_id, name, start=start, poll_interval=poll_interval)
+        # Every write is in this process: followers wake at once.
+        return follow(
+            self, run_id, name, start=start, poll_interval=poll_interval, wake=self._streams_woken
+        )
+
+    def _streams_woken(self) -> asyncio.Event:
+        return self._stream_signal
+
+    def _wake_streams(self) -> None:
+        self._stream_signal.set()
+        self._stream_signal = asyncio.Event()

@@ -316,12 +316,12 @@ class PostgresBackend:
             pool, self._executor, notifier, self.namespace, lane, hook_retention=self.hook_retention
         )
         run = _runner(workflow)
+        conversations = PostgresConversationStore(run, self.namespace, notifier, read=workflow._sql)
+        workflow.attach_conversations(conversations)
         self._stores = Stores(
             workflow=workflow,
             submissions=PostgresSubmissionStore(run, self.namespace),
-            conversations=PostgresConversationStore(
-                run, self.namespace, notifier, read=workflow._sql
-            ),
+            conversations=conversations,
             attachments=PostgresAttachmentStore(run),
         )
         return self._stores

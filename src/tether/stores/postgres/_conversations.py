@@ -232,6 +232,14 @@ class PostgresConversationStore:
         for path in paths:
             self._listeners.notify(path)
 
+    def announce(self, conn: Conn, path: str) -> None:
+        """NOTIFY an append to `path` inside the transaction of `conn`."""
+        self._announce(conn, path)
+
+    def notify_appended(self, path: str) -> None:
+        """Tell this process's subscribers of `path` that a batch was appended."""
+        self._listeners.notify(path)
+
     def _announce(self, conn: Conn, path: str) -> None:
         named = path if len(path.encode()) <= _MAX_NOTIFY_PATH else ""
         conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"{self._origin}{_SEP}{named}"))

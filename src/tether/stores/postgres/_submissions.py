@@ -37,6 +37,7 @@ _INSERT = ledger_rows.insert_statement("%s")
 _INSERT_CHUNK = ledger_rows.insert_chunk_statement("%s")
 _UPDATE = ledger_rows.update_statement("%s")
 _SELECT_CHUNKS = ledger_rows.select_chunks_statement("%s")
+_REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("%s")
 
 
 class TxRunner(Protocol):
@@ -143,6 +144,11 @@ class _Tx:
 
     def update(self, s: Submission) -> None:
         self.conn.execute(_UPDATE, ledger_rows.update_values(s))
+
+    def redact(self, s: Submission) -> None:
+        row, chunks = ledger_rows.redact_values(s)
+        self.conn.execute(_REDACT, row)
+        self.conn.execute(_REDACT_CHUNKS, chunks)
 
 
 def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submission | None:

@@ -14,6 +14,7 @@ from .._records import (
     TERMINAL_STEP_STATUSES,
     EventRecord,
     HookRecord,
+    Message,
     NewMessage,
     RunRecord,
     StepRecord,
@@ -95,9 +96,9 @@ class _Txn:
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
 
-    def flush(self) -> None:
-        """Send the buffered writes (one pipeline, one round trip)."""
-        if not self._writes:
+    def flush(self, *then: tuple[str, Sequence[Any]]) -> None:
+        """Send the buffered writes, then `then`, in one pipeline: one round trip."""
+        if not self._writes and not then:
             return
         writes, self._writes = self._writes, []
         stamped: list[tuple[str, psycopg.Cursor[Any]]] = []
@@ -106,6 +107,8 @@ class _Txn:
                 cursor = self.c.execute(sql, params)
                 if stamp_of is not None:
                     stamped.append((stamp_of, cursor))
+            for sql, params in then:
+                self.c.execute(sql, params)
         for run_id, cursor in stamped:
             row = cursor.fetchone()
             if row is not None:
@@ -132,14 +135,18 @@ class _Txn:
         self.flush()
         return self.c.execute(sql, params)
 
-    def notify(self, namespace: str) -> list[tuple[str, str]]:
-        self.flush()
+    def finish(self, namespace: str) -> list[tuple[str, str]]:
+        """Send what is buffered, the transaction's notifications and COMMIT together.
+
+        One round trip. Listeners hear of the write only once it is visible: a NOTIFY
+        is delivered at commit. Returns the notes sent, for this process's waiters.
+        """
         queue_ch, run_ch, stream_ch = channels(namespace)
         notes = [(queue_ch, q) for q in sorted(self.queues)]
         notes += [(run_ch, r) for r in sorted(self.finished)]
         notes += [(stream_ch, s) for s in sorted(self.streams)]
-        if notes:
-            self.c.execute(*notify_statement(notes))
+        then = [notify_statement(notes)] if notes else []
+        self.flush(*then, ("COMMIT", ()))
         return notes
 
     def get_run(self, run_id: str) -> RunRecord | None:
@@ -302,6 +309,20 @@ class _Txn:
         assert row is not None  # RETURNING of an upsert always yields the row
         self.queues.add(m.queue)
         return str(row[0])
+
+    def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        self._later(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
+            "lease_owner, lease_expires_at, deliveries, created_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, 1, %s)",
+            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
+             m.available_at),
+        )  # fmt: skip
+        return Message(
+            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
+            lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
 
     def ack(self, message_id: str, owner: str) -> bool:
         # RETURNING, not rowcount: in pipeline mode rowcount is unknown until a sync.

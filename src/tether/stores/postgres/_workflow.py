@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import psycopg
 import psycopg_pool
@@ -52,11 +53,17 @@ from .._records import (
     WorkerRecord,
 )
 from .._streams import resolve_start
+from .._write_rules import apply_writes
+from .._writes import StoreWrite
 from . import _fast
 from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
 from ._txn import Conn, _events, _Txn
+from ._writes import PostgresWrites
+
+if TYPE_CHECKING:
+    from ._conversations import PostgresConversationStore
 
 T = TypeVar("T")
 
@@ -68,8 +75,9 @@ FALLBACK_POLL = 1.0
 #: How long a one-round-trip commit waits for a free connection before it takes the
 #: ordinary path instead.
 FAST_CHECKOUT = 1.0
-#: How often a write the server rolled back as a deadlock's victim is run again.
-DEADLOCK_RETRIES = 3
+#: How often a transaction rolled back by a deadlock or serialization failure is run
+#: again before the error reaches the caller.
+ROLLBACK_RETRIES = 8
 
 
 # SQLSTATE classes that mean "not now" rather than "not this": connection exceptions,
@@ -170,36 +178,61 @@ class PostgresWorkflowStore:
         self._notifier = notifier
         self._namespace = namespace
         self._known = _fast.RunCache()
+        self._conversations: PostgresConversationStore | None = None
+
+    def attach_conversations(self, conversations: PostgresConversationStore) -> None:
+        """The conversation store whose subscribers hear of `Commit.writes` appends."""
+        self._conversations = conversations
 
     # -- plumbing ----------------------------------------------------------------------
     def _in_txn(
-        self, fn: Callable[[_Txn], T]
-    ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun]]:
+        self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()
+    ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
         with self._pool.connection() as conn:
             # BEGIN and the server's clock in one round trip: the rules' "now".
             cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
             cursor.nextset()
             row = cursor.fetchone()
             assert row is not None
+            paths: set[str] = set()
             try:
                 txn = _Txn(conn, float(row[0]), self._hook_retention)
+                if writes:
+                    # The other stores' writes first (see `stores._writes`): every
+                    # transaction locks ledger sessions and streams before the run row.
+                    conversations = self._conversations
+                    targets = PostgresWrites(
+                        conn,
+                        self._namespace,
+                        txn.streams,
+                        None if conversations is None else conversations.announce,
+                        now=txn.now,
+                    )
+                    apply_writes(targets, writes)
+                    paths = targets.paths
                 result = fn(txn)
-                # Buffered writes reach the server before COMMIT (notify flushes them).
-                notes = txn.notify(self._namespace)
-                conn.execute("COMMIT")
+                notes = txn.finish(self._namespace)
             except BaseException:
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                     with contextlib.suppress(psycopg.Error):
                         conn.execute("ROLLBACK")
                 raise
-            return result, notes, txn.known()
+            return result, notes, txn.known(), paths
 
-    async def _write(self, fn: Callable[[_Txn], T], *, retry_conflict: bool = False) -> T:
+    async def _write(
+        self,
+        fn: Callable[[_Txn], T],
+        *,
+        retry_conflict: bool = False,
+        writes: Sequence[StoreWrite] = (),
+    ) -> T:
         loop = asyncio.get_running_loop()
-        conflicts = deadlocks = 0
+        conflicts = rollbacks = 0
         while True:
             try:
-                result, notes, known = await loop.run_in_executor(self._executor, self._in_txn, fn)
+                result, notes, known, paths = await loop.run_in_executor(
+                    self._executor, self._in_txn, fn, writes
+                )
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now
                 # see it (idempotent creation, key absorption).
@@ -207,17 +240,16 @@ class PostgresWorkflowStore:
                 if retry_conflict and conflicts == 1:
                     continue
                 raise _wrap(exc) from exc
-            except pg_errors.DeadlockDetected as exc:
-                # The server chose this transaction as a deadlock's victim and rolled it
-                # back whole: nothing was written, so it is simply run again. (Writers
-                # lock a run, then the queue; taking work locks a message, then its run.
-                # A hook payload racing a claim and a commit of the same run can close
-                # that circle.)
-                deadlocks += 1
-                if deadlocks <= DEADLOCK_RETRIES:
-                    await asyncio.sleep(0.005 * deadlocks)
-                    continue
-                raise _wrap(exc) from exc
+            except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure) as exc:
+                # A deadlock or a serialization failure rolled the whole transaction
+                # back: nothing of it was written, so running it again is safe, and
+                # callers never see it. (A hook resume locks the run, then its queue
+                # row; a worker's claim the queue row, then the run.)
+                rollbacks += 1
+                if rollbacks > ROLLBACK_RETRIES:
+                    raise _wrap(exc) from exc
+                await asyncio.sleep(random.uniform(0.001, 0.01) * rollbacks)
+                continue
             except BaseException as exc:
                 _raise_wrapped(exc)
             for run in known:
@@ -225,6 +257,9 @@ class PostgresWorkflowStore:
             # Wake local waiters now; other processes hear the NOTIFY.
             for channel, payload in notes:
                 self._notifier.dispatch(channel, payload)
+            if paths and self._conversations is not None:
+                for path in paths:
+                    self._conversations.notify_appended(path)
             return result
 
     async def _sql(self, fn: Callable[[Conn], T]) -> T:
@@ -248,6 +283,13 @@ class PostgresWorkflowStore:
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return await self._write(
+            lambda t: _logic.start_run(t, run, owner, lease_seconds, t.now), retry_conflict=True
+        )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         row = await self._sql(
@@ -333,7 +375,10 @@ class PostgresWorkflowStore:
 
     async def commit(self, commit: Commit) -> CommitResult:
         known = self._known.get(commit.run_id)
-        fast = None if known is None else _fast.plan(known, commit, time.time())
+        # Writes of other stores ride on the ordinary path, in its transaction.
+        fast = None
+        if known is not None and not commit.writes:
+            fast = _fast.plan(known, commit, time.time())
         if fast is not None:
             _, run_channel, _ = channels(self._namespace)
             notes = [(run_channel, commit.run_id)] if fast.finished else []
@@ -353,7 +398,9 @@ class PostgresWorkflowStore:
                     self._notifier.dispatch(channel, payload)
                 return fast.result
         return await self._write(
-            lambda t: _logic.apply_commit(t, commit, t.now), retry_conflict=True
+            lambda t: _logic.apply_commit(t, commit, t.now),
+            retry_conflict=True,
+            writes=commit.writes,
         )
 
     async def renew_lease(
@@ -384,9 +431,16 @@ class PostgresWorkflowStore:
 
     # -- outside writes ----------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, run_id: str | None = None
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
-        return await self._write(lambda t: _logic.resume_hook(t, token, payload, t.now, run_id))
+        return await self._write(
+            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id), writes=writes
+        )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, t.now))
@@ -533,9 +587,9 @@ class PostgresWorkflowStore:
 
         return await self._write(expire)
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         def purge(t: _Txn) -> None:
-            for statement in rows.purge_run_statements("%s"):
+            for statement in rows.purge_run_statements("%s", keep_input=keep_input):
                 t.c.execute(statement, (run_id,))
 
         await self._write(purge)

@@ -145,10 +145,13 @@ class SqliteBackend:
         await asyncio.to_thread(check)
         self._db.start()
         submissions = SqliteSubmissionStore(self._db)
+        conversations = SqliteConversationStore(self._db)
+        workflow = SqliteWorkflowStore(self._db, hook_retention=self.hook_retention)
+        workflow.attach_conversations(conversations.notify_appended)
         self._stores = Stores(
-            workflow=SqliteWorkflowStore(self._db, hook_retention=self.hook_retention),
+            workflow=workflow,
             submissions=submissions,
-            conversations=SqliteConversationStore(self._db),
+            conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
         )
         return self._stores

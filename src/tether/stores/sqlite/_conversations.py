@@ -186,6 +186,10 @@ class SqliteConversationStore:
             self._listeners.notify(path)
         return offset
 
+    def notify_appended(self, path: str) -> None:
+        """Tell this process's subscribers of `path` that a batch was appended."""
+        self._listeners.notify(path)
+
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
     ) -> ReadResult:

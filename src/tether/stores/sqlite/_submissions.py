@@ -33,6 +33,7 @@ _INSERT = ledger_rows.insert_statement("?")
 _INSERT_CHUNK = ledger_rows.insert_chunk_statement("?")
 _UPDATE = ledger_rows.update_statement("?")
 _SELECT_CHUNKS = ledger_rows.select_chunks_statement("?")
+_REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("?")
 
 
 class _Tx:
@@ -99,6 +100,11 @@ class _Tx:
 
     def update(self, s: Submission) -> None:
         self.conn.execute(_UPDATE, ledger_rows.update_values(s))
+
+    def redact(self, s: Submission) -> None:
+        row, chunks = ledger_rows.redact_values(s)
+        self.conn.execute(_REDACT, row)
+        self.conn.execute(_REDACT_CHUNKS, chunks)
 
 
 class SqliteSubmissionStore(LedgerStore):

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import TypeVar
 
 from ..._ids import new_ulid
-from ...errors import ConflictError, InvalidTransitionError
+from ...errors import ConflictError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -38,7 +38,10 @@ from .._records import (
     evolve,
 )
 from .._streams import follow, resolve_start
+from .._write_rules import apply_writes
+from .._writes import StoreWrite
 from ._db import SqliteDatabase
+from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
 M = TypeVar("M")
@@ -177,6 +180,20 @@ class _Txn:
         )
         return message_id
 
+    def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        self.c.execute(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
+            "lease_owner, lease_expires_at, deliveries, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)",
+            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
+             m.available_at),
+        )  # fmt: skip
+        return Message(
+            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
+            lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
+
     def ack(self, message_id: str, owner: str) -> bool:
         cur = self.c.execute(
             "DELETE FROM tether_queue WHERE message_id = ? AND lease_owner = ?", (message_id, owner)
@@ -281,17 +298,39 @@ class SqliteWorkflowStore:
         # event per watched run, so an end wakes its own waiters and no others.
         self._ends: dict[str, tuple[asyncio.Event, int]] = {}
         self._queue_signal: dict[str, asyncio.Event] = {}
+        self._stream_signal = asyncio.Event()
+        self._conversation_listeners: Callable[[str], None] | None = None
 
-    async def _write(self, fn: Callable[[_Txn], T]) -> T:
-        def run(conn: sqlite3.Connection) -> tuple[T, _Txn]:
+    def attach_conversations(self, notify: Callable[[str], None]) -> None:
+        """Who to tell about conversation batches that `Commit.writes` appended."""
+        self._conversation_listeners = notify
+
+    async def _write(self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()) -> T:
+        def run(conn: sqlite3.Connection) -> tuple[T, _Txn, SqliteWrites | None]:
+            targets = None
+            if writes:
+                # The other stores' writes go first (see `stores._writes`), in the same
+                # savepoint: they land with the commit or not at all.
+                targets = SqliteWrites(conn)
+                apply_writes(targets, writes)
             txn = _Txn(conn, self._hook_retention)
-            return fn(txn), txn
+            return fn(txn), txn, targets
 
-        result, txn = await self._db.write(run)
+        result, txn, targets = await self._db.write(run)
         # Wake only who has something new: a worker pull loop woken for nothing costs a
         # write transaction (its dequeue), a result waiter a read.
         self._notify(txn.ready_queues, finished=txn.finished)
+        if targets is not None:
+            if targets.streams:
+                self._wake_streams()
+            if self._conversation_listeners is not None:
+                for path in targets.paths:
+                    self._conversation_listeners(path)
         return result
+
+    def _wake_streams(self) -> None:
+        self._stream_signal.set()
+        self._stream_signal = asyncio.Event()
 
     def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[str] = ()) -> None:
         for q in queues:
@@ -304,6 +343,13 @@ class SqliteWorkflowStore:
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, time.time()))
+
+    async def start_run(
+        self, run: NewRun, *, owner: str, lease_seconds: float
+    ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+        return await self._write(
+            lambda t: _logic.start_run(t, run, owner, lease_seconds, time.time())
+        )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._db.read(lambda c: _Txn(c, self._hook_retention).get_run(run_id))
@@ -411,7 +457,9 @@ class SqliteWorkflowStore:
         ]
 
     async def commit(self, commit: Commit) -> CommitResult:
-        return await self._write(lambda t: _logic.apply_commit(t, commit, time.time()))
+        return await self._write(
+            lambda t: _logic.apply_commit(t, commit, time.time()), commit.writes
+        )
 
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
@@ -437,10 +485,15 @@ class SqliteWorkflowStore:
 
     # -- outside writes ---------------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, run_id: str | None = None
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id)
+            lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id), writes
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
@@ -563,39 +616,19 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
-    async def purge_run_content(self, run_id: str) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         def purge(c: sqlite3.Connection) -> None:
-            for statement in rows.purge_run_statements("?"):
+            for statement in rows.purge_run_statements("?", keep_input=keep_input):
                 c.execute(statement, (run_id,))
 
         await self._db.write(purge)
 
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        def write(c: sqlite3.Connection) -> int:
-            c.execute(
-                "INSERT INTO tether_streams (run_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                (run_id, name),
-            )
-            next_index, closed = c.execute(
-                "SELECT next_index, closed FROM tether_streams WHERE run_id = ? AND name = ?",
-                (run_id, name),
-            ).fetchone()
-            if closed:
-                raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
-            for i, chunk in enumerate(chunks):
-                c.execute(
-                    "INSERT INTO tether_stream_chunks (run_id, name, idx, data) "
-                    "VALUES (?, ?, ?, ?)",
-                    (run_id, name, next_index + i, bytes(chunk)),
-                )
-            c.execute(
-                "UPDATE tether_streams SET next_index = ? WHERE run_id = ? AND name = ?",
-                (next_index + len(chunks), run_id, name),
-            )
-            return int(next_index + len(chunks) - 1)
-
-        return await self._db.write(write)
+        data = [bytes(chunk) for chunk in chunks]
+        last = await self._db.write(lambda c: append_stream_rows(c, run_id, name, data))
+        self._wake_streams()
+        return last
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self._db.write(
@@ -631,4 +664,11 @@ class SqliteWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        return follow(self, run_id, name, start=start, poll_interval=poll_interval)
+        # Writes of this process wake followers at once; other processes' within
+        # `poll_interval`.
+        return follow(
+            self, run_id, name, start=start, poll_interval=poll_interval, wake=self._stream_woken
+        )
+
+    def _stream_woken(self) -> asyncio.Event:
+        return self._stream_signal

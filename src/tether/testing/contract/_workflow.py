@@ -117,6 +117,23 @@ class WorkflowStoreContract(ChainContract):
         purged = await store.get_run("r1")
         assert purged is not None and purged.input_digest is None
 
+    async def test_an_eager_start_creates_the_run_claimed(self, store: WorkflowStore) -> None:
+        run, created, claimed = await store.start_run(_run(), owner="w1", lease_seconds=0.3)
+        assert created and claimed is not None
+        message, claim = claimed
+        assert claim.outcome == "claimed" and claim.epoch == 1 and run.lease_owner == "w1"
+        assert [e.event_type for e in claim.events] == ["run_created", "run_started"]
+        assert message.lease_owner == "w1" and message.payload == b"r1"
+        # Its message is delivered already: nobody else takes the run meanwhile ...
+        assert await store.claim_next("q", owner="w2", lease_seconds=30, limit=10) == []
+        # ... and starting it again changes nothing and claims nothing.
+        again, created_again, none = await store.start_run(_run(), owner="w2", lease_seconds=30)
+        assert not created_again and none is None and again.lease_epoch == 1
+        # Should its owner die, the message brings the run back once the lease ends.
+        await asyncio.sleep(0.4)
+        ((back, taken),) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=10)
+        assert back.message_id == message.message_id and taken.epoch == 2
+
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
     ) -> None:

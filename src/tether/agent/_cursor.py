@@ -1,0 +1,116 @@
+"""What a session's durable steps hand each other: its cursor, and each step's result.
+
+These records are the steps' journaled inputs and outputs (the engine's codec keeps
+their types), so a replay hands every step exactly what its first run got. The
+transcript and the ledger hold the rest of the truth; the cursor holds only identity
+and the turn's counters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeAlias
+
+from ._agent import TurnPolicy
+
+__all__ = [
+    "Cursor",
+    "ParkedCall",
+    "ParkedResult",
+    "Producer",
+    "StepAction",
+    "StepResult",
+    "TurnState",
+]
+
+StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed"]
+"""What the session's body does after a turn step: wait for its inbox (``idle``, ``held``:
+parked on input), run the next step (``continue``), run workflow tools (``park``), or end
+the session (``closed``)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Producer:
+    """The session's hold on its transcript (the fenced producer of its stream)."""
+
+    path: str
+    producer_id: str
+    epoch: int
+    incarnation: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnState:
+    """The turn in progress.
+
+    Attributes:
+        turn_id: The turn (``turn_<submission id>``; also its ledger attempt).
+        submission_id: The message that began it.
+        principal: Who the turn serves: only they may steer it while it is parked, and
+            approve its calls (with the agent's approvers).
+        policy: ``steer`` or ``queue``: whether messages join it at its boundaries.
+        step_index: The `stepIndex` of the turn's next durable step (0 began it).
+        steps: Turn steps it used (bounded by ``max_steps_per_turn``).
+        requests: The input requests announced and not yet resolved.
+        parked_through: The ledger sequence of the last message that arrived while the
+            turn was parked: those from other principals wait for the turn to end.
+    """
+
+    turn_id: str
+    submission_id: str
+    principal: str | None
+    policy: TurnPolicy
+    step_index: int = 0
+    steps: int = 0
+    requests: tuple[str, ...] = ()
+    parked_through: int = 0
+
+    def next_step(self) -> TurnState:
+        """The state for the turn's next durable step."""
+        return replace(self, step_index=self.step_index + 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cursor:
+    """A session's state between two of its durable steps."""
+
+    session_id: str
+    agent_name: str
+    owner: str | None
+    producer: Producer
+    inbox: str = ""
+    turn: TurnState | None = None
+    #: False for a sub-agent task: nobody can answer its requests (its calls that need
+    #: an approval are refused).
+    interactive: bool = True
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParkedCall:
+    """A workflow tool call (or sub-agent task) the session's body runs."""
+
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ParkedResult:
+    """What a workflow tool (or sub-agent) the body ran returned, for the next step."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StepResult:
+    """What a turn step decided (see `StepAction`)."""
+
+    action: StepAction
+    cursor: Cursor
+    calls: tuple[ParkedCall, ...] = ()
+    #: Rings of the inbox the step accounted for: the body waits for a later one.
+    rings: int = 0

@@ -1,0 +1,161 @@
+"""Transcript entries: the typed records of a session's canonical transcript.
+
+One record per concept, with a ``kind`` discriminator; stored as their JSON form in
+the conversation store and validated once when read back (`read_entries`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, TypeAlias
+
+from pydantic import Field
+
+from ._event_data import ToolOutcome
+from ._json import json_value, read_record
+
+__all__ = [
+    "ApprovalEntry",
+    "AssistantEntry",
+    "AuthorizationEntry",
+    "ToolCallEntry",
+    "ToolResultEntry",
+    "ToolStartedEntry",
+    "TranscriptEntry",
+    "TurnEndEntry",
+    "UserEntry",
+    "entry_json",
+    "read_entries",
+]
+
+TurnOutcome: TypeAlias = Literal["completed", "failed", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class UserEntry:
+    """A user's message; it began its turn or steered it."""
+
+    turn_id: str
+    submission_id: str
+    text: str
+    principal: str | None = None
+    kind: Literal["user"] = "user"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallEntry:
+    """One tool call of an assistant reply, as the model sent it.
+
+    ``parse_error`` is set when the model's arguments were not a JSON object; the call
+    then goes back to the model as a tool error (``arguments_json`` keeps the text).
+    """
+
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    arguments_json: str = "{}"
+    parse_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AssistantEntry:
+    """One model reply: text, tool calls, or both.
+
+    ``step_index`` and ``call`` say which durable step and which of its model calls
+    produced it.
+    """
+
+    turn_id: str
+    step_index: int
+    call: int
+    text: str = ""
+    tool_calls: tuple[ToolCallEntry, ...] = ()
+    kind: Literal["assistant"] = "assistant"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolResultEntry:
+    """The result of one tool call, as the model sees it (``outcome`` as in events)."""
+
+    turn_id: str
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+    outcome: ToolOutcome = "ok"
+    kind: Literal["tool_result"] = "tool_result"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ApprovalEntry:
+    """A decision on a request about a tool call: an approval, or an authorization.
+
+    ``approved`` is the yes or no (authorized or not); ``reason`` says why a call was
+    not approved (``"revoked: ..."`` when a steering message withdrew the request).
+    """
+
+    turn_id: str
+    call_id: str
+    approved: bool
+    request_id: str | None = None
+    by: str | None = None
+    reason: str | None = None
+    kind: Literal["approval"] = "approval"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolStartedEntry:
+    """A non-idempotent tool call began (so an interrupted one is never run again)."""
+
+    turn_id: str
+    call_id: str
+    kind: Literal["tool_started"] = "tool_started"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuthorizationEntry:
+    """A tool asked for an authorization before it acted (it runs again once given)."""
+
+    turn_id: str
+    call_id: str
+    request_id: str
+    kind: Literal["authorization"] = "authorization"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnEndEntry:
+    """The end of a turn and how it ended."""
+
+    turn_id: str
+    outcome: TurnOutcome
+    error: str | None = None
+    kind: Literal["turn_end"] = "turn_end"
+
+
+TranscriptEntry: TypeAlias = Annotated[
+    UserEntry
+    | AssistantEntry
+    | ToolResultEntry
+    | ApprovalEntry
+    | ToolStartedEntry
+    | AuthorizationEntry
+    | TurnEndEntry,
+    Field(discriminator="kind"),
+]
+"""Any transcript entry (discriminated by ``kind``)."""
+
+
+def entry_json(entry: Any) -> dict[str, Any]:
+    """The stored (JSON) form of an entry."""
+    out: dict[str, Any] = json_value(entry)
+    return out
+
+
+def read_entries(values: Iterable[Any], *, what: str) -> list[Any]:
+    """Validate stored entries into records.
+
+    Raises:
+        SerializationError: One does not fit any entry record.
+    """
+    return [read_record(TranscriptEntry, value, what=what) for value in values]

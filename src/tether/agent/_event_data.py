@@ -1,0 +1,261 @@
+"""What each session event says: one frozen record per event type.
+
+`SessionEvent.data` is one of these; `EVENT_DATA` maps an event type to its record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from ._requests import InputRequest, TaskRef
+
+__all__ = [
+    "EVENT_DATA",
+    "AuthorizationRequested",
+    "EventData",
+    "InputRequested",
+    "InputResolved",
+    "MessageCompleted",
+    "MessageDelta",
+    "SessionClosed",
+    "SessionEventType",
+    "SessionFailed",
+    "SessionStarted",
+    "SessionWaiting",
+    "ToolCallRef",
+    "ToolCalled",
+    "ToolOutcome",
+    "ToolReturned",
+    "TurnCancelled",
+    "TurnCompleted",
+    "TurnFailed",
+    "TurnStarted",
+    "TurnSteered",
+    "TurnWaiting",
+]
+
+SessionEventType: TypeAlias = Literal[
+    "session.started",
+    "turn.started",
+    "message.delta",
+    "message.completed",
+    "tool.call",
+    "tool.result",
+    "input.requested",
+    "input.resolved",
+    "authorization.required",
+    "turn.waiting",
+    "turn.steered",
+    "turn.completed",
+    "turn.failed",
+    "turn.cancelled",
+    "session.waiting",
+    "session.failed",
+    "session.closed",
+]
+"""The type of a session event (the `type` of `SessionEvent`)."""
+
+ToolOutcome: TypeAlias = Literal["ok", "error", "denied", "revoked", "cancelled", "unknown"]
+ResolutionOutcome: TypeAlias = Literal["answered", "revoked", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionStarted:
+    """``session.started``: the session's run opened its transcript."""
+
+    session_id: str
+    agent: str
+    owner: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnStarted:
+    """``turn.started``: a message began a turn."""
+
+    submission_id: str
+    text: str
+    principal: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MessageDelta:
+    """``message.delta``: a fragment of the model's text as it streams."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCallRef:
+    """A tool call named by a ``message.completed`` event."""
+
+    call_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MessageCompleted:
+    """``message.completed``: the model's whole reply (on record in the transcript)."""
+
+    text: str
+    tool_calls: tuple[ToolCallRef, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolCalled:
+    """``tool.call``: a tool starts (a workflow tool or sub-agent: ``workflow`` true)."""
+
+    call_id: str
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    workflow: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolReturned:
+    """``tool.result``: a tool call's result as the model will see it.
+
+    ``outcome`` is ``ok``, ``error``, ``denied`` (an approval was refused), ``revoked``
+    (a steering message withdrew it), ``cancelled`` (the turn was cancelled) or
+    ``unknown`` (a non-idempotent tool was interrupted after it started).
+    """
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+    outcome: ToolOutcome = "ok"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputRequested:
+    """``input.requested``: the turn asks for an approval or an answer."""
+
+    request: InputRequest
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuthorizationRequested:
+    """``authorization.required``: a tool needs a connection authorized first."""
+
+    request: InputRequest
+    provider: str = ""
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputResolved:
+    """``input.resolved``: a request was answered, revoked or dropped with its turn."""
+
+    request_id: str
+    answer: Any = None
+    by: str | None = None
+    outcome: ResolutionOutcome = "answered"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnWaiting:
+    """``turn.waiting``: the turn is parked on ``input`` (requests) or ``tasks``."""
+
+    on: Literal["input", "tasks"]
+    request_ids: tuple[str, ...] = ()
+    tasks: tuple[TaskRef, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnSteered:
+    """``turn.steered``: a message joined the running turn (same turn id)."""
+
+    submission_id: str
+    text: str
+    principal: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnCompleted:
+    """``turn.completed``: the turn ended with the model's final reply."""
+
+    submission_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnFailed:
+    """``turn.failed``: the turn ended in failure; ``terminal`` ends the session too."""
+
+    submission_id: str | None
+    error: str
+    terminal: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TurnCancelled:
+    """``turn.cancelled``: the turn was cancelled (its pending requests are dropped)."""
+
+    submission_id: str
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionWaiting:
+    """``session.waiting``: the session is idle; a new message starts a new turn."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionClosed:
+    """``session.closed``: the session ended; sends are refused from now on."""
+
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionFailed:
+    """``session.failed``: the session cannot go on; sends are refused from now on."""
+
+    error: str
+
+
+EventData: TypeAlias = (
+    SessionStarted
+    | TurnStarted
+    | MessageDelta
+    | MessageCompleted
+    | ToolCalled
+    | ToolReturned
+    | InputRequested
+    | AuthorizationRequested
+    | InputResolved
+    | TurnWaiting
+    | TurnSteered
+    | TurnCompleted
+    | TurnFailed
+    | TurnCancelled
+    | SessionWaiting
+    | SessionClosed
+    | SessionFailed
+)
+"""The record of any session event."""
+
+EVENT_DATA: dict[SessionEventType, type[EventData]] = {
+    "session.started": SessionStarted,
+    "turn.started": TurnStarted,
+    "message.delta": MessageDelta,
+    "message.completed": MessageCompleted,
+    "tool.call": ToolCalled,
+    "tool.result": ToolReturned,
+    "input.requested": InputRequested,
+    "authorization.required": AuthorizationRequested,
+    "input.resolved": InputResolved,
+    "turn.waiting": TurnWaiting,
+    "turn.steered": TurnSteered,
+    "turn.completed": TurnCompleted,
+    "turn.failed": TurnFailed,
+    "turn.cancelled": TurnCancelled,
+    "session.waiting": SessionWaiting,
+    "session.closed": SessionClosed,
+    "session.failed": SessionFailed,
+}
+"""The record type of each event type."""
+
+#: Events after which a session's stream has nothing more to say.
+TERMINAL_EVENTS: frozenset[str] = frozenset({"session.closed", "session.failed"})

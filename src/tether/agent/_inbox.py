@@ -1,0 +1,150 @@
+"""A session's inbox as clients write it: messages, answers, cancels and closes.
+
+Everything a client sends is admitted to the session's ledger lanes (where admission
+is idempotent by id, and the same id with other content is refused), and the session's
+inbox hook is rung in the same transaction when the run has it open: the message lands
+with its wake-up, or not at all. The ring carries nothing the run trusts.
+
+The inbox hook's token is random (the engine creates it); a client finds it in the
+session run's hooks, which only readers of the store can list.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..durable import RunHandle
+from ..errors import ConflictError, NotFoundError
+from ..stores import AdmitSubmission, Stores, SubmissionInput, data_scope, run_scope
+from ._agent import TurnPolicy
+from ._keys import (
+    COMMANDS_LANE,
+    answer_id,
+    cancel_id,
+    close_id,
+    conversation_path,
+    messages_lane,
+)
+from ._transcript import Transcript
+
+if TYPE_CHECKING:
+    from ._host import AgentHost
+
+__all__ = ["Inbox"]
+
+
+class Inbox:
+    """Writes into one session's inbox (see the module docstring)."""
+
+    def __init__(self, host: AgentHost, agent_name: str, session_id: str, run_id: str) -> None:
+        self._host = host
+        self._agent = agent_name
+        self._session = session_id
+        self._run_id = run_id
+        self._token: str | None = None
+
+    @property
+    def _stores(self) -> Stores:
+        return self._host.backend.stores
+
+    async def _inbox_token(self) -> str | None:
+        if self._token is None:
+            try:
+                handle: RunHandle = await self._host.client.get(self._run_id)
+                hooks = await handle.hooks()
+            except NotFoundError:
+                return None
+            # The session run's first operation is its inbox: the hook at its lowest slot.
+            if hooks:
+                self._token = min(hooks, key=lambda h: h.slot).token
+        return self._token
+
+    async def _admit(self, submission: SubmissionInput) -> None:
+        """Admit `submission` and ring the inbox, in one transaction when it is open."""
+        write = AdmitSubmission(submission=submission)
+        token = await self._inbox_token()
+        if token is not None:
+            try:
+                await self._host.client.resume_hook(token, {"ring": True}, writes=(write,))
+                return
+            except NotFoundError:
+                # The run ended (or moved on): the caller checks its state again.
+                self._token = None
+        # Under the session run's key scope, as the ring's writes are (its run's): a
+        # replay through either path seals to the same bytes, and erasing the session
+        # erases the message.
+        with data_scope(run_scope(self._run_id)):
+            await self._stores.submissions.admit_direct(submission)
+        # The run may have opened its inbox meanwhile, after reading the ledger: ring it.
+        token = await self._inbox_token()
+        if token is not None:
+            try:
+                await self._host.client.resume_hook(token, {"ring": True})
+            except NotFoundError:
+                self._token = None
+
+    def _command(self, submission_id: str, payload: dict[str, Any]) -> SubmissionInput:
+        return SubmissionInput(
+            submission_id=submission_id,
+            agent_name=self._agent,
+            instance_id=self._session,
+            session=COMMANDS_LANE,
+            payload=payload,
+            canonical_ready=True,
+        )
+
+    async def admit_message(
+        self, submission_id: str, text: str, principal: str | None, policy: TurnPolicy | None
+    ) -> None:
+        payload: dict[str, Any] = {"text": text, "principal": principal}
+        if policy is not None:
+            payload["turn_policy"] = policy
+        await self._admit(
+            SubmissionInput(
+                submission_id=submission_id,
+                agent_name=self._agent,
+                instance_id=self._session,
+                payload=payload,
+                canonical_ready=True,
+            )
+        )
+
+    async def answer(self, request_id: str, answer: Any, principal: str | None) -> None:
+        """Admit the answer to a request.
+
+        Raises:
+            ConflictError: The request was answered otherwise (or by someone else).
+        """
+        payload = {
+            "kind": "answer",
+            "request_id": request_id,
+            "answer": answer,
+            "principal": principal,
+        }
+        await self._admit(self._command(answer_id(self._session, request_id), payload))
+
+    async def cancel(self, turn_id: str, principal: str | None) -> None:
+        payload = {"kind": "cancel", "turn_id": turn_id, "principal": principal}
+        try:
+            await self._admit(self._command(cancel_id(self._session, turn_id), payload))
+        except ConflictError:
+            pass  # already asked (by someone else): the turn is being cancelled
+
+    async def close(self) -> None:
+        await self._admit(self._command(close_id(self._session), {"kind": "close"}))
+
+    async def closing(self) -> bool:
+        """Whether a close was asked for."""
+        return await self._stores.submissions.get_submission(close_id(self._session)) is not None
+
+    async def busy(self) -> bool:
+        """Whether a turn is in progress or a message waits."""
+        rows = await self._stores.submissions.list_unsettled_submissions(
+            [messages_lane(self._agent, self._session)]
+        )
+        return bool(rows)
+
+    async def transcript_records(self) -> list[Any]:
+        return await Transcript(
+            self._stores, conversation_path(self._agent, self._session)
+        ).entries()

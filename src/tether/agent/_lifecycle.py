@@ -1,0 +1,194 @@
+"""The steps that open and end a session, fail a turn, and carry a sub-agent's task."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .. import durable
+from ..errors import FatalError
+from ..stores import (
+    AttemptRef,
+    ResolveSubmissions,
+    SettleSubmission,
+    StreamIdentity,
+    SubmissionInput,
+)
+from ._agent import Retention
+from ._cursor import Cursor, Producer, StepAction, StepResult
+from ._emitter import Emitter
+from ._entries import AssistantEntry, TurnEndEntry
+from ._event_data import SessionClosed, SessionFailed, SessionStarted, TurnFailed
+from ._keys import conversation_path, task_submission_id, turn_id_of
+from ._retention import purge_session
+from ._transcript import Transcript
+from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
+from ._work import StepWork
+
+if TYPE_CHECKING:
+    from ._steps import SessionSteps
+
+__all__ = [
+    "admit_task",
+    "close_session",
+    "fail_session",
+    "fail_turn",
+    "final_reply",
+    "open_session",
+]
+
+
+async def open_session(
+    steps: SessionSteps, session_id: str, owner: str | None, interactive: bool, inbox: str
+) -> Cursor:
+    """Create the transcript (idempotent), take its production, announce the session."""
+    stores, agent = steps.stores, steps.agent
+    path = conversation_path(agent.name, session_id)
+    await stores.conversations.create_stream(
+        path, StreamIdentity(agent_name=agent.name, instance_id=session_id)
+    )
+    claim = await stores.conversations.acquire_producer(path, f"session:{session_id}")
+    if interactive:
+        Emitter(None, None).emit(
+            SessionStarted(session_id=session_id, agent=agent.name, owner=owner)
+        )
+    return Cursor(
+        session_id=session_id,
+        agent_name=agent.name,
+        owner=owner,
+        producer=Producer(
+            path=path,
+            producer_id=claim.producer_id,
+            epoch=claim.producer_epoch,
+            incarnation=claim.incarnation,
+        ),
+        interactive=interactive,
+        inbox=inbox,
+    )
+
+
+async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResult:
+    """A turn step used its attempts: the turn fails (the session goes on).
+
+    When the failed step was the one beginning the turn, nothing of it landed: the
+    message it began is begun and failed here, so it does not run again.
+    """
+    work = StepWork(steps, cursor)
+    await work.load()
+    resolve_stray(work)
+    if work.turn is None:
+        head = work.mail.next_turn
+        if head is None:
+            await work.finish()
+            return StepResult(action="idle", cursor=cursor, rings=work.rings)
+        begin_turn(work, head, owner=f"run:{work.run_id}")
+    end_turn(work, "failed", 0, error=error)
+    joined = work.joined_ids()
+    waiting = [m for m in work.mail.queued if m.submission_id not in joined]
+    action: StepAction = "continue" if waiting or work.mail.close is not None else "idle"
+    if action == "idle":
+        announce_idle(work, 0)
+    await work.finish()
+    return StepResult(action=action, cursor=replace(cursor, turn=None), rings=work.rings)
+
+
+async def fail_session(
+    steps: SessionSteps, cursor: Cursor, error: str, retention: Retention
+) -> None:
+    """The session cannot go on: settle what it holds, announce it, apply retention.
+
+    Nothing is appended to the transcript: the session may have lost it.
+    """
+    if retention == 0:
+        await purge_session(
+            steps.stores,
+            steps.client,
+            steps.agent,
+            cursor.session_id,
+            durable.step_info().run_id,
+            shred=cursor.interactive,
+        )
+        steps.transcript_cache.drop(cursor.producer.path)
+    work = StepWork(steps, cursor)
+    work.mail = await work.reread_mail()
+    turn = cursor.turn
+    if turn is not None:
+        work.write(
+            SettleSubmission(
+                attempt=AttemptRef(submission_id=turn.submission_id, attempt_id=turn.turn_id),
+                outcome="failed",
+                error=error,
+            )
+        )
+        work.emitter.emit(TurnFailed(submission_id=turn.submission_id, error=error, terminal=True))
+    waiting = [m.submission_id for m in work.mail.queued]
+    if waiting:
+        work.write(
+            ResolveSubmissions(
+                submission_ids=tuple(waiting),
+                outcome="failed",
+                error=f"the session failed before this message ran: {error}",
+            )
+        )
+    if work.mail.command_ids:
+        work.write(
+            ResolveSubmissions(
+                submission_ids=tuple(work.mail.command_ids),
+                outcome="failed",
+                error="the session failed",
+            )
+        )
+    Emitter(None, None).emit(SessionFailed(error=error))
+    await work.finish()
+
+
+async def close_session(steps: SessionSteps, cursor: Cursor, retention: Retention) -> None:
+    """End the session; with retention ``0`` delete its content (and its tasks')."""
+    if retention == 0:
+        await purge_session(
+            steps.stores,
+            steps.client,
+            steps.agent,
+            cursor.session_id,
+            durable.step_info().run_id,
+            shred=cursor.interactive,
+        )
+        steps.transcript_cache.drop(cursor.producer.path)
+    Emitter(None, None).emit(SessionClosed(session_id=cursor.session_id))
+
+
+async def admit_task(steps: SessionSteps, session_id: str, task: str) -> str:
+    """Admit a sub-agent's task as its session's first message (idempotent)."""
+    submission_id = task_submission_id(session_id)
+    await steps.stores.submissions.admit_direct(
+        SubmissionInput(
+            submission_id=submission_id,
+            agent_name=steps.agent.name,
+            instance_id=session_id,
+            payload={"text": task, "principal": None},
+            canonical_ready=True,
+        )
+    )
+    return submission_id
+
+
+async def final_reply(steps: SessionSteps, cursor: Cursor, submission_id: str) -> str | None:
+    """The text of the last reply of a task's turn; None if the turn was cancelled.
+
+    Raises:
+        FatalError: The turn failed.
+    """
+    turn_id = turn_id_of(submission_id)
+    entries: list[Any] = await Transcript(
+        steps.stores, cursor.producer.path, cache=steps.transcript_cache
+    ).entries()
+    mine = [e for e in entries if getattr(e, "turn_id", None) == turn_id]
+    end = next((e for e in reversed(mine) if isinstance(e, TurnEndEntry)), None)
+    if end is not None and end.outcome == "cancelled":
+        return None
+    if end is None or end.outcome != "completed":
+        outcome = "did not end" if end is None else end.outcome
+        detail = getattr(end, "error", None)
+        raise FatalError(f"the sub-agent's turn {outcome}" + (f": {detail}" if detail else ""))
+    replies = [e for e in mine if isinstance(e, AssistantEntry)]
+    return replies[-1].text if replies else ""

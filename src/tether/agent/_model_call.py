@@ -1,0 +1,152 @@
+"""One model call of a turn step: stream the reply, watch for cancel and steering.
+
+A message that may join the turn and arrives before any text streamed interrupts the
+generation: it joins the turn (same turn id) and the model is called again. One that
+arrives once text streams lets the reply finish (the streamed text is kept); it joins
+at the next boundary. A cancel stops the generation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from .._ids import new_ulid
+from ..errors import FatalError, ModelError, RetryableError
+from ._emitter import PART, model_part
+from ._entries import AssistantEntry, ToolCallEntry
+from ._event_data import MessageCompleted, MessageDelta, ToolCallRef
+from ._transcript import to_messages
+from ._watch import Watch
+from ._work import StepWork
+from .models import ModelRequest, ModelResponse, ModelSettings, ResponseComplete, TextDelta
+
+__all__ = ["call_model"]
+
+
+def _request(work: StepWork) -> ModelRequest:
+    agent = work.agent
+    return ModelRequest(
+        instructions=agent.instructions or None,
+        messages=tuple(to_messages(work.entries)),
+        tools=tuple(t.definition() for t in agent.tools),
+        settings=ModelSettings(max_tokens=agent.max_tokens),
+    )
+
+
+async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> ModelResponse | None:
+    response: ModelResponse | None = None
+    stream = work.steps.model.stream(_request(work))
+    index = 0
+    try:
+        async for event in stream:
+            if isinstance(event, TextDelta):
+                on_text()
+                work.emitter.emit_live(MessageDelta(text=event.text), part, index)
+                index += 1
+            elif isinstance(event, ResponseComplete):
+                response = event.response
+    finally:
+        aclose = getattr(stream, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(Exception):
+                await aclose()
+    return response
+
+
+async def call_model(
+    work: StepWork,
+    call: int,
+    watch: Watch,
+    join: Callable[[], Any],
+) -> AssistantEntry | None:
+    """Call the model (the step's `call`-th call); None when the turn was cancelled.
+
+    `join` joins the messages that steered the turn before any text streamed (an
+    awaitable function); the model is then called again with them.
+
+    Raises:
+        RetryableError: The provider failed in a way a retry may fix.
+        FatalError: It failed in a way a retry cannot fix.
+    """
+    assert work.turn is not None
+    part = model_part(call)
+    while True:
+        streamed = False
+
+        def on_text() -> None:
+            nonlocal streamed
+            streamed = True
+
+        generation = asyncio.ensure_future(_generate(work, part, on_text))
+        cancelled = asyncio.ensure_future(watch.cancelled.wait())
+        steered: asyncio.Future[Any] | None = asyncio.ensure_future(watch.steered.wait())
+        interrupted: str | None = None
+        try:
+            while True:
+                waiting = {generation, cancelled} | ({steered} if steered is not None else set())
+                done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if generation in done:
+                    break
+                if cancelled in done:
+                    interrupted = "cancel"
+                    break
+                if steered is not None and steered in done:
+                    if streamed:
+                        # Too late to interrupt: it joins at the next boundary.
+                        steered = None
+                        continue
+                    interrupted = "steer"
+                    break
+        finally:
+            for waiter in (cancelled, steered):
+                if waiter is not None:
+                    waiter.cancel()
+            if interrupted is not None:
+                generation.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await generation
+        if interrupted == "cancel":
+            return None
+        if interrupted == "steer":
+            watch.steered.clear()
+            await join()
+            continue
+        try:
+            response = generation.result()
+        except ModelError as exc:
+            if exc.retryable:
+                raise RetryableError(str(exc), retry_after=exc.retry_after) from exc
+            raise FatalError(str(exc)) from exc
+        if response is None:
+            raise RetryableError("the model's stream ended without a complete response")
+        entry = AssistantEntry(
+            turn_id=work.turn.turn_id,
+            step_index=work.turn.step_index,
+            call=call,
+            text=response.text,
+            tool_calls=tuple(
+                ToolCallEntry(
+                    call_id=c.call_id or new_ulid("call_"),
+                    name=c.name,
+                    arguments=dict(c.arguments),
+                    arguments_json=c.arguments_text(),
+                    parse_error=c.parse_error,
+                )
+                for c in response.tool_calls
+            ),
+        )
+        work.record(entry)
+        work.emitter.emit(
+            MessageCompleted(
+                text=entry.text,
+                tool_calls=tuple(
+                    ToolCallRef(call_id=c.call_id, name=c.name) for c in entry.tool_calls
+                ),
+            ),
+            part,
+            PART - 1,
+        )
+        return entry

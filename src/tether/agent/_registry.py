@@ -1,0 +1,150 @@
+"""`Agents`: agents declared without a backend, and the workflows that run their sessions.
+
+`tether worker app:agents --db URL` loads an `Agents` object and runs its `registry`;
+the session workflow finds the stores of the run it executes through the worker
+(`tether.durable.current_backend()`), so nothing here holds a connection.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from ..durable import Registry, WorkflowContext, current_backend
+from ..errors import ConfigurationError
+from ..stores import Backend
+from ._agent import Agent
+
+if TYPE_CHECKING:
+    from ._steps import SessionSteps
+
+__all__ = ["SESSION_WORKFLOW", "TASK_WORKFLOW", "Agents"]
+
+#: The workflow name every session run records.
+SESSION_WORKFLOW = "tether.agent.session"
+#: The workflow name of a sub-agent task (a child run of the calling session).
+TASK_WORKFLOW = "tether.agent.task"
+
+
+def _with_subagents(agents: Iterable[Agent]) -> dict[str, Agent]:
+    """The agents and, recursively, those their tools delegate to (`Agent.as_tool`)."""
+    found: dict[str, Agent] = {}
+    todo = list(agents)
+    while todo:
+        agent = todo.pop(0)
+        if not isinstance(agent, Agent):
+            raise ConfigurationError(f"Agents takes Agent objects, not {agent!r}")
+        known = found.get(agent.name)
+        if known is not None:
+            if known is not agent and known != agent:
+                raise ConfigurationError(
+                    f"two different agents are named {agent.name!r}; agent names are unique"
+                )
+            continue
+        found[agent.name] = agent
+        for tool in agent.tools:
+            sub = getattr(tool.fn, "__tether_agent__", None)
+            if isinstance(sub, Agent):
+                todo.append(sub)
+    return found
+
+
+class Agents:
+    """The agents an application serves, declared without a backend.
+
+    Build it at import time (``agents = Agents([ops, researcher])``); hand it to
+    `AgentHost` in clients, and to ``tether worker app:agents --db URL`` (or
+    ``Worker(backend, agents.registry)``) to run the sessions.
+
+    Args:
+        agents: The agents; those their tools delegate to (`Agent.as_tool`) are
+            included.
+        deployment: The deployment version session runs record; only workers of the
+            same deployment (and tether version) run them.
+
+    Raises:
+        ConfigurationError: No agent, or two different agents share a name.
+    """
+
+    def __init__(self, agents: Iterable[Agent], *, deployment: str = "agents") -> None:
+        self._agents = _with_subagents(agents)
+        if not self._agents:
+            raise ConfigurationError("Agents needs at least one agent")
+        self.registry = Registry(deployment=deployment)
+        self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
+        self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)
+        self._steps: dict[tuple[int, str], tuple[Any, SessionSteps]] = {}
+
+    @property
+    def deployment(self) -> str:
+        """The deployment version session runs record."""
+        return self.registry.deployment
+
+    def __iter__(self) -> Iterator[Agent]:
+        return iter(self._agents.values())
+
+    def __len__(self) -> int:
+        return len(self._agents)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._agents
+
+    def __repr__(self) -> str:
+        return f"Agents({sorted(self._agents)!r}, deployment={self.deployment!r})"
+
+    def names(self) -> list[str]:
+        """The agents' names, sorted."""
+        return sorted(self._agents)
+
+    def get(self, name: str) -> Agent:
+        """The agent called `name`.
+
+        Raises:
+            ConfigurationError: No agent has that name.
+        """
+        try:
+            return self._agents[name]
+        except KeyError:
+            raise ConfigurationError(
+                f"no agent named {name!r} is served; served agents: {self.names()}"
+            ) from None
+
+    def steps(self, backend: Backend, agent_name: str) -> SessionSteps:
+        """The step bodies of one agent bound to a backend's stores (built once)."""
+        from ._steps import SessionSteps
+
+        stores = backend.stores
+        key = (id(stores), agent_name)
+        cached = self._steps.get(key)
+        # The cache holds the stores object itself, so its id cannot be reused meanwhile.
+        if cached is not None and cached[0] is stores:
+            return cached[1]
+        steps = SessionSteps(backend, self.get(agent_name), self)
+        self._steps[key] = (stores, steps)
+        return steps
+
+    async def _session_workflow(
+        self,
+        ctx: WorkflowContext,
+        agent_name: str,
+        session_id: str,
+        owner: str | None = None,
+        retention: Any = "default",
+    ) -> dict[str, Any]:
+        from ._workflow import run_session
+
+        steps = self.steps(current_backend(), agent_name)
+        return await run_session(ctx, steps, session_id, owner, retention)
+
+    async def _task_workflow(
+        self,
+        ctx: WorkflowContext,
+        agent_name: str,
+        session_id: str,
+        task: str,
+        retention: Any = "default",
+    ) -> str:
+        from ._workflow import run_task
+
+        steps = self.steps(current_backend(), agent_name)
+        return await run_task(ctx, steps, session_id, task, retention)

@@ -1,0 +1,76 @@
+"""Input requests: what a parked turn waits for (an approval, a question, an authorization)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ._json import json_value
+
+__all__ = ["InputRequest", "RequestKind", "TaskRef"]
+
+RequestKind = Literal["approval", "question", "authorization"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InputRequest:
+    """A question a parked turn asks a human; answer it with `Session.answer`.
+
+    Attributes:
+        request_id: Names the request in `Session.answer`.
+        kind: ``"approval"`` (a tool call waits for a yes or no), ``"question"``
+            (``ctx.ask`` in a workflow tool) or ``"authorization"`` (a tool needs a
+            connection authorized; answer ``{"authorized": True}`` once done).
+        turn_id: The turn that asks.
+        principal: Who may answer: the principal the turn serves (None when the
+            message had none; then anyone may).
+        tool_name: The tool the request is about, if any.
+        call_id: The tool call the request is about, if any.
+        prompt: The question, for questions and authorizations.
+        options: The allowed answers of a question (None accepts free text).
+        approvers: Principals besides `principal` who may answer an approval.
+        data: What else the request carries: the call's arguments for an approval,
+            ``provider`` and ``url`` for an authorization.
+    """
+
+    request_id: str
+    kind: RequestKind
+    turn_id: str
+    principal: str | None = None
+    tool_name: str | None = None
+    call_id: str | None = None
+    prompt: str | None = None
+    options: tuple[str, ...] | None = None
+    approvers: tuple[str, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def may_answer(self, principal: str | None) -> bool:
+        """Whether `principal` may answer: the turn's principal or a named approver."""
+        if self.principal is None and not self.approvers:
+            return True
+        return principal is not None and (
+            principal == self.principal or principal in self.approvers
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (the server's wire form)."""
+        out: dict[str, Any] = json_value(self)
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TaskRef:
+    """A sub-agent task a turn waits for (``turn.waiting`` on ``tasks``).
+
+    Attributes:
+        call_id: The tool call that started it.
+        agent: The sub-agent's name.
+        task_session_id: The session the sub-agent runs the task in.
+        run_id: The task's child run.
+    """
+
+    call_id: str
+    agent: str
+    task_session_id: str
+    run_id: str

@@ -1,0 +1,161 @@
+"""One attempt of one durable step of a session: what it read, what it will write.
+
+A step reads the transcript and the ledger lanes once, decides, and writes through
+the engine: `checkpoint()` makes what is pending durable now (fenced by the run's
+lease), `finish()` hands the rest to the step's completion commit. Either way the
+transcript entries, the ledger changes and the buffered events of the step land in
+one transaction, in that order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .. import durable
+from ..errors import FatalError
+from ..stores import StoreWrite
+from ._cursor import Cursor, TurnState
+from ._emitter import Emitter
+from ._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
+from ._mail import Mail, read_mail
+from ._transcript import Transcript
+
+if TYPE_CHECKING:
+    from ._steps import SessionSteps
+
+__all__ = ["StepWork", "TranscriptLostError"]
+
+
+class TranscriptLostError(FatalError):
+    """Another producer took the session's transcript over: the session cannot go on."""
+
+
+class StepWork:
+    """The state of one attempt of a session step."""
+
+    def __init__(self, steps: SessionSteps, cursor: Cursor) -> None:
+        self.steps = steps
+        self.agent = steps.agent
+        self.cursor = cursor
+        self.turn: TurnState | None = cursor.turn
+        self.transcript = Transcript(
+            steps.stores, cursor.producer.path, cursor.producer, steps.transcript_cache
+        )
+        self.entries: list[Any] = []
+        self.mail = Mail()
+        self._entries: list[Any] = []
+        self._writes: list[StoreWrite] = []
+        self.emitter = Emitter(
+            None if cursor.turn is None else cursor.turn.turn_id,
+            None if cursor.turn is None else cursor.turn.step_index,
+        )
+        # Rings of the inbox that arrived before this step read the lanes: the body
+        # waits only for later ones.
+        self.rings = durable.hook_received(cursor.inbox) if cursor.inbox else 0
+
+    @property
+    def run_id(self) -> str:
+        return durable.step_info().run_id
+
+    @property
+    def known_requests(self) -> frozenset[str]:
+        """Requests of the turn announced by earlier steps."""
+        return frozenset(() if self.turn is None else self.turn.requests)
+
+    async def load(self, *, check_producer: bool | None = None) -> None:
+        """Read the transcript and the lanes; check the session still owns its transcript.
+
+        The check is a read of the stream's producer, made on a retry (default): on a
+        first attempt a lost transcript refuses the step's commit (fenced), and the
+        retry finds out why.
+        """
+        if check_producer is None:
+            check_producer = durable.step_info().attempt > 1
+        if check_producer:
+            meta = await self.steps.stores.conversations.get_meta(self.cursor.producer.path)
+            producer = self.cursor.producer
+            if meta is None or (meta.producer_id, meta.producer_epoch, meta.incarnation) != (
+                producer.producer_id,
+                producer.epoch,
+                producer.incarnation,
+            ):
+                raise TranscriptLostError(
+                    f"the transcript of session {self.cursor.session_id!r} was taken over by "
+                    f"another producer ({None if meta is None else meta.producer_id!r})"
+                )
+        self.entries = list(await self.transcript.entries())
+        self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)
+
+    async def reread_mail(self) -> Mail:
+        self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)
+        return self.mail
+
+    # -- what the step writes -------------------------------------------------------------
+    def record(self, *entries: Any) -> None:
+        """Add transcript entries (written at the next checkpoint or the completion)."""
+        self.entries.extend(entries)
+        self._entries.extend(entries)
+
+    def write(self, *writes: StoreWrite) -> None:
+        """Add ledger writes (written at the next checkpoint or the completion)."""
+        self._writes.extend(writes)
+
+    def _pending(self) -> list[StoreWrite]:
+        out = list(self._writes)
+        if self._entries:
+            out.append(self.transcript.append(self._entries))
+        self._writes, self._entries = [], []
+        return out
+
+    async def checkpoint(self) -> None:
+        """Make everything pending durable now, with the buffered events."""
+        await self.emitter.settle()
+        await durable.checkpoint(*self._pending())
+
+    async def finish(self) -> None:
+        """Hand everything pending to the step's completion commit."""
+        await self.emitter.settle()
+        durable.commit_with_step(*self._pending())
+
+    # -- the turn as recorded ---------------------------------------------------------------
+    def turn_entries(self) -> list[Any]:
+        """The entries of the turn in progress."""
+        if self.turn is None:
+            return []
+        turn_id = self.turn.turn_id
+        return [e for e in self.entries if getattr(e, "turn_id", None) == turn_id]
+
+    def last_reply(self) -> AssistantEntry | None:
+        """The turn's latest model reply."""
+        return next(
+            (e for e in reversed(self.turn_entries()) if isinstance(e, AssistantEntry)), None
+        )
+
+    def open_calls(self) -> list[Any]:
+        """Calls of the turn's latest reply without a result."""
+        last = self.last_reply()
+        if last is None:
+            return []
+        done = {e.call_id for e in self.turn_entries() if isinstance(e, ToolResultEntry)}
+        return [c for c in last.tool_calls if c.call_id not in done]
+
+    def finished(self) -> bool:
+        """Whether the turn's last word is a reply without calls (nothing joined after it)."""
+        for entry in reversed(self.turn_entries()):
+            if isinstance(entry, UserEntry):
+                return False
+            if isinstance(entry, AssistantEntry):
+                return not entry.tool_calls
+        return False
+
+    def decisions(self) -> dict[str, ApprovalEntry]:
+        """The turn's recorded decisions on its requests, by request id."""
+        return {
+            e.request_id: e
+            for e in self.turn_entries()
+            if isinstance(e, ApprovalEntry) and e.request_id is not None
+        }
+
+    def joined_ids(self) -> set[str]:
+        """Messages already in the transcript."""
+        return {e.submission_id for e in self.entries if isinstance(e, UserEntry)}

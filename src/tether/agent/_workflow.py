@@ -1,0 +1,179 @@
+"""The session workflow: one durable run per session, turns as durable steps.
+
+The run's body is a loop over turn steps. Between them it waits for its inbox hook
+(idle, or parked for a human), or runs the workflow tools and sub-agents a step handed
+it. Every decision comes from a step's journaled result, so every replay of the body
+takes the same path; waiting parks the run (no worker, no memory held).
+
+The inbox hook's token is random (the engine's default), and what rings it carries no
+authority: clients write messages and commands to the ledger, where they are checked,
+and only ring the bell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..durable import Hook, RetryPolicy, WorkflowContext
+from ..errors import StepFailedError
+from ._agent import Retention
+from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
+from ._steps import SessionSteps
+from ._tools import format_tool_error, format_tool_result
+from ._work import TranscriptLostError
+from ._workflow_tools import ToolWorkflowContext, TurnUnwind
+
+__all__ = ["TURN_RETRY", "run_session", "run_task"]
+
+#: The retry policy of turn steps: 4 attempts, backoff from 1 s up to 30 s.
+TURN_RETRY = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
+
+
+def _session_fatal(exc: StepFailedError) -> bool:
+    return isinstance(exc.__cause__, TranscriptLostError) or "taken over" in str(exc)
+
+
+def _reason(exc: StepFailedError) -> str:
+    cause = exc.__cause__
+    return str(cause) if cause is not None and str(cause) else str(exc)
+
+
+async def _turn_step(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    cursor: Cursor,
+    results: tuple[ParkedResult, ...],
+    retention: Retention,
+) -> StepResult:
+    """One turn step; a step out of attempts fails its turn (or, if fatal, the session)."""
+    try:
+        return await ctx.step(
+            steps.turn_step,
+            cursor,
+            results,
+            name="turn_step",
+            retry=TURN_RETRY,
+            timeout=steps.agent.step_timeout,
+        )
+    except StepFailedError as exc:
+        if _session_fatal(exc):
+            await ctx.step(steps.fail_session, cursor, _reason(exc), retention, name="fail_session")
+            raise
+        failed: StepResult = await ctx.step(steps.fail_turn, cursor, _reason(exc), name="fail_turn")
+        return failed
+
+
+async def run_session(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    session_id: str,
+    owner: str | None = None,
+    retention: Retention = "default",
+) -> dict[str, Any]:
+    """The body of a session run: open, serve turns until closed, apply retention."""
+    inbox = ctx.create_hook()
+    cursor: Cursor = await ctx.step(
+        steps.open_session, session_id, owner, True, inbox.token, name="open_session"
+    )
+    results: tuple[ParkedResult, ...] = ()
+    while True:
+        result = await _turn_step(ctx, steps, cursor, results, retention)
+        cursor, results = result.cursor, ()
+        if result.action == "closed":
+            break
+        if result.action in ("idle", "held"):
+            # Parked until a ring the step could not have seen (a new message, a command).
+            await inbox.wait_beyond(result.rings)
+        elif result.action == "park":
+            cursor, results = await run_parked(
+                ctx, steps, inbox, cursor, result.calls, retention, result.rings
+            )
+    await ctx.step(steps.close_session, cursor, retention, name="close_session")
+    return {"closed": True, "retention": "deleted" if retention == 0 else "kept"}
+
+
+async def run_task(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    session_id: str,
+    task: str,
+    retention: Retention = "default",
+) -> str:
+    """The body of a sub-agent task: one turn on its own session, returning its reply."""
+    inbox = ctx.create_hook()
+    submission: str = await ctx.step(steps.admit_task, session_id, task, name="admit_task")
+    cursor: Cursor = await ctx.step(
+        steps.open_session, session_id, None, False, inbox.token, name="open_session"
+    )
+    results: tuple[ParkedResult, ...] = ()
+    while True:
+        result = await _turn_step(ctx, steps, cursor, results, retention)
+        cursor, results = result.cursor, ()
+        if cursor.turn is None:
+            break
+        if result.action == "park":
+            cursor, results = await run_parked(
+                ctx, steps, inbox, cursor, result.calls, retention, result.rings
+            )
+        elif result.action == "held":
+            await inbox.wait_beyond(result.rings)
+    reply: str | None = await ctx.step(steps.final_reply, cursor, submission, name="final_reply")
+    if reply is None:
+        # Cancelled with the calling turn, which cancels this run too: wait for that
+        # (the engine ends a parked run at once).
+        await inbox.wait_beyond(result.rings + 1_000_000)
+    return reply or ""
+
+
+async def run_parked(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    inbox: Hook,
+    cursor: Cursor,
+    calls: tuple[ParkedCall, ...],
+    retention: Retention,
+    rings: int,
+) -> tuple[Cursor, tuple[ParkedResult, ...]]:
+    """Run the workflow tools (and sub-agents) a step parked on, in order.
+
+    Returns the cursor (its step index moved past the steps they ran) and their results,
+    which the next turn step records. A cancelled turn stops here: the next step finds
+    the cancel in the ledger and ends the turn.
+    """
+    holder = _CursorHolder(cursor, rings)
+    results: list[ParkedResult] = []
+    for call in calls:
+        tool = steps.agent.tool(call.name)
+        assert tool is not None  # a step parks on known tools only
+        context = ToolWorkflowContext(ctx, steps, inbox, holder, call, retention)
+        try:
+            arguments = tool.validate(call.arguments)
+            value = await tool.fn(context, **arguments)
+            results.append(
+                ParkedResult(
+                    call_id=call.call_id, name=call.name, content=format_tool_result(value)
+                )
+            )
+        except TurnUnwind:
+            break
+        except Exception as exc:
+            results.append(
+                ParkedResult(
+                    call_id=call.call_id,
+                    name=call.name,
+                    content=format_tool_error(exc),
+                    is_error=True,
+                )
+            )
+    return holder.cursor, tuple(results)
+
+
+class _CursorHolder:
+    """The cursor while workflow tools run, and the rings their checks saw.
+
+    Each step they take moves the cursor's step index.
+    """
+
+    def __init__(self, cursor: Cursor, rings: int) -> None:
+        self.cursor = cursor
+        self.rings = rings

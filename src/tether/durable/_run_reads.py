@@ -1,0 +1,105 @@
+"""Reads of runs a client needs beyond status and result: input, output, pages, purge.
+
+These back `RunHandle.input`, `RunHandle.output`, `RunHandle.purge_content` and
+`Client.page_runs`; the handle and the client keep only the delegating methods.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._codec import decode
+from ..errors import NotFoundError
+from ..stores import TERMINAL_RUN_STATUSES, Page, RunRecord, RunStatus, WorkflowStore
+
+__all__ = [
+    "HookView",
+    "RunInput",
+    "is_stranded",
+    "page_runs",
+    "run_hooks",
+    "run_input",
+    "run_output",
+]
+
+#: A worker whose heartbeat is older than this is not counted as live by clients.
+_LIVE_WORKER_SECONDS = 15.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunInput:
+    """The arguments a run was started with (decoded)."""
+
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HookView:
+    """An active hook of a run: its token (send payloads with `Client.resume_hook`)."""
+
+    token: str
+    slot: int
+    created_at: float
+
+
+async def run_hooks(store: WorkflowStore, run_id: str) -> list[HookView]:
+    """The run's active hooks, in slot order."""
+    await _run(store, run_id)
+    return [
+        HookView(token=h.token, slot=h.slot, created_at=h.created_at)
+        for h in sorted(await store.list_hooks(run_id), key=lambda h: h.slot)
+    ]
+
+
+async def _run(store: WorkflowStore, run_id: str) -> RunRecord:
+    run = await store.get_run(run_id)
+    if run is None:
+        raise NotFoundError(f"run {run_id!r} does not exist")
+    return run
+
+
+async def run_input(store: WorkflowStore, run_id: str) -> RunInput:
+    """The decoded input of a run."""
+    run = await _run(store, run_id)
+    if run.input is None:
+        return RunInput()
+    value = decode(run.input, what=f"input of run {run_id!r}")
+    return RunInput(args=tuple(value.get("args", ())), kwargs=dict(value.get("kwargs", {})))
+
+
+async def run_output(store: WorkflowStore, run_id: str) -> Any:
+    """The decoded output of a completed run; None for a run that has not completed."""
+    run = await _run(store, run_id)
+    if run.status != "completed" or run.output is None:
+        return None
+    return decode(run.output, what=f"output of run {run_id!r}")
+
+
+async def page_runs(
+    store: WorkflowStore,
+    *,
+    status: RunStatus | None,
+    workflow: str | None,
+    limit: int,
+    cursor: str | None,
+) -> tuple[Page[RunRecord], set[tuple[str, str]]]:
+    """A page of runs, newest first, and the (engine, deployment) pairs live workers serve."""
+    page = await store.list_runs(status=status, workflow_name=workflow, limit=limit, cursor=cursor)
+    now = time.time()
+    served = {
+        (w.engine_version, w.deployment)
+        for w in await store.list_workers()
+        if now - w.heartbeat_at <= _LIVE_WORKER_SECONDS
+    }
+    return page, served
+
+
+def is_stranded(run: RunRecord, served: set[tuple[str, str]]) -> bool:
+    """Whether live workers exist and none serves the run's versions."""
+    if run.status in TERMINAL_RUN_STATUSES:
+        return False
+    return bool(served) and (run.engine_version, run.deployment) not in served

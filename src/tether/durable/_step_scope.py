@@ -1,0 +1,225 @@
+"""What a running step may add to its run's commits: streams, store writes, checkpoints.
+
+A step's result is committed with the start of the run's next operation, in one
+transaction (see `_executor`). A step can make other writes part of that transaction
+(`commit_with_step`), publish chunks on a stream of its run that are written live
+(`StepStream.flush`) or, if still buffered, with that commit, and make writes durable
+in the middle of its body, fenced by the run's lease (`checkpoint`): a worker that lost
+the run can no longer write.
+
+Sync callables a step runs through `to_thread` use the engine's step threads, which
+the engine tracks: a run is not parked or handed to another worker while one of them
+still runs, so a retry elsewhere never overlaps the call it repeats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from ..errors import ConfigurationError
+from ..stores import AppendStream, StoreWrite
+
+if TYPE_CHECKING:
+    from ..stores import WorkflowStore
+
+__all__ = [
+    "StepScope",
+    "StepStream",
+    "bind_scope",
+    "checkpoint",
+    "commit_with_step",
+    "current_scope",
+    "hook_received",
+    "step_stream",
+    "to_thread",
+    "unbind_scope",
+]
+
+T = TypeVar("T")
+
+
+class _Owner(Protocol):
+    """The activation a scope belongs to (the engine's side of the seam)."""
+
+    run_id: str
+    store: WorkflowStore
+
+    async def checkpoint(self, writes: Sequence[StoreWrite]) -> None: ...
+
+    async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T: ...
+
+    def hook_received(self, token: str) -> int: ...
+
+
+class StepStream:
+    """A named stream of the running step's run, written by this step.
+
+    `write` buffers; `flush` writes what is buffered now (readers see it at once);
+    whatever is still buffered when the step completes, or at a `checkpoint`, is
+    written in that transaction. Chunks land in the order they were written.
+    """
+
+    def __init__(self, scope: StepScope, name: str) -> None:
+        self._scope = scope
+        self.name = name
+        self._buffer: list[bytes] = []
+        self._writing = asyncio.Lock()
+
+    def write(self, chunk: bytes) -> None:
+        """Buffer one chunk."""
+        self._buffer.append(bytes(chunk))
+
+    @property
+    def buffered(self) -> int:
+        """How many chunks wait to be written."""
+        return len(self._buffer)
+
+    async def flush(self) -> None:
+        """Write the buffered chunks now (not fenced: a live view, like a log)."""
+        async with self._writing:
+            if self._buffer:
+                chunks, self._buffer = self._buffer, []
+                owner = self._scope.owner
+                await owner.store.write_stream(owner.run_id, self.name, chunks)
+
+    async def take(self) -> AppendStream | None:
+        """The buffered chunks as a write for a commit (after writes under way land)."""
+        async with self._writing:
+            if not self._buffer:
+                return None
+            chunks, self._buffer = self._buffer, []
+            return AppendStream(
+                run_id=self._scope.owner.run_id, name=self.name, chunks=tuple(chunks)
+            )
+
+
+class StepScope:
+    """The writes one attempt of a step adds to its run's commits (engine side)."""
+
+    def __init__(self, owner: _Owner) -> None:
+        self.owner = owner
+        self.deferred: list[StoreWrite] = []
+        self.streams: dict[str, StepStream] = {}
+
+    def stream(self, name: str) -> StepStream:
+        """The step's writer of stream `name`."""
+        found = self.streams.get(name)
+        if found is None:
+            found = self.streams[name] = StepStream(self, name)
+        return found
+
+    async def _buffered(self) -> list[StoreWrite]:
+        out: list[StoreWrite] = []
+        for stream in self.streams.values():
+            taken = await stream.take()
+            if taken is not None:
+                out.append(taken)
+        return out
+
+    async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
+        """Commit `writes` and the buffered stream chunks now, fenced by the lease."""
+        await self.owner.checkpoint([*writes, *await self._buffered()])
+
+    async def finish(self) -> list[StoreWrite]:
+        """What rides on the step's completion: deferred writes, then buffered chunks."""
+        return [*self.deferred, *await self._buffered()]
+
+    async def discard(self) -> None:
+        """Let writes under way land; the failed attempt's deferred writes are dropped."""
+        for stream in self.streams.values():
+            async with stream._writing:
+                pass
+        self.deferred.clear()
+
+
+_SCOPE: contextvars.ContextVar[StepScope | None] = contextvars.ContextVar(
+    "tether_step_scope", default=None
+)
+
+
+def bind_scope(scope: StepScope) -> contextvars.Token[StepScope | None]:
+    """Bind the running step's scope (engine use)."""
+    return _SCOPE.set(scope)
+
+
+def unbind_scope(token: contextvars.Token[StepScope | None]) -> None:
+    """Undo `bind_scope` (engine use)."""
+    _SCOPE.reset(token)
+
+
+def current_scope() -> StepScope:
+    """The running step's scope.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    scope = _SCOPE.get()
+    if scope is None:
+        raise ConfigurationError(
+            "this tether.durable operation is only available inside a running step"
+        )
+    return scope
+
+
+def step_stream(name: str) -> StepStream:
+    """The running step's writer of its run's stream `name` (see `StepStream`).
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    return current_scope().stream(name)
+
+
+def commit_with_step(*writes: StoreWrite) -> None:
+    """Make `writes` (`tether.stores` write records) part of the step's completion.
+
+    They are applied in the transaction that records the step as completed, so they
+    land exactly when the step's result does; a failed attempt drops them.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    current_scope().deferred.extend(writes)
+
+
+async def checkpoint(*writes: StoreWrite) -> None:
+    """Commit `writes` (and the step's buffered stream chunks) now, in one transaction.
+
+    The commit is fenced by the run's lease: a worker that lost the run cannot write
+    (the step is abandoned instead). Use it for what must be durable before the step
+    goes on, such as a model's reply before the tools it asked for run.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    await current_scope().checkpoint(writes)
+
+
+def to_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
+    """Run a sync callable on the engine's step threads (with this context's variables).
+
+    The engine tracks the thread: the run is not parked or handed over while it runs,
+    even if the awaiting step gives up on it (a timeout), so no other attempt of the
+    step can run alongside it elsewhere.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    return current_scope().owner.run_in_thread(fn, *args, **kwargs)
+
+
+def hook_received(token: str) -> int:
+    """How many payloads the running step's run had received at its hook `token`.
+
+    At least every payload that arrived before the step started is counted (one that
+    arrives while it runs may be too). Return it from the step and wait with
+    `Hook.wait_beyond(count)` in the workflow: the body then waits only for what the
+    step could not have seen, and every replay waits for the same thing.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    return current_scope().owner.hook_received(token)

@@ -1,0 +1,130 @@
+"""A run's named streams as clients read them: `Client.stream(run_id, name)`.
+
+Streams carry what a run publishes while it works (an agent's session events, say).
+Chunks are written by the run's steps (`step_stream`); anyone may read them from any
+index and follow them live. A follower ends when the stream is closed or the run
+has ended and every chunk is read, so it never hangs on a run that is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ..errors import NotFoundError
+from ..stores import TERMINAL_RUN_STATUSES, StreamChunk, WorkflowStore
+
+__all__ = ["DEFAULT_STATUS_INTERVAL", "RunStream"]
+
+#: Seconds between looks at the run's status while a followed stream is quiet.
+DEFAULT_STATUS_INTERVAL = 1.0
+
+
+class RunStream:
+    """One named stream of one run.
+
+    Args:
+        store: The workflow store holding the run.
+        run_id: The run.
+        name: The stream's name.
+    """
+
+    def __init__(self, store: WorkflowStore, run_id: str, name: str) -> None:
+        self._store = store
+        self.run_id = run_id
+        self.name = name
+
+    async def read(self, start: int = 0, *, limit: int = 1000) -> tuple[list[StreamChunk], bool]:
+        """Chunks from `start` (negative counts back from the tail), at most `limit`.
+
+        Returns:
+            The chunks, and whether the stream is closed with nothing after them.
+        """
+        return await self._store.read_stream(self.run_id, self.name, start=start, limit=limit)
+
+    async def read_all(self, start: int = 0) -> list[StreamChunk]:
+        """Every chunk from `start` (negative counts back from the tail) to the end."""
+        out: list[StreamChunk] = []
+        while True:
+            chunks, _ = await self.read(start)
+            out.extend(chunks)
+            if len(chunks) < 1000:
+                return out
+            start = chunks[-1].index + 1
+
+    async def run_ended(self) -> bool:
+        """Whether the run has ended (completed, failed or cancelled).
+
+        Raises:
+            NotFoundError: The run does not exist.
+        """
+        run = await self._store.get_run(self.run_id)
+        if run is None:
+            raise NotFoundError(f"run {self.run_id!r} does not exist")
+        return run.status in TERMINAL_RUN_STATUSES
+
+    async def follow(
+        self,
+        start: int = 0,
+        *,
+        poll_interval: float = 0.05,
+        status_interval: float = DEFAULT_STATUS_INTERVAL,
+    ) -> AsyncIterator[StreamChunk]:
+        """Yield chunks from `start` live, until the stream closes or the run has ended.
+
+        Args:
+            start: The first index; negative counts back from the tail.
+            poll_interval: Longest wait between reads where the store cannot announce
+                new chunks.
+            status_interval: How often a quiet stream looks whether its run ended.
+        """
+        source = self._store.follow_stream(
+            self.run_id, self.name, start=start, poll_interval=poll_interval
+        )
+        ended: asyncio.Future[Any] = asyncio.ensure_future(self._wait_ended(status_interval))
+        index = start
+        pending: asyncio.Future[Any] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(source))
+                await asyncio.wait({pending, ended}, return_when=asyncio.FIRST_COMPLETED)
+                if pending.done():
+                    try:
+                        chunk = pending.result()
+                    except StopAsyncIteration:
+                        return
+                    pending = None
+                    index = chunk.index + 1
+                    yield chunk
+                    continue
+                # The run ended: what it wrote is all there is. Read the rest, then stop.
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+                    await pending
+                pending = None
+                for chunk in await self.read_all(index):
+                    yield chunk
+                return
+        finally:
+            ended.cancel()
+            if pending is not None:
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, Exception):
+                    await pending
+            with contextlib.suppress(Exception):
+                await source.aclose()  # type: ignore[attr-defined]
+
+    async def _wait_ended(self, interval: float) -> None:
+        # Starts with a look: a follower of a run that already ended must not wait.
+        next_look = time.monotonic()
+        while True:
+            delay = next_look - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if await self.run_ended():
+                return
+            next_look = time.monotonic() + interval

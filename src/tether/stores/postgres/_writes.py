@@ -1,0 +1,83 @@
+"""`WriteTargets` on the connection of a Postgres workflow-store transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from ...errors import InvalidTransitionError
+from .._writes import AppendStream
+from ._conversations import _Tx as _ConversationTx
+from ._notify import stream_key
+from ._submissions import _Tx as _LedgerTx
+
+__all__ = ["PostgresWrites"]
+
+Conn = psycopg.Connection[Any]
+
+# The stream row is locked by the upsert; a closed stream returns no row.
+_APPEND_STREAM = """
+WITH s AS (
+    INSERT INTO tether_streams AS t (run_id, name, next_index) VALUES (%(r)s, %(n)s, %(k)s)
+    ON CONFLICT (run_id, name) DO UPDATE SET next_index = t.next_index + %(k)s
+    WHERE NOT t.closed
+    RETURNING t.next_index - %(k)s AS first
+), c AS (
+    INSERT INTO tether_stream_chunks (run_id, name, idx, data)
+    SELECT %(r)s, %(n)s, s.first + u.o - 1, u.d
+    FROM s, unnest(%(d)s::bytea[]) WITH ORDINALITY AS u(d, o)
+)
+SELECT first FROM s
+"""
+
+
+class PostgresWrites:
+    """`WriteTargets` for one transaction of the Postgres workflow store.
+
+    Args:
+        conn: The transaction's connection.
+        namespace: The backend's namespace (it scopes the ledger's session locks).
+        streams: Where the transaction collects the stream keys to announce.
+        announce: Sends the conversation NOTIFY for a path inside the transaction.
+        now: The transaction's clock (the server's).
+    """
+
+    def __init__(
+        self,
+        conn: Conn,
+        namespace: str,
+        streams: set[str],
+        announce: Callable[[Conn, str], None] | None,
+        *,
+        now: float,
+    ) -> None:
+        self._now = now
+        self._conn = conn
+        self._namespace = namespace
+        self._streams = streams
+        self._announce = announce
+        self.paths: set[str] = set()
+
+    def ledger(self) -> _LedgerTx:
+        now = self._now
+        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True)
+
+    def conversations(self) -> _ConversationTx:
+        return _ConversationTx(self._conn, self._namespace)
+
+    def append_stream(self, write: AppendStream) -> None:
+        data = [bytes(c) for c in write.chunks]
+        row = self._conn.execute(
+            _APPEND_STREAM, {"r": write.run_id, "n": write.name, "k": len(data), "d": data}
+        ).fetchone()
+        if row is None:
+            raise InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+        self._streams.add(stream_key(write.run_id, write.name))
+
+    def appended(self, path: str) -> None:
+        if path not in self.paths and self._announce is not None:
+            # Delivered only if the transaction commits.
+            self._announce(self._conn, path)
+        self.paths.add(path)

@@ -1,0 +1,58 @@
+"""`WriteTargets` on the SQLite writer's connection: the writes share the commit's savepoint."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+
+from ...errors import InvalidTransitionError
+from .._writes import AppendStream
+from ._conversations import _Tx as _ConversationTx
+from ._submissions import _Tx as _LedgerTx
+
+__all__ = ["SqliteWrites", "append_stream_rows"]
+
+
+def append_stream_rows(c: sqlite3.Connection, run_id: str, name: str, chunks: list[bytes]) -> int:
+    """Append chunks to a run's stream on `c`; returns the index of the last one."""
+    c.execute(
+        "INSERT INTO tether_streams (run_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+        (run_id, name),
+    )
+    next_index, closed = c.execute(
+        "SELECT next_index, closed FROM tether_streams WHERE run_id = ? AND name = ?",
+        (run_id, name),
+    ).fetchone()
+    if closed:
+        raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+    c.executemany(
+        "INSERT INTO tether_stream_chunks (run_id, name, idx, data) VALUES (?, ?, ?, ?)",
+        [(run_id, name, next_index + i, chunk) for i, chunk in enumerate(chunks)],
+    )
+    c.execute(
+        "UPDATE tether_streams SET next_index = ? WHERE run_id = ? AND name = ?",
+        (next_index + len(chunks), run_id, name),
+    )
+    return int(next_index + len(chunks) - 1)
+
+
+class SqliteWrites:
+    """`WriteTargets` for one write of the SQLite workflow store."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.paths: set[str] = set()
+        self.streams = False
+
+    def ledger(self) -> _LedgerTx:
+        return _LedgerTx(self._conn, time.time)
+
+    def conversations(self) -> _ConversationTx:
+        return _ConversationTx(self._conn)
+
+    def append_stream(self, write: AppendStream) -> None:
+        append_stream_rows(self._conn, write.run_id, write.name, [bytes(c) for c in write.chunks])
+        self.streams = True
+
+    def appended(self, path: str) -> None:
+        self.paths.add(path)

@@ -1,0 +1,70 @@
+"""Shared helpers of the agent session tests (one host per test, on any backend)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from tether.agent import Agent, AgentHost, Session
+from tether.agent.models import (
+    AssistantMessage,
+    ChatMessage,
+    ModelRequest,
+    ToolResultMessage,
+    UserMessage,
+)
+from tether.stores import Backend, Submission
+
+
+@asynccontextmanager
+async def hosted(backend: Backend, *agents: Agent, **options: Any) -> AsyncIterator[AgentHost]:
+    """An `AgentHost` of `agents` with a running worker."""
+    host = AgentHost(backend, list(agents), **options)
+    async with host.worker(poll_interval=0.02):
+        yield host
+
+
+def types(events: Sequence[Any]) -> list[str]:
+    return [e.type for e in events]
+
+
+def users(request: ModelRequest) -> int:
+    """How many user messages a model request holds."""
+    return sum(isinstance(m, UserMessage) for m in request.messages)
+
+
+async def settled(backend: Backend, submission_id: str, timeout: float = 20) -> Submission:
+    for _ in range(int(timeout / 0.01)):
+        sub = await backend.stores.submissions.get_submission(submission_id)
+        if sub is not None and sub.status == "settled":
+            return sub
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{submission_id} never settled")
+
+
+def assert_calls_answered(messages: Sequence[ChatMessage]) -> None:
+    """Every tool call of an assistant message is answered right after it.
+
+    The provider rule (OpenAI, Anthropic): an assistant message with tool calls is
+    followed by one tool result per call, before anything else.
+    """
+    for i, message in enumerate(messages):
+        if not isinstance(message, AssistantMessage) or not message.tool_calls:
+            continue
+        wanted = {c.call_id for c in message.tool_calls}
+        after = messages[i + 1 : i + 1 + len(wanted)]
+        got = {m.call_id for m in after if isinstance(m, ToolResultMessage)}
+        assert got == wanted, (
+            f"message {i} calls {sorted(wanted)} but the next messages answer {sorted(got)}: "
+            f"{[type(m).__name__ for m in messages]}"
+        )
+
+
+async def wait_status(session: Session, status: str, timeout: float = 20) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if (await session.state()).status == status:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"session never became {status!r}: {await session.state()}")

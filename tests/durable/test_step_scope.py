@@ -1,0 +1,136 @@
+"""The engine's seams for layers above it, on every backend.
+
+A step's stream writer (live flushes, the rest with the step's commit), store writes
+that ride on the step's completion (dropped with a failed attempt), checkpoints fenced
+by the lease, tracked step threads, `Client.stream(...).follow()` ending with its run,
+`RunHandle.input()` / `output()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+import tether
+from tether import durable
+from tether.errors import ConfigurationError
+from tether.stores import (
+    AdmitSubmission,
+    Backend,
+    StreamIdentity,
+    SubmissionInput,
+)
+
+registry = tether.Registry(deployment="scope")
+seen: list[object] = []
+
+
+def _admit(sid: str) -> AdmitSubmission:
+    return AdmitSubmission(
+        submission=SubmissionInput(submission_id=sid, agent_name="a", instance_id="i")
+    )
+
+
+async def publish(n: int, fail_first: bool) -> int:
+    stream = durable.step_stream("out")
+    stream.write(b"live")
+    await stream.flush()
+    stream.write(b"with-commit")
+    durable.commit_with_step(_admit(f"sub-{durable.step_info().attempt}"))
+    if fail_first and durable.step_info().attempt == 1:
+        raise tether.RetryableError("again", retry_after=0.01)
+    return n
+
+
+@registry.workflow(name="scope.publish")
+async def publishing(ctx: tether.WorkflowContext, fail_first: bool) -> int:
+    return await ctx.step(publish, 7, fail_first)
+
+
+async def checkpointed() -> str:
+    durable.step_stream("out").write(b"before")
+    await durable.checkpoint(_admit("checkpointed"))
+    seen.append("checkpoint returned")
+    await asyncio.sleep(0.2)
+    return "done"
+
+
+@registry.workflow(name="scope.checkpoint")
+async def checkpointing(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(checkpointed)
+
+
+def where() -> str:
+    return threading.current_thread().name
+
+
+async def threaded() -> str:
+    return await durable.to_thread(where)
+
+
+@registry.workflow(name="scope.thread")
+async def threading_wf(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(threaded)
+
+
+async def test_step_stream_and_writes_ride_on_the_completion(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        client = tether.Client(backend)
+        handle = await client.start(publishing, True, run_id="p1")
+        assert await handle.result(timeout=20) == 7
+        chunks = await client.stream("p1", "out").read_all()
+    # Attempt 1 flushed "live" and failed: its buffered chunk and its write are dropped.
+    assert [c.data for c in chunks] == [b"live", b"live", b"with-commit"]
+    subs = backend.stores.submissions
+    assert await subs.get_submission("sub-1") is None
+    assert await subs.get_submission("sub-2") is not None
+    assert await handle.output() == 7
+    assert (await handle.input()).args == (True,)
+
+
+async def test_checkpoint_is_durable_before_the_step_goes_on(backend: Backend) -> None:
+    seen.clear()
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        client = tether.Client(backend)
+        handle = await client.start(checkpointing, run_id="c1")
+        for _ in range(200):
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+        assert await backend.stores.submissions.get_submission("checkpointed") is not None
+        chunks, _ = await backend.stores.workflow.read_stream("c1", "out")
+        assert [c.data for c in chunks] == [b"before"]
+        assert await handle.result(timeout=20) == "done"
+
+
+async def test_to_thread_runs_on_the_step_threads(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        handle = await tether.Client(backend).start(threading_wf, run_id="t1")
+        assert (await handle.result(timeout=20)).startswith("tether-step")
+
+
+async def test_seams_outside_a_step_are_refused(backend: Backend) -> None:
+    with pytest.raises(ConfigurationError, match="inside a running step"):
+        durable.step_stream("x")
+    with pytest.raises(ConfigurationError, match="inside a running step"):
+        durable.commit_with_step(_admit("x"))
+    with pytest.raises(ConfigurationError, match="inside a running step"):
+        await durable.checkpoint()
+    with pytest.raises(ConfigurationError, match="Worker"):
+        durable.current_backend()
+    await backend.stores.conversations.create_stream(
+        "x", StreamIdentity(agent_name="a", instance_id="i")
+    )
+
+
+async def test_follow_ends_when_the_run_ends(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        client = tether.Client(backend)
+        handle = await client.start(publishing, False, run_id="f1")
+        await handle.result(timeout=20)
+        got = [c.data async for c in client.stream("f1", "out").follow()]
+        # A follower from the tail of an ended run reads what is left, then stops.
+        tail = [c.data async for c in client.stream("f1", "out").follow(-1)]
+    assert got == [b"live", b"with-commit"] and tail == [b"with-commit"]
