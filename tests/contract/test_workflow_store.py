@@ -7,8 +7,7 @@ import pytest
 
 import tether
 from tether.stores import WorkflowStore
-from tether.testing.contract import WorkflowStoreContract
-from tether.testing.contract._chains import SHORT_RETENTION
+from tether.testing.contract import SHORT_RETENTION, WorkflowStoreContract
 
 
 class TestWorkflowStore(WorkflowStoreContract):

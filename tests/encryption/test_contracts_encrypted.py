@@ -13,12 +13,12 @@ import pytest
 
 from tether.stores import EnvKeyProvider, WorkflowStore, open_backend
 from tether.testing.contract import (
+    SHORT_RETENTION,
     AttachmentContract,
     ConversationContract,
     SubmissionContract,
     WorkflowStoreContract,
 )
-from tether.testing.contract._chains import SHORT_RETENTION
 
 KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
 

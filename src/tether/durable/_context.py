@@ -326,8 +326,8 @@ class WorkflowContext:
         requested of this run before the commit ends it cancelled instead; a cancel
         of a continued run cancels its chain's current run. Timers and the journal do
         not carry over. `handle.result()` of any run of the chain waits for the
-        chain's last run. (`workflow` is this method's own: pass a workflow argument
-        of that name by keyword through the successor's own parameters.)
+        chain's last run. (`workflow` is this method's own: a successor parameter of
+        that name can only be given positionally.)
 
         Args:
             *args: The successor's arguments.
