@@ -11,7 +11,7 @@ TetherError
 │  ├─ NotFoundError            the named record does not exist
 │  │  └─ ContentDeletedError   the content existed and was deleted by retention
 │  ├─ ConflictError            same identity, other content; never an overwrite
-│  │  ├─ HookTokenInUseError   an active hook already owns that token
+│  │  ├─ HookTokenInUseError   an active hook owns that token, or its chain still retains it
 │  │  └─ StaleHeadError        the run's log moved on since the writer loaded it
 │  ├─ IntegrityError           stored or supplied bytes fail their size/digest check
 │  │  └─ DecryptionError       a ciphertext fails to authenticate where it is read
@@ -30,7 +30,9 @@ TetherError
 │  ├─ RunCancelledError        handle.result() of a run that was cancelled
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
 │  ├─ StepTimeoutError         an attempt of a step ran past its timeout (then retried)
-│  └─ StepFailedError          a step used its retry budget or raised FatalError
+│  ├─ StepFailedError          a step used its retry budget or raised FatalError
+│  └─ ContinueAsNewError       ctx.continue_as_new cannot happen now; the run goes on
+│     └─ ContinueAsNewUnavailableError   the backend cannot move hooks or retain tokens
 └─ AgentError                  the agent layer (models, tools)
    ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
@@ -59,6 +61,8 @@ __all__ = [
     "ConfigurationError",
     "ConflictError",
     "ContentDeletedError",
+    "ContinueAsNewError",
+    "ContinueAsNewUnavailableError",
     "DecryptionError",
     "EncryptionKeyError",
     "FatalError",
@@ -198,15 +202,33 @@ class ConflictError(StoreError):
 
 
 class HookTokenInUseError(ConflictError):
-    """An active hook already owns this token."""
+    """An active hook already owns this token, or the chain of its ended run retains it.
 
-    def __init__(self, token: str, run_id: str) -> None:
+    ``retained_until`` is set in the second case: the run that held the token ended,
+    and the token stays reserved for that run's chain until then (hook retention).
+    """
+
+    def __init__(self, token: str, run_id: str, *, retained_until: float | None = None) -> None:
         self.token = token
         self.run_id = run_id
-        super().__init__(
-            f"hook token {token!r} is already in use by an active hook of run {run_id!r}; "
-            "choose another token or let that hook's run end first"
-        )
+        self.retained_until = retained_until
+        if retained_until is None:
+            message = (
+                f"hook token {token!r} is already in use by an active hook of run {run_id!r}; "
+                "choose another token or let that hook's run end first"
+            )
+        else:
+            message = (
+                f"hook token {token!r} was released when run {run_id!r} ended and stays "
+                f"reserved for that run's chain until {retained_until!r} (epoch seconds; "
+                "hook retention): choose another token, or open the backend with a shorter "
+                "hook_retention"
+            )
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        rebuild = functools.partial(HookTokenInUseError, retained_until=self.retained_until)
+        return (rebuild, (self.token, self.run_id))
 
 
 class StaleHeadError(ConflictError):
@@ -426,6 +448,45 @@ class StepFailedError(WorkflowError):
             f"step {step_name!r} at slot {slot} of run {run_id!r} failed after "
             f"{attempts} attempt(s): {message}"
         )
+
+
+class ContinueAsNewError(WorkflowError):
+    """`ctx.continue_as_new` cannot happen now; nothing was written and the run goes on.
+
+    Raised inside the workflow body, which may catch it: the run continues as it was.
+    """
+
+    def __init__(self, run_id: str, reason: str) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        super().__init__(f"run {run_id!r} cannot continue as new: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ContinueAsNewError, (self.run_id, self.reason))
+
+
+class ContinueAsNewUnavailableError(ContinueAsNewError):
+    """The backend cannot move a run's hooks to a successor or retain released tokens.
+
+    A backend declares both as capabilities (`Capability.CONTINUE_AS_NEW`,
+    `Capability.HOOK_RETENTION`); on one without them a run never moves to a successor
+    (sessions stay on their run) and the worker logs ``session handoff unavailable``
+    once.
+    """
+
+    def __init__(self, run_id: str, backend: str, missing: Sequence[str]) -> None:
+        self.backend = backend
+        self.missing = tuple(missing)
+        ContinueAsNewError.__init__(
+            self,
+            run_id,
+            f"the backend {backend!r} does not declare {', '.join(self.missing)}; a run "
+            "moves to a successor only on a backend that moves its hooks and retains "
+            "released tokens (memory, SQLite and Postgres do)",
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ContinueAsNewUnavailableError, (self.run_id, self.backend, self.missing))
 
 
 class AgentError(TetherError):

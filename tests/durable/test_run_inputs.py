@@ -169,12 +169,22 @@ async def test_a_store_from_before_digests_is_migrated(
     url, options = shared_url
     async with tether.open_backend(url, **options) as backend:
         await tether.Client(backend).start(takes, {"a": 1}, run_id="old")
-    # Stage the store as schema version 5 left it: no digest column.
+    # Stage the store as schema version 5 left it: no digest column, and none of the
+    # later migrations' (9: chains of runs, hook retention).
+    later = (
+        "DROP INDEX tether_runs_chain",
+        "ALTER TABLE tether_runs DROP COLUMN chain_id",
+        "ALTER TABLE tether_runs DROP COLUMN generation",
+        "ALTER TABLE tether_hooks DROP COLUMN chain_id",
+        "ALTER TABLE tether_hooks DROP COLUMN retained_until",
+    )
     if url.startswith("sqlite"):
         import sqlite3
 
         conn = sqlite3.connect(url.removeprefix("sqlite:///"))
         conn.execute("ALTER TABLE tether_runs DROP COLUMN input_digest")
+        for statement in later:
+            conn.execute(statement)
         conn.execute("UPDATE tether_meta SET value = '5' WHERE key = 'schema_version'")
         conn.commit()
         conn.close()
@@ -184,6 +194,8 @@ async def test_a_store_from_before_digests_is_migrated(
         search = f"-c search_path={options['namespace']}"
         with psycopg.connect(url, autocommit=True, options=search) as pg:
             pg.execute("ALTER TABLE tether_runs DROP COLUMN input_digest")
+            for statement in later:
+                pg.execute(statement)
             pg.execute("UPDATE tether_meta SET value = '5' WHERE key = 'schema_version'")
     with pytest.raises(tether.errors.FormatVersionError, match="tether migrate"):
         async with tether.open_backend(url, migrate=False, **options):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ from ..stores import (
     StepRecord,
     StoreWrite,
     WorkflowStore,
+    chain_of,
+    successor_run_id,
 )
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import (
@@ -56,7 +59,12 @@ DEFAULT_STREAM = "default"
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunInfo:
-    """A run as a client sees it."""
+    """A run as a client sees it.
+
+    A run that continued as new (status ``continued``) names its successor in
+    `continued_to`; `chain_id` and `generation` place a run in its chain (the first
+    run is generation 0 and its id is the chain's).
+    """
 
     run_id: str
     workflow_name: str
@@ -68,6 +76,9 @@ class RunInfo:
     completed_at: datetime | None
     parent_run_id: str | None
     stranded: bool
+    chain_id: str = ""
+    generation: int = 0
+    continued_to: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -101,31 +112,51 @@ async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
     return bool(live) and not serving
 
 
-class RunHandle:
-    """A reference to one run."""
+async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
+    """The run of `run`'s chain that is current now (`run` unless it continued as new)."""
+    if run.status != "continued":
+        return run
+    latest = await store.latest_run(chain_of(run))
+    # A run ends continued in the commit that creates its successor: never missing.
+    return run if latest is None or latest.generation <= run.generation else latest
 
-    def __init__(self, store: WorkflowStore, run_id: str) -> None:
+
+class RunHandle:
+    """A reference to a run, and through it to the run's chain.
+
+    A handle follows the chain (`follow`, the default): when the run continued as new
+    (``ctx.continue_as_new``), `status`, `info`, `steps` and `result` speak of the
+    chain's current run, and `result` waits for the chain's last run. (A chain started
+    again after it ended, `Client.restart`, is a new execution: handles to its earlier
+    runs keep their outcome.) With
+    ``follow=False`` they speak of this one run (whose status may be ``continued``),
+    except `result`, which always follows. `cancel` cancels the chain's current run.
+    """
+
+    def __init__(self, store: WorkflowStore, run_id: str, *, follow: bool = True) -> None:
         self._store = store
         self.run_id = run_id
+        self.follow = follow
 
     async def _run(self) -> RunRecord:
         run = await self._store.get_run(self.run_id)
         if run is None:
             raise NotFoundError(f"run {self.run_id!r} does not exist")
-        return run
+        return await _current(self._store, run) if self.follow else run
 
     async def status(self) -> RunStatus:
-        """The run's status: pending, running, completed, failed or cancelled."""
+        """The status: pending, running, completed, failed, cancelled or continued."""
         return (await self._run()).status
 
     async def info(self) -> RunInfo:
-        """The run's record, with whether it is stranded."""
+        """The run's record (the chain's current run when following), and if stranded."""
         run = await self._run()
         return _info(run, await _is_stranded(self._store, run))
 
     async def steps(self) -> list[StepView]:
-        """The decoded journal: one entry per step, in slot order."""
-        return [_step_view(s) for s in await self._store.list_steps(self.run_id)]
+        """The decoded journal (of the chain's current run when following), in slot order."""
+        run = await self._run()
+        return [_step_view(s) for s in await self._store.list_steps(run.run_id)]
 
     async def result(self, timeout: float | None = None) -> Any:
         """Wait for the run to end and return its output.
@@ -143,11 +174,17 @@ class RunHandle:
         timeout = check_optional_duration(timeout, what="timeout")
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
+        current = self.run_id
         while True:
             remaining = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
-            run = await self._store.wait_run_terminal(self.run_id, min(remaining, 1.0))
+            run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
             if run is None:
-                raise NotFoundError(f"run {self.run_id!r} does not exist")
+                raise NotFoundError(f"run {current!r} does not exist")
+            if run.status == "continued":
+                # The chain goes on: wait for its current run instead, at once.
+                current = (await _current(self._store, run)).run_id
+                if current != run.run_id:
+                    continue
             if run.status in TERMINAL_RUN_STATUSES:
                 return _outcome(run)
             if time.monotonic() >= next_check:
@@ -159,6 +196,10 @@ class RunHandle:
 
     async def cancel(self, reason: str | None = None) -> None:
         """Cancel the run: at once if it is parked or waiting, else at its next boundary.
+
+        A run that continued as new stands for its chain: the chain's current run is
+        cancelled, and a cancel that reaches a run just before it continues ends it
+        cancelled instead.
 
         Raises:
             InvalidInputError: `reason` holds a NUL character or a lone surrogate.
@@ -219,6 +260,13 @@ def _info(run: RunRecord, stranded: bool) -> RunInfo:
         completed_at=_ts(run.completed_at),
         parent_run_id=run.parent_run_id,
         stranded=stranded,
+        chain_id=chain_of(run),
+        generation=run.generation,
+        continued_to=(
+            successor_run_id(chain_of(run), run.generation + 1)
+            if run.status == "continued"
+            else None
+        ),
     )
 
 
@@ -301,6 +349,59 @@ class Client:
         """
         if run_id is not None:
             check_identifier(run_id, what="run_id")
+        new = self._new_run(workflow, args, kwargs, run_id or new_ulid("run_"))
+        if self._eager is not None:
+            run = await self._eager(new)
+        else:
+            run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id)
+
+    async def restart(
+        self, chain_id: str, workflow: Callable[..., Any] | str, *args: Any, **kwargs: Any
+    ) -> RunHandle:
+        """Start a chain again after its last run ended (completed, failed, cancelled).
+
+        The new run is the chain's next generation (id ``<chain id>~<n>``, under this
+        client's deployment; `WorkflowStore.latest_run` finds it by the chain id), and
+        it may take the hook tokens the chain still retains (hook retention), which
+        other runs may not. Use it to open a new run at the same address after the old
+        one ended. Calling it again while that run is still going returns it.
+
+        Args:
+            chain_id: The chain (its first run's id).
+            workflow: A registered workflow function, or its name.
+            *args: Arguments after the context.
+            **kwargs: Keyword arguments of the workflow.
+
+        Raises:
+            NotFoundError: No run has that chain.
+            ConflictError: The chain's current run has not ended.
+            InvalidInputError: `chain_id` cannot be a run id on any backend.
+        """
+        check_identifier(chain_id, what="chain_id")
+        latest = await self._store.latest_run(chain_id)
+        if latest is None:
+            raise NotFoundError(f"chain {chain_id!r} does not exist")
+        generation = latest.generation + 1
+        new = self._new_run(workflow, args, kwargs, successor_run_id(chain_id, generation))
+        if (
+            latest.status not in TERMINAL_RUN_STATUSES
+            and latest.generation > 0
+            and latest.workflow_name == new.workflow_name
+            and latest.input_digest == new.input_digest
+        ):
+            return RunHandle(self._store, latest.run_id)  # this very restart, again
+        new = dataclasses.replace(new, chain_id=chain_id, generation=generation)
+        run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id)
+
+    def _new_run(
+        self,
+        workflow: Callable[..., Any] | str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        run_id: str,
+    ) -> NewRun:
         name = check_identifier(workflow_name_of(workflow), what="workflow name")
         deployment = getattr(workflow, "__tether_deployment__", None)
         if self.registry is not None:
@@ -313,8 +414,8 @@ class Client:
             )
         arguments = {"args": list(args), "kwargs": kwargs}
         payload = encode(arguments, what=f"input of {name!r}")
-        new = NewRun(
-            run_id=run_id or new_ulid("run_"),
+        return NewRun(
+            run_id=run_id,
             workflow_name=name,
             input=payload,
             input_digest=digest(arguments),
@@ -322,14 +423,14 @@ class Client:
             engine_version=ENGINE_VERSION,
             queue=queue_name(ENGINE_VERSION, deployment),
         )
-        if self._eager is not None:
-            run = await self._eager(new)
-        else:
-            run, _ = await self._store.create_run(new)
-        return RunHandle(self._store, run.run_id)
 
-    async def get(self, run_id: str) -> RunHandle:
-        """A handle to an existing run.
+    async def get(self, run_id: str, *, follow: bool = True) -> RunHandle:
+        """A handle to an existing run, or to a chain by its id (its first run's).
+
+        Args:
+            run_id: Any run's id; a chain's id is its first run's.
+            follow: Whether the handle speaks of the chain's current run (default) or
+                of this one run (see `RunHandle`).
 
         Raises:
             NotFoundError: No run has that id.
@@ -338,7 +439,7 @@ class Client:
         check_identifier(run_id, what="run_id")
         if await self._store.get_run(run_id) is None:
             raise NotFoundError(f"run {run_id!r} does not exist")
-        return RunHandle(self._store, run_id)
+        return RunHandle(self._store, run_id, follow=follow)
 
     async def list_runs(
         self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100
@@ -356,7 +457,7 @@ class Client:
         if workflow is not None:
             check_identifier(workflow, what="workflow name")
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
-        return [await RunHandle(self._store, r.run_id).info() for r in page.items]
+        return [await RunHandle(self._store, r.run_id, follow=False).info() for r in page.items]
 
     async def page_runs(
         self,

@@ -9,7 +9,7 @@ import uuid as _uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from .._codec import decode, decode_error
 from .._validate import check_identifier
@@ -52,6 +52,10 @@ def _positive_duration(value: float | timedelta | str, what: str) -> float:
         raise ConfigurationError(f"{what} must be a positive, finite duration, not {value!r}")
     return seconds
 
+
+#: Shared by every step without its own policy (it is frozen): a replay of thousands of
+#: steps builds none.
+_DEFAULT_RETRY = RetryPolicy()
 
 _STEP: contextvars.ContextVar[StepInfo | None] = contextvars.ContextVar("tether_step", default=None)
 
@@ -171,6 +175,30 @@ class WorkflowContext:
         """This run's id."""
         return self._a.run_id
 
+    @property
+    def chain_id(self) -> str:
+        """The id of this run's chain: its first run's id (see `continue_as_new`).
+
+        The same in every run of the chain, so it names things that outlive one run
+        (an idempotency scope, a stream, a hook token).
+        """
+        return self._a.run.chain_id or self._a.run_id
+
+    @property
+    def generation(self) -> int:
+        """This run's place in its chain: 0 for the first run, n for ``<chain>~n``."""
+        return self._a.run.generation
+
+    @property
+    def can_continue_as_new(self) -> bool:
+        """Whether this run's backend lets it move to a successor (`continue_as_new`).
+
+        False on a backend that does not declare `Capability.CONTINUE_AS_NEW` and
+        `Capability.HOOK_RETENTION` (the worker logs ``session handoff unavailable``
+        once); check it to keep a run where it is instead of catching the error.
+        """
+        return self._a.handoff.available
+
     @overload
     async def step(
         self,
@@ -230,7 +258,7 @@ class WorkflowContext:
         label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
         check_identifier(label, what="step name")
         seconds = None if timeout is None else _positive_duration(timeout, "timeout")
-        return await self._a.run_step(label, fn, args, kwargs, retry or RetryPolicy(), seconds)
+        return await self._a.run_step(label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds)
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably: the run parks, and a timer in the store wakes it.
@@ -275,6 +303,47 @@ class WorkflowContext:
         if run_id is not None:
             check_identifier(run_id, what="run_id")
         return await self._a.start_child(workflow, args, kwargs, run_id)
+
+    async def continue_as_new(
+        self,
+        *args: Any,
+        workflow: Callable[..., Any] | str | None = None,
+        **kwargs: Any,
+    ) -> NoReturn:
+        """End this run and start its successor with new arguments; never returns.
+
+        One commit ends the run with status ``continued`` and creates its successor:
+        the same chain (`chain_id`), generation + 1, run id ``<chain id>~<n>``, input
+        ``args``/``kwargs``. Use it to keep a long-lived run's history (and so the
+        cost of replaying it) bounded: every N iterations, carry the state forward as
+        arguments. Completed steps not yet committed are committed with it.
+
+        Hooks move to the successor in the same transaction, never free: another run
+        trying their tokens at any moment is refused. The successor adopts a hook by
+        creating one with its token (``ctx.create_hook(token=...)``) and receives, in
+        order and exactly once, the payloads this run received and did not take and
+        those sent since. The successor answers to this run's parent; a cancel
+        requested of this run before the commit ends it cancelled instead; a cancel
+        of a continued run cancels its chain's current run. Timers and the journal do
+        not carry over. `handle.result()` of any run of the chain waits for the
+        chain's last run. (`workflow` is this method's own: a successor parameter of
+        that name can only be given positionally.)
+
+        Args:
+            *args: The successor's arguments.
+            workflow: Another registered workflow of this deployment to continue as
+                (its function or name); default this run's workflow.
+            **kwargs: The successor's keyword arguments.
+
+        Raises:
+            ContinueAsNewUnavailableError: The backend cannot move hooks or retain
+                tokens (see `can_continue_as_new`); nothing was written.
+            ContinueAsNewError: A step of this run is still running, or a child run
+                is unfinished; nothing was written, the run goes on.
+            UnknownWorkflowError: `workflow` is not registered in this deployment.
+        """
+        await self._a.continue_as_new(workflow, args, kwargs)
+        raise AssertionError("continue_as_new returned")  # the activation unwinds the body
 
     def now(self) -> datetime:
         """The time as of the last operation the run consumed; the same on replay."""

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode
 from .._ids import new_token, new_ulid
@@ -38,17 +37,27 @@ from ..errors import (
     SerializationError,
     StaleHeadError,
     StepFailedError,
-    StepTimeoutError,
     StoreError,
     StoreUnavailableError,
 )
-from ..stores import Commit, NewEvent, NewMessage, NewRun, RunRecord, StoreWrite, WorkflowStore
-from ._context import ChildRun, Hook, StepInfo, WorkflowContext, reset_step_info, set_step_info
+from ..stores import (
+    Commit,
+    Continuation,
+    NewEvent,
+    NewMessage,
+    NewRun,
+    RunRecord,
+    StoreWrite,
+    WorkflowStore,
+)
+from ._bodies import StepBodies
+from ._context import ChildRun, Hook, StepInfo, WorkflowContext
+from ._continue import Handoff, prepare_successor
 from ._journal import ChildOp, HookOp, Journal, StepOp, WaitOp
 from ._lease import Lease
 from ._registry import Registry, WorkflowDef, workflow_name_of
 from ._retry import RetryPolicy, parse_duration
-from ._step_scope import StepScope, bind_scope, unbind_scope
+from ._step_scope import StepScope
 from ._threads import StepThreads
 
 if TYPE_CHECKING:
@@ -113,8 +122,10 @@ class Activation:
         threads: StepThreads,
         lease_seconds: float | None = None,
         lease_sent: float | None = None,
+        handoff: Handoff | None = None,
     ) -> None:
         self.store = store
+        self.handoff = handoff or Handoff(None)
         self.registry = registry
         self.workflow = workflow
         self.run = run
@@ -141,7 +152,7 @@ class Activation:
         self._done: asyncio.Future[str] = loop.create_future()
         self._park_check_scheduled = False
         self._flush_scheduled = False
-        self._executing: set[asyncio.Future[Any]] = set()
+        self.bodies = StepBodies(run.run_id, threads)
         self._lease_timer: asyncio.TimerHandle | None = None
         self._cancelling = False
         if lease_seconds is not None:
@@ -151,7 +162,7 @@ class Activation:
     async def run_to_boundary(self) -> str:
         """Run until the activation ends.
 
-        Returns "completed", "failed", "cancelled", "parked" or "abandoned".
+        Returns "completed", "failed", "cancelled", "continued", "parked" or "abandoned".
         """
         if self.journal.cancel_requested is not None:
             await self._end_cancelled(self.journal.cancel_requested)
@@ -228,8 +239,7 @@ class Activation:
         Step bodies in threads run to their end; the body task (async steps) unwinds
         from its cancellation.
         """
-        while self._executing:
-            await asyncio.wait(set(self._executing))
+        await self.bodies.quiesce()
         task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             await asyncio.wait({task})
@@ -276,6 +286,7 @@ class Activation:
         park_guard: Callable[[], bool] | None = None,
         refusals: tuple[type[StoreError], ...] = (),
         writes: Sequence[StoreWrite] = (),
+        continuation: Callable[[], Continuation] | None = None,
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
 
@@ -324,6 +335,8 @@ class Activation:
                         # it): a step it starts must not run on a lease about to lapse.
                         lease_seconds=None if end else self.lease.seconds,
                         writes=tuple(store_writes),
+                        # Built per try: a catch-up may have folded in payloads to carry.
+                        continuation=None if continuation is None else continuation(),
                     )
                     sent = time.monotonic()
                     result = await self.store.commit(commit)
@@ -375,6 +388,7 @@ class Activation:
                     batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
                     store_writes = []
+                    continuation = None
                     continue
                 self.head = result.head
                 if not end:
@@ -441,11 +455,16 @@ class Activation:
                 op = self.journal.ops.get(int(event.attrs.get("slot") or 0))
                 if isinstance(op, HookOp):
                     op.conflict = exc.run_id
+                    op.conflict_until = exc.retained_until
                 self._unconfirmed_hooks.discard(hook_id)
                 event = NewEvent(
                     event_type="hook_conflict",
                     correlation_id=hook_id,
-                    attrs={**event.attrs, "holder": exc.run_id},
+                    attrs={
+                        **event.attrs,
+                        "holder": exc.run_id,
+                        "retained_until": exc.retained_until,
+                    },
                 )
             kept.append(event)
         self._poke()
@@ -629,7 +648,7 @@ class Activation:
             )
             step_scope = StepScope(self)
             try:
-                result = await self._execute(fn, args, kwargs, info, timeout, step_scope)
+                result = await self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
             except _Suspend:
                 raise
             except asyncio.CancelledError as exc:
@@ -705,94 +724,14 @@ class Activation:
                 raise _Suspend
             self.lease.renewed(sent)
 
-    def to_thread(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
-        """Run a sync callable on the worker's step threads, tracked by this activation.
-
-        An abandoned activation cannot stop a thread, so it keeps track of it until the
-        callable returns (see `quiesce`): the run is not handed to anyone, and the same
-        worker does not run it again, while the thread still runs.
-        """
-        running = self.threads.run(lambda: fn(*args, **kwargs))
-        self._executing.add(running)
-        running.add_done_callback(self._executing.discard)
-        return running
-
-    async def _execute(
-        self,
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-        info: StepInfo,
-        timeout: float | None,
-        step_scope: StepScope,
-    ) -> Any:
-        token = set_step_info(info)
-        bound = bind_scope(step_scope)
-        try:
-            if inspect.iscoroutinefunction(fn):
-                if timeout is None:
-                    return await fn(*args, **kwargs)
-                scope = asyncio.timeout(timeout)
-                try:
-                    async with scope:
-                        return await fn(*args, **kwargs)
-                except TimeoutError:
-                    if scope.expired():
-                        raise self._timed_out(info, timeout) from None
-                    raise
-            running = self.to_thread(fn, *args, **kwargs)
-            try:
-                # Shielded: cancelling the wait must not look like stopping the thread.
-                result = await asyncio.wait_for(asyncio.shield(running), timeout)
-            except TimeoutError:
-                if running.done():
-                    raise  # the step's own TimeoutError
-                # A thread cannot be stopped: it is disowned, runs on, and its result
-                # is dropped, while the attempt fails now and counts as one.
-                self._executing.discard(running)
-                log.warning(
-                    "run %s: step %r (attempt %d) passed its %g s timeout; its thread "
-                    "runs on unattended",
-                    self.run_id,
-                    info.name,
-                    info.attempt,
-                    timeout,
-                )
-                raise self._timed_out(info, timeout) from None
-            if inspect.isawaitable(result):
-                return await result
-            return result
-        finally:
-            unbind_scope(bound)
-            reset_step_info(token)
-
     async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Await `fn` on the step threads for a running step (`durable.to_thread`).
-
-        The thread is tracked while the step awaits it. A step that gives up on it (its
-        own timeout, a tool's) disowns it, as the engine does a timed-out step's thread:
-        it runs on, and its result is dropped.
-        """
-        running = self.to_thread(fn, *args, **kwargs)
-        try:
-            return cast(T, await asyncio.shield(running))
-        except asyncio.CancelledError:
-            if not running.done():
-                self._executing.discard(running)
-                log.warning(
-                    "run %s: a step gave up on %r; its thread runs on unattended",
-                    self.run_id,
-                    getattr(fn, "__qualname__", fn),
-                )
-            raise
+        """Await `fn` on the step threads for a running step (`durable.to_thread`)."""
+        return await self.bodies.run_in_thread(fn, *args, **kwargs)
 
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
         """Commit `writes` now, fenced by the lease (a step's `checkpoint`)."""
         if writes:
             await self._commit(writes=writes)
-
-    def _timed_out(self, info: StepInfo, timeout: float | None) -> StepTimeoutError:
-        return StepTimeoutError(self.run_id, info.slot, info.name, info.attempt, timeout or 0.0)
 
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
         payload = _encode_error(error)
@@ -873,8 +812,15 @@ class Activation:
             if not isinstance(op, HookOp):
                 raise self._nondeterminism(slot, op.name, "hook")
             return Hook(self, slot, op.token, op.hook_id)
-        hook = HookOp(hook_id=new_ulid("hook_"), token=token or new_token())
-        self.journal._add(slot, hook.hook_id, hook)
+        moved = None if token is None else self.journal.moved.get(token)
+        if moved is not None:
+            # The predecessor's hook, moved here by continue-as-new: adopted, not made,
+            # so what was sent to it since the move is this slot's to receive.
+            hook = moved
+            self.journal.adopt(slot, hook)
+        else:
+            hook = HookOp(hook_id=new_ulid("hook_"), token=token or new_token())
+            self.journal._add(slot, hook.hook_id, hook)
         self._unconfirmed_hooks.add(hook.hook_id)
         self._pending.append(
             NewEvent(
@@ -896,7 +842,8 @@ class Activation:
             check=lambda: len(op.payloads) > index or op.conflict is not None,
         )
         if op.conflict is not None:
-            raise HookTokenInUseError(op.token, op.conflict)
+            raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
+        op.consumed = max(op.consumed, index + 1)
         return decode(op.payloads[index], what=f"payload of hook {op.token!r}")
 
     async def hook_beyond(self, hook: Hook, count: int) -> None:
@@ -910,7 +857,7 @@ class Activation:
             check=lambda: len(op.payloads) > count or op.conflict is not None,
         )
         if op.conflict is not None:
-            raise HookTokenInUseError(op.token, op.conflict)
+            raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
 
     def hook_received(self, token: str) -> int:
         """How many payloads this activation has seen arrive at its hook `token`."""
@@ -972,6 +919,29 @@ class Activation:
             self._schedule_flush()
             raise ConflictError(child.refused) from None
         return ChildRun(self, slot, child_id)
+
+    async def continue_as_new(
+        self,
+        workflow: Callable[..., Any] | str | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any:
+        """End the run continued and start its successor, in one commit; never returns."""
+        successor = prepare_successor(self, self._next_slot(), workflow, args, kwargs)
+        # A cancel requested of this run before the commit lands applies to the chain:
+        # the run ends cancelled (by `_obey_cancel`) and no successor starts.
+        continued = await self._commit(
+            [successor.event],
+            end=True,
+            continuation=successor.build,
+            park_guard=lambda: self.journal.cancel_requested is None,
+        )
+        if continued:
+            self._settle("continued")
+        else:
+            self._obey_cancel()
+            await self._done
+        raise _Suspend
 
     async def child_outcome(self, child: ChildRun) -> tuple[str, bytes | None]:
         op = self.journal.ops[child.slot]

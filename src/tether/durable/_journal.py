@@ -12,9 +12,9 @@ from typing import Literal
 
 from ..stores import EventRecord
 
-__all__ = ["ChildOp", "HookOp", "Journal", "OpKind", "StepOp", "WaitOp"]
+__all__ = ["ChildOp", "ContinueOp", "HookOp", "Journal", "OpKind", "StepOp", "WaitOp"]
 
-OpKind = Literal["step", "sleep", "hook", "child"]
+OpKind = Literal["step", "sleep", "hook", "child", "continue"]
 
 
 @dataclass(slots=True)
@@ -54,6 +54,12 @@ class HookOp:
     #: The run whose active hook held the token when this one was created (a refusal
     #: the workflow saw, so replay raises it again), or None.
     conflict: str | None = None
+    #: When the refusal was a retained token: until when it is retained.
+    conflict_until: float | None = None
+    #: How many payloads the body took; the rest go to a successor (continue-as-new).
+    consumed: int = 0
+    #: Moved here from the predecessor and not yet adopted by a slot of this run.
+    moved: bool = False
     kind: OpKind = "hook"
 
     @property
@@ -76,7 +82,19 @@ class ChildOp:
         return f"child:{self.workflow_name}"
 
 
-Op = StepOp | WaitOp | HookOp | ChildOp
+@dataclass(slots=True)
+class ContinueOp:
+    """A `continue_as_new` the run was refused (a continued run is never replayed)."""
+
+    refused: str
+    kind: OpKind = "continue"
+
+    @property
+    def name(self) -> str:
+        return "continue_as_new"
+
+
+Op = StepOp | WaitOp | HookOp | ChildOp | ContinueOp
 
 
 class Journal:
@@ -90,6 +108,8 @@ class Journal:
         self._by_correlation: dict[str, Op] = {}
         self.cancel_requested: str | None = None
         self.cancelled = False
+        #: Hooks moved here by continue-as-new that no slot adopted yet, by token.
+        self.moved: dict[str, HookOp] = {}
 
     @classmethod
     def from_events(
@@ -120,22 +140,42 @@ class Journal:
             self._add(
                 slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
             )
+        elif kind == "hook_moved":
+            moved = HookOp(hook_id=corr, token=str(attrs.get("token")), moved=True)
+            self._by_correlation[corr] = moved
+            self.moved[moved.token] = moved
+        elif kind == "hook_created" and isinstance(slot, int) and self._is_moved(corr):
+            self.adopt(slot, self._by_correlation[corr])  # type: ignore[arg-type]  # a HookOp
         elif kind in ("hook_created", "hook_conflict") and isinstance(slot, int):
             holder = attrs.get("holder") if kind == "hook_conflict" else None
             op = HookOp(hook_id=corr, token=str(attrs.get("token")))
             op.conflict = None if holder is None else str(holder)
+            until = attrs.get("retained_until")
+            op.conflict_until = float(until) if isinstance(until, int | float) else None
             self._add(slot, corr, op)
         elif kind in ("child_started", "child_refused") and isinstance(slot, int):
             child = ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name")))
             if kind == "child_refused":
                 child.refused = str(attrs.get("reason"))
             self._add(slot, corr, child)
+        elif kind == "continue_refused" and isinstance(slot, int):
+            self._add(slot, corr, ContinueOp(refused=str(attrs.get("reason"))))
         elif kind == "cancel_requested":
             self.cancel_requested = str(attrs.get("reason") or "cancel requested")
         elif kind == "run_cancelled":
             self.cancelled = True
         else:
             self._update(kind, corr, event)
+
+    def _is_moved(self, hook_id: str) -> bool:
+        op = self._by_correlation.get(hook_id)
+        return isinstance(op, HookOp) and op.moved
+
+    def adopt(self, slot: int, op: HookOp) -> None:
+        """Place a moved hook at `slot`: payloads it received since the move are its own."""
+        self.moved.pop(op.token, None)
+        op.moved = False
+        self.ops[slot] = op
 
     def skip_to(self, slot: int) -> None:
         """Move the head past events this process wrote and already folded in."""

@@ -37,6 +37,7 @@ from ..stores import (
 )
 from ._ambient import bind_backend, unbind_backend
 from ._client import Client
+from ._continue import Handoff
 from ._executor import Activation
 from ._registry import Registry
 from ._threads import StepThreads
@@ -186,6 +187,8 @@ class Worker:
         self._reserved = 0  # slots held by eager starts under way
         self._stopping = False
         self._threads = StepThreads()
+        # One per worker: "session handoff unavailable" is logged once, not per run.
+        self._handoff = Handoff(backend)
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -437,6 +440,7 @@ class Worker:
             threads=self._threads,
             lease_seconds=self.lease_seconds,
             lease_sent=sent,
+            handoff=self._handoff,
         )
         self._activations[run_id] = (activation, message)
         try:

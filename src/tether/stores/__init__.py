@@ -55,10 +55,12 @@ from ._open import keyring_for, open_backend, wrap_encrypted
 from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
     CommitResult,
+    Continuation,
     EventRecord,
     EventType,
     HookRecord,
@@ -74,8 +76,10 @@ from ._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    chain_of,
     event_id,
     slot_of_event_id,
+    successor_run_id,
 )
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
@@ -98,6 +102,7 @@ from ._writes import (
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
+    "DEFAULT_HOOK_RETENTION",
     "DEFAULT_KEY_FILE",
     "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
     "DEFAULT_READ_LIMIT",
@@ -120,6 +125,7 @@ __all__ = [
     "Claim",
     "Commit",
     "CommitResult",
+    "Continuation",
     "ConversationBatch",
     "ConversationStore",
     "DataKeys",
@@ -175,6 +181,7 @@ __all__ = [
     "WorkerRecord",
     "WorkflowStore",
     "WrappedKey",
+    "chain_of",
     "data_scope",
     "event_id",
     "generate_key",
@@ -191,6 +198,7 @@ __all__ = [
     "settlement_entry",
     "slot_of_event_id",
     "stream_scope",
+    "successor_run_id",
     "verify_attachment_bytes",
     "wrap_encrypted",
 ]

@@ -4,7 +4,8 @@ Places (the associated data every payload is bound to; the store assigns event s
 and stream indexes itself, so those are not part of them):
 
 - run input / output / error: ``run.input|run.output|run.error, <run id>`` (a child's
-  output copied into its parent's ``child_completed`` event keeps the child's place);
+  output copied into its parent's ``child_completed`` event keeps the place of the run
+  that ended the child's chain);
 - step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
   (``step_retrying`` and ``step_failed`` both carry ``step.error``);
 - hook payloads: ``hook.payload, <run id>, <hook id>``;
@@ -32,6 +33,7 @@ from ._records import (
     Claim,
     Commit,
     CommitResult,
+    Continuation,
     EventRecord,
     HookRecord,
     Message,
@@ -76,8 +78,10 @@ def event_place(
     if event_type == "hook_received":
         return ("hook.payload", run_id, str(correlation_id))
     if event_type == "child_completed":
+        # The output of the run that ended the child's chain (its last run's place).
         status = attrs.get("status")
-        return ("run.output" if status == "completed" else "run.error", str(correlation_id))
+        child = attrs.get("run_id") or correlation_id
+        return ("run.output" if status == "completed" else "run.error", str(child))
     return ("event", run_id, event_type, str(correlation_id))
 
 
@@ -124,8 +128,8 @@ class EncryptedWorkflowStore:
         return run_scope(new.run_id)
 
     # -- sealing records ---------------------------------------------------------------------
-    async def _seal_new_run(self, new: NewRun) -> NewRun:
-        scope = self._remember(new.run_id, await self._scope_of_new(new))
+    async def _seal_new_run(self, new: NewRun, scope: str | None = None) -> NewRun:
+        scope = self._remember(new.run_id, scope or await self._scope_of_new(new))
         sealed = await self._sealer.seal(scope, ("run.input", new.run_id), new.input)
         digest = new.input_digest
         if digest is not None:
@@ -201,6 +205,9 @@ class EncryptedWorkflowStore:
     async def get_run(self, run_id: str) -> RunRecord | None:
         return await self._open_run(await self.inner.get_run(run_id))
 
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        return await self._open_run(await self.inner.latest_run(chain_id))
+
     async def list_runs(
         self,
         *,
@@ -258,7 +265,22 @@ class EncryptedWorkflowStore:
             or writes is not commit.writes
         ):
             commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
+        if commit.continuation is not None:
+            commit = evolve(
+                commit, continuation=await self._seal_continuation(scope, commit.continuation)
+            )
         return await self.inner.commit(commit)
+
+    async def _seal_continuation(self, scope: str, continuation: Continuation) -> Continuation:
+        # A chain keeps its predecessor's key scope: erasing it erases every run of it.
+        new = await self._seal_new_run(continuation.run, scope)
+        carried = tuple(
+            [
+                (hook_id, await self._sealer.seal(scope, ("hook.payload", new.run_id, hook_id), p))
+                for hook_id, p in continuation.carried
+            ]
+        )
+        return evolve(continuation, run=new, carried=carried)
 
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
@@ -272,23 +294,40 @@ class EncryptedWorkflowStore:
 
     # -- writes from outside the run ---------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         hook = await self.inner.get_hook(token)
-        if hook is None:
-            # Never hand the inner store a plaintext payload, even to be refused: a hook
-            # created meanwhile would take it.
-            raise NotFoundError(
-                f"no active hook has token {token!r}; it was never created, or its run ended"
-            )
-        scope = await self.scope_of(hook.run_id)
-        place = ("hook.payload", hook.run_id, hook.hook_id)
-        sealed = await self._sealer.seal(scope, place, payload)
-        # What rides on the resume (a message admitted with its ring) belongs to the
-        # hook's run: under its scope, erased with it.
-        return await self.inner.resume_hook(
-            token, sealed, writes=await seal_writes(self._sealer, scope, writes)
-        )
+        while True:
+            if hook is None or (run_id is not None and hook.run_id != run_id):
+                # Never hand the inner store a plaintext payload, even to be refused: a
+                # hook created meanwhile would take it.
+                raise NotFoundError(
+                    f"no active hook has token {token!r}; it was never created, or its run ended"
+                )
+            scope = await self.scope_of(hook.run_id)
+            place = ("hook.payload", hook.run_id, hook.hook_id)
+            sealed = await self._sealer.seal(scope, place, payload)
+            try:
+                # Sealed for the run holding the hook now, and delivered only if it still
+                # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
+                # again for its new run. What rides on the resume (a message admitted
+                # with its ring) belongs to the hook's run: under its scope, erased with it.
+                return await self.inner.resume_hook(
+                    token,
+                    sealed,
+                    writes=await seal_writes(self._sealer, scope, writes),
+                    run_id=hook.run_id,
+                )
+            except NotFoundError:
+                moved = await self.inner.get_hook(token)
+                if moved is None or moved.run_id == hook.run_id:
+                    raise
+                hook = moved
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = await self._open_run(await self.inner.request_cancel(run_id, reason=reason))

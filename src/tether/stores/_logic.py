@@ -7,7 +7,10 @@ backend enforces the same world contract:
 - the event log is append-only and the only way run state changes; slots are dense;
 - at most one creation event per (run, correlation id, type);
 - no event moves a run or step out of a terminal state;
-- a terminal run disposes its hooks and tells its parent run;
+- a terminal run disposes its hooks and tells its parent run; the tokens it released
+  stay reserved for its chain for the retention window (`ViewTxn.hook_retention`);
+- a run that continues as new ends and starts its successor in one transaction, its
+  hooks moved to the successor without ever being free;
 - a write by a lease holder carries its fencing epoch and the log head it last saw.
 """
 
@@ -34,6 +37,7 @@ from ._records import (
     Claim,
     Commit,
     CommitResult,
+    Continuation,
     EventRecord,
     EventType,
     HookRecord,
@@ -44,7 +48,9 @@ from ._records import (
     RunRecord,
     StepRecord,
     WaitRecord,
+    chain_of,
     evolve,
+    successor_run_id,
 )
 
 __all__ = [
@@ -61,13 +67,22 @@ __all__ = [
 
 
 class ViewTxn(Protocol):
-    """Row access inside one backend transaction (sync: backends run it in place)."""
+    """Row access inside one backend transaction (sync: backends run it in place).
+
+    `hook_retention` is the backend's retention window in seconds: how long a token
+    released by its run's end stays reserved for the run's chain.
+    """
+
+    hook_retention: float
 
     def get_run(self, run_id: str) -> RunRecord | None: ...
     def insert_run(self, run: RunRecord) -> None: ...
     def update_run(self, run: RunRecord) -> None: ...
     def insert_event(self, event: EventRecord) -> None: ...
-    def list_events(self, run_id: str) -> list[EventRecord]: ...
+    def list_events(self, run_id: str) -> list[EventRecord]:
+        """The run's log for a replay (may leave out step and run inputs)."""
+        ...
+
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None: ...
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool: ...
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None: ...
@@ -79,7 +94,9 @@ class ViewTxn(Protocol):
     def hooks_of_run(self, run_id: str) -> list[HookRecord]: ...
     def active_children(self, run_id: str) -> list[str]: ...
     def insert_hook(self, hook: HookRecord) -> None: ...
+    def update_hook(self, hook: HookRecord) -> None: ...
     def delete_hook(self, hook_id: str) -> None: ...
+    def last_run_of_chain(self, chain_id: str) -> str | None: ...
     def enqueue(self, message: NewMessage, now: float) -> str: ...
     def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message: ...
     def ack(self, message_id: str, owner: str) -> bool: ...
@@ -126,6 +143,11 @@ def create_run(
     """Create a run with its `run_created` event and activation message, idempotently.
 
     With `leased_to` the message is left to the caller (`start_run` writes it leased).
+
+    A run naming a chain (`NewRun.chain_id`) starts that chain again after its last run
+    ended (completed, failed or cancelled): it is the chain's next generation and may
+    take the tokens the chain retains. A successor of a run that is still going is
+    created only by `apply_commit`, as part of that run's continuation.
     """
     # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
     check_identifier(new.run_id, what="run_id")
@@ -146,6 +168,33 @@ def create_run(
                 f"{new.parent_slot} of run {new.parent_run_id!r}: pick another child run id"
             )
         return existing, False
+    if new.chain_id is not None or new.generation:
+        _check_restart(txn, new)
+    return _new_run(txn, new, now, leased_to=leased_to), True
+
+
+def _check_restart(txn: ViewTxn, new: NewRun) -> None:
+    chain = new.chain_id or new.run_id
+    current_id = txn.last_run_of_chain(chain)
+    current = None if current_id is None else txn.get_run(current_id)
+    if current is None:
+        raise NotFoundError(f"chain {chain!r} does not exist: no run to start it again from")
+    if current.status not in TERMINAL_RUN_STATUSES or current.status == "continued":
+        raise ConflictError(
+            f"chain {chain!r} is still going (run {current.run_id!r} is {current.status!r}): "
+            "a chain starts again only after its last run ended; cancel it first"
+        )
+    expected = successor_run_id(chain, current.generation + 1)
+    if (new.generation, new.run_id) != (current.generation + 1, expected):
+        raise ConflictError(
+            f"run {new.run_id!r} (generation {new.generation}) cannot start chain {chain!r} "
+            f"again: its next run is {expected!r}, generation {current.generation + 1}"
+        )
+
+
+def _new_run(
+    txn: ViewTxn, new: NewRun, now: float, *, leased_to: tuple[str, float] | None = None
+) -> RunRecord:
     run = RunRecord(
         run_id=new.run_id,
         workflow_name=new.workflow_name,
@@ -166,6 +215,8 @@ def create_run(
         updated_at=now,
         completed_at=None,
         input_digest=new.input_digest,
+        chain_id=new.chain_id or new.run_id,
+        generation=new.generation,
     )
     attrs: dict[str, Attr] = {
         "workflow_name": new.workflow_name,
@@ -174,6 +225,8 @@ def create_run(
         "parent_run_id": new.parent_run_id,
         "parent_slot": new.parent_slot,
     }
+    if new.generation:
+        attrs.update(chain_id=run.chain_id, generation=new.generation)
     created = NewEvent(
         event_type="run_created", correlation_id=new.run_id, attrs=attrs, payload=new.input
     )
@@ -181,9 +234,11 @@ def create_run(
     # ties an event to its run's row before the transaction ends).
     run = _append(txn, run, [created], now)
     txn.insert_run(run)
+    # Created with its way in: a run is never active without a deliverable wake-up
+    # (`start_run` writes it already delivered to its owner).
     if leased_to is None:
         txn.enqueue(wake_message(run, now), now)
-    return run, True
+    return run
 
 
 def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: float) -> Claim:
@@ -262,7 +317,10 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
         raise StaleHeadError(run.run_id, commit.expected_head, run.head)
     for child in commit.start_runs:
         create_run(txn, child, now)
-    run = _append(txn, run, list(commit.events), now)
+    if commit.continuation is not None:
+        run = _continue(txn, run, commit, commit.continuation, now)
+    else:
+        run = _append(txn, run, list(commit.events), now)
     if commit.release and run.status not in TERMINAL_RUN_STATUSES:
         # The holder parks or hands the run back having seen every event before this
         # commit (the head check): wake-ups already waiting are spare. What it still
@@ -284,11 +342,109 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
     return CommitResult(head=run.head, at=now)
 
 
-def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRecord:
-    """Deliver a payload to the active hook owning `token` and wake its run."""
+def _continue(
+    txn: ViewTxn, run: RunRecord, commit: Commit, continuation: Continuation, now: float
+) -> RunRecord:
+    """End `run` continued and start its successor: one transaction, no gap.
+
+    The commit's last event is the `run_continued` that ends the run. Before it is
+    appended the successor exists (pending, with its wake-up message), so the chain
+    always has an active run; its hooks are re-pointed to the successor in the same
+    transaction, so no other run can take a token in between (force-claim), and
+    payloads the run received but did not consume are delivered to the successor.
+    """
+    events = list(commit.events)
+    new = continuation.run
+    chain = chain_of(run)
+    if (
+        not events
+        or events[-1].event_type != "run_continued"
+        or events[-1].correlation_id != new.run_id
+        or any(e.event_type == "run_continued" for e in events[:-1])
+        or not commit.release
+    ):
+        raise InvalidTransitionError(
+            f"run {run.run_id!r}: a continuation ends the run: the commit releases it and "
+            f"its last event is run_continued for {new.run_id!r}"
+        )
+    if (
+        new.chain_id != chain
+        or new.generation != run.generation + 1
+        or new.run_id != successor_run_id(chain, new.generation)
+    ):
+        raise InvalidTransitionError(
+            f"run {run.run_id!r} (chain {chain!r}, generation {run.generation}) cannot be "
+            f"continued by run {new.run_id!r} (chain {new.chain_id!r}, generation "
+            f"{new.generation}): a successor is generation + 1 of the same chain"
+        )
+    run = _append(txn, run, events[:-1], now)
+    if run.status in TERMINAL_RUN_STATUSES:
+        raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
+    children = txn.active_children(run.run_id)
+    if children:
+        raise ConflictError(
+            f"run {run.run_id!r} cannot continue as new while its child runs {children!r} "
+            "are unfinished: await or cancel them first"
+        )
+    if txn.get_run(new.run_id) is not None:
+        raise ConflictError(
+            f"run id {new.run_id!r}, the successor of run {run.run_id!r}, names another "
+            "run: the chain cannot go on under that id"
+        )
+    # The successor answers to the run's parent: the chain's end is the child's end.
+    successor = _new_run(
+        txn,
+        dataclasses.replace(new, parent_run_id=run.parent_run_id, parent_slot=run.parent_slot),
+        now,
+    )
+    moved: set[str] = set()
+    for hook in txn.hooks_of_run(run.run_id):
+        txn.update_hook(evolve(hook, run_id=successor.run_id, slot=0, chain_id=chain))
+        attrs: dict[str, Attr] = {"token": hook.token, "from_run_id": run.run_id}
+        event = NewEvent(event_type="hook_moved", correlation_id=hook.hook_id, attrs=attrs)
+        successor = _insert(txn, successor, event, now)
+        moved.add(hook.hook_id)
+    for hook_id, payload in continuation.carried:
+        if hook_id not in moved:
+            raise InvalidTransitionError(
+                f"run {run.run_id!r} carries a payload for hook {hook_id!r}, which it does not hold"
+            )
+        received = NewEvent(event_type="hook_received", correlation_id=hook_id, payload=payload)
+        successor = _insert(txn, successor, received, now)
+    txn.update_run(evolve(successor, updated_at=now))
+    run = _insert(txn, run, events[-1], now)
+    run = dataclasses.replace(run, status="continued", completed_at=now)
+    for hook_id in sorted(moved):
+        gone = NewEvent(
+            event_type="hook_disposed", correlation_id=hook_id, attrs={"moved_to": new.run_id}
+        )
+        run = _insert(txn, run, gone, now)
+    return run
+
+
+def resume_hook(
+    txn: ViewTxn, token: str, payload: bytes, now: float, run_id: str | None = None
+) -> HookRecord:
+    """Deliver a payload to the active hook owning `token` and wake its run.
+
+    With `run_id`, only while that run holds the hook (NotFoundError otherwise).
+    """
     check_identifier(token, what="hook token")
     hook = txn.get_hook_by_token(token)
-    run = None if hook is None else txn.get_run(hook.run_id)
+    run = None
+    while hook is not None and hook.retained_until is None:
+        run = txn.get_run(hook.run_id)
+        # Read again under the run's lock (a SQL backend's get_run): the hook may have
+        # moved to a successor while this waited for the lock of the run that ended
+        # continued. The payload goes where the hook is now, never to the ended run.
+        again = txn.get_hook_by_token(token)
+        if again == hook:
+            break
+        hook = again
+    if hook is not None and hook.retained_until is not None:
+        hook = None  # its run ended: the token is reserved, not receiving
+    if hook is not None and run_id is not None and hook.run_id != run_id:
+        raise NotFoundError(f"hook token {token!r} is no longer held by run {run_id!r}")
     if hook is None or run is None or run.status in TERMINAL_RUN_STATUSES:
         raise NotFoundError(
             f"no active hook has token {token!r}; it was never created, or its run ended"
@@ -301,10 +457,22 @@ def resume_hook(txn: ViewTxn, token: str, payload: bytes, now: float) -> HookRec
 
 
 def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> RunRecord:
-    """Cancel at once when no live lease holds the run, else ask its holder to."""
+    """Cancel at once when no live lease holds the run, else ask its holder to.
+
+    A run that continued as new stands for its chain: the chain's current run is
+    cancelled instead.
+    """
     run = txn.get_run(run_id)
     if run is None:
         raise NotFoundError(f"run {run_id!r} does not exist")
+    while run.status == "continued":
+        # Locked as it is read (a SQL backend's get_run): a run found continued has
+        # its successor committed, so the walk ends at the run that is current now.
+        current = txn.last_run_of_chain(chain_of(run))
+        found = None if current is None or current == run.run_id else txn.get_run(current)
+        if found is None:
+            break
+        run = found
     if run.status in TERMINAL_RUN_STATUSES:
         return run
     attrs: dict[str, Attr] = {"reason": reason}
@@ -398,6 +566,10 @@ def _int(attrs: Mapping[str, Attr], key: str, default: int = 0) -> int:
 def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
     kind: EventType = event.event_type
     attrs = event.attrs
+    if kind in ("run_continued", "hook_moved"):
+        raise InvalidTransitionError(
+            f"run {run.run_id!r}: {kind!r} is written by a continuation only"
+        )
     if kind in ("run_completed", "run_failed", "run_cancelled"):
         if run.status in TERMINAL_RUN_STATUSES:
             raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
@@ -476,17 +648,32 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         return run
     if kind == "hook_created":
         token = check_identifier(attrs.get("token"), what="hook token")
+        hook_id = str(event.correlation_id)
         holder = txn.get_hook_by_token(token)
+        if holder is not None and holder.run_id == run.run_id and holder.hook_id == hook_id:
+            # A hook moved here from the predecessor, adopted by the slot that asks for
+            # its token: the same hook, now placed (its payloads keep their hook id).
+            run = _insert(txn, run, event, now)
+            txn.update_hook(evolve(holder, slot=_int(attrs, "slot")))
+            return run
         if holder is not None:
-            raise HookTokenInUseError(token, holder.run_id)
+            if holder.retained_until is None:
+                raise HookTokenInUseError(token, holder.run_id)
+            if holder.retained_until > now and holder.chain_id != chain_of(run):
+                raise HookTokenInUseError(
+                    token, holder.run_id, retained_until=holder.retained_until
+                )
+            # Its window is over, or this run is of the chain that released it.
+            txn.delete_hook(holder.hook_id)
         run = _insert(txn, run, event, now)
         txn.insert_hook(
             HookRecord(
-                hook_id=str(event.correlation_id),
+                hook_id=hook_id,
                 run_id=run.run_id,
                 token=token,
                 slot=_int(attrs, "slot"),
                 created_at=now,
+                chain_id=chain_of(run),
             )
         )
         return run
@@ -510,20 +697,29 @@ def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> Ru
         error=event.payload if status == "failed" else None,
         completed_at=now,
     )
+    retained_until = now + txn.hook_retention
     for hook in txn.hooks_of_run(run.run_id):
         # Appended after the terminal event: disposal is the one change a terminal run
-        # still takes, and it frees the tokens for reuse.
-        run = _insert(
-            txn, run, NewEvent(event_type="hook_disposed", correlation_id=hook.hook_id), now
-        )
-        txn.delete_hook(hook.hook_id)
+        # still takes. The token is released but stays reserved for the run's chain for
+        # the retention window: nobody else takes an address the moment its run ends.
+        attrs: dict[str, Attr] = {}
+        if txn.hook_retention > 0:
+            attrs["retained_until"] = retained_until
+            txn.update_hook(evolve(hook, chain_id=chain_of(run), retained_until=retained_until))
+        else:
+            txn.delete_hook(hook.hook_id)
+        disposed = NewEvent(event_type="hook_disposed", correlation_id=hook.hook_id, attrs=attrs)
+        run = _insert(txn, run, disposed, now)
     if run.parent_run_id is not None:
         parent = txn.get_run(run.parent_run_id)
         if parent is not None and parent.status not in TERMINAL_RUN_STATUSES:
+            # Under the id the parent started: a child that continued as new ends as
+            # its chain's last run.
             done = NewEvent(
                 event_type="child_completed",
-                correlation_id=run.run_id,
-                attrs={"status": status, "slot": run.parent_slot},
+                correlation_id=chain_of(run),
+                # The run that ended the chain: its output is copied here as it was.
+                attrs={"status": status, "slot": run.parent_slot, "run_id": run.run_id},
                 payload=event.payload,
             )
             parent = _insert(txn, parent, done, now)

@@ -48,9 +48,12 @@ def backend_from_url(url: str, **options: Any) -> Backend:
     if scheme == "memory":
         from .memory import MemoryBackend
 
-        if options:
-            raise ConfigurationError(f"the memory backend takes no options, got {sorted(options)}")
-        return MemoryBackend()
+        unknown = sorted(set(options) - {"hook_retention"})
+        if unknown:
+            raise ConfigurationError(
+                f"the memory backend takes only hook_retention as an option, got {unknown}"
+            )
+        return MemoryBackend(**options)
     if scheme == "sqlite":
         from .sqlite import SqliteBackend
 

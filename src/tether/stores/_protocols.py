@@ -50,6 +50,13 @@ class Capability(enum.StrEnum):
     FORMAT_STAMP = "format_stamp"
     CROSS_PROCESS = "cross_process"
     DURABLE = "durable"
+    #: A lease holder's last commit may start the run's successor in the same
+    #: transaction (`Commit.continuation`), moving the run's hooks to it without ever
+    #: freeing them (force-claim): continue-as-new.
+    CONTINUE_AS_NEW = "continue_as_new"
+    #: A token released by its run's end stays reserved for the run's chain for the
+    #: backend's retention window; anyone may take it once the window is over.
+    HOOK_RETENTION = "hook_retention"
 
 
 @runtime_checkable
@@ -85,6 +92,14 @@ class WorkflowStore(Protocol):
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         """Return the run view, or None."""
+        ...
+
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        """The current run of a chain: the run of `chain_id` with the highest generation.
+
+        A chain is a first run and the successors continue-as-new started from it; its
+        id is the first run's id. None when no run has that chain.
+        """
         ...
 
     async def list_runs(
@@ -124,8 +139,12 @@ class WorkflowStore(Protocol):
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
         """Take the run's lease (epoch + 1) unless a live lease of another owner holds it.
 
-        On success returns the epoch and the run's whole event log, read in the same
-        transaction. A pending run is marked running with a `run_started` event.
+        On success returns the epoch and the run's whole event log for a replay: read
+        in the claim's transaction or after it commits (never before: it holds at least
+        the claim's events; anything later the holder's next commit catches up with),
+        and without the payloads no replay reads (the inputs of `step_created` and of
+        `run_created`, which the run record carries). A pending run is marked running
+        with a `run_started` event.
         """
         ...
 
@@ -153,14 +172,23 @@ class WorkflowStore(Protocol):
 
     # -- writes from outside the run ------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         """Append `hook_received` to the hook's run and wake it.
 
         `writes` (see `stores._writes`) are applied first, in the same transaction.
 
-        Raises `NotFoundError` when no active hook owns the token (and nothing of
-        `writes` is applied).
+        A hook may move to another run (continue-as-new): the payload goes to the run
+        holding it when the write commits. With `run_id`, it is delivered only if that
+        run holds it then (a payload bound to one run, as an encrypting layer seals it).
+
+        Raises `NotFoundError` when no active hook owns the token (or `run_id` does not),
+        and nothing of `writes` is applied then.
         """
         ...
 

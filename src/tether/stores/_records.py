@@ -6,13 +6,17 @@ Payload fields (`input`, `output`, `error`, `payload`) are bytes framed by
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from datetime import timedelta
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
     from ._writes import StoreWrite
+
+from ..errors import ConfigurationError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -20,6 +24,7 @@ R = TypeVar("R")
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "CREATION_EVENTS",
+    "DEFAULT_HOOK_RETENTION",
     "EXTERNAL_EVENTS",
     "TERMINAL_RUN_STATUSES",
     "TERMINAL_STEP_STATUSES",
@@ -28,6 +33,7 @@ __all__ = [
     "ClaimOutcome",
     "Commit",
     "CommitResult",
+    "Continuation",
     "EventRecord",
     "EventType",
     "HookRecord",
@@ -43,12 +49,15 @@ __all__ = [
     "StreamChunk",
     "WaitRecord",
     "WorkerRecord",
+    "chain_of",
     "event_id",
     "evolve",
+    "hook_retention_seconds",
     "slot_of_event_id",
+    "successor_run_id",
 ]
 
-RunStatus = Literal["pending", "running", "completed", "failed", "cancelled"]
+RunStatus = Literal["pending", "running", "completed", "failed", "cancelled", "continued"]
 StepStatus = Literal["running", "retrying", "completed", "failed"]
 EventType = Literal[
     "run_created",
@@ -56,6 +65,8 @@ EventType = Literal[
     "run_completed",
     "run_failed",
     "run_cancelled",
+    "run_continued",
+    "continue_refused",
     "cancel_requested",
     "step_created",
     "step_started",
@@ -68,13 +79,15 @@ EventType = Literal[
     "hook_conflict",
     "hook_received",
     "hook_disposed",
+    "hook_moved",
     "child_started",
     "child_completed",
     "child_refused",
 ]
 Attr = str | int | float | bool | None
 
-TERMINAL_RUN_STATUSES: frozenset[str] = frozenset({"completed", "failed", "cancelled"})
+#: "continued": the run ended by starting its successor (`Continuation`); its chain goes on.
+TERMINAL_RUN_STATUSES: frozenset[str] = frozenset({"completed", "failed", "cancelled", "continued"})
 ACTIVE_RUN_STATUSES: frozenset[str] = frozenset({"pending", "running"})
 TERMINAL_STEP_STATUSES: frozenset[str] = frozenset({"completed", "failed"})
 #: At most one of these per (run, correlation id, type).
@@ -85,6 +98,9 @@ CREATION_EVENTS: frozenset[str] = frozenset(
 EXTERNAL_EVENTS: frozenset[str] = frozenset(
     {"hook_received", "child_completed", "cancel_requested", "run_cancelled", "hook_disposed"}
 )
+
+#: How long a token its run's end released stays reserved for the run's chain (30 days).
+DEFAULT_HOOK_RETENTION = 30 * 24 * 3600.0
 
 _EVENT_PREFIX = "evt_"
 _EVENT_DIGITS = 20
@@ -106,6 +122,40 @@ def slot_of_event_id(value: str) -> int:
     return int(value[len(_EVENT_PREFIX) :])
 
 
+def successor_run_id(chain_id: str, generation: int) -> str:
+    """The run id of generation `generation` (1, 2, ...) of a chain.
+
+    A chain is the runs linked by continue-as-new; its id is its first run's id
+    (generation 0). Ids follow from (chain, generation), so a chain is walked both ways
+    without reading a link: ``order-42``, ``order-42~1``, ``order-42~2``, ...
+    """
+    return chain_id if generation == 0 else f"{chain_id}~{generation}"
+
+
+def chain_of(run: RunRecord | HookRecord) -> str:
+    """The chain a run (or a hook's run) belongs to: its first run's id."""
+    return run.chain_id or run.run_id
+
+
+def hook_retention_seconds(value: float | timedelta) -> float:
+    """Validate a hook retention window: a finite number of seconds, 0 or more.
+
+    Raises:
+        ConfigurationError: It is negative, NaN or infinite.
+    """
+    seconds = value.total_seconds() if isinstance(value, timedelta) else value
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+        raise ConfigurationError(
+            f"hook_retention must be seconds or a timedelta, not {type(value).__name__}"
+        )
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ConfigurationError(
+            f"hook_retention must be a finite duration of 0 or more, not {value!r} "
+            "(0 frees a token as soon as its run ends)"
+        )
+    return float(seconds)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewRun:
     """A run to create: the `run_created` event and the activation message."""
@@ -123,6 +173,10 @@ class NewRun:
     #: order and, once payloads are encrypted, between any two writes. Deleted with
     #: the run's content (`purge_run_content`).
     input_digest: str | None = None
+    #: The chain this run continues (see `successor_run_id`); None starts a new chain
+    #: whose id is `run_id`.
+    chain_id: str | None = None
+    generation: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -148,6 +202,10 @@ class RunRecord:
     updated_at: float
     completed_at: float | None
     input_digest: str | None = None
+    #: The chain's id (its first run's; stores always set it) and this run's place in
+    #: it: 0 for the first run, n for ``<chain>~n`` (see `successor_run_id`).
+    chain_id: str | None = None
+    generation: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,13 +229,21 @@ class StepRecord:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class HookRecord:
-    """An active hook; disposed hooks leave the view."""
+    """An active hook; disposed hooks leave the view.
+
+    A token its run's end released stays reserved for the run's chain until
+    `retained_until` (hook retention): rules see such a record, reads of hooks do not.
+    A hook moved to a successor run (continue-as-new) has slot 0 until the successor
+    adopts it by creating a hook with its token.
+    """
 
     hook_id: str
     run_id: str
     token: str
     slot: int
     created_at: float
+    chain_id: str | None = None
+    retained_until: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,6 +336,24 @@ class Commit:
     #: Other stores' writes applied in the same transaction, before the events (see
     #: `stores._writes`): the commit lands with all of them or with none.
     writes: tuple[StoreWrite, ...] = ()
+    #: The successor this commit starts: its last event is then `run_continued`, and
+    #: the run ends continued, its hooks moved to the successor (see `Continuation`).
+    continuation: Continuation | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Continuation:
+    """The successor a run's last commit starts, in the same transaction.
+
+    The successor (generation + 1 of the same chain, id `successor_run_id`) is created
+    pending with its wake-up message; every active hook of the ending run moves to it
+    without ever being free (force-claim), and `carried` payloads — delivered to the
+    ending run but not consumed by it, in arrival order per hook — are delivered to it
+    again, under the same hook ids.
+    """
+
+    run: NewRun
+    carried: tuple[tuple[str, bytes], ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

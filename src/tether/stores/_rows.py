@@ -24,7 +24,10 @@ from ._records import (
 __all__ = [
     "CREATION_PREDICATE",
     "EVENT_COLS",
+    "HOOK_ACTIVE",
     "HOOK_COLS",
+    "HOOK_UPDATE_COLS",
+    "REPLAY_EVENT_COLS",
     "RUN_COLS",
     "RUN_UPDATE_COLS",
     "STEP_COLS",
@@ -36,6 +39,7 @@ __all__ = [
     "event_from_row",
     "event_values",
     "hook_from_row",
+    "hook_update_values",
     "hook_values",
     "placeholders",
     "purge_run_statements",
@@ -54,7 +58,7 @@ __all__ = [
 RUN_COLS = (
     "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
     "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at, input_digest"
+    "updated_at, completed_at, input_digest, chain_id, generation"
 )
 #: The columns a write may change after insert, in `run_update_values` order (run_id last).
 RUN_UPDATE_COLS = (
@@ -92,7 +96,18 @@ CREATION_PREDICATE = "event_type IN ({})".format(
     )
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
-HOOK_COLS = "hook_id, run_id, token, slot, created_at"
+#: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay
+#: reads (a step's input, and the run's input, which the run's row carries). A long
+#: run's step inputs (a transcript, a document) are most of its log's bytes.
+REPLAY_EVENT_COLS = EVENT_COLS.replace(
+    "payload",
+    "CASE WHEN event_type IN ('step_created', 'run_created') THEN NULL ELSE payload END",
+)
+HOOK_COLS = "hook_id, run_id, token, slot, created_at, chain_id, retained_until"
+#: The columns `update_hook` writes, in `hook_update_values` order (hook_id last).
+HOOK_UPDATE_COLS = ("run_id", "slot", "chain_id", "retained_until")
+#: Matches the hooks that are live (not a token retained after its run's end).
+HOOK_ACTIVE = "retained_until IS NULL"
 WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
 WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at, host_id"
 
@@ -123,6 +138,9 @@ def run_from_row(row: Any) -> RunRecord:
         updated_at=row[16],
         completed_at=row[17],
         input_digest=row[18],
+        # Rows from before migration 9 carry no chain: each is its own chain's first run.
+        chain_id=row[19] or row[0],
+        generation=row[20] or 0,
     )
 
 
@@ -132,7 +150,7 @@ def run_values(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
         r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
         r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
-        r.input_digest,
+        r.input_digest, r.chain_id or r.run_id, r.generation,
     )  # fmt: skip
 
 
@@ -179,17 +197,24 @@ def step_update_values(s: StepRecord) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
 def event_from_row(row: Any) -> EventRecord:
     """An `EventRecord` from a row selected with `EVENT_COLS` (attrs as JSON text)."""
-    return EventRecord(
-        run_id=row[0],
-        slot=row[1],
-        event_type=row[2],
-        correlation_id=row[3],
-        attrs=orjson.loads(row[4]),
-        payload=_b(row[5]),
-        created_at=row[6],
-    )
+    # A claim maps a run's whole log (10,000 rows for a long run): the fields are set
+    # directly, as `EventRecord(...)` would, at two thirds of the cost of its __init__.
+    event: EventRecord = _new(EventRecord)
+    payload = row[5]
+    _set(event, "run_id", row[0])
+    _set(event, "slot", row[1])
+    _set(event, "event_type", row[2])
+    _set(event, "correlation_id", row[3])
+    _set(event, "attrs", orjson.loads(row[4]))
+    _set(event, "payload", None if payload is None else bytes(payload))
+    _set(event, "created_at", row[6])
+    return event
 
 
 def event_values(e: EventRecord) -> tuple[Any, ...]:
@@ -200,12 +225,26 @@ def event_values(e: EventRecord) -> tuple[Any, ...]:
 
 def hook_from_row(row: Any) -> HookRecord:
     """A `HookRecord` from a row selected with `HOOK_COLS`."""
-    return HookRecord(hook_id=row[0], run_id=row[1], token=row[2], slot=row[3], created_at=row[4])
+    return HookRecord(
+        hook_id=row[0],
+        run_id=row[1],
+        token=row[2],
+        slot=row[3],
+        created_at=row[4],
+        chain_id=row[5] or row[1],
+        retained_until=row[6],
+    )
 
 
 def hook_values(h: HookRecord) -> tuple[Any, ...]:
     """Insert parameters in `HOOK_COLS` order."""
-    return (h.hook_id, h.run_id, h.token, h.slot, h.created_at)
+    chain = h.chain_id or h.run_id
+    return (h.hook_id, h.run_id, h.token, h.slot, h.created_at, chain, h.retained_until)
+
+
+def hook_update_values(h: HookRecord) -> tuple[Any, ...]:
+    """Update parameters in `HOOK_UPDATE_COLS` order, then the hook id."""
+    return (h.run_id, h.slot, h.chain_id or h.run_id, h.retained_until, h.hook_id)
 
 
 def wait_from_row(row: Any) -> WaitRecord:
@@ -255,6 +294,9 @@ class Statements:
     update_step: str
     insert_event: str
     insert_hook: str
+    update_hook: str
+    #: The run of a chain with the highest generation (by ``tether_runs_chain``).
+    last_of_chain: str
     #: The unfinished children of a run (by the index ``tether_runs_by_parent``).
     active_children: str
 
@@ -275,7 +317,17 @@ def statements(mark: str) -> Statements:
             f"WHERE run_id = {mark} AND step_id = {mark}"
         ),
         insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
-        insert_hook=f"INSERT INTO tether_hooks ({HOOK_COLS}) VALUES ({placeholders(5, mark)})",
+        insert_hook=(
+            f"INSERT INTO tether_hooks ({HOOK_COLS}) "
+            f"VALUES ({placeholders(len(HOOK_COLS.split(', ')), mark)})"
+        ),
+        update_hook=(
+            f"UPDATE tether_hooks SET {assignments(HOOK_UPDATE_COLS, mark)} WHERE hook_id = {mark}"
+        ),
+        last_of_chain=(
+            f"SELECT run_id FROM tether_runs WHERE chain_id = {mark} "
+            "ORDER BY generation DESC LIMIT 1"
+        ),
         active_children=(
             f"SELECT run_id FROM tether_runs WHERE parent_run_id = {mark} "
             "AND status IN ('pending', 'running') ORDER BY run_id"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
@@ -19,9 +22,18 @@ class MemoryBackend:
 
     `format_stamp` plays the part of a durable store's stamp so the format-version rules
     can be exercised: None means fresh.
+
+    Args:
+        hook_retention: How long a hook token released by its run's end stays reserved
+            for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
+            once).
+
+    Raises:
+        ConfigurationError: `hook_retention` is invalid.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION) -> None:
+        self.hook_retention = hook_retention_seconds(hook_retention)
         self.format_stamp: str | None = None
         self._stores: Stores | None = None
 
@@ -32,8 +44,15 @@ class MemoryBackend:
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """Memory declares fold checkpoints and stamp access, not durability."""
-        return frozenset({Capability.FOLD_CHECKPOINTS, Capability.FORMAT_STAMP})
+        """Fold checkpoints, stamp access, continue-as-new, hook retention; not durability."""
+        return frozenset(
+            {
+                Capability.FOLD_CHECKPOINTS,
+                Capability.FORMAT_STAMP,
+                Capability.CONTINUE_AS_NEW,
+                Capability.HOOK_RETENTION,
+            }
+        )
 
     @property
     def format_stamps(self) -> MemoryFormatStamps:
@@ -68,7 +87,7 @@ class MemoryBackend:
         if self._stores is None:
             submissions = MemorySubmissionStore()
             conversations = MemoryConversationStore(submissions=submissions)
-            workflow = MemoryWorkflowStore()
+            workflow = MemoryWorkflowStore(hook_retention=self.hook_retention)
             workflow.attach_agent_stores(submissions, conversations)
             self._stores = Stores(
                 workflow=workflow,

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..._ids import new_ulid
-from ...errors import InvalidTransitionError
+from ...errors import ConflictError, InvalidTransitionError
 from .. import _logic
 from .._records import (
     ACTIVE_RUN_STATUSES,
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -35,6 +36,7 @@ from .._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    chain_of,
 )
 from .._streams import follow, resolve_start
 from .._write_rules import apply_writes
@@ -79,13 +81,16 @@ class _State:
         self.pending_keys: dict[tuple[str, str], str] = {}
         self.streams: dict[tuple[str, str], _Stream] = {}
         self.workers: dict[str, WorkerRecord] = {}
+        #: Each chain's current run: the run id of its highest generation.
+        self.chains: dict[str, str] = {}
 
 
 class _Txn:
     """`ViewTxn` over `_State` with an undo log."""
 
-    def __init__(self, state: _State) -> None:
+    def __init__(self, state: _State, hook_retention: float = DEFAULT_HOOK_RETENTION) -> None:
         self.s = state
+        self.hook_retention = hook_retention
         self.undo: list[Callable[[], None]] = []
 
     def _set(self, d: dict[Any, Any], key: Any, value: Any) -> None:
@@ -109,9 +114,15 @@ class _Txn:
         return self.s.runs.get(run_id)
 
     def insert_run(self, run: RunRecord) -> None:
+        chain = chain_of(run)
+        current = self.s.runs.get(self.s.chains.get(chain, ""))
+        if current is not None and current.generation >= run.generation:
+            # What the unique (chain_id, generation) index is to the SQL backends.
+            raise ConflictError(f"chain {chain!r} already has a run of generation {run.generation}")
         self._set(self.s.runs, run.run_id, run)
         if run.run_id not in self.s.events:
             self._set(self.s.events, run.run_id, [])
+        self._set(self.s.chains, chain, run.run_id)
 
     def update_run(self, run: RunRecord) -> None:
         self._set(self.s.runs, run.run_id, run)
@@ -156,7 +167,8 @@ class _Txn:
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
         return sorted(
-            (h for h in self.s.hooks.values() if h.run_id == run_id), key=lambda h: h.slot
+            (h for h in self.s.hooks.values() if h.run_id == run_id and h.retained_until is None),
+            key=lambda h: h.slot,
         )
 
     def active_children(self, run_id: str) -> list[str]:
@@ -170,11 +182,17 @@ class _Txn:
         self._set(self.s.hooks, hook.hook_id, hook)
         self._set(self.s.tokens, hook.token, hook.hook_id)
 
+    def update_hook(self, hook: HookRecord) -> None:
+        self._set(self.s.hooks, hook.hook_id, hook)
+
     def delete_hook(self, hook_id: str) -> None:
         hook = self.s.hooks.get(hook_id)
         if hook is not None:
             self._del(self.s.hooks, hook_id)
             self._del(self.s.tokens, hook.token)
+
+    def last_run_of_chain(self, chain_id: str) -> str | None:
+        return self.s.chains.get(chain_id)
 
     def enqueue(self, message: NewMessage, now: float) -> str:
         if message.idempotency_key is not None:
@@ -246,8 +264,9 @@ class _Txn:
 class MemoryWorkflowStore:
     """The workflow store kept in this process's memory (tests, demos, reference)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, hook_retention: float = DEFAULT_HOOK_RETENTION) -> None:
         self._s = _State()
+        self._hook_retention = hook_retention
         self._changed = asyncio.Condition()
         self._queue_signal: dict[str, asyncio.Event] = {}
         self._submissions: MemorySubmissionStore | None = None
@@ -281,7 +300,7 @@ class MemoryWorkflowStore:
         return result
 
     def _write(self, fn: Callable[[_Txn], T]) -> T:
-        txn = _Txn(self._s)
+        txn = _Txn(self._s, self._hook_retention)
         try:
             return fn(txn)
         except BaseException:
@@ -310,6 +329,9 @@ class MemoryWorkflowStore:
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return self._s.runs.get(run_id)
+
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        return self._s.runs.get(self._s.chains.get(chain_id, ""))
 
     async def list_runs(
         self,
@@ -344,12 +366,17 @@ class MemoryWorkflowStore:
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
         return sorted(
-            (h for h in self._s.hooks.values() if run_id in (None, h.run_id)),
+            (
+                h
+                for h in self._s.hooks.values()
+                if run_id in (None, h.run_id) and h.retained_until is None
+            ),
             key=lambda h: (h.run_id, h.slot),
         )
 
     async def get_hook(self, token: str) -> HookRecord | None:
-        return _Txn(self._s).get_hook_by_token(token)
+        hook = _Txn(self._s).get_hook_by_token(token)
+        return None if hook is None or hook.retained_until is not None else hook
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         return sorted(
@@ -385,10 +412,15 @@ class MemoryWorkflowStore:
 
     # -- outside writes ---------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         hook = self._with_writes(
-            writes, lambda t: _logic.resume_hook(t, token, payload, time.time())
+            writes, lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id)
         )
         await self._notify(self._queues())
         return hook

@@ -7,6 +7,7 @@ import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -17,6 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 from ..._validate import check_duration
 from ...errors import ConfigurationError
 from .._protocols import Capability, Stores
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
@@ -97,6 +99,9 @@ class PostgresBackend:
             share one database. Default ``TETHER_POSTGRES_NAMESPACE`` or
             `DEFAULT_NAMESPACE`.
         connect_timeout: Seconds to wait for the server at `migrate()`/`connect()`.
+        hook_retention: How long a hook token released by its run's end stays reserved
+            for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
+            once).
         env: Where to read the variables above (default `os.environ`).
 
     Raises:
@@ -110,8 +115,10 @@ class PostgresBackend:
         pool_size: int | None = None,
         namespace: str | None = None,
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
         env: Mapping[str, str] | None = None,
     ) -> None:
+        self.hook_retention = hook_retention_seconds(hook_retention)
         env = os.environ if env is None else env
         self._url = url or env.get("TETHER_POSTGRES_URL") or env.get("DATABASE_URL") or DEFAULT_URL
         size = pool_size if pool_size is not None else _env_int(env, "TETHER_POSTGRES_POOL_SIZE")
@@ -144,13 +151,15 @@ class PostgresBackend:
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """Durable, shared across processes and hosts, with fold checkpoints and stamps."""
+        """Durable, shared across hosts; checkpoints, stamps, continue-as-new, retention."""
         return frozenset(
             {
                 Capability.DURABLE,
                 Capability.CROSS_PROCESS,
                 Capability.FOLD_CHECKPOINTS,
                 Capability.FORMAT_STAMP,
+                Capability.CONTINUE_AS_NEW,
+                Capability.HOOK_RETENTION,
             }
         )
 
@@ -303,7 +312,9 @@ class PostgresBackend:
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
         self._commits = lane = CommitLane(commits)
-        workflow = PostgresWorkflowStore(pool, self._executor, notifier, self.namespace, lane)
+        workflow = PostgresWorkflowStore(
+            pool, self._executor, notifier, self.namespace, lane, hook_retention=self.hook_retention
+        )
         run = _runner(workflow)
         conversations = PostgresConversationStore(run, self.namespace, notifier, read=workflow._sql)
         workflow.attach_conversations(conversations)

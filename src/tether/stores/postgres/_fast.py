@@ -16,7 +16,7 @@ more than two of either sends the rest behind it in a pipeline, which Postgres r
 one implicit transaction ended by its single Sync, so the raise aborts them too; a
 run's last commit also acks its message and announces its end there, and a park drops
 the run's spare wake-ups. A commit the copy cannot decide alone (a hook, a wait, a new
-message, a child run or a parent, or any rule error) is left to the ordinary path,
+message, a child run or a parent, a successor, or any rule error) is left to the ordinary path,
 which reads under a row lock and is the authority on every error.
 """
 
@@ -115,6 +115,8 @@ class _CopyTxn:
     """`ViewTxn` over a `KnownRun`: reads come from the copy, writes are collected."""
 
     def __init__(self, known: KnownRun) -> None:
+        #: Only a run that holds no hook ends on the copy: nothing is retained there.
+        self.hook_retention = 0.0
         self.run: RunRecord | None = None
         self.events: list[EventRecord] = []
         self.steps: dict[str, StepRecord] = {}
@@ -170,7 +172,8 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    insert_hook = delete_hook = enqueue = enqueue_leased = active_children = nack = _undecided
+    insert_hook = update_hook = delete_hook = enqueue = enqueue_leased = _undecided
+    active_children = nack = last_run_of_chain = _undecided
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
         raise _Undecided
@@ -203,7 +206,7 @@ class FastCommit:
 
 def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
     """Decide `commit` on the copy, or None when the ordinary path must decide it."""
-    if commit.start_runs or commit.enqueue:
+    if commit.start_runs or commit.enqueue or commit.continuation is not None:
         return None
     txn = _CopyTxn(known)
     try:

@@ -279,6 +279,19 @@ _V3 = (
     "WHERE parent_run_id IS NOT NULL",
 )
 
+# Chains of runs (continue-as-new) and hook retention: a run records its chain (its first
+# run's id) and generation, one run per (chain, generation), which also finds a chain's
+# current run; a hook row outlives its run's end while its token is retained.
+_V9 = (
+    "ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS chain_id TEXT",
+    "ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS generation INTEGER NOT NULL DEFAULT 0",
+    "UPDATE tether_runs SET chain_id = run_id WHERE chain_id IS NULL",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tether_runs_chain ON tether_runs (chain_id, generation)",
+    "ALTER TABLE tether_hooks ADD COLUMN IF NOT EXISTS chain_id TEXT",
+    "ALTER TABLE tether_hooks ADD COLUMN IF NOT EXISTS retained_until DOUBLE PRECISION",
+    "UPDATE tether_hooks SET chain_id = run_id WHERE chain_id IS NULL",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
@@ -304,6 +317,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="run input digests",
         statements=("ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS input_digest TEXT",),
     ),
+    Migration(version=9, name="chains of runs, hook retention", statements=_V9),
 )
 
 

@@ -33,7 +33,8 @@ _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
 _RUNS_WITH_ACTIVE_STEPS = (
     "SELECT "
     + ", ".join("r." + c for c in rows.RUN_COLS.split(", "))
-    + ", NOT EXISTS (SELECT 1 FROM tether_hooks h WHERE h.run_id = r.run_id), "
+    + ", NOT EXISTS (SELECT 1 FROM tether_hooks h WHERE h.run_id = r.run_id "
+    + f"AND h.{rows.HOOK_ACTIVE}), "
     + ", ".join("s." + c for c in rows.STEP_COLS.split(", "))
     + " FROM tether_runs r LEFT JOIN tether_steps s ON s.run_id = r.run_id "
     "AND s.status IN ('running', 'retrying') WHERE r.run_id {} FOR UPDATE OF r"
@@ -45,6 +46,8 @@ _MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").repla
 )
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
+# A claim's log, for its replay: without the payloads no replay reads.
+_REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
 
 
 def _events(conn: Conn, run_id: str, after: int, limit: int | None) -> list[EventRecord]:
@@ -63,11 +66,12 @@ class _Txn:
     before COMMIT, so listeners hear of a write only once it is visible.
     """
 
-    def __init__(self, conn: Conn, now: float) -> None:
+    def __init__(self, conn: Conn, now: float, hook_retention: float) -> None:
         self.c = conn
         #: The server's clock when the transaction began: the rules' "now", so leases,
         #: deliveries and heartbeats are all measured on the one clock every host shares.
         self.now = now
+        self.hook_retention = hook_retention
         self.queues: set[str] = set()
         self.finished: set[str] = set()
         self.streams: set[str] = set()
@@ -180,7 +184,7 @@ class _Txn:
             logs = sorted({r for r in run_ids if r not in self._logs})
             if logs:
                 found = self._read(
-                    f"SELECT {_EVENT_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
+                    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
                     "ORDER BY run_id, slot",
                     (logs,),
                 ).fetchall()
@@ -212,7 +216,11 @@ class _Txn:
         if log is not None:
             return list(log)
         self.flush()
-        return _events(self.c, run_id, 0, None)
+        found = self.c.execute(
+            f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s ORDER BY slot",
+            (run_id,),
+        ).fetchall()
+        return [rows.event_from_row(r) for r in found]
 
     def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
         # The partial unique index `tether_events_one_creation` refuses a second creation
@@ -260,7 +268,8 @@ class _Txn:
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
         found = self._read(
-            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = %s ORDER BY slot",
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = %s "
+            f"AND {rows.HOOK_ACTIVE} ORDER BY slot",
             (run_id,),
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
@@ -272,8 +281,18 @@ class _Txn:
         self._hookless.discard(h.run_id)
         self._later(_SQL.insert_hook, rows.hook_values(h))
 
+    def update_hook(self, h: HookRecord) -> None:
+        # A hook moved to another run (continue-as-new) is that run's now: its end must
+        # dispose of it, so the one-round-trip path may not assume it holds none.
+        self._hookless.discard(h.run_id)
+        self._later(_SQL.update_hook, rows.hook_update_values(h))
+
     def delete_hook(self, hook_id: str) -> None:
         self._later("DELETE FROM tether_hooks WHERE hook_id = %s", (hook_id,))
+
+    def last_run_of_chain(self, chain_id: str) -> str | None:
+        row = self._read(_SQL.last_of_chain, (chain_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def enqueue(self, m: NewMessage, now: float) -> str:
         # One statement, race-free: an undelivered message with the same key absorbs

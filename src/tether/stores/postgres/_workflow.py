@@ -34,6 +34,7 @@ from ...errors import (
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -167,7 +168,10 @@ class PostgresWorkflowStore:
         notifier: Notifier,
         namespace: str,
         commits: CommitLane,
+        *,
+        hook_retention: float = DEFAULT_HOOK_RETENTION,
     ) -> None:
+        self._hook_retention = hook_retention
         self._pool = pool
         self._commits = commits
         self._executor = executor
@@ -192,7 +196,7 @@ class PostgresWorkflowStore:
             assert row is not None
             paths: set[str] = set()
             try:
-                txn = _Txn(conn, float(row[0]))
+                txn = _Txn(conn, float(row[0]), self._hook_retention)
                 if writes:
                     # The other stores' writes first (see `stores._writes`): every
                     # transaction locks ledger sessions and streams before the run row.
@@ -295,6 +299,16 @@ class PostgresWorkflowStore:
         )
         return None if row is None else rows.run_from_row(row)
 
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        row = await self._sql(
+            lambda c: c.execute(
+                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE chain_id = %s "
+                "ORDER BY generation DESC LIMIT 1",
+                (chain_id,),
+            ).fetchone()
+        )
+        return None if row is None else rows.run_from_row(row)
+
     async def list_runs(
         self,
         *,
@@ -335,15 +349,16 @@ class PostgresWorkflowStore:
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
         found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE %s::text IS NULL OR run_id = %s "
-                "ORDER BY run_id, slot",
+                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
+                "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
                 (run_id, run_id),
             ).fetchall()
         )
         return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:
-        return await self._write(lambda t: t.get_hook_by_token(token))
+        hook = await self._write(lambda t: t.get_hook_by_token(token))
+        return None if hook is None or hook.retained_until is not None else hook
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         found = await self._sql(
@@ -416,10 +431,15 @@ class PostgresWorkflowStore:
 
     # -- outside writes ----------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, t.now), writes=writes
+            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id), writes=writes
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from pathlib import Path
 
 from ..._validate import check_duration
 from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
@@ -29,6 +31,9 @@ class SqliteBackend:
         adopt: Let `migrate()` add tether's tables to a database that holds another
             application's tables (URL: ``?adopt=true``). Without it such a file is
             refused, so two applications do not share one file by mistake.
+        hook_retention: How long a hook token released by its run's end stays reserved
+            for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
+            once).
 
     Raises:
         ConfigurationError: An option is invalid, or the path is a directory.
@@ -41,8 +46,10 @@ class SqliteBackend:
         synchronous: Synchronous = "FULL",
         busy_timeout_ms: int = 30_000,
         adopt: bool = False,
+        hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
     ) -> None:
         check_duration(busy_timeout_ms, what="busy_timeout_ms")
+        self.hook_retention = hook_retention_seconds(hook_retention)
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")
@@ -59,13 +66,15 @@ class SqliteBackend:
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """Durable, shared across processes, with fold checkpoints and stamp access."""
+        """Durable, multi-process; checkpoints, stamps, continue-as-new, hook retention."""
         return frozenset(
             {
                 Capability.DURABLE,
                 Capability.CROSS_PROCESS,
                 Capability.FOLD_CHECKPOINTS,
                 Capability.FORMAT_STAMP,
+                Capability.CONTINUE_AS_NEW,
+                Capability.HOOK_RETENTION,
             }
         )
 
@@ -137,7 +146,7 @@ class SqliteBackend:
         self._db.start()
         submissions = SqliteSubmissionStore(self._db)
         conversations = SqliteConversationStore(self._db)
-        workflow = SqliteWorkflowStore(self._db)
+        workflow = SqliteWorkflowStore(self._db, hook_retention=self.hook_retention)
         workflow.attach_conversations(conversations.notify_appended)
         self._stores = Stores(
             workflow=workflow,

@@ -18,6 +18,7 @@ from ...errors import ConflictError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
+    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -34,6 +35,7 @@ from .._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    evolve,
 )
 from .._streams import follow, resolve_start
 from .._write_rules import apply_writes
@@ -42,6 +44,7 @@ from ._db import SqliteDatabase
 from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 _SQL = rows.statements("?")
 
@@ -49,11 +52,14 @@ _SQL = rows.statements("?")
 class _Txn:
     """`ViewTxn` over one SQLite connection inside the writer's transaction."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, hook_retention: float) -> None:
         self.c = conn
+        self.hook_retention = hook_retention
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
         self.finished: set[str] = set()
+        #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
+        self.defer_logs = False
 
     def get_run(self, run_id: str) -> RunRecord | None:
         row = self.c.execute(
@@ -81,7 +87,7 @@ class _Txn:
             ) from None
 
     def list_events(self, run_id: str) -> list[EventRecord]:
-        return _events(self.c, run_id, 0, None)
+        return [] if self.defer_logs else _replay_log(self.c, run_id)
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
         """Nothing to read ahead: each read is a local call."""
@@ -127,7 +133,8 @@ class _Txn:
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
         found = self.c.execute(
-            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? ORDER BY slot",
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? AND {rows.HOOK_ACTIVE} "
+            "ORDER BY slot",
             (run_id,),
         ).fetchall()
         return [rows.hook_from_row(r) for r in found]
@@ -139,8 +146,15 @@ class _Txn:
     def insert_hook(self, h: HookRecord) -> None:
         self.c.execute(_SQL.insert_hook, rows.hook_values(h))
 
+    def update_hook(self, h: HookRecord) -> None:
+        self.c.execute(_SQL.update_hook, rows.hook_update_values(h))
+
     def delete_hook(self, hook_id: str) -> None:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
+
+    def last_run_of_chain(self, chain_id: str) -> str | None:
+        row = self.c.execute(_SQL.last_of_chain, (chain_id,)).fetchone()
+        return None if row is None else str(row[0])
 
     def enqueue(self, m: NewMessage, now: float) -> str:
         if m.available_at <= now:
@@ -223,6 +237,15 @@ class _Txn:
         )
 
 
+def _replay_log(conn: sqlite3.Connection, run_id: str) -> list[EventRecord]:
+    """The log a claim hands to its replay: without the payloads a replay never reads."""
+    found = conn.execute(
+        f"SELECT {rows.REPLAY_EVENT_COLS} FROM tether_events WHERE run_id = ? ORDER BY slot",
+        (run_id,),
+    ).fetchall()
+    return [rows.event_from_row(r) for r in found]
+
+
 def _events(
     conn: sqlite3.Connection, run_id: str, after: int, limit: int | None
 ) -> list[EventRecord]:
@@ -266,8 +289,11 @@ def _take(
 class SqliteWorkflowStore:
     """The workflow store in a SQLite file."""
 
-    def __init__(self, db: SqliteDatabase) -> None:
+    def __init__(
+        self, db: SqliteDatabase, *, hook_retention: float = DEFAULT_HOOK_RETENTION
+    ) -> None:
         self._db = db
+        self._hook_retention = hook_retention
         # Waiters on a run's end, woken by this process's commits that end it: one
         # event per watched run, so an end wakes its own waiters and no others.
         self._ends: dict[str, tuple[asyncio.Event, int]] = {}
@@ -287,7 +313,7 @@ class SqliteWorkflowStore:
                 # savepoint: they land with the commit or not at all.
                 targets = SqliteWrites(conn)
                 apply_writes(targets, writes)
-            txn = _Txn(conn)
+            txn = _Txn(conn, self._hook_retention)
             return fn(txn), txn, targets
 
         result, txn, targets = await self._db.write(run)
@@ -326,7 +352,15 @@ class SqliteWorkflowStore:
         )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
-        return await self._db.read(lambda c: _Txn(c).get_run(run_id))
+        return await self._db.read(lambda c: _Txn(c, self._hook_retention).get_run(run_id))
+
+    async def latest_run(self, chain_id: str) -> RunRecord | None:
+        def read(c: sqlite3.Connection) -> RunRecord | None:
+            txn = _Txn(c, self._hook_retention)
+            run_id = txn.last_run_of_chain(chain_id)
+            return None if run_id is None else txn.get_run(run_id)
+
+        return await self._db.read(read)
 
     async def list_runs(
         self,
@@ -368,15 +402,19 @@ class SqliteWorkflowStore:
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
         found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks "
-                "WHERE ? IS NULL OR run_id = ? ORDER BY run_id, slot",
+                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
+                "AND (? IS NULL OR run_id = ?) ORDER BY run_id, slot",
                 (run_id, run_id),
             ).fetchall()
         )
         return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:
-        return await self._db.read(lambda c: _Txn(c).get_hook_by_token(token))
+        def read(c: sqlite3.Connection) -> HookRecord | None:
+            hook = _Txn(c, self._hook_retention).get_hook_by_token(token)
+            return None if hook is None or hook.retained_until is not None else hook
+
+        return await self._db.read(read)
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         found = await self._db.read(
@@ -389,9 +427,34 @@ class SqliteWorkflowStore:
 
     # -- lease holder ---------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
-        return await self._write(
-            lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
-        )
+        def claim(t: _Txn) -> Claim:
+            t.defer_logs = True
+            return _logic.claim_run(t, run_id, owner, lease_seconds, time.time())
+
+        return (await self._with_logs([(None, await self._write(claim))]))[0][1]
+
+    async def _with_logs(self, claims: list[tuple[M, Claim]]) -> list[tuple[M, Claim]]:
+        """Read the logs of claimed runs on a reader connection, after the claim commits.
+
+        A long run's log is thousands of rows: read inside the claim's transaction it
+        would hold the database's one write lock (every process's commits) meanwhile.
+        Read after the commit it is the log as of the claim or later, which is all a
+        replay needs: its commits check the head the log ends at, so anything appended
+        since is caught up with, as it is during any activation.
+        """
+        wanted = [c.run.run_id for _, c in claims if c.outcome == "claimed" and c.run]
+        if not wanted:
+            return claims
+        logs = await self._db.read(lambda c: {r: _replay_log(c, r) for r in wanted})
+        return [
+            (
+                m,
+                evolve(c, events=tuple(logs[c.run.run_id]))
+                if c.outcome == "claimed" and c.run
+                else c,
+            )
+            for m, c in claims
+        ]
 
     async def commit(self, commit: Commit) -> CommitResult:
         return await self._write(
@@ -422,10 +485,15 @@ class SqliteWorkflowStore:
 
     # -- outside writes ---------------------------------------------------------------------
     async def resume_hook(
-        self, token: str, payload: bytes, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> HookRecord:
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, time.time()), writes
+            lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id), writes
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
@@ -469,11 +537,12 @@ class SqliteWorkflowStore:
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[tuple[Message, Claim]]:
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            t.defer_logs = True
             now = time.time()
             taken = _take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
-        return await self._write(claim)
+        return await self._with_logs(await self._write(claim))
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

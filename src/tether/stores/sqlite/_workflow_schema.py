@@ -129,9 +129,23 @@ _V5 = ("ALTER TABLE tether_workers ADD COLUMN host_id TEXT",)
 # Starting a run id again compares the digest of the input's canonical form.
 _V6 = ("ALTER TABLE tether_runs ADD COLUMN input_digest TEXT",)
 
+# Chains of runs (continue-as-new) and hook retention. A run records its chain (its first
+# run's id) and generation; one run per (chain, generation), which also finds a chain's
+# current run. A hook row outlives its run's end while its token is retained.
+_V9 = (
+    "ALTER TABLE tether_runs ADD COLUMN chain_id TEXT",
+    "ALTER TABLE tether_runs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0",
+    "UPDATE tether_runs SET chain_id = run_id WHERE chain_id IS NULL",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tether_runs_chain ON tether_runs (chain_id, generation)",
+    "ALTER TABLE tether_hooks ADD COLUMN chain_id TEXT",
+    "ALTER TABLE tether_hooks ADD COLUMN retained_until REAL",
+    "UPDATE tether_hooks SET chain_id = run_id WHERE chain_id IS NULL",
+)
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
     (5, "host identity of workers", _V5),
     (6, "run input digests", _V6),
+    (9, "chains of runs, hook retention", _V9),
 )

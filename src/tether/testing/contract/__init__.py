@@ -15,13 +15,16 @@ backend declares that capability.
 from __future__ import annotations
 
 from ._attachments import AttachmentContract
+from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
 from ._markers import FormatStampAccess, requires
 from ._submissions import SubmissionContract
 from ._workflow import WorkflowStoreContract
 
 __all__ = [
+    "SHORT_RETENTION",
     "AttachmentContract",
+    "ChainContract",
     "ConversationContract",
     "FormatStampAccess",
     "SubmissionContract",

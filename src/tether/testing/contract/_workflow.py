@@ -26,6 +26,7 @@ from ...stores import (
     event_id,
     slot_of_event_id,
 )
+from ._chains import ChainContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -63,8 +64,12 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract:
-    """Subclass in a ``Test*`` class and provide an async ``backend`` fixture."""
+class WorkflowStoreContract(ChainContract):
+    """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
+
+    The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
+    end of a retention window; without it that one test skips.
+    """
 
     @pytest.fixture
     def store(self, backend: Any) -> WorkflowStore:

@@ -1,0 +1,124 @@
+"""Step bodies: where a step's callable runs, its timeout, and the threads to wait for.
+
+An async callable runs on the event loop (cancelled at its timeout); a sync one on the
+worker's step threads. A thread cannot be stopped: an activation that is abandoned, or
+whose step timed out, keeps track of the threads it still owns, and its run goes to no
+one else (this worker included) until they return (`quiesce`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from ..errors import StepTimeoutError
+from ._context import StepInfo, reset_step_info, set_step_info
+from ._step_scope import StepScope, bind_scope, unbind_scope
+from ._threads import StepThreads
+
+__all__ = ["StepBodies"]
+
+T = TypeVar("T")
+log = logging.getLogger("tether.worker")
+
+
+class StepBodies:
+    """Runs the step bodies of one activation and tracks the threads they use."""
+
+    def __init__(self, run_id: str, threads: StepThreads) -> None:
+        self.run_id = run_id
+        self.threads = threads
+        self._executing: set[asyncio.Future[Any]] = set()
+
+    async def quiesce(self) -> None:
+        """Wait until no step thread of this activation is still running."""
+        while self._executing:
+            await asyncio.wait(set(self._executing))
+
+    def to_thread(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> asyncio.Future[Any]:
+        """Run a sync callable on the worker's step threads, tracked by this activation.
+
+        An abandoned activation cannot stop a thread, so it keeps track of it until the
+        callable returns (see `quiesce`): the run is not handed to anyone, and the same
+        worker does not run it again, while the thread still runs.
+        """
+        running = self.threads.run(lambda: fn(*args, **kwargs))
+        self._executing.add(running)
+        running.add_done_callback(self._executing.discard)
+        return running
+
+    async def execute(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        info: StepInfo,
+        timeout: float | None,
+        step_scope: StepScope,
+    ) -> Any:
+        """Run one attempt's body with its step info and scope bound; its result."""
+        token = set_step_info(info)
+        bound = bind_scope(step_scope)
+        try:
+            if inspect.iscoroutinefunction(fn):
+                if timeout is None:
+                    return await fn(*args, **kwargs)
+                scope = asyncio.timeout(timeout)
+                try:
+                    async with scope:
+                        return await fn(*args, **kwargs)
+                except TimeoutError:
+                    if scope.expired():
+                        raise self._timed_out(info, timeout) from None
+                    raise
+            running = self.to_thread(fn, *args, **kwargs)
+            try:
+                # Shielded: cancelling the wait must not look like stopping the thread.
+                result = await asyncio.wait_for(asyncio.shield(running), timeout)
+            except TimeoutError:
+                if running.done():
+                    raise  # the step's own TimeoutError
+                # A thread cannot be stopped: it is disowned, runs on, and its result
+                # is dropped, while the attempt fails now and counts as one.
+                self._executing.discard(running)
+                log.warning(
+                    "run %s: step %r (attempt %d) passed its %g s timeout; its thread "
+                    "runs on unattended",
+                    self.run_id,
+                    info.name,
+                    info.attempt,
+                    timeout,
+                )
+                raise self._timed_out(info, timeout) from None
+            if inspect.isawaitable(result):
+                return await result
+            return result
+        finally:
+            unbind_scope(bound)
+            reset_step_info(token)
+
+    async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await `fn` on the step threads for a running step (`durable.to_thread`).
+
+        The thread is tracked while the step awaits it. A step that gives up on it (its
+        own timeout, a tool's) disowns it, as the engine does a timed-out step's thread:
+        it runs on, and its result is dropped.
+        """
+        running = self.to_thread(fn, *args, **kwargs)
+        try:
+            return cast(T, await asyncio.shield(running))
+        except asyncio.CancelledError:
+            if not running.done():
+                self._executing.discard(running)
+                log.warning(
+                    "run %s: a step gave up on %r; its thread runs on unattended",
+                    self.run_id,
+                    getattr(fn, "__qualname__", fn),
+                )
+            raise
+
+    def _timed_out(self, info: StepInfo, timeout: float | None) -> StepTimeoutError:
+        return StepTimeoutError(self.run_id, info.slot, info.name, info.attempt, timeout or 0.0)
