@@ -73,3 +73,9 @@ ops = Agent(
     approvers=["lead"],
 )
 agents = Agents([ops], deployment="server-test")
+
+
+@agents.registry.workflow(name="wait_for_hook")
+async def wait_for_hook(ctx: Any, token: str) -> Any:
+    """A workflow parked on a webhook (resumed over POST /v1/hooks/{token})."""
+    return await ctx.create_hook(token=token)
