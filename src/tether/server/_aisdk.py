@@ -60,6 +60,7 @@ class _Projection:
         self.text_id: str | None = None
         self.texts = 0
         self.turn_id: str | None = None
+        self.announced: set[str] = set()
 
     def _open(self, turn_id: str | None) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -121,6 +122,9 @@ class _Projection:
             return out, False
         if kind == "tool.call":
             out = [*self._open(turn_id), *self._close_text()]
+            if data["call_id"] in self.announced:
+                return out, False
+            self.announced.add(data["call_id"])
             out.append(
                 {
                     "type": "tool-input-available",
@@ -159,6 +163,20 @@ class _Projection:
             request = data.get("request") or {}
             out = [*self._open(turn_id), *self._close_text()]
             if request.get("kind") == "approval" and request.get("call_id"):
+                call_id = request["call_id"]
+                if call_id not in self.announced:
+                    # A call that needs approval is announced by its request: the UI
+                    # shows the call, then asks.
+                    self.announced.add(call_id)
+                    out.append(
+                        {
+                            "type": "tool-input-available",
+                            "toolCallId": call_id,
+                            "toolName": request.get("tool_name") or "tool",
+                            "input": (request.get("data") or {}).get("arguments") or {},
+                            "dynamic": True,
+                        }
+                    )
                 out.append(
                     {
                         "type": "tool-approval-request",
@@ -210,9 +228,13 @@ def _sse(part: dict[str, Any]) -> bytes:
 def aisdk_routes(api: _Api) -> list[Route]:
     """The adapter's routes on the app's API object."""
 
-    async def stream_from(run_id: str, start: int, opened: bool = False) -> AsyncIterator[bytes]:
+    async def stream_from(
+        run_id: str, start: int, opened: bool = False, announced: frozenset[str] = frozenset()
+    ) -> AsyncIterator[bytes]:
         projection = _Projection()
         projection.started = opened
+        # Calls the client's message already holds (answered approvals) are not repeated.
+        projection.announced.update(announced)
         try:
             async for event in api.feeds.follow(run_id, start):
                 parts, end = projection.parts(orjson.loads(event.json))
@@ -259,8 +281,10 @@ def aisdk_routes(api: _Api) -> list[Route]:
                     raise ApiProblem(422, "invalid_input", "message ids are [A-Za-z0-9._:-]")
                 await session.send(text, client_message_id=message_id, principal=principal.id)
                 opened = False
+                announced: set[str] = set()
             else:
                 answered = 0
+                announced = set()
                 for part in last.get("parts") or []:
                     approval = part.get("approval") if isinstance(part, dict) else None
                     if (
@@ -276,6 +300,8 @@ def aisdk_routes(api: _Api) -> list[Route]:
                             }
                         await session.answer(approval["id"], answer, principal=principal.id)
                         answered += 1
+                        if isinstance(part.get("toolCallId"), str):
+                            announced.add(part["toolCallId"])
                 if not answered:
                     raise ApiProblem(
                         422,
@@ -285,7 +311,7 @@ def aisdk_routes(api: _Api) -> list[Route]:
                     )
                 opened = True
             return StreamingResponse(
-                stream_from(session.run_id, start, opened),
+                stream_from(session.run_id, start, opened, frozenset(announced)),
                 media_type="text/event-stream",
                 headers=HEADERS,
             )
