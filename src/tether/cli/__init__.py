@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, runs list/show, migrate."""
+"""The `tether` command: demo, worker, dev, check-deploy, runs list/show, migrate, keys."""
 
 from __future__ import annotations
 
@@ -56,6 +56,27 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="runs executed at once (default: $TETHER_WORKER_CONCURRENCY or 16)",
+    )
+    check = with_db(
+        sub.add_parser(
+            "check-deploy",
+            help="replay every unfinished run against MODULE:ATTR's code, writing nothing; "
+            "exit 1 if the new code would fail any",
+        )
+    )
+    check.add_argument("target", metavar="MODULE:ATTR")
+    check.add_argument(
+        "--deployment",
+        action="append",
+        metavar="NAME",
+        help="only runs built by this deployment (repeatable; default every unfinished run)",
+    )
+    check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds one run's replay may take before it is reported as blocked",
     )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
@@ -128,6 +149,18 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await keys_command(args, _url(args) if args.keys == "rotate" else "")
     if args.command == "worker":
         return await _worker(args)
+    if args.command == "check-deploy":
+        from ._check_deploy import check_deploy
+
+        registry, _ = _load_registry(str(args.target))
+        async with open_backend(_url(args), migrate=False) as backend:
+            return await check_deploy(
+                backend,
+                registry,
+                deployments=args.deployment,
+                as_json=args.json,
+                timeout=args.timeout,
+            )
     async with open_backend(_url(args), migrate=False) as backend:
         from ._runs import list_runs, show_run
 

@@ -6,6 +6,7 @@ from ._ambient import current_backend
 from ._client import Client, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._registry import Registry, WorkflowDef
+from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import HookView, RunInput
 from ._step_scope import (
@@ -21,11 +22,14 @@ from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "REPLAY_OUTCOMES",
     "ChildRun",
     "Client",
     "Hook",
     "HookView",
     "Registry",
+    "ReplayOutcome",
+    "ReplayReport",
     "RetryPolicy",
     "RunHandle",
     "RunInfo",
@@ -37,11 +41,13 @@ __all__ = [
     "Worker",
     "WorkflowContext",
     "WorkflowDef",
+    "check_runs",
     "checkpoint",
     "commit_with_step",
     "current_backend",
     "hook_received",
     "parse_duration",
+    "replay_run",
     "step_info",
     "step_stream",
     "to_thread",
