@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._ambient import current_backend
 from ._client import Client, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
@@ -22,6 +23,7 @@ from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "DEV_MARK",
     "REPLAY_OUTCOMES",
     "ChildRun",
     "Client",
@@ -45,7 +47,10 @@ __all__ = [
     "checkpoint",
     "commit_with_step",
     "current_backend",
+    "dev_generation",
+    "forward_new_runs",
     "hook_received",
+    "is_dev_generation",
     "parse_duration",
     "replay_run",
     "step_info",
