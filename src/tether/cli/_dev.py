@@ -21,14 +21,13 @@ import contextlib
 import ctypes
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..durable import DEV_MARK, Client, dev_generation, forward_new_runs, is_dev_generation
+from ..durable import DEV_MARK, Client, Forwarder, dev_generation, is_dev_generation
 from ..errors import ConfigurationError, StoreError
 from ..stores import Backend, RunRecord, open_backend
 from ._format import printable
@@ -89,7 +88,6 @@ class _Supervisor:
         self.dev_dir = options.root / ".tether" / "dev"
         self.generations: dict[str, _Generation] = {}
         self.current: _Generation | None = None
-        self.owner = f"tether-dev:{socket.gethostname()}:{os.getpid()}"
         self._signature: tuple[tuple[str, int, int], ...] = ()
 
     # -- workers -------------------------------------------------------------------------
@@ -275,36 +273,39 @@ class _Supervisor:
             f"generation {snapshot.digest} ({current.deployment}) serving new runs, worker pid "
             f"{current.process.pid if current.process else '?'}; watching {self.o.root}"
         )
-        last_housekeeping = 0.0
         try:
-            while True:
-                try:
-                    while await forward_new_runs(
-                        self.backend,
-                        source=self.o.deployment,
-                        target=self.current.deployment,
-                        owner=self.owner,
-                    ):
-                        pass
-                    if self._changed():
-                        await self._new_generation()
-                    if time.monotonic() - last_housekeeping >= _HOUSEKEEPING:
-                        last_housekeeping = time.monotonic()
-                        await self._housekeeping()
-                except StoreError as exc:
-                    say(f"store unavailable, retrying: {exc}")
-                for generation in self.generations.values():
-                    process = generation.process
-                    if process is not None and process.poll() is not None:
-                        say(
-                            f"the worker of generation {generation.snapshot.digest} exited "
-                            f"({process.returncode}); restarting it"
-                        )
-                        self._spawn(generation)
-                await asyncio.sleep(self.o.poll)
+            async with Forwarder(
+                self.backend, source=self.o.deployment, target=current.deployment
+            ) as forwarder:
+                await self._loop(forwarder)
         finally:
             for generation in self.generations.values():
                 self._stop(generation)
+        return 0
+
+    async def _loop(self, forwarder: Forwarder) -> None:
+        last_housekeeping = 0.0
+        while True:
+            assert self.current is not None
+            try:
+                forwarder.target = self.current.deployment
+                await forwarder.forward()
+                if self._changed():
+                    await self._new_generation()
+                if time.monotonic() - last_housekeeping >= _HOUSEKEEPING:
+                    last_housekeeping = time.monotonic()
+                    await self._housekeeping()
+            except StoreError as exc:
+                say(f"store unavailable, retrying: {exc}")
+            for generation in self.generations.values():
+                process = generation.process
+                if process is not None and process.poll() is not None:
+                    say(
+                        f"the worker of generation {generation.snapshot.digest} exited "
+                        f"({process.returncode}); restarting it"
+                    )
+                    self._spawn(generation)
+            await asyncio.sleep(self.o.poll)
 
 
 async def run_dev(options: DevOptions) -> int:

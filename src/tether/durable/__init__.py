@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._ambient import current_backend
 from ._client import Client, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
@@ -27,6 +28,7 @@ __all__ = [
     "REPLAY_OUTCOMES",
     "ChildRun",
     "Client",
+    "Forwarder",
     "Hook",
     "HookView",
     "Registry",
