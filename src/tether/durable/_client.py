@@ -17,6 +17,7 @@ from ..errors import (
     ConfigurationError,
     NotFoundError,
     RunCancelledError,
+    RunDormantError,
     RunFailedError,
     RunTimeoutError,
     StrandedRunError,
@@ -34,6 +35,7 @@ from ..stores import (
     chain_of,
     successor_run_id,
 )
+from ._generations import is_dev_generation
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import (
     HookView,
@@ -190,7 +192,10 @@ class RunHandle:
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + 2.0
                 if await _is_stranded(self._store, run):
-                    raise StrandedRunError(run.run_id, run.engine_version, run.deployment)
+                    stranded = (
+                        RunDormantError if is_dev_generation(run.deployment) else StrandedRunError
+                    )
+                    raise stranded(run.run_id, run.engine_version, run.deployment)
             if deadline is not None and time.monotonic() >= deadline:
                 raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
 
@@ -493,10 +498,25 @@ class Client:
 
         Raises:
             NotFoundError: No active hook has that token (nothing is written).
+            RunDormantError: The hook's run belongs to a `tether dev` generation no
+                worker serves (nothing is written): it would wait for no one.
             InvalidInputError: `token` cannot be a hook token on any backend.
         """
         check_identifier(token, what="hook token")
+        await self._refuse_dormant(token)
         await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
+
+    async def _refuse_dormant(self, token: str) -> None:
+        # Two reads per send; only a dev generation's run (`tether dev`) is checked
+        # further, for a live worker (`is_dev_generation` tells them by name).
+        hook = await self._store.get_hook(token)
+        if hook is None:
+            return  # the store refuses the send itself, with its own error
+        run = await self._store.get_run(hook.run_id)
+        if run is None or not is_dev_generation(run.deployment):
+            return
+        if await _is_stranded(self._store, run):
+            raise RunDormantError(run.run_id, run.engine_version, run.deployment)
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).
