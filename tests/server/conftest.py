@@ -40,6 +40,7 @@ class Served:
     host: AgentHost
     db_url: str
     namespace: str | None
+    app: Any = None
     clients: dict[str, httpx.AsyncClient] = field(default_factory=dict)
 
     def client(self, who: str = "ada") -> httpx.AsyncClient:
@@ -135,7 +136,9 @@ async def start_served(
             options=ServerOptions(keepalive=0.5, **app_options),
         )
         server, task, url = await serve_app(app)
-        served = Served(url=url, backend=backend, host=host, db_url=db_url, namespace=namespace)
+        served = Served(
+            url=url, backend=backend, host=host, db_url=db_url, namespace=namespace, app=app
+        )
         try:
             if worker:
                 async with host.worker(poll_interval=0.05):

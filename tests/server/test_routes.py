@@ -217,3 +217,46 @@ async def test_errors_are_problem_details(served: Served) -> None:
     assert r.status_code == 404 and r.json()["code"] == "not_found"
     r = await c.get("/v1/nothing/here")
     assert r.status_code == 404 and r.headers["content-type"] == "application/problem+json"
+
+
+async def test_stranded_session_is_409_on_send_and_follow(served: Served) -> None:
+    import server_app
+
+    from tether.agent import AgentHost, Agents
+
+    # Built by a deployment no live worker serves (the served worker is "server-test").
+    old = AgentHost(served.backend, Agents([server_app.ops], deployment="old-release"))
+    await old.open_session("ops", session_id="old1", owner="acme")
+    c = served.client()
+    state = (await c.get("/v1/sessions/old1")).json()
+    assert state["stranded"] is True and state["deployment"] == "old-release"
+    for r in (
+        await c.post("/v1/sessions/old1/messages", json={"text": "hi"}),
+        await c.get("/v1/sessions/old1/events"),
+    ):
+        assert r.status_code == 409, r.text
+        problem = r.json()
+        assert problem["code"] == "session_stranded"
+        assert problem["deployment"] == "old-release" and problem["engine_version"]
+    # History stays readable.
+    history = await c.get("/v1/sessions/old1/history")
+    assert history.status_code == 200
+    follow_false = await c.get("/v1/sessions/old1/events", params={"follow": "false"})
+    assert follow_false.status_code == 200
+
+
+async def test_content_deleted_by_retention_is_410(served: Served) -> None:
+    c = served.client()
+    r = await c.post("/v1/sessions", json={"session_id": "gone", "retention": 0})
+    assert r.status_code == 201
+    await served.send("gone", "hello")
+    await served.events("gone", until="turn.completed")
+    assert (await c.post("/v1/sessions/gone/close")).status_code == 202
+    for _ in range(200):
+        if (await c.get("/v1/sessions/gone")).json()["status"] == "closed":
+            break
+        await asyncio.sleep(0.05)
+    for path in ("history", "transcript", "events", "events?follow=false"):
+        r = await c.get(f"/v1/sessions/gone/{path}")
+        assert r.status_code == 410, (path, r.text)
+        assert r.json()["code"] == "session_expired"

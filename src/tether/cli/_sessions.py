@@ -21,6 +21,7 @@ class _Sessions(Protocol):
     async def list(self) -> list[dict[str, Any]]: ...
     async def show(self, session_id: str) -> dict[str, Any]: ...
     async def send(self, session_id: str, text: str, message_id: str | None) -> str: ...
+    async def tail(self, session_id: str) -> int: ...
     async def answer(self, session_id: str, request_id: str, answer: Any) -> None: ...
     def events(self, session_id: str, start: int, follow: bool) -> AsyncIterator[dict[str, Any]]:
         """The session's events."""
@@ -53,6 +54,11 @@ class _HttpSessions:
 
     async def show(self, session_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/v1/sessions/{session_id}"))
+
+    async def tail(self, session_id: str) -> int:
+        await self._call("POST", "/v1/sessions", {"session_id": session_id})
+        page = await self._call("GET", f"/v1/sessions/{session_id}/history?start=-1")
+        return int(page["next_offset"])
 
     async def send(self, session_id: str, text: str, message_id: str | None) -> str:
         await self._call("POST", "/v1/sessions", {"session_id": session_id})
@@ -97,6 +103,11 @@ class _StoreSessions:
         session = await self._host.get_session(session_id)
         out: dict[str, Any] = (await session.state()).to_json()
         return out
+
+    async def tail(self, session_id: str) -> int:
+        session = await self._host.get_session(session_id)
+        last = await session.read_events(-1)
+        return last[-1].index + 1 if last else 0
 
     async def send(self, session_id: str, text: str, message_id: str | None) -> str:
         session = await self._host.get_session(session_id)
@@ -184,10 +195,12 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
                     render({"type": "input.requested", "data": {"request": request}})
             return 0
         if args.sessions == "send":
+            # Where the stream is before the message: its turn's events all come after.
+            offset = await client.tail(args.session_id) if args.follow else 0
             submission = await client.send(args.session_id, args.text, args.client_message_id)
             print(f"sent {printable(submission)}", flush=True)
             if args.follow:
-                async for event in client.events(args.session_id, -1, True):
+                async for event in client.events(args.session_id, offset, True):
                     render(event)
                     if event["type"] in _TURN_ENDS and event["data"].get(
                         "submission_id", submission

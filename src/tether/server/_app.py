@@ -96,6 +96,9 @@ class _Api:
         self.feeds = FeedHub(host, watcher=watcher, linger=options.feed_linger)
         # session id -> (agent, owner): both are fixed when a session opens.
         self._known: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
+        # Session handles, reused: each caches its run handle and its inbox's hook
+        # token, which saves a send three reads.
+        self._handles: OrderedDict[str, Session] = OrderedDict()
 
     # -- plumbing ---------------------------------------------------------------------------
     async def principal(self, request: Request) -> Principal:
@@ -154,8 +157,15 @@ class _Api:
         agent, owner = known
         if owner != principal.tenant:
             raise missing
-        session = self.host.session(agent, session_id)
-        session.owner = owner
+        session = self._handles.get(session_id)
+        if session is None:
+            session = self.host.session(agent, session_id)
+            session.owner = owner
+            self._handles[session_id] = session
+            while len(self._handles) > 10_000:
+                self._handles.popitem(last=False)
+        else:
+            self._handles.move_to_end(session_id)
         return session
 
     async def _target(self, request: Request) -> Session:
@@ -523,11 +533,15 @@ def create_app(
     async def openapi(request: Request) -> Response:
         return _json(document)
 
+    async def health(request: Request) -> Response:
+        return _json({"ok": True})
+
     def route(path: str, fn: Handler, methods: list[str]) -> Route:
         return Route(path, _endpoint(fn), methods=methods)
 
     routes = [
         route("/v1/openapi.json", openapi, ["GET"]),
+        route("/v1/health", health, ["GET"]),
         route("/v1/sessions", api.create, ["POST"]),
         route("/v1/sessions", api.list, ["GET"]),
         route("/v1/sessions/{session_id}", api.get, ["GET"]),

@@ -221,6 +221,59 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
                 },
             }
         },
+        "/v1/ui/aisdk/chat": {
+            "post": {
+                "operationId": "aisdkChat",
+                "summary": "AI SDK useChat: send the last message (or approval responses) and "
+                "stream the turn as a UI message stream",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["id", "messages"],
+                                "properties": {
+                                    "id": {"type": "string", "pattern": ID_PATTERN},
+                                    "messages": {"type": "array", "items": {"type": "object"}},
+                                    "agent": {"type": "string"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "UI message stream (x-vercel-ai-ui-message-stream: v1)",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **common,
+                    **_problems(409, 413),
+                },
+            }
+        },
+        "/v1/ui/aisdk/chat/{chat_id}/stream": {
+            "get": {
+                "parameters": [
+                    {
+                        "name": "chat_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": ID_PATTERN},
+                    }
+                ],
+                "operationId": "aisdkResume",
+                "summary": "AI SDK resume: replay the turn in progress (204 if none)",
+                "responses": {
+                    "200": {
+                        "description": "UI message stream",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    "204": {"description": "no turn in progress"},
+                    **common,
+                },
+            }
+        },
         "/v1/hooks/{token}": {
             "post": {
                 "parameters": [

@@ -17,6 +17,7 @@ from ..errors import (
     SessionClosedError,
     SessionStrandedError,
     StoreUnavailableError,
+    StrandedRunError,
 )
 
 __all__ = ["ApiProblem", "problem_of", "problem_response"]
@@ -98,6 +99,14 @@ def problem_of(exc: Exception) -> ApiProblem | None:
         return ApiProblem(
             409,
             "session_stranded",
+            str(exc),
+            engine_version=exc.engine_version,
+            deployment=exc.deployment,
+        )
+    if isinstance(exc, StrandedRunError):
+        return ApiProblem(
+            409,
+            "run_stranded",
             str(exc),
             engine_version=exc.engine_version,
             deployment=exc.deployment,
