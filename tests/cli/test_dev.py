@@ -22,6 +22,7 @@ import pytest
 
 import tether
 from tether.cli._snapshots import list_snapshots, mark_superseded, prune_snapshots, take_snapshot
+from tether.durable._worker import pid_is_dead
 from tether.errors import RunCancelledError, RunDormantError
 from tether.stores import Backend
 
@@ -103,11 +104,11 @@ class Dev:
         self.process.wait()
         for pid in pids:
             for _ in range(500):
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
+                if pid_is_dead(pid):  # gone, or a zombie nobody reaped yet
                     break
                 time.sleep(0.01)
+            else:
+                raise AssertionError(f"worker {pid} outlived its supervisor")
         self._file.close()
 
     def stop(self) -> None:

@@ -41,7 +41,7 @@ from ._snapshots import (
     take_snapshot,
 )
 
-__all__ = ["DevOptions", "run_dev"]
+__all__ = ["PARENT_ENV", "DevOptions", "die_with_parent", "run_dev"]
 
 #: How often unfinished runs are counted (retiring workers, pruning snapshots).
 _HOUSEKEEPING = 1.0
@@ -67,11 +67,24 @@ def say(text: str) -> None:
     print(printable(f"tether dev: {text}"), flush=True)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    # Linux: the worker is killed when the supervisor dies, even by SIGKILL, so no
-    # generation is served by an orphan nobody supervises.
+#: Set in a generation worker's environment: the supervisor's pid (see `die_with_parent`).
+PARENT_ENV = "TETHER_DEV_PARENT"
+
+
+def die_with_parent() -> None:
+    """In a generation's worker: be killed when the `tether dev` that started it dies.
+
+    Linux only (a parent-death signal), set by the worker itself after it started: no
+    code runs between fork and exec in the supervisor, which has threads. A supervisor
+    already gone by then is seen by the parent pid, and the worker exits at once.
+    """
+    parent = os.environ.get(PARENT_ENV)
+    if not parent:
+        return
     with contextlib.suppress(Exception):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != int(parent):
+        os._exit(1)
 
 
 @dataclass(slots=True)
@@ -95,6 +108,7 @@ class _Supervisor:
         path = str(generation.snapshot.path)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (path, env.get("PYTHONPATH")) if p)
+        env[PARENT_ENV] = str(os.getpid())
         command = [
             sys.executable,
             "-m",
@@ -108,9 +122,7 @@ class _Supervisor:
             "--import-path",
             path,
         ]
-        generation.process = subprocess.Popen(
-            command, cwd=self.o.root, env=env, preexec_fn=_die_with_parent
-        )
+        generation.process = subprocess.Popen(command, cwd=self.o.root, env=env)
 
     async def _serving(self, generation: _Generation) -> bool:
         """Wait until the generation's worker is registered; False if it exited first."""
