@@ -75,6 +75,12 @@ def variant(kind: str) -> tether.Registry:
             cents = await ctx.step(price, n, name="price")
             return await ctx.step(ship, cents + len(str(approval)), name="ship")
 
+    elif kind == "shortened":
+
+        @registry.workflow(name="order")
+        async def order(ctx: tether.WorkflowContext, n: int) -> str:
+            return str(await ctx.step(price, n, name="price"))
+
     elif kind == "signature":
 
         @registry.workflow(name="order")
@@ -153,6 +159,14 @@ async def test_a_reordered_operation_is_reported(backend: Backend) -> None:
     report = await replay_run(backend, variant("reordered"), "o1")
     assert report.outcome == "nondeterministic"
     assert (report.slot, report.expected, report.found) == (1, "price", "hook")
+
+
+async def test_code_that_ends_before_the_record_is_flagged_not_failed(backend: Backend) -> None:
+    await parked_runs(backend)
+    report = await replay_run(backend, variant("shortened"), "o1")
+    assert report.ok and report.stopped_at == "completed"
+    assert (report.recorded, report.replayed, report.unreached) == (2, 1, 1)
+    assert (await replay_run(backend, variant("compatible"), "o1")).unreached == 0
 
 
 async def test_new_arguments_and_a_removed_workflow_are_failures(backend: Backend) -> None:

@@ -110,6 +110,15 @@ class ReplayReport:
         """Whether the code would take the run over without failing it."""
         return self.outcome in ("compatible", "cancelling")
 
+    @property
+    def unreached(self) -> int:
+        """Recorded operations the code did not ask for again.
+
+        It ended, or went another way, before them: not a failure, but the run will not
+        do what it recorded.
+        """
+        return max(0, self.recorded - self.replayed) if self.outcome == "compatible" else 0
+
 
 class _DryActivation(Activation):
     """An activation whose store writes go nowhere and whose frontier ends it.
