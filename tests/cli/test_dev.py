@@ -193,6 +193,12 @@ async def in_flight_keeps_its_code(
         await dev.line(f"removed snapshot {first}")
         assert not (project / ".tether" / "dev" / first).exists()
         assert (project / ".tether" / "dev" / second).is_dir()  # current: never removed
+        # A generation's worker killed is started again, and serves its runs.
+        pid = int(re.findall(r"worker pid (\d+)", dev.text())[-1])
+        os.kill(pid, signal.SIGKILL)
+        await dev.line(f"the worker of generation {second} exited \\(-9\\); restarting it")
+        await start_parked(backend, "r3")
+        assert await finish(backend, "r3") == "v2"
     finally:
         dev.stop()
     assert dev.process.returncode in (0, 130, -signal.SIGINT)

@@ -92,6 +92,9 @@ class _Generation:
     snapshot: Snapshot
     deployment: str
     process: subprocess.Popen[bytes] | None = None
+    #: Restarts after the worker exited on its own, and when the next one may happen.
+    restarts: int = 0
+    restart_at: float = 0.0
 
 
 class _Supervisor:
@@ -295,6 +298,24 @@ class _Supervisor:
                 self._stop(generation)
         return 0
 
+    def _revive(self, generation: _Generation) -> None:
+        """Start a generation's worker again if it exited, backing off while it keeps at it."""
+        process = generation.process
+        if process is None or process.poll() is None:
+            return
+        now = time.monotonic()
+        if generation.restart_at == 0.0:
+            delay = min(0.5 * 2**generation.restarts, 10.0)
+            generation.restart_at = now + delay
+            say(
+                f"the worker of generation {generation.snapshot.digest} exited "
+                f"({process.returncode}); restarting it in {delay:g}s"
+            )
+        if now >= generation.restart_at:
+            generation.restarts += 1
+            generation.restart_at = 0.0
+            self._spawn(generation)
+
     async def _loop(self, forwarder: Forwarder) -> None:
         last_housekeeping = 0.0
         while True:
@@ -310,13 +331,7 @@ class _Supervisor:
             except StoreError as exc:
                 say(f"store unavailable, retrying: {exc}")
             for generation in self.generations.values():
-                process = generation.process
-                if process is not None and process.poll() is not None:
-                    say(
-                        f"the worker of generation {generation.snapshot.digest} exited "
-                        f"({process.returncode}); restarting it"
-                    )
-                    self._spawn(generation)
+                self._revive(generation)
             await asyncio.sleep(self.o.poll)
 
 
