@@ -142,7 +142,7 @@ class _Supervisor:
             await asyncio.sleep(0.05)
         return False
 
-    def _stop(self, generation: _Generation) -> None:
+    async def _stop(self, generation: _Generation) -> None:
         process = generation.process
         generation.process = None
         if process is None or process.poll() is not None:
@@ -150,10 +150,10 @@ class _Supervisor:
         # SIGINT: the worker stops gracefully and hands back what it holds.
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=10)
+            await asyncio.to_thread(process.wait, 10)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait()
+            await asyncio.to_thread(process.wait)
 
     async def _start(self, snapshot: Snapshot) -> _Generation | None:
         generation = _Generation(
@@ -162,7 +162,7 @@ class _Supervisor:
         self._spawn(generation)
         if not await self._serving(generation):
             code = generation.process.poll() if generation.process else None
-            self._stop(generation)
+            await self._stop(generation)
             say(
                 f"generation {snapshot.digest} did not start (worker exit status {code}); "
                 "see its error above"
@@ -260,7 +260,7 @@ class _Supervisor:
         for digest, generation in list(self.generations.items()):
             if generation is self.current or unfinished.get(digest):
                 continue
-            self._stop(generation)
+            await self._stop(generation)
             del self.generations[digest]
             say(f"generation {digest} retired (no unfinished runs)")
         active = set(self.generations) | set(unfinished)
@@ -295,7 +295,7 @@ class _Supervisor:
                 await self._loop(forwarder)
         finally:
             for generation in self.generations.values():
-                self._stop(generation)
+                await self._stop(generation)
         return 0
 
     def _revive(self, generation: _Generation) -> None:
