@@ -7,9 +7,10 @@ import asyncio
 import pytest
 
 import tether
+from tether._codec import encode
 from tether.durable import Forwarder, dev_generation, forward_new_runs, is_dev_generation
 from tether.errors import RunDormantError, StrandedRunError
-from tether.stores import Backend
+from tether.stores import Backend, Commit, Continuation, NewEvent, NewRun
 
 
 def make(deployment: str) -> tether.Registry:
@@ -100,3 +101,70 @@ async def test_sends_to_a_dormant_generation_are_refused(backend: Backend) -> No
             await client.resume_hook("go-p1", "kept again")  # the token is known now
             events = await backend.stores.workflow.list_events("p1")
             assert [e.event_type for e in events].count("hook_received") == 2
+
+
+async def test_a_fresh_run_holding_moved_hooks_moves_with_its_payloads(backend: Backend) -> None:
+    """A run started by a hand-off (continue-as-new) to the app's deployment holds its
+    predecessor's hooks before its first step: moving it moves them, payloads and all."""
+    shop = tether.Registry(deployment="shop")
+    gen = tether.Registry(deployment=dev_generation("shop", "c"))
+    for registry in (shop, gen):
+
+        @registry.workflow(name="holder")
+        async def holder(ctx: tether.WorkflowContext) -> list[str]:
+            hook = ctx.create_hook(token=f"keep-{ctx.chain_id}")
+            return [await hook, await hook]
+
+    store = backend.stores.workflow
+    handle = await tether.Client(backend, registry=shop).start("holder", run_id="h1")
+    [(message, claim)] = await store.claim_next(shop.queue, owner="t", lease_seconds=30, limit=1)
+    assert claim.run is not None
+    hook = NewEvent(
+        event_type="hook_created", correlation_id="hook_1", attrs={"slot": 1, "token": "keep-h1"}
+    )
+    result = await store.commit(
+        Commit(
+            run_id="h1", owner="t", epoch=claim.epoch, expected_head=claim.run.head, events=(hook,)
+        )
+    )
+    successor = NewRun(
+        run_id="h1~1",
+        workflow_name="holder",
+        input=encode({"args": [], "kwargs": {}}),
+        deployment="shop",
+        engine_version=claim.run.engine_version,
+        queue=shop.queue,
+        chain_id="h1",
+        generation=1,
+    )
+    ended = NewEvent(
+        event_type="run_continued",
+        correlation_id="h1~1",
+        attrs={"workflow_name": "holder", "generation": 1},
+    )
+    await store.commit(
+        Commit(
+            run_id="h1",
+            owner="t",
+            epoch=claim.epoch,
+            expected_head=result.head,
+            events=(ended,),
+            ack_message_id=message.message_id,
+            release=True,
+            continuation=Continuation(run=successor),
+        )
+    )
+    client = tether.Client(backend)
+    await client.resume_hook("keep-h1", "early")  # to h1~1, which has not started
+    assert await forward_new_runs(backend, source="shop", target=gen.deployment, owner="t") == 1
+    moved = await store.get_run("h1~2")
+    assert moved is not None and moved.deployment == gen.deployment
+    async with tether.Worker(backend, gen, poll_interval=0.02):
+        await parked(backend, "keep-h1")
+        for _ in range(200):
+            hooks = await store.list_hooks("h1~2")
+            if hooks and hooks[0].slot == 1:  # adopted by the body
+                break
+            await asyncio.sleep(0.02)
+        await client.resume_hook("keep-h1", "late")
+        assert await handle.result(timeout=15) == ["early", "late"]
