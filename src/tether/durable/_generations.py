@@ -70,9 +70,9 @@ async def forward_new_runs(
     ``continued`` and its successor (the same workflow and input, run id ``<id>~1``)
     starts under `target`, in one commit: the wake-up goes to `target`'s queue. Hooks
     the run holds already (moved to it by a continue-as-new) move along, with the
-    payloads it received, as in any continue-as-new. A run
-    that already did something under `source` is not moved (its journal belongs to
-    the code that wrote it): it is handed back for `source`'s own workers, and logged.
+    payloads it received, as in any continue-as-new. A run that already did something
+    under `source` is not moved (its journal belongs to the code that wrote it): it is
+    handed back for `source`'s own workers, and logged.
 
     Args:
         backend: The store.
