@@ -105,7 +105,9 @@ async def _move(backend: Backend, message: Message, claim: Claim, target: str, o
     store = backend.stores.workflow
     run = claim.run
     assert run is not None  # claim_next returns claimed runs only
-    journal = Journal.from_events(run.run_id, list(claim.events))
+    # Every run's log starts with its creation: an empty one was not read with the claim.
+    events = list(claim.events) or await store.list_events(run.run_id)
+    journal = Journal.from_events(run.run_id, events)
     if journal.ops:
         log.warning(
             "run %s already ran under deployment %s: left to that deployment's workers",
