@@ -184,10 +184,18 @@ async def in_flight_keeps_its_code(
         second = await dev.serving(after=1)
         assert second != first
         assert await start_parked(backend, "r2") == f"shop+dev.{second}"
+        # Changed back while generation 1 still runs r1: its worker takes new runs again.
+        write_app(project, "v1")
+        assert await dev.serving(after=2) == first
+        assert await start_parked(backend, "back") == f"shop+dev.{first}"
+        write_app(project, "v2")
+        assert await dev.serving(after=3) == second
+        assert len(re.findall(r"tether worker: ", dev.text())) == 2  # no worker started
         await asyncio.sleep(1.5)  # housekeeping ran: r1 is unfinished, its snapshot stays
         assert (project / ".tether" / "dev" / first).is_dir()
         assert f"generation {first} retired" not in dev.text()
         assert await finish(backend, "r1") == "v1"  # the old code, in the old worker
+        assert await finish(backend, "back") == "v1"
         assert await finish(backend, "r2") == "v2"
         await dev.line(f"generation {first} retired \\(no unfinished runs\\)")
         await dev.line(f"removed snapshot {first}")

@@ -35,6 +35,7 @@ from ._snapshots import (
     Snapshot,
     digest_tree,
     list_snapshots,
+    mark_current,
     mark_superseded,
     prune_snapshots,
     source_files,
@@ -239,17 +240,20 @@ class _Supervisor:
     async def _new_generation(self) -> None:
         assert self.current is not None
         digest, _ = digest_tree(self.o.root, self.dev_dir)
-        if digest == self.current.snapshot.digest or digest in self.generations:
+        if digest == self.current.snapshot.digest:
             return
-        snapshot = take_snapshot(self.o.root, self.dev_dir)
-        generation = await self._start(snapshot)
+        # Code changed back to a generation still served takes its worker back.
+        generation = self.generations.get(digest)
         if generation is None:
-            say(f"new runs stay on generation {self.current.snapshot.digest}")
-            return
+            generation = await self._start(take_snapshot(self.o.root, self.dev_dir))
+            if generation is None:
+                say(f"new runs stay on generation {self.current.snapshot.digest}")
+                return
         previous, self.current = self.current, generation
         mark_superseded(previous.snapshot)
+        mark_current(generation.snapshot)
         say(
-            f"generation {snapshot.digest} ({generation.deployment}) serving new runs, "
+            f"generation {digest} ({generation.deployment}) serving new runs, "
             f"worker pid {generation.process.pid if generation.process else '?'}; "
             f"generation {previous.snapshot.digest} keeps its runs in flight"
         )
