@@ -22,6 +22,7 @@ import pytest
 
 import tether
 from tether.cli._snapshots import list_snapshots, mark_superseded, prune_snapshots, take_snapshot
+from tether.durable._worker import pid_is_dead
 from tether.errors import RunCancelledError, RunDormantError
 from tether.stores import Backend
 
@@ -103,11 +104,11 @@ class Dev:
         self.process.wait()
         for pid in pids:
             for _ in range(500):
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
+                if pid_is_dead(pid):  # gone, or a zombie nobody reaped yet
                     break
                 time.sleep(0.01)
+            else:
+                raise AssertionError(f"worker {pid} outlived its supervisor")
         self._file.close()
 
     def stop(self) -> None:
@@ -183,15 +184,29 @@ async def in_flight_keeps_its_code(
         second = await dev.serving(after=1)
         assert second != first
         assert await start_parked(backend, "r2") == f"shop+dev.{second}"
+        # Changed back while generation 1 still runs r1: its worker takes new runs again.
+        write_app(project, "v1")
+        assert await dev.serving(after=2) == first
+        assert await start_parked(backend, "back") == f"shop+dev.{first}"
+        write_app(project, "v2")
+        assert await dev.serving(after=3) == second
+        assert len(re.findall(r"tether worker: ", dev.text())) == 2  # no worker started
         await asyncio.sleep(1.5)  # housekeeping ran: r1 is unfinished, its snapshot stays
         assert (project / ".tether" / "dev" / first).is_dir()
         assert f"generation {first} retired" not in dev.text()
         assert await finish(backend, "r1") == "v1"  # the old code, in the old worker
+        assert await finish(backend, "back") == "v1"
         assert await finish(backend, "r2") == "v2"
         await dev.line(f"generation {first} retired \\(no unfinished runs\\)")
         await dev.line(f"removed snapshot {first}")
         assert not (project / ".tether" / "dev" / first).exists()
         assert (project / ".tether" / "dev" / second).is_dir()  # current: never removed
+        # A generation's worker killed is started again, and serves its runs.
+        pid = int(re.findall(r"worker pid (\d+)", dev.text())[-1])
+        os.kill(pid, signal.SIGKILL)
+        await dev.line(f"the worker of generation {second} exited \\(-9\\); restarting it")
+        await start_parked(backend, "r3")
+        assert await finish(backend, "r3") == "v2"
     finally:
         dev.stop()
     assert dev.process.returncode in (0, 130, -signal.SIGINT)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import tether
-from tether.durable import ReplayReport, check_runs, replay_run
+from tether.durable import REPLAY_OUTCOMES, ReplayReport, check_runs, replay_run
 from tether.errors import NotFoundError
 from tether.stores import Backend
 
@@ -75,6 +75,19 @@ def variant(kind: str) -> tether.Registry:
             cents = await ctx.step(price, n, name="price")
             return await ctx.step(ship, cents + len(str(approval)), name="ship")
 
+    elif kind == "shortened":
+
+        @registry.workflow(name="order")
+        async def order(ctx: tether.WorkflowContext, n: int) -> str:
+            return str(await ctx.step(price, n, name="price"))
+
+    elif kind == "blocking":
+
+        @registry.workflow(name="order")
+        async def order(ctx: tether.WorkflowContext, n: int) -> str:
+            await asyncio.sleep(60)  # not a durable operation: a replay would hang here
+            return ""
+
     elif kind == "signature":
 
         @registry.workflow(name="order")
@@ -123,6 +136,7 @@ async def _log(backend: Backend, run_id: str) -> list[tuple[int, str]]:
 
 
 async def test_a_compatible_change_replays_without_running_or_writing(backend: Backend) -> None:
+    assert "nondeterministic" in REPLAY_OUTCOMES and len(REPLAY_OUTCOMES) == 6
     await parked_runs(backend)
     before = await _log(backend, "o1")
     reports = await check_runs(backend, variant("compatible"))
@@ -153,6 +167,21 @@ async def test_a_reordered_operation_is_reported(backend: Backend) -> None:
     report = await replay_run(backend, variant("reordered"), "o1")
     assert report.outcome == "nondeterministic"
     assert (report.slot, report.expected, report.found) == (1, "price", "hook")
+
+
+async def test_code_that_ends_before_the_record_is_flagged_not_failed(backend: Backend) -> None:
+    await parked_runs(backend)
+    report = await replay_run(backend, variant("shortened"), "o1")
+    assert report.ok and report.stopped_at == "completed"
+    assert (report.recorded, report.replayed, report.unreached) == (2, 1, 1)
+    assert (await replay_run(backend, variant("compatible"), "o1")).unreached == 0
+
+
+async def test_a_body_blocked_outside_durable_operations_times_out(backend: Backend) -> None:
+    await parked_runs(backend)
+    report = await replay_run(backend, variant("blocking"), "o1", timeout=0.2)
+    assert report.outcome == "timeout" and not report.ok
+    assert report.stopped_at == "blocked for 0.2s on something other than a durable operation"
 
 
 async def test_new_arguments_and_a_removed_workflow_are_failures(backend: Backend) -> None:

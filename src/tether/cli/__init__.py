@@ -286,6 +286,9 @@ def _import_failure(exc: Exception) -> str:
 async def _worker(args: argparse.Namespace) -> int:
     from ..durable import Registry, Worker
     from ..stores import open_backend
+    from ._dev import die_with_parent
+
+    die_with_parent()  # a `tether dev` generation's worker: it goes when its supervisor does
 
     registry, what = _load_registry(str(args.target), import_path=args.import_path)
     if args.deployment is not None:

@@ -42,7 +42,10 @@ async def check_deploy(
                     "deployment": registry.deployment,
                     "checked": len(reports),
                     "failing": len(failing),
-                    "runs": [{**dataclasses.asdict(r), "ok": r.ok} for r in reports],
+                    "runs": [
+                        {**dataclasses.asdict(r), "ok": r.ok, "unreached": r.unreached}
+                        for r in reports
+                    ],
                 },
                 indent=2,
             )
@@ -54,6 +57,16 @@ async def check_deploy(
             f"{registry.deployment!r} ({backend.url}): {len(failing)} would fail"
         )
     )
+    short = [r for r in reports if r.unreached]
+    if short:
+        print(
+            printable(
+                f"{len(short)} run(s) end before their last recorded operation (not a "
+                "failure; check they should): "
+                + ", ".join(f"{r.run_id} ({r.unreached} not reached)" for r in short[:10])
+                + (" ..." if len(short) > 10 else "")
+            )
+        )
     if failing:
         rows = [[r.run_id, r.workflow_name, r.deployment, r.outcome, _where(r)] for r in failing]
         print(table(["run", "workflow", "built by", "outcome", "where"], rows))

@@ -35,13 +35,14 @@ from ._snapshots import (
     Snapshot,
     digest_tree,
     list_snapshots,
+    mark_current,
     mark_superseded,
     prune_snapshots,
     source_files,
     take_snapshot,
 )
 
-__all__ = ["DevOptions", "run_dev"]
+__all__ = ["PARENT_ENV", "DevOptions", "die_with_parent", "run_dev"]
 
 #: How often unfinished runs are counted (retiring workers, pruning snapshots).
 _HOUSEKEEPING = 1.0
@@ -67,11 +68,24 @@ def say(text: str) -> None:
     print(printable(f"tether dev: {text}"), flush=True)
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    # Linux: the worker is killed when the supervisor dies, even by SIGKILL, so no
-    # generation is served by an orphan nobody supervises.
+#: Set in a generation worker's environment: the supervisor's pid (see `die_with_parent`).
+PARENT_ENV = "TETHER_DEV_PARENT"
+
+
+def die_with_parent() -> None:
+    """In a generation's worker: be killed when the `tether dev` that started it dies.
+
+    Linux only (a parent-death signal), set by the worker itself after it started: no
+    code runs between fork and exec in the supervisor, which has threads. A supervisor
+    already gone by then is seen by the parent pid, and the worker exits at once.
+    """
+    parent = os.environ.get(PARENT_ENV)
+    if not parent:
+        return
     with contextlib.suppress(Exception):
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != int(parent):
+        os._exit(1)
 
 
 @dataclass(slots=True)
@@ -79,6 +93,9 @@ class _Generation:
     snapshot: Snapshot
     deployment: str
     process: subprocess.Popen[bytes] | None = None
+    #: Restarts after the worker exited on its own, and when the next one may happen.
+    restarts: int = 0
+    restart_at: float = 0.0
 
 
 class _Supervisor:
@@ -95,6 +112,7 @@ class _Supervisor:
         path = str(generation.snapshot.path)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (path, env.get("PYTHONPATH")) if p)
+        env[PARENT_ENV] = str(os.getpid())
         command = [
             sys.executable,
             "-m",
@@ -108,9 +126,7 @@ class _Supervisor:
             "--import-path",
             path,
         ]
-        generation.process = subprocess.Popen(
-            command, cwd=self.o.root, env=env, preexec_fn=_die_with_parent
-        )
+        generation.process = subprocess.Popen(command, cwd=self.o.root, env=env)
 
     async def _serving(self, generation: _Generation) -> bool:
         """Wait until the generation's worker is registered; False if it exited first."""
@@ -127,7 +143,7 @@ class _Supervisor:
             await asyncio.sleep(0.05)
         return False
 
-    def _stop(self, generation: _Generation) -> None:
+    async def _stop(self, generation: _Generation) -> None:
         process = generation.process
         generation.process = None
         if process is None or process.poll() is not None:
@@ -135,10 +151,10 @@ class _Supervisor:
         # SIGINT: the worker stops gracefully and hands back what it holds.
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=10)
+            await asyncio.to_thread(process.wait, 10)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.wait()
+            await asyncio.to_thread(process.wait)
 
     async def _start(self, snapshot: Snapshot) -> _Generation | None:
         generation = _Generation(
@@ -147,7 +163,7 @@ class _Supervisor:
         self._spawn(generation)
         if not await self._serving(generation):
             code = generation.process.poll() if generation.process else None
-            self._stop(generation)
+            await self._stop(generation)
             say(
                 f"generation {snapshot.digest} did not start (worker exit status {code}); "
                 "see its error above"
@@ -224,17 +240,20 @@ class _Supervisor:
     async def _new_generation(self) -> None:
         assert self.current is not None
         digest, _ = digest_tree(self.o.root, self.dev_dir)
-        if digest == self.current.snapshot.digest or digest in self.generations:
+        if digest == self.current.snapshot.digest:
             return
-        snapshot = take_snapshot(self.o.root, self.dev_dir)
-        generation = await self._start(snapshot)
+        # Code changed back to a generation still served takes its worker back.
+        generation = self.generations.get(digest)
         if generation is None:
-            say(f"new runs stay on generation {self.current.snapshot.digest}")
-            return
+            generation = await self._start(take_snapshot(self.o.root, self.dev_dir))
+            if generation is None:
+                say(f"new runs stay on generation {self.current.snapshot.digest}")
+                return
         previous, self.current = self.current, generation
         mark_superseded(previous.snapshot)
+        mark_current(generation.snapshot)
         say(
-            f"generation {snapshot.digest} ({generation.deployment}) serving new runs, "
+            f"generation {digest} ({generation.deployment}) serving new runs, "
             f"worker pid {generation.process.pid if generation.process else '?'}; "
             f"generation {previous.snapshot.digest} keeps its runs in flight"
         )
@@ -245,7 +264,7 @@ class _Supervisor:
         for digest, generation in list(self.generations.items()):
             if generation is self.current or unfinished.get(digest):
                 continue
-            self._stop(generation)
+            await self._stop(generation)
             del self.generations[digest]
             say(f"generation {digest} retired (no unfinished runs)")
         active = set(self.generations) | set(unfinished)
@@ -280,8 +299,26 @@ class _Supervisor:
                 await self._loop(forwarder)
         finally:
             for generation in self.generations.values():
-                self._stop(generation)
+                await self._stop(generation)
         return 0
+
+    def _revive(self, generation: _Generation) -> None:
+        """Start a generation's worker again if it exited, backing off while it keeps at it."""
+        process = generation.process
+        if process is None or process.poll() is None:
+            return
+        now = time.monotonic()
+        if generation.restart_at == 0.0:
+            delay = min(0.5 * 2**generation.restarts, 10.0)
+            generation.restart_at = now + delay
+            say(
+                f"the worker of generation {generation.snapshot.digest} exited "
+                f"({process.returncode}); restarting it in {delay:g}s"
+            )
+        if now >= generation.restart_at:
+            generation.restarts += 1
+            generation.restart_at = 0.0
+            self._spawn(generation)
 
     async def _loop(self, forwarder: Forwarder) -> None:
         last_housekeeping = 0.0
@@ -298,13 +335,7 @@ class _Supervisor:
             except StoreError as exc:
                 say(f"store unavailable, retrying: {exc}")
             for generation in self.generations.values():
-                process = generation.process
-                if process is not None and process.poll() is not None:
-                    say(
-                        f"the worker of generation {generation.snapshot.digest} exited "
-                        f"({process.returncode}); restarting it"
-                    )
-                    self._spawn(generation)
+                self._revive(generation)
             await asyncio.sleep(self.o.poll)
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "Snapshot",
     "digest_tree",
     "list_snapshots",
+    "mark_current",
     "mark_superseded",
     "prune_snapshots",
     "source_files",
@@ -123,8 +124,17 @@ def list_snapshots(dev_dir: Path) -> list[Snapshot]:
 
 
 def mark_superseded(snapshot: Snapshot, at: float | None = None) -> None:
-    """Record that a newer generation took over new runs from `snapshot`'s."""
-    meta = {"created_at": snapshot.created_at, "superseded_at": at or time.time()}
+    """Record that a newer generation took over new runs from `snapshot`'s (at `at`)."""
+    _write_meta(snapshot, time.time() if at is None else at)
+
+
+def mark_current(snapshot: Snapshot) -> None:
+    """Record that `snapshot`'s generation takes new runs again (the code changed back)."""
+    _write_meta(snapshot, None)
+
+
+def _write_meta(snapshot: Snapshot, superseded_at: float | None) -> None:
+    meta = {"created_at": snapshot.created_at, "superseded_at": superseded_at}
     (snapshot.path / _META).write_text(json.dumps(meta))
 
 

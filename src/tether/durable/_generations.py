@@ -33,6 +33,7 @@ from ..stores import (
     chain_of,
     successor_run_id,
 )
+from ._continue import carried_payloads
 from ._journal import Journal
 from ._registry import queue_name
 
@@ -67,9 +68,11 @@ async def forward_new_runs(
 
     Each run waiting on `source`'s queue that has not recorded any operation yet ends
     ``continued`` and its successor (the same workflow and input, run id ``<id>~1``)
-    starts under `target`, in one commit: the wake-up goes to `target`'s queue. A run
-    that already did something under `source` is not moved (its journal belongs to
-    the code that wrote it): it is handed back for `source`'s own workers, and logged.
+    starts under `target`, in one commit: the wake-up goes to `target`'s queue. Hooks
+    the run holds already (moved to it by a continue-as-new) move along, with the
+    payloads it received, as in any continue-as-new. A run that already did something
+    under `source` is not moved (its journal belongs to the code that wrote it): it is
+    handed back for `source`'s own workers, and logged.
 
     Args:
         backend: The store.
@@ -102,7 +105,10 @@ async def _move(backend: Backend, message: Message, claim: Claim, target: str, o
     store = backend.stores.workflow
     run = claim.run
     assert run is not None  # claim_next returns claimed runs only
-    if Journal.from_events(run.run_id, list(claim.events)).ops:
+    # Every run's log starts with its creation: an empty one was not read with the claim.
+    events = list(claim.events) or await store.list_events(run.run_id)
+    journal = Journal.from_events(run.run_id, events)
+    if journal.ops:
         log.warning(
             "run %s already ran under deployment %s: left to that deployment's workers",
             run.run_id,
@@ -157,7 +163,9 @@ async def _move(backend: Backend, message: Message, claim: Claim, target: str, o
             events=(event,),
             ack_message_id=message.message_id,
             release=True,
-            continuation=Continuation(run=successor),
+            # A fresh run may hold hooks already (moved to it by a hand-off, with
+            # payloads sent since): they move on, and what it received goes along.
+            continuation=Continuation(run=successor, carried=carried_payloads(journal)),
         )
     )
     return True

@@ -20,9 +20,9 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from ..errors import NonDeterminismError, UnknownWorkflowError
+from ..errors import NonDeterminismError, NotFoundError, UnknownWorkflowError
 from ..stores import Backend, EventRecord, RunRecord, RunStatus, StoreWrite
 from ._ambient import bind_backend, unbind_backend
 from ._continue import Handoff
@@ -41,14 +41,7 @@ __all__ = [
 ReplayOutcome = Literal[
     "compatible", "nondeterministic", "unknown_workflow", "error", "timeout", "cancelling"
 ]
-REPLAY_OUTCOMES: tuple[str, ...] = (
-    "compatible",
-    "nondeterministic",
-    "unknown_workflow",
-    "error",
-    "timeout",
-    "cancelling",
-)
+REPLAY_OUTCOMES: tuple[str, ...] = get_args(ReplayOutcome)
 
 #: Statuses of runs a worker may still activate (and so replay).
 UNFINISHED: tuple[RunStatus, ...] = ("pending", "running")
@@ -109,6 +102,15 @@ class ReplayReport:
     def ok(self) -> bool:
         """Whether the code would take the run over without failing it."""
         return self.outcome in ("compatible", "cancelling")
+
+    @property
+    def unreached(self) -> int:
+        """Recorded operations the code did not ask for again.
+
+        It ended, or went another way, before them: not a failure, but the run will not
+        do what it recorded.
+        """
+        return max(0, self.recorded - self.replayed) if self.outcome == "compatible" else 0
 
 
 class _DryActivation(Activation):
@@ -223,8 +225,6 @@ async def replay_run(
     Raises:
         NotFoundError: No run has that id.
     """
-    from ..errors import NotFoundError
-
     store = backend.stores.workflow
     record = run if isinstance(run, RunRecord) else await store.get_run(run)
     if record is None:
@@ -289,7 +289,8 @@ async def _drive(
     except TimeoutError:
         activation.abandon()
         outcome = "timeout"
-    with contextlib.suppress(BaseException):
+    # The body task unwinds from its cancellation; a body that swallows it is left.
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(activation.quiesce(), 1.0)
     facts: dict[str, Any] = {
         "recorded": recorded,
