@@ -135,7 +135,15 @@ async def test_history_and_transcript_are_read_only(served: Served) -> None:
     await served.session("s1")
     await served.send("s1", "hello")
     await served.events("s1", until="turn.completed")
+    # The worker may still commit the session's next (idle) step after turn.completed:
+    # wait until the session stops changing, then read.
     before = (await served.client().get("/v1/sessions/s1")).json()
+    for _ in range(100):
+        await asyncio.sleep(0.2)
+        again = (await served.client().get("/v1/sessions/s1")).json()
+        if again == before:
+            break
+        before = again
     r = await served.client().get("/v1/sessions/s1/history", params={"start": 1, "limit": 2})
     assert r.status_code == 200
     body = r.json()
