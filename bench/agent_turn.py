@@ -8,7 +8,8 @@ ten tool calls in one reply). The time is taken by the client, from `session.sen
 to the `turn.completed` event reaching its follower, in one process (client and worker
 share the event loop). Write commits are counted in the same window: on SQLite every
 transaction of the file's writer that changed rows; on Postgres every transaction of
-the backend that changed rows (one-round-trip commits and stream writes included).
+the backend that changed rows (one-round-trip commits, commits with writes decided
+on the run's copy, and stream writes included).
 
 `--langgraph PYTHON` also runs `bench/agent_turn_langgraph.py` with that interpreter (a
 venv with langgraph and its SQLite and Postgres checkpointers) in the same run, so the
@@ -96,6 +97,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     from tether.stores.postgres import _fast, _workflow
 
     original_txn = _workflow.PostgresWorkflowStore._in_txn
+    original_fast_txn = _workflow.PostgresWorkflowStore._in_txn_fast
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
 
@@ -119,6 +121,11 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
             counter.add()
         return result
 
+    def in_txn_fast(self: Any, *args: Any) -> Any:
+        result = original_fast_txn(self, *args)
+        counter.add()  # it always writes (the run's row at least)
+        return result
+
     async def send(*args: Any, **kwargs: Any) -> Any:
         counter.add()
         return await original_send(*args, **kwargs)
@@ -128,12 +135,14 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
         return await original_stream(self, *args, **kwargs)
 
     _workflow.PostgresWorkflowStore._in_txn = in_txn  # type: ignore[method-assign]
+    _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
     _fast.send = send
     _workflow.PostgresWorkflowStore.write_stream = write_stream  # type: ignore[method-assign]
     try:
         yield
     finally:
         _workflow.PostgresWorkflowStore._in_txn = original_txn  # type: ignore[method-assign]
+        _workflow.PostgresWorkflowStore._in_txn_fast = original_fast_txn  # type: ignore[method-assign]
         _fast.send = original_send
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
 

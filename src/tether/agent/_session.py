@@ -87,7 +87,7 @@ class Session:
         self.session_id = session_id
         self.run_id = run_id
         self.owner = owner
-        self._inbox = Inbox(host, agent_name, session_id, run_id)
+        self._inbox = Inbox(host, agent_name, session_id, run_id, self._handle)
         self._run_handle: RunHandle | None = None
 
     def __repr__(self) -> str:

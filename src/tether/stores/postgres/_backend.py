@@ -320,7 +320,7 @@ class PostgresBackend:
         workflow.attach_conversations(conversations)
         self._stores = Stores(
             workflow=workflow,
-            submissions=PostgresSubmissionStore(run, self.namespace),
+            submissions=PostgresSubmissionStore(run, self.namespace, read=workflow._sql),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
         )

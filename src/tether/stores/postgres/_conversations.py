@@ -42,7 +42,7 @@ from .._agent_records import (
 )
 from .._shared import purge_stream_rows
 from ._notify import Notifier, conversation_channel
-from ._submissions import Conn, TxRunner, lookup_submission
+from ._submissions import Conn, Hold, TxRunner, lookup_submission
 
 __all__ = ["PostgresConversationStore"]
 
@@ -60,9 +60,11 @@ def _get_stream(conn: Conn, path: str, *, lock: bool) -> rules.StreamRow | None:
 class _Tx:
     """`StreamTx` over one Postgres transaction; it locks the streams it reads."""
 
-    def __init__(self, conn: Conn, namespace: str) -> None:
+    def __init__(self, conn: Conn, namespace: str, hold: Hold | None = None) -> None:
         self.conn = conn
         self._namespace = namespace
+        # Buffers a write whose result nobody reads, for the transaction's next statement.
+        self._hold = hold
 
     def get_stream(self, path: str) -> rules.StreamRow | None:
         return _get_stream(self.conn, path, lock=True)
@@ -70,8 +72,12 @@ class _Tx:
     def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
         # A concurrent creation of the same path fails on the primary key; the runner
         # retries and the rules then compare identities.
-        sql = _SQL.insert_stream if new else _SQL.update_stream
-        self.conn.execute(sql, conv_rows.stream_values(row))
+        if new or self._hold is None:
+            sql = _SQL.insert_stream if new else _SQL.update_stream
+            self.conn.execute(sql, conv_rows.stream_values(row))
+        else:
+            # The row is locked (read FOR UPDATE by `get_stream`): the update cannot fail.
+            self._hold(_SQL.update_stream, conv_rows.stream_values(row))
 
     def find_batch(
         self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
@@ -83,6 +89,11 @@ class _Tx:
 
     def insert_batch(self, batch: rules.NewBatch) -> None:
         values, chunks = conv_rows.batch_rows(batch)
+        if self._hold is not None:
+            self._hold(_SQL.insert_batch, values)
+            for chunk in chunks:
+                self._hold(_SQL.insert_batch_chunk, chunk)
+            return
         self.conn.execute(_SQL.insert_batch, values)
         if chunks:
             with self.conn.cursor() as cur:

@@ -40,19 +40,34 @@ _SELECT_CHUNKS = ledger_rows.select_chunks_statement("%s")
 _REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("%s")
 
 
+#: Buffers a write (SQL, parameters) to go out with its transaction's next statement.
+Hold = Callable[[str, Sequence[Any]], None]
+
+
 class TxRunner(Protocol):
     """Runs a function on a connection inside one write transaction, in a thread."""
 
     def __call__(self, fn: Callable[[Conn], T], /) -> Awaitable[T]: ...
 
 
+def _lock_prefix(namespace: str) -> str:
+    # The key names the namespace: advisory locks are shared by the whole database.
+    return f"tether/{namespace}/session/"
+
+
 def session_lock(conn: Conn, namespace: str, session_key: str) -> None:
     """Take the transaction-scoped lock that serialises writers of one session."""
-    # The key names the namespace: advisory locks are shared by the whole database.
     conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-        (f"tether/{namespace}/session/{session_key}",),
+        (_lock_prefix(namespace) + session_key,),
     )
+
+
+# `session_lock` on the session of a submission, found by its id: the same lock key.
+_LOCK_BY_SUBMISSION = (
+    "SELECT session_key, pg_advisory_xact_lock(hashtextextended(%s || session_key, 0)) "
+    "FROM tether_agent_submissions WHERE submission_id = %s"
+)
 
 
 class _Tx:
@@ -63,10 +78,19 @@ class _Tx:
     """
 
     def __init__(
-        self, conn: Conn, namespace: str, clock: Callable[[], float], *, locking: bool
+        self,
+        conn: Conn,
+        namespace: str,
+        clock: Callable[[], float],
+        *,
+        locking: bool,
+        hold: Hold | None = None,
     ) -> None:
         self.conn = conn
+        # Buffers a write whose result nobody reads, for the transaction's next statement.
+        self._hold = hold
         self._namespace = namespace
+        self._lock_prefix = _lock_prefix(namespace)
         self._now = clock()
         self._locking = locking
         self._locked: set[str] = set()
@@ -93,21 +117,25 @@ class _Tx:
         )
 
     def get(self, submission_id: str) -> Submission | None:
-        if self._locking:
-            # The lock comes first, then the read: a row read before the lock could be
-            # stale by the time this transaction writes it.
-            key = self.conn.execute(
-                "SELECT session_key FROM tether_agent_submissions WHERE submission_id = %s",
-                (submission_id,),
-            ).fetchone()
-            if key is None:
-                return None
-            self.lock_sessions([str(key[0])])
-        row = self.conn.execute(
-            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s",
-            (submission_id,),
-        ).fetchone()
-        return None if row is None else self._decode(row)
+        select = (
+            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
+        )
+        if not self._locking:
+            row = self.conn.execute(select, (submission_id,)).fetchone()
+            return None if row is None else self._decode(row)
+        # The lock comes first, then the read: a row read before the lock could be stale
+        # by the time this transaction writes it. Both go in one round trip: the server
+        # runs the read once the lock is taken, with a snapshot of its own (READ
+        # COMMITTED), so it sees every write committed before the lock was granted.
+        with self.conn.pipeline():
+            locked = self.conn.execute(_LOCK_BY_SUBMISSION, (self._lock_prefix, submission_id))
+            read = self.conn.execute(select, (submission_id,))
+        key = locked.fetchone()
+        row = read.fetchone()
+        if key is None or row is None:
+            return None
+        self._locked.add(str(key[0]))
+        return self._decode(row)
 
     def select(
         self,
@@ -143,7 +171,10 @@ class _Tx:
         return _ledger.replace_row(submission, sequence=int(row[0]))
 
     def update(self, s: Submission) -> None:
-        self.conn.execute(_UPDATE, ledger_rows.update_values(s))
+        if self._hold is not None:
+            self._hold(_UPDATE, ledger_rows.update_values(s))
+        else:
+            self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
     def redact(self, s: Submission) -> None:
         row, chunks = ledger_rows.redact_values(s)
@@ -170,9 +201,19 @@ class PostgresSubmissionStore(LedgerStore):
     """
 
     def __init__(
-        self, run: TxRunner, namespace: str, *, clock: Callable[[], float] = time.time
+        self,
+        run: TxRunner,
+        namespace: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        read: TxRunner | None = None,
     ) -> None:
         self._run_tx = run
+        # Queries take no lock, and under READ COMMITTED each statement reads its own
+        # snapshot inside a transaction too: with `read` (autocommit) they spare the
+        # BEGIN and COMMIT round trips. A malformed row settled while decoding is one
+        # statement, atomic alone.
+        self._run_query = run if read is None else read
         self._namespace = namespace
         self._clock = clock
         super().__init__(write=self._write, read=self._query)
@@ -183,7 +224,7 @@ class PostgresSubmissionStore(LedgerStore):
 
     def _query(self, fn: Callable[[_Tx], T]) -> Awaitable[T]:
         ns, clock = self._namespace, self._clock
-        return self._run_tx(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
+        return self._run_query(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
 
     # Special cases of the shared methods (see LedgerStore for the rest).
     async def has_unsettled_submissions(self) -> bool:
