@@ -55,12 +55,12 @@ class AgentHost:
     def worker(self, **options: Any) -> Worker:
         """A worker that runs this host's sessions (options as for `tether.Worker`).
 
-        While it runs, this host's client is the worker's (`Worker.client`): a session
-        it opens, or a message that wakes an idle session, runs on it at once, claimed
-        in the same write, with no trip through the queue (when it has a free slot).
+        While it runs, a message that wakes an idle session runs it on this worker at
+        once, claimed in the message's own write, with no trip through the queue (when
+        the worker has a free slot): this host's client is its `Worker.wake_client`.
         """
         worker = Worker(self.backend, self.registry, **options)
-        self.client = worker.client
+        self.client = worker.wake_client
         return worker
 
     async def open_session(

@@ -57,6 +57,10 @@ class Inbox:
     def _stores(self) -> Stores:
         return self._host.backend.stores
 
+    async def token(self) -> str | None:
+        """The inbox hook's token (read once, then kept); None while it has none."""
+        return await self._inbox_token()
+
     async def _inbox_token(self) -> str | None:
         if self._token is None:
             try:

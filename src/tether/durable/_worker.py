@@ -281,10 +281,22 @@ class Worker:
         to wait for, no claim to write). Its activation message is written already
         delivered to this worker, so should the worker die the run comes back to the
         queue as any other. When the worker is full, stopping, or the workflow is not
-        one of its registry's, the start goes through the queue as usual.
+        one of its registry's, the start goes through the queue as usual. Its hook
+        payloads wake runs the same way (`wake_client`).
         """
         client = Client(self.backend, registry=self.registry)
         client._eager = self._start_eagerly
+        client._eager_resume = self._resume_eagerly
+        return client
+
+    @property
+    def wake_client(self) -> Client:
+        """A `Client` whose hook payloads wake runs on this worker at once (see `client`).
+
+        Its starts go through the queue; a payload for a parked run of this worker's
+        queue claims the run in the payload's own write, when the worker has a free slot.
+        """
+        client = Client(self.backend, registry=self.registry)
         client._eager_resume = self._resume_eagerly
         return client
 

@@ -123,6 +123,22 @@ SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s
 """
 
 
+# Parameters: run id, name, start (negative: from the tail), limit.
+_READ_STREAM = """
+SELECT s.next_index, s.closed, c.idx, c.data
+FROM tether_streams AS s
+LEFT JOIN LATERAL (
+    SELECT idx, data FROM tether_stream_chunks
+    WHERE run_id = s.run_id AND name = s.name AND idx < s.next_index
+    AND idx >= CASE WHEN %(s)s < 0 THEN GREATEST(0, s.next_index + %(s)s)
+                    ELSE LEAST(%(s)s, s.next_index) END
+    ORDER BY idx LIMIT %(limit)s
+) AS c ON true
+WHERE s.run_id = %(r)s AND s.name = %(n)s
+ORDER BY c.idx
+"""
+
+
 def _raise_wrapped(exc: BaseException) -> NoReturn:
     """Raise `exc` as tether's error (see `_wrap`), or as it is."""
     wrapped = _wrap(exc)
@@ -170,10 +186,14 @@ class PostgresWorkflowStore:
         commits: CommitLane,
         *,
         hook_retention: float = DEFAULT_HOOK_RETENTION,
+        reads: CommitLane | None = None,
     ) -> None:
         self._hook_retention = hook_retention
         self._pool = pool
         self._commits = commits
+        # The hot one-statement reads (a run, its hooks, a stream's chunks) run on the
+        # event loop too, on a lane of their own: no hop to a thread and back.
+        self._reads = reads or commits
         self._executor = executor
         self._notifier = notifier
         self._namespace = namespace
@@ -330,6 +350,20 @@ class PostgresWorkflowStore:
         except BaseException as exc:
             _raise_wrapped(exc)
 
+    async def _query(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        """Rows of one read statement, run on the event loop (its own snapshot).
+
+        On the read lane's one kept connection; while it is busy, on a thread of the
+        pool as other reads are (concurrent reads never wait for the lane).
+        """
+        if self._reads.busy:
+            return await self._sql(lambda c: c.execute(sql, params).fetchall())
+        try:
+            async with self._reads.connection(timeout=FAST_CHECKOUT) as conn:
+                return await (await conn.execute(sql, params)).fetchall()
+        except BaseException as exc:
+            _raise_wrapped(exc)
+
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
@@ -342,12 +376,10 @@ class PostgresWorkflowStore:
         )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
-        row = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
-            ).fetchone()
+        found = await self._query(
+            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
         )
-        return None if row is None else rows.run_from_row(row)
+        return rows.run_from_row(found[0]) if found else None
 
     async def latest_run(self, chain_id: str) -> RunRecord | None:
         row = await self._sql(
@@ -397,12 +429,10 @@ class PostgresWorkflowStore:
         return await self._sql(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        found = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
-                "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
-                (run_id, run_id),
-            ).fetchall()
+        found = await self._query(
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
+            "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
+            (run_id, run_id),
         )
         return [rows.hook_from_row(r) for r in found]
 
@@ -723,24 +753,17 @@ class PostgresWorkflowStore:
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
     ) -> tuple[list[StreamChunk], bool]:
-        def read(c: Conn) -> tuple[list[StreamChunk], bool]:
-            row = c.execute(
-                "SELECT next_index, closed FROM tether_streams WHERE run_id = %s AND name = %s",
-                (run_id, name),
-            ).fetchone()
-            if row is None:
-                return [], False
-            length, closed = int(row[0]), bool(row[1])
-            begin = resolve_start(start, length)
-            found = c.execute(
-                "SELECT idx, data FROM tether_stream_chunks WHERE run_id = %s AND name = %s "
-                "AND idx >= %s AND idx < %s ORDER BY idx LIMIT %s",
-                (run_id, name, begin, length, limit),
-            ).fetchall()
-            chunks = [StreamChunk(index=r[0], data=bytes(r[1])) for r in found]
-            return chunks, closed and begin + len(chunks) >= length
-
-        return await self._sql(read)
+        # One statement: the stream's length and closed flag on every row, its chunks
+        # from `start` (resolved against that length, as `resolve_start` does) joined on.
+        found = await self._query(
+            _READ_STREAM, {"r": run_id, "n": name, "s": start, "limit": limit}
+        )
+        if not found:
+            return [], False
+        length, closed = int(found[0][0]), bool(found[0][1])
+        begin = resolve_start(start, length)
+        chunks = [StreamChunk(index=r[2], data=bytes(r[3])) for r in found if r[2] is not None]
+        return chunks, closed and begin + len(chunks) >= length
 
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
