@@ -335,7 +335,9 @@ class PostgresBackend:
         workflow.attach_conversations(conversations)
         self._stores = Stores(
             workflow=workflow,
-            submissions=PostgresSubmissionStore(run, self.namespace, read=workflow._sql),
+            submissions=PostgresSubmissionStore(
+                run, self.namespace, read=workflow._sql, query=workflow._query
+            ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
         )

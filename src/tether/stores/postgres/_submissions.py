@@ -182,6 +182,37 @@ class _Tx:
         self.conn.execute(_REDACT_CHUNKS, chunks)
 
 
+_SELECT_ONE = f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
+_SELECT_UNSETTLED = (
+    f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE status = ANY(%s) "
+    "AND session_key = ANY(%s) ORDER BY sequence"
+)
+
+
+class _NeedsTransaction(Exception):
+    """A row needs more than its own columns to decode (chunks to read, a settle)."""
+
+
+def _needs_transaction(*_: Any) -> Any:
+    raise _NeedsTransaction
+
+
+def _decode_alone(found: Sequence[Any], now: float) -> list[Submission] | None:
+    """The rows' submissions, or None when one needs the ordinary (threaded) path."""
+    try:
+        return [
+            ledger_rows.decode_or_settle(
+                row,
+                lambda _, meta: ledger_rows.attachments_from(meta, _needs_transaction),
+                now,
+                _needs_transaction,
+            )
+            for row in found
+        ]
+    except _NeedsTransaction:
+        return None
+
+
 def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submission | None:
     """Read one submission inside another store's transaction, locking its session.
 
@@ -207,8 +238,13 @@ class PostgresSubmissionStore(LedgerStore):
         *,
         clock: Callable[[], float] = time.time,
         read: TxRunner | None = None,
+        query: Callable[[str, Any], Awaitable[list[tuple[Any, ...]]]] | None = None,
     ) -> None:
         self._run_tx = run
+        # One read statement on the event loop (the workflow store's `_query`): the hot
+        # queries (a submission, a session's unsettled lanes) use it when their rows
+        # decode alone (no attachment chunks to read, nothing malformed to settle).
+        self._query_rows = query
         # Queries take no lock, and under READ COMMITTED each statement reads its own
         # snapshot inside a transaction too: with `read` (autocommit) they spare the
         # BEGIN and COMMIT round trips. A malformed row settled while decoding is one
@@ -227,6 +263,25 @@ class PostgresSubmissionStore(LedgerStore):
         return self._run_query(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
 
     # Special cases of the shared methods (see LedgerStore for the rest).
+    async def get_submission(self, submission_id: str) -> Submission | None:
+        if self._query_rows is not None:
+            found = await self._query_rows(_SELECT_ONE, (submission_id,))
+            decoded = _decode_alone(found, self._clock())
+            if decoded is not None:
+                return decoded[0] if decoded else None
+        return await super().get_submission(submission_id)
+
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        keys = sorted(set(session_keys))
+        if self._query_rows is not None and keys:
+            # Every lane in one statement (the rules read them one by one).
+            found = await self._query_rows(_SELECT_UNSETTLED, (sorted(_ledger.UNSETTLED), keys))
+            decoded = _decode_alone(found, self._clock())
+            if decoded is not None:
+                kept = [sub for sub in decoded if sub.status in _ledger.UNSETTLED]
+                return sorted(kept, key=lambda sub: sub.sequence)
+        return await super().list_unsettled_submissions(session_keys)
+
     async def has_unsettled_submissions(self) -> bool:
         def look(tx: _Tx) -> bool:
             row = tx.conn.execute(

@@ -75,6 +75,8 @@ FALLBACK_POLL = 1.0
 #: How long a one-round-trip commit waits for a free connection before it takes the
 #: ordinary path instead.
 FAST_CHECKOUT = 1.0
+#: Chunks a stream follower reads at a time.
+_FOLLOW_BATCH = 1000
 #: How often a transaction rolled back by a deadlock or serialization failure is run
 #: again before the error reaches the caller.
 ROLLBACK_RETRIES = 8
@@ -257,12 +259,12 @@ class PostgresWorkflowStore:
         Returns the run row's new stamp, the notes sent and the conversation paths.
         """
         with self._pool.connection() as conn:
-            cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
-            cursor.nextset()
-            row = cursor.fetchone()
-            assert row is not None
             try:
-                txn = _Txn(conn, float(row[0]), self._hook_retention)
+                # The run's part was decided on this process's clock (`commit`): the
+                # writes' rules take it too, and BEGIN waits to go out with the first
+                # statement (one round trip fewer). Only the lease's end is the server's.
+                txn = _Txn(conn, time.time(), self._hook_retention)
+                txn.hold("BEGIN", None)
                 held = HeldConn(txn)
                 conversations = self._conversations
                 targets = PostgresWrites(
@@ -777,7 +779,7 @@ class PostgresWorkflowStore:
         while True:
             # Take the event before reading: a chunk written in between still wakes us.
             event = self._notifier.stream_event(run_id, name)
-            chunks, closed = await self.read_stream(run_id, name, start=index)
+            chunks, closed = await self.read_stream(run_id, name, start=index, limit=_FOLLOW_BATCH)
             for chunk in chunks:
                 yield chunk
                 index = chunk.index + 1
@@ -785,7 +787,9 @@ class PostgresWorkflowStore:
             index = max(index, 0)
             if closed:
                 return
-            if not chunks:
+            if len(chunks) < _FOLLOW_BATCH:
+                # Read to the tail: wait for more. (The event was taken before the
+                # read, so a chunk written since has set it already.)
                 try:
                     await asyncio.wait_for(event.wait(), self._fallback(poll_interval))
                 except TimeoutError:
