@@ -100,7 +100,8 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     from tether.stores.postgres import _fast, _workflow
 
     original_txn = _workflow.PostgresWorkflowStore._in_txn
-    original_fast_txn = _workflow.PostgresWorkflowStore._in_txn_fast
+    # (Absent before tether had it: the bench also runs against older trees.)
+    original_fast_txn = getattr(_workflow.PostgresWorkflowStore, "_in_txn_fast", None)
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
 
@@ -138,14 +139,16 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
         return await original_stream(self, *args, **kwargs)
 
     _workflow.PostgresWorkflowStore._in_txn = in_txn  # type: ignore[method-assign]
-    _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
+    if original_fast_txn is not None:
+        _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
     _fast.send = send
     _workflow.PostgresWorkflowStore.write_stream = write_stream  # type: ignore[method-assign]
     try:
         yield
     finally:
         _workflow.PostgresWorkflowStore._in_txn = original_txn  # type: ignore[method-assign]
-        _workflow.PostgresWorkflowStore._in_txn_fast = original_fast_txn  # type: ignore[method-assign]
+        if original_fast_txn is not None:
+            _workflow.PostgresWorkflowStore._in_txn_fast = original_fast_txn  # type: ignore[method-assign]
         _fast.send = original_send
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
 
