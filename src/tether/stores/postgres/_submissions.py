@@ -159,10 +159,14 @@ class _Tx:
     def insert(self, submission: Submission) -> Submission:
         # Sequences are drawn under the session lock, so within a session they commit
         # in order: a later admission can never become the head before an earlier one.
-        self.lock_sessions([submission.session_key])
-        row = self.conn.execute(
-            _INSERT + " RETURNING sequence", ledger_rows.insert_values(submission)
-        ).fetchone()
+        # The lock and the insert go out together (one round trip): the server runs
+        # the insert once the lock is granted.
+        with self.conn.pipeline():
+            self.lock_sessions([submission.session_key])
+            inserted = self.conn.execute(
+                _INSERT + " RETURNING sequence", ledger_rows.insert_values(submission)
+            )
+        row = inserted.fetchone()
         assert row is not None  # RETURNING of an insert yields the row
         chunks = ledger_rows.chunk_rows(submission)
         if chunks:
