@@ -1,6 +1,7 @@
 """Whole agent turns as a user waits for them: from `send` to `turn.completed`.
 
     python bench/agent_turn.py [--pg URL | --no-pg] [--turns N] [--langgraph PYTHON]
+                               [--rounds R]
 
 Each turn runs in a fresh session (opened, and idle, before the clock starts), with a
 model that answers at once: one tool call, then the final answer (and a variant with
@@ -8,12 +9,15 @@ ten tool calls in one reply). The time is taken by the client, from `session.sen
 to the `turn.completed` event reaching its follower, in one process (client and worker
 share the event loop). Write commits are counted in the same window: on SQLite every
 transaction of the file's writer that changed rows; on Postgres every transaction of
-the backend that changed rows (one-round-trip commits and stream writes included).
+the backend that changed rows (one-round-trip commits, commits with writes decided
+on the run's copy, and stream writes included).
 
 `--langgraph PYTHON` also runs `bench/agent_turn_langgraph.py` with that interpreter (a
 venv with langgraph and its SQLite and Postgres checkpointers) in the same run, so the
-ratios compare figures measured minutes apart on the same machine. Medians; the
-machine may be shared, so compare ratios, not absolute times.
+ratios compare figures measured minutes apart on the same machine; with `--rounds R`
+the turns are split into R rounds, tether then LangGraph in each, so a load that comes
+and goes on a shared machine weighs on both sides alike. Medians; the machine may be
+shared, so compare ratios, not absolute times.
 """
 
 from __future__ import annotations
@@ -96,6 +100,8 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     from tether.stores.postgres import _fast, _workflow
 
     original_txn = _workflow.PostgresWorkflowStore._in_txn
+    # (Absent before tether had it: the bench also runs against older trees.)
+    original_fast_txn = getattr(_workflow.PostgresWorkflowStore, "_in_txn_fast", None)
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
 
@@ -119,6 +125,11 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
             counter.add()
         return result
 
+    def in_txn_fast(self: Any, *args: Any) -> Any:
+        result = original_fast_txn(self, *args)
+        counter.add()  # it always writes (the run's row at least)
+        return result
+
     async def send(*args: Any, **kwargs: Any) -> Any:
         counter.add()
         return await original_send(*args, **kwargs)
@@ -128,12 +139,16 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
         return await original_stream(self, *args, **kwargs)
 
     _workflow.PostgresWorkflowStore._in_txn = in_txn  # type: ignore[method-assign]
+    if original_fast_txn is not None:
+        _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
     _fast.send = send
     _workflow.PostgresWorkflowStore.write_stream = write_stream  # type: ignore[method-assign]
     try:
         yield
     finally:
         _workflow.PostgresWorkflowStore._in_txn = original_txn  # type: ignore[method-assign]
+        if original_fast_txn is not None:
+            _workflow.PostgresWorkflowStore._in_txn_fast = original_fast_txn  # type: ignore[method-assign]
         _fast.send = original_send
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
 
@@ -166,6 +181,9 @@ async def tether_turns(
     return seconds, commits
 
 
+Samples = dict[int, tuple[list[float], list[int]]]
+
+
 def summary(seconds: list[float], commits: list[int]) -> dict[str, float]:
     return {
         "ms": statistics.median(seconds) * 1000,
@@ -174,21 +192,21 @@ def summary(seconds: list[float], commits: list[int]) -> dict[str, float]:
     }
 
 
-async def on_memory(turns: int) -> dict[str, Any]:
+async def on_memory(turns: int) -> Samples:
     counter = Counter()
     async with tether.open_backend("memory://") as backend:
-        return {c: summary(*await tether_turns(backend, c, turns, counter)) for c in (1, 10)}
+        return {c: await tether_turns(backend, c, turns, counter) for c in (1, 10)}
 
 
-async def on_sqlite(turns: int) -> dict[str, Any]:
+async def on_sqlite(turns: int) -> Samples:
     counter = Counter()
     work = Path(tempfile.mkdtemp(prefix="tether-bench-turn-"))
     with counting_sqlite(counter):
         async with tether.open_backend(f"sqlite:///{work / 'agent.db'}") as backend:
-            return {c: summary(*await tether_turns(backend, c, turns, counter)) for c in (1, 10)}
+            return {c: await tether_turns(backend, c, turns, counter) for c in (1, 10)}
 
 
-async def on_postgres(url: str, turns: int) -> dict[str, Any]:
+async def on_postgres(url: str, turns: int) -> Samples:
     import psycopg
     from psycopg import sql
 
@@ -197,9 +215,7 @@ async def on_postgres(url: str, turns: int) -> dict[str, Any]:
     try:
         with counting_postgres(counter):
             async with tether.open_backend(url, namespace=namespace, pool_size=8) as backend:
-                return {
-                    c: summary(*await tether_turns(backend, c, turns, counter)) for c in (1, 10)
-                }
+                return {c: await tether_turns(backend, c, turns, counter) for c in (1, 10)}
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(
@@ -225,17 +241,59 @@ def main() -> None:
     parser.add_argument("--no-pg", action="store_true", help="SQLite and memory only")
     parser.add_argument("--turns", type=int, default=30, help="measured turns per shape")
     parser.add_argument("--langgraph", metavar="PYTHON", help="a python with langgraph installed")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="split the turns into rounds, tether then LangGraph in each, so a load that "
+        "comes and goes on a shared machine weighs on both sides alike",
+    )
     args = parser.parse_args()
     pg = None if args.no_pg else args.pg
-    rows: dict[str, dict[str, Any]] = {
-        "memory": asyncio.run(on_memory(args.turns)),
-        "sqlite": asyncio.run(on_sqlite(args.turns)),
+    per_round = max(1, args.turns // max(1, args.rounds))
+    ours: dict[str, dict[int, tuple[list[float], list[int]]]] = {}
+    theirs: dict[str, dict[str, dict[str, list[Any]]]] = {}
+    for _ in range(max(1, args.rounds)):
+        measured = {
+            "memory": asyncio.run(on_memory(per_round)),
+            "sqlite": asyncio.run(on_sqlite(per_round)),
+        }
+        if pg:
+            measured["postgres"] = asyncio.run(on_postgres(pg, per_round))
+        for backend, shapes in measured.items():
+            for calls, (seconds, commits) in shapes.items():
+                kept = ours.setdefault(backend, {}).setdefault(calls, ([], []))
+                kept[0].extend(seconds)
+                kept[1].extend(commits)
+        if args.langgraph:
+            for backend, shapes in langgraph(args.langgraph, pg, per_round).items():
+                for calls, figures in shapes.items():
+                    kept_lg = theirs.setdefault(backend, {}).setdefault(
+                        calls, {"samples": [], "commit_samples": []}
+                    )
+                    kept_lg["samples"].extend(figures["samples"])
+                    kept_lg["commit_samples"].extend(figures.get("commit_samples", []))
+    rows = {b: {c: summary(*v) for c, v in shapes.items()} for b, shapes in ours.items()}
+    other: dict[str, dict[str, dict[str, Any]]] = {
+        b: {
+            c: {
+                "ms": statistics.median(v["samples"]),
+                **(
+                    {"commits": statistics.median(v["commit_samples"])}
+                    if v["commit_samples"]
+                    else {}
+                ),
+            }
+            for c, v in shapes.items()
+        }
+        for b, shapes in theirs.items()
     }
-    if pg:
-        rows["postgres"] = asyncio.run(on_postgres(pg, args.turns))
-    other = langgraph(args.langgraph, pg, args.turns) if args.langgraph else {}
+    turns = per_round * max(1, args.rounds)
     print("Whole turns, send -> turn.completed, fresh session per turn, instant model")
-    print(f"(medians of {args.turns} turns; one run; the machine may be shared)\n")
+    print(
+        f"(medians of {turns} turns in {max(1, args.rounds)} round(s), tether then LangGraph "
+        "in each; one run; the machine may be shared)\n"
+    )
     print(f"{'backend':<10}{'shape':<14}{'tether ms':>10}{'commits':>9}{'(max)':>7}"
           f"{'LangGraph ms':>14}{'LG commits':>11}{'tether/LG':>11}")  # fmt: skip
     for backend, shapes in rows.items():

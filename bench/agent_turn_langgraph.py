@@ -6,7 +6,7 @@ The same turn as tether's: an instant model asks for one tool call (or ten), the
 returns its argument, the model answers. A graph of a model node and a `ToolNode`, with
 LangGraph's own checkpointer (in memory, SQLite in WAL mode with synchronous=FULL, and
 Postgres), a fresh thread per turn. Prints one JSON line: medians (ms) and, on SQLite,
-the commits of a turn.
+the commits of a turn, with the samples they are the medians of.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def graph(checkpointer: Any, calls: int) -> Any:
     return builder.compile(checkpointer=checkpointer)
 
 
-def turns(app: Any, n: int, commits: list[int] | None = None) -> dict[str, float]:
+def turns(app: Any, n: int, commits: list[int] | None = None) -> dict[str, Any]:
     seconds: list[float] = []
     counted: list[int] = []
     for i in range(n + 2):
@@ -69,9 +69,13 @@ def turns(app: Any, n: int, commits: list[int] | None = None) -> dict[str, float
             seconds.append(elapsed)
             if commits is not None:
                 counted.append(commits[0] - before)
-    out: dict[str, float] = {"ms": statistics.median(seconds) * 1000}
+    out: dict[str, Any] = {
+        "ms": statistics.median(seconds) * 1000,
+        "samples": [s * 1000 for s in seconds],
+    }
     if counted:
         out["commits"] = statistics.median(counted)
+        out["commit_samples"] = counted
     return out
 
 

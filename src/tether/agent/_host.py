@@ -53,8 +53,15 @@ class AgentHost:
         self.client = Client(backend, registry=self.registry)
 
     def worker(self, **options: Any) -> Worker:
-        """A worker that runs this host's sessions (options as for `tether.Worker`)."""
-        return Worker(self.backend, self.registry, **options)
+        """A worker that runs this host's sessions (options as for `tether.Worker`).
+
+        While it runs, a message that wakes an idle session runs it on this worker at
+        once, claimed in the message's own write, with no trip through the queue (when
+        the worker has a free slot): this host's client is its `Worker.wake_client`.
+        """
+        worker = Worker(self.backend, self.registry, **options)
+        self.client = worker.wake_client
+        return worker
 
     async def open_session(
         self,
@@ -99,7 +106,9 @@ class AgentHost:
         handle = await self.client.start(
             SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id
         )
-        return Session(self, name, session_id, handle.run_id, owner=owner)
+        session = Session(self, name, session_id, handle.run_id, owner=owner)
+        session._run_handle = handle  # spares its first read a lookup of the run
+        return session
 
     async def get_session(self, session_id: str) -> Session:
         """The session with this id.

@@ -11,6 +11,7 @@ session run's hooks, which only readers of the store can list.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..durable import RunHandle
@@ -36,22 +37,34 @@ __all__ = ["Inbox"]
 class Inbox:
     """Writes into one session's inbox (see the module docstring)."""
 
-    def __init__(self, host: AgentHost, agent_name: str, session_id: str, run_id: str) -> None:
+    def __init__(
+        self,
+        host: AgentHost,
+        agent_name: str,
+        session_id: str,
+        run_id: str,
+        handle: Callable[[], Awaitable[RunHandle]] | None = None,
+    ) -> None:
         self._host = host
         self._agent = agent_name
         self._session = session_id
         self._run_id = run_id
         self._token: str | None = None
+        # The session handle's (already read) run handle, when the inbox has one.
+        self._handle = handle or (lambda: host.client.get(run_id))
 
     @property
     def _stores(self) -> Stores:
         return self._host.backend.stores
 
+    async def token(self) -> str | None:
+        """The inbox hook's token (read once, then kept); None while it has none."""
+        return await self._inbox_token()
+
     async def _inbox_token(self) -> str | None:
         if self._token is None:
             try:
-                handle: RunHandle = await self._host.client.get(self._run_id)
-                hooks = await handle.hooks()
+                hooks = await (await self._handle()).hooks()
             except NotFoundError:
                 return None
             # The session run's first operation is its inbox: the hook at its lowest slot.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import TYPE_CHECKING, Any
 
 from .._ids import new_ulid
@@ -93,7 +93,7 @@ class Session:
         self.session_id = session_id
         self.run_id = run_id
         self.owner = owner
-        self._inbox = Inbox(host, agent_name, session_id, run_id)
+        self._inbox = Inbox(host, agent_name, session_id, run_id, self._handle)
         self._run_handle: RunHandle | None = None
 
     def __repr__(self) -> str:
@@ -146,13 +146,17 @@ class Session:
         return submission_id
 
     async def _require_open(self) -> RunInfo:
-        info = await (await self._handle()).info()
+        handle = await self._handle()
+        # Three independent reads at once (the inbox's token is read ahead for the ring
+        # that follows); the checks then run in their order, before anything is admitted.
+        info, closing, _ = await _all(handle.info(), self._inbox.closing(), self._inbox.token())
+        assert isinstance(info, RunInfo)
         status = _ENDED.get(info.status)
         if status is not None:
             raise SessionClosedError(self.session_id, status)
         if info.stranded:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
-        if await self._inbox.closing():
+        if closing:
             raise SessionClosedError(self.session_id, "closing")
         return info
 
@@ -369,6 +373,15 @@ class Session:
             raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
 
         return await asyncio.wait_for(find(), timeout)
+
+
+async def _all(*reads: Awaitable[Any]) -> list[Any]:
+    """Await every read concurrently; raise the first error (in argument order)."""
+    results = await asyncio.gather(*reads, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results
 
 
 def _check_answer(

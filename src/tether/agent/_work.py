@@ -9,6 +9,7 @@ one transaction, in that order.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from .. import durable
@@ -83,8 +84,13 @@ class StepWork:
                     f"the transcript of session {self.cursor.session_id!r} was taken over by "
                     f"another producer ({None if meta is None else meta.producer_id!r})"
                 )
-        self.entries = list(await self.transcript.entries())
-        self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)
+        # Two independent reads, at once: only this run writes the transcript, and what
+        # others add to the lanes may land before either read or after both alike.
+        entries, self.mail = await asyncio.gather(
+            self.transcript.entries(),
+            read_mail(self.steps.stores, self.agent.name, self.cursor.session_id),
+        )
+        self.entries = list(entries)
 
     async def reread_mail(self) -> Mail:
         self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)

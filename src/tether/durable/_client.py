@@ -108,15 +108,43 @@ def _ts(value: float | None) -> datetime | None:
     return None if value is None else datetime.fromtimestamp(value, tz=UTC)
 
 
+#: Seconds a client trusts that live workers serve a run's versions before looking again.
+SERVED_TTL = 2.0
+
+
+class _Liveness:
+    """Whether live workers serve a run's versions; a "served" answer is kept briefly.
+
+    A look costs two reads (the store's clock, the worker records), and every send to a
+    session asks. Only "served" is kept, for `SERVED_TTL`: a stranded run, or a store
+    with no live worker, is looked up again each time, so a run strands as soon as the
+    records say so. A worker that dies still counts as serving for at most `SERVED_TTL`
+    more seconds, well inside the `LIVE_WORKER_SECONDS` its heartbeat is trusted for.
+    """
+
+    def __init__(self, store: WorkflowStore) -> None:
+        self._store = store
+        self._served: set[tuple[str, str]] = set()
+        self._until = 0.0
+
+    async def stranded(self, run: RunRecord) -> bool:
+        if run.status in TERMINAL_RUN_STATUSES:
+            return False
+        versions = (run.engine_version, run.deployment)
+        if versions in self._served and time.monotonic() < self._until:
+            return False
+        looked = time.monotonic()
+        now = await self._store.clock()  # heartbeats are stamped on the store's clock
+        workers = await self._store.list_workers()
+        live = [w for w in workers if now - w.heartbeat_at <= LIVE_WORKER_SECONDS]
+        self._served = {(w.engine_version, w.deployment) for w in live}
+        self._until = looked + SERVED_TTL
+        return bool(live) and versions not in self._served
+
+
 async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
-    if run.status in TERMINAL_RUN_STATUSES:
-        return False
-    now = await store.clock()  # heartbeats are stamped on the store's clock
-    live = [w for w in await store.list_workers() if now - w.heartbeat_at <= LIVE_WORKER_SECONDS]
-    serving = any(
-        w.engine_version == run.engine_version and w.deployment == run.deployment for w in live
-    )
-    return bool(live) and not serving
+    """`_Liveness.stranded` looked up now, nothing kept (result waits, dormancy checks)."""
+    return await _Liveness(store).stranded(run)
 
 
 async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
@@ -140,10 +168,18 @@ class RunHandle:
     except `result`, which always follows. `cancel` cancels the chain's current run.
     """
 
-    def __init__(self, store: WorkflowStore, run_id: str, *, follow: bool = True) -> None:
+    def __init__(
+        self,
+        store: WorkflowStore,
+        run_id: str,
+        *,
+        follow: bool = True,
+        liveness: _Liveness | None = None,
+    ) -> None:
         self._store = store
         self.run_id = run_id
         self.follow = follow
+        self._liveness = liveness or _Liveness(store)
 
     async def _run(self) -> RunRecord:
         run = await self._store.get_run(self.run_id)
@@ -158,7 +194,7 @@ class RunHandle:
     async def info(self) -> RunInfo:
         """The run's record (the chain's current run when following), and if stranded."""
         run = await self._run()
-        return _info(run, await _is_stranded(self._store, run))
+        return _info(run, await self._liveness.stranded(run))
 
     async def steps(self) -> list[StepView]:
         """The decoded journal (of the chain's current run when following), in slot order."""
@@ -331,6 +367,12 @@ class Client:
         self.registry = registry
         # Set on `Worker.client`: starts runs on that worker at once when it has room.
         self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
+        # Set on `Worker.client` too: a run woken by a hook payload runs on that worker
+        # at once, claimed in the payload's write, when it has room.
+        self._eager_resume: Callable[[str, bytes, Sequence[StoreWrite]], Awaitable[None]] | None = (
+            None
+        )
+        self._liveness = _Liveness(backend.stores.workflow)
         # Hook tokens whose run was found on an ordinary deployment (not a dev
         # generation): sends to them skip the dormancy check's reads from then on.
         self._not_dev: dict[str, None] = {}
@@ -370,7 +412,7 @@ class Client:
             run = await self._eager(new)
         else:
             run, _ = await self._store.create_run(new)
-        return RunHandle(self._store, run.run_id)
+        return RunHandle(self._store, run.run_id, liveness=self._liveness)
 
     async def restart(
         self, chain_id: str, workflow: Callable[..., Any] | str, *args: Any, **kwargs: Any
@@ -406,10 +448,11 @@ class Client:
             and latest.workflow_name == new.workflow_name
             and latest.input_digest == new.input_digest
         ):
-            return RunHandle(self._store, latest.run_id)  # this very restart, again
+            # This very restart, again.
+            return RunHandle(self._store, latest.run_id, liveness=self._liveness)
         new = dataclasses.replace(new, chain_id=chain_id, generation=generation)
         run, _ = await self._store.create_run(new)
-        return RunHandle(self._store, run.run_id)
+        return RunHandle(self._store, run.run_id, liveness=self._liveness)
 
     def _new_run(
         self,
@@ -455,7 +498,7 @@ class Client:
         check_identifier(run_id, what="run_id")
         if await self._store.get_run(run_id) is None:
             raise NotFoundError(f"run {run_id!r} does not exist")
-        return RunHandle(self._store, run_id, follow=follow)
+        return RunHandle(self._store, run_id, follow=follow, liveness=self._liveness)
 
     async def list_runs(
         self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100
@@ -473,7 +516,10 @@ class Client:
         if workflow is not None:
             check_identifier(workflow, what="workflow name")
         page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
-        return [await RunHandle(self._store, r.run_id, follow=False).info() for r in page.items]
+        return [
+            await RunHandle(self._store, r.run_id, follow=False, liveness=self._liveness).info()
+            for r in page.items
+        ]
 
     async def page_runs(
         self,
@@ -515,7 +561,11 @@ class Client:
         """
         check_identifier(token, what="hook token")
         await self._refuse_dormant(token)
-        await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
+        data = encode(payload, what="hook payload")
+        if self._eager_resume is not None:
+            await self._eager_resume(token, data, writes)
+        else:
+            await self._store.resume_hook(token, data, writes=writes)
 
     async def _refuse_dormant(self, token: str) -> None:
         """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.

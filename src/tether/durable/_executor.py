@@ -87,6 +87,10 @@ def _encode_error(error: BaseException) -> bytes:
         return encode(RuntimeError(f"{name} (its details could not be recorded)"), what="error")
 
 
+#: Loop turns a park check lets the body run before it decides (see `_park_check`).
+_PARK_CHECK_TURNS = 3
+
+
 class _Suspend(BaseException):
     """Unwinds a body whose activation ended (parked, fenced, cancelled).
 
@@ -482,7 +486,12 @@ class Activation:
             asyncio.get_running_loop().create_task(self._flush())
 
     async def _flush(self) -> None:
-        await asyncio.sleep(0)
+        # A few loop turns more than a park check waits (`_park_check`): a body that
+        # parks right after its step carries the step's completion in its park commit,
+        # and one that starts its next step carries it in that step's start: one write,
+        # not two. Only a body that does neither leaves it to this flush.
+        for _ in range(_PARK_CHECK_TURNS + 2):
+            await asyncio.sleep(0)
         if self._pending and not self.ended:
             with contextlib.suppress(_Suspend):
                 await self._commit()
@@ -517,7 +526,7 @@ class Activation:
 
     async def _park_check(self) -> None:
         # Let the body run until it blocks: a few loop turns cover awaits between ops.
-        for _ in range(3):
+        for _ in range(_PARK_CHECK_TURNS):
             await asyncio.sleep(0)
         self._park_check_scheduled = False
         if self.ended or self._active_steps or not self._waiters:

@@ -48,10 +48,12 @@ class HookView:
 
 async def run_hooks(store: WorkflowStore, run_id: str) -> list[HookView]:
     """The run's active hooks, in slot order."""
-    await _run(store, run_id)
+    hooks = await store.list_hooks(run_id)
+    if not hooks:
+        await _run(store, run_id)  # a run with hooks exists: only an empty answer may not
     return [
         HookView(token=h.token, slot=h.slot, created_at=h.created_at)
-        for h in sorted(await store.list_hooks(run_id), key=lambda h: h.slot)
+        for h in sorted(hooks, key=lambda h: h.slot)
     ]
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import os
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import TracebackType
 
 from .._codec import encode
@@ -32,6 +33,7 @@ from ..stores import (
     NewMessage,
     NewRun,
     RunRecord,
+    StoreWrite,
     WorkerRecord,
     WorkflowStore,
 )
@@ -183,6 +185,7 @@ class Worker:
         self._activations: dict[str, tuple[Activation, Message]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._background: list[asyncio.Task[None]] = []
+        self._context = contextvars.copy_context()
         self._slot_free = asyncio.Event()
         self._reserved = 0  # slots held by eager starts under way
         self._stopping = False
@@ -228,6 +231,9 @@ class Worker:
         # pull loop sees this worker's backend (`current_backend()`).
         bound = bind_backend(self.backend)
         try:
+            # Activations spawned by a client's call (eager starts and wake-ups) get a
+            # copy of this context too, not the caller's.
+            self._context = contextvars.copy_context()
             self._background = [
                 asyncio.create_task(self._pull(), name="tether-worker-pull"),
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
@@ -275,15 +281,59 @@ class Worker:
         to wait for, no claim to write). Its activation message is written already
         delivered to this worker, so should the worker die the run comes back to the
         queue as any other. When the worker is full, stopping, or the workflow is not
-        one of its registry's, the start goes through the queue as usual.
+        one of its registry's, the start goes through the queue as usual. Its hook
+        payloads wake runs the same way (`wake_client`).
         """
         client = Client(self.backend, registry=self.registry)
         client._eager = self._start_eagerly
+        client._eager_resume = self._resume_eagerly
         return client
 
-    async def _start_eagerly(self, new: NewRun) -> RunRecord:
+    @property
+    def wake_client(self) -> Client:
+        """A `Client` whose hook payloads wake runs on this worker at once (see `client`).
+
+        Its starts go through the queue; a payload for a parked run of this worker's
+        queue claims the run in the payload's own write, when the worker has a free slot.
+        """
+        client = Client(self.backend, registry=self.registry)
+        client._eager_resume = self._resume_eagerly
+        return client
+
+    def _has_room(self) -> bool:
         busy = len(self._tasks) + self._reserved >= self.concurrency
-        if busy or self._stopping or not self._background or new.queue != self.registry.queue:
+        return not busy and not self._stopping and bool(self._background)
+
+    async def _resume_eagerly(
+        self, token: str, payload: bytes, writes: Sequence[StoreWrite]
+    ) -> None:
+        """A hook payload whose run, if parked and this worker's, is claimed by it at once.
+
+        The payload, the claim and the activation message (written already delivered
+        to this worker) land in one write: the run's next step starts with no wake-up
+        to wait for and no claim of its own to write.
+        """
+        if not self._has_room():
+            await self._store.resume_hook(token, payload, writes=writes)
+            return
+        self._reserved += 1
+        try:
+            sent = time.monotonic()
+            _, claimed = await self._store.resume_hook_and_claim(
+                token,
+                payload,
+                owner=self.worker_id,
+                lease_seconds=self.lease_seconds,
+                queue=self.registry.queue,
+                writes=writes,
+            )
+        finally:
+            self._reserved -= 1
+        if claimed is not None:
+            self._spawn(*claimed, sent)
+
+    async def _start_eagerly(self, new: NewRun) -> RunRecord:
+        if not self._has_room() or new.queue != self.registry.queue:
             run, _ = await self._store.create_run(new)
             return run
         self._reserved += 1
@@ -299,7 +349,7 @@ class Worker:
         return run
 
     def _spawn(self, message: Message, claim: Claim, sent: float) -> None:
-        task = asyncio.create_task(self._handle(message, claim, sent))
+        task = asyncio.create_task(self._handle(message, claim, sent), context=self._context.copy())
         self._tasks.add(task)
         task.add_done_callback(self._task_done)
 

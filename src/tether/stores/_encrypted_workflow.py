@@ -301,6 +301,29 @@ class EncryptedWorkflowStore:
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
     ) -> HookRecord:
+        return (await self._resume(token, payload, writes, run_id, None))[0]
+
+    async def resume_hook_and_claim(
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        owner: str,
+        lease_seconds: float,
+        queue: str,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        return await self._resume(token, payload, writes, run_id, (owner, lease_seconds, queue))
+
+    async def _resume(
+        self,
+        token: str,
+        payload: bytes,
+        writes: Sequence[StoreWrite],
+        run_id: str | None,
+        claim_for: tuple[str, float, str] | None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         hook = await self.inner.get_hook(token)
         while True:
             if hook is None or (run_id is not None and hook.run_id != run_id):
@@ -317,12 +340,26 @@ class EncryptedWorkflowStore:
                 # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
                 # again for its new run. What rides on the resume (a message admitted
                 # with its ring) belongs to the hook's run: under its scope, erased with it.
-                return await self.inner.resume_hook(
+                sealed_writes = await seal_writes(self._sealer, scope, writes)
+                if claim_for is None:
+                    resumed = await self.inner.resume_hook(
+                        token, sealed, writes=sealed_writes, run_id=hook.run_id
+                    )
+                    return resumed, None
+                owner, lease_seconds, queue = claim_for
+                resumed, claimed = await self.inner.resume_hook_and_claim(
                     token,
                     sealed,
-                    writes=await seal_writes(self._sealer, scope, writes),
+                    owner=owner,
+                    lease_seconds=lease_seconds,
+                    queue=queue,
+                    writes=sealed_writes,
                     run_id=hook.run_id,
                 )
+                if claimed is not None:
+                    message, claim = claimed
+                    claimed = (message, await self._open_claim(claim))
+                return resumed, claimed
             except NotFoundError:
                 moved = await self.inner.get_hook(token)
                 if moved is None or moved.run_id == hook.run_id:

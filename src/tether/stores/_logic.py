@@ -429,6 +429,24 @@ def resume_hook(
 
     With `run_id`, only while that run holds the hook (NotFoundError otherwise).
     """
+    return resume_hook_and_claim(txn, token, payload, now, run_id)[0]
+
+
+def resume_hook_and_claim(
+    txn: ViewTxn,
+    token: str,
+    payload: bytes,
+    now: float,
+    run_id: str | None = None,
+    claim_for: tuple[str, float, str] | None = None,
+) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+    """`resume_hook`; with `claim_for` (owner, lease seconds, queue), an eager wake-up.
+
+    The hook's run is claimed for the owner in the same transaction when no live lease
+    holds it and it belongs to the owner's queue: its activation message is written
+    already delivered to the owner (it comes back to the queue if the owner dies), as
+    an eager start's is. Returns the hook, and the message and claim when claimed.
+    """
     check_identifier(token, what="hook token")
     hook = txn.get_hook_by_token(token)
     run = None
@@ -452,8 +470,17 @@ def resume_hook(
     received = NewEvent(event_type="hook_received", correlation_id=hook.hook_id, payload=payload)
     run = _append(txn, run, [received], now)
     txn.update_run(dataclasses.replace(run, updated_at=now))
+    if claim_for is not None:
+        owner, lease_seconds, queue = claim_for
+        # Claimed at once only when nobody holds it and `owner` serves its queue; else
+        # the wake-up goes through the queue as always.
+        if run.queue == queue and not (run.lease_owner is not None and run.lease_expires_at > now):
+            message = txn.enqueue_leased(wake_message(run, now), owner, now + lease_seconds)
+            claim = claim_run(txn, run.run_id, owner, lease_seconds, now)
+            assert claim.outcome == "claimed"  # no live lease, not ended: read just now
+            return hook, (message, claim)
     txn.enqueue(wake_message(run, now), now)
-    return hook
+    return hook, None
 
 
 def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> RunRecord:

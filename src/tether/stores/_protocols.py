@@ -192,6 +192,27 @@ class WorkflowStore(Protocol):
         """
         ...
 
+    async def resume_hook_and_claim(
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        owner: str,
+        lease_seconds: float,
+        queue: str,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        """`resume_hook`, and claim the hook's run for `owner` in the same transaction.
+
+        An eager wake-up: the caller runs the run at once, with no trip through the
+        queue. The run is claimed only when no live lease holds it and it belongs to
+        `queue`; its activation message is then written already delivered to `owner`
+        (it comes back to the queue if the owner dies). Otherwise the run is woken as
+        `resume_hook` wakes it. Returns the hook, and the message and claim when claimed.
+        """
+        ...
+
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         """Cancel a run; terminal runs are left as they are.
 

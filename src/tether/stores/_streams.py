@@ -11,6 +11,9 @@ from ._records import StreamChunk
 
 __all__ = ["follow", "resolve_start"]
 
+#: Chunks a follower reads at a time.
+_BATCH = 1000
+
 
 class _ReadsStreams(Protocol):
     async def read_stream(
@@ -43,7 +46,7 @@ async def follow(
     waits on it (up to `poll_interval`) instead of sleeping the whole interval.
     """
     event = wake() if wake is not None else None
-    chunks, closed = await store.read_stream(run_id, name, start=start)
+    chunks, closed = await store.read_stream(run_id, name, start=start, limit=_BATCH)
     index = start
     while True:
         for chunk in chunks:
@@ -51,7 +54,9 @@ async def follow(
             index = chunk.index + 1
         if closed:
             return
-        if not chunks:
+        if len(chunks) < _BATCH:
+            # Read to the tail: wait for more. (The event was taken before the read,
+            # so a chunk written since has set it already.)
             if event is None:
                 await asyncio.sleep(poll_interval)
             else:
@@ -59,4 +64,4 @@ async def follow(
                     await asyncio.wait_for(event.wait(), poll_interval)
         # Take the event before reading: a write in between still wakes the next wait.
         event = wake() if wake is not None else None
-        chunks, closed = await store.read_stream(run_id, name, start=max(index, 0))
+        chunks, closed = await store.read_stream(run_id, name, start=max(index, 0), limit=_BATCH)

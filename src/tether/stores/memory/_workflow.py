@@ -425,6 +425,28 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return hook
 
+    async def resume_hook_and_claim(
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        owner: str,
+        lease_seconds: float,
+        queue: str,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        claim_for = (owner, lease_seconds, queue)
+        hook, claimed = self._with_writes(
+            writes,
+            lambda t: _logic.resume_hook_and_claim(
+                t, token, payload, time.time(), run_id, claim_for
+            ),
+        )
+        if claimed is None:
+            await self._notify(self._queues())
+        return hook, claimed
+
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
         await self._notify(self._queues())

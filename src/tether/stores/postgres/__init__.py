@@ -10,6 +10,7 @@ from ._backend import (
     DEFAULT_NAMESPACE,
     DEFAULT_POOL_SIZE,
     DEFAULT_URL,
+    READ_POOL_SIZE,
     PostgresBackend,
     PostgresFormatStamps,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "DEFAULT_POOL_SIZE",
     "DEFAULT_URL",
+    "READ_POOL_SIZE",
     "PostgresBackend",
     "PostgresFormatStamps",
     "PostgresKeyring",

@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_NAMESPACE",
     "DEFAULT_POOL_SIZE",
     "DEFAULT_URL",
+    "READ_POOL_SIZE",
     "PostgresBackend",
     "PostgresFormatStamps",
 ]
@@ -42,6 +43,9 @@ DEFAULT_POOL_SIZE = 10
 #: Connections for the one-round-trip step commits, on top of `pool_size`: each holds
 #: one for a single round trip, so two serve thousands of commits a second.
 COMMIT_POOL_SIZE = 2
+#: Async connections for the hot one-statement reads on the event loop (run, hooks, stream;
+#: more reads at once go to the threads).
+READ_POOL_SIZE = 1
 DEFAULT_NAMESPACE = "tether"
 #: Seconds to wait for the server when opening; a dead server fails fast and clearly.
 DEFAULT_CONNECT_TIMEOUT = 5.0
@@ -93,7 +97,8 @@ class PostgresBackend:
         url: A libpq URL or DSN. When None: ``TETHER_POSTGRES_URL``, then
             ``DATABASE_URL``, then `DEFAULT_URL`.
         pool_size: Most connections this process opens for store calls (plus one
-            listener and `COMMIT_POOL_SIZE` for step commits). Default
+            listener, `COMMIT_POOL_SIZE` for step commits and `READ_POOL_SIZE` for
+            hot reads, both on the event loop). Default
             ``TETHER_POSTGRES_POOL_SIZE`` or `DEFAULT_POOL_SIZE`.
         namespace: The Postgres schema holding tether's tables, so several apps can
             share one database. Default ``TETHER_POSTGRES_NAMESPACE`` or
@@ -139,6 +144,7 @@ class PostgresBackend:
             ) from exc
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
         self._commits: CommitLane | None = None
+        self._reads: CommitLane | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._notifier: Notifier | None = None
         self._stores: Stores | None = None
@@ -287,7 +293,7 @@ class PostgresBackend:
         commits: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
             self._url,
             min_size=1,
-            max_size=COMMIT_POOL_SIZE,
+            max_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
             kwargs=kwargs,
             open=False,
             name=f"tether-{self.namespace}-commits",
@@ -312,15 +318,26 @@ class PostgresBackend:
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
         self._commits = lane = CommitLane(commits)
+        self._reads = reads = CommitLane(commits)
         workflow = PostgresWorkflowStore(
-            pool, self._executor, notifier, self.namespace, lane, hook_retention=self.hook_retention
+            pool,
+            self._executor,
+            notifier,
+            self.namespace,
+            lane,
+            hook_retention=self.hook_retention,
+            reads=reads,
         )
         run = _runner(workflow)
-        conversations = PostgresConversationStore(run, self.namespace, notifier, read=workflow._sql)
+        conversations = PostgresConversationStore(
+            run, self.namespace, notifier, read=workflow._sql, query=workflow._query
+        )
         workflow.attach_conversations(conversations)
         self._stores = Stores(
             workflow=workflow,
-            submissions=PostgresSubmissionStore(run, self.namespace),
+            submissions=PostgresSubmissionStore(
+                run, self.namespace, read=workflow._sql, query=workflow._query
+            ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
         )
@@ -335,6 +352,10 @@ class PostgresBackend:
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)
+        reads, self._reads = self._reads, None
+        if reads is not None:
+            with contextlib.suppress(Exception):
+                await reads.release()  # the commit lane closes their shared pool
         commits, self._commits = self._commits, None
         if commits is not None:
             with contextlib.suppress(Exception):

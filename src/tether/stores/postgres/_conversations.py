@@ -18,15 +18,17 @@ import asyncio
 import contextlib
 import hashlib
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import orjson
 
 from ..._ids import new_ulid
-from ...errors import IntegrityError
+from ...errors import IntegrityError, InvalidOffsetError
 from .. import _conversation_rows as conv_rows
 from .. import _conversation_rules as rules
 from .._agent_records import (
+    OFFSET_NOW,
     OFFSET_START,
     AttemptRef,
     ConversationBatch,
@@ -39,10 +41,11 @@ from .._agent_records import (
     Submission,
     clamp_read_limit,
     format_offset,
+    parse_offset,
 )
 from .._shared import purge_stream_rows
 from ._notify import Notifier, conversation_channel
-from ._submissions import Conn, TxRunner, lookup_submission
+from ._submissions import Conn, Hold, TxRunner, lookup_submission
 
 __all__ = ["PostgresConversationStore"]
 
@@ -60,9 +63,11 @@ def _get_stream(conn: Conn, path: str, *, lock: bool) -> rules.StreamRow | None:
 class _Tx:
     """`StreamTx` over one Postgres transaction; it locks the streams it reads."""
 
-    def __init__(self, conn: Conn, namespace: str) -> None:
+    def __init__(self, conn: Conn, namespace: str, hold: Hold | None = None) -> None:
         self.conn = conn
         self._namespace = namespace
+        # Buffers a write whose result nobody reads, for the transaction's next statement.
+        self._hold = hold
 
     def get_stream(self, path: str) -> rules.StreamRow | None:
         return _get_stream(self.conn, path, lock=True)
@@ -70,8 +75,12 @@ class _Tx:
     def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
         # A concurrent creation of the same path fails on the primary key; the runner
         # retries and the rules then compare identities.
-        sql = _SQL.insert_stream if new else _SQL.update_stream
-        self.conn.execute(sql, conv_rows.stream_values(row))
+        if new or self._hold is None:
+            sql = _SQL.insert_stream if new else _SQL.update_stream
+            self.conn.execute(sql, conv_rows.stream_values(row))
+        else:
+            # The row is locked (read FOR UPDATE by `get_stream`): the update cannot fail.
+            self._hold(_SQL.update_stream, conv_rows.stream_values(row))
 
     def find_batch(
         self, path: str, producer_id: str, producer_epoch: int, producer_sequence: int
@@ -83,6 +92,11 @@ class _Tx:
 
     def insert_batch(self, batch: rules.NewBatch) -> None:
         values, chunks = conv_rows.batch_rows(batch)
+        if self._hold is not None:
+            self._hold(_SQL.insert_batch, values)
+            for chunk in chunks:
+                self._hold(_SQL.insert_batch_chunk, chunk)
+            return
         self.conn.execute(_SQL.insert_batch, values)
         if chunks:
             with self.conn.cursor() as cur:
@@ -90,6 +104,55 @@ class _Tx:
 
     def get_submission(self, submission_id: str) -> Submission | None:
         return lookup_submission(self.conn, self._namespace, submission_id)
+
+
+#: Runs one read statement (SQL, parameters) and returns its rows.
+Query = Callable[[str, Any], Awaitable[list[tuple[Any, ...]]]]
+
+_BATCH_COLUMNS = (
+    "seq, producer_id, producer_epoch, producer_sequence, submission_id, attempt_id, "
+    "byte_size, digest, chunk_count, data"
+)
+_STREAM_WIDTH = len(conv_rows.STREAM_COLUMNS.split(","))
+# A stream's row with its batches after `start` up to its head joined on: one statement.
+_READ_WITH_HEAD = (
+    "SELECT {stream}, b.* FROM tether_conversation_streams AS s LEFT JOIN LATERAL ("
+    f"SELECT {_BATCH_COLUMNS} FROM tether_conversation_batches "
+    "WHERE path = s.path AND seq > %(start)s AND seq <= s.head ORDER BY seq LIMIT %(limit)s"
+    ") AS b ON true WHERE s.path = %(path)s ORDER BY b.seq"
+).format(stream=", ".join("s." + c.strip() for c in conv_rows.STREAM_COLUMNS.split(",")))
+_SELECT_PIECES = (
+    "SELECT seq, data FROM tether_conversation_batch_chunks WHERE path = %s "
+    "AND seq = ANY(%s) ORDER BY seq, chunk_index"
+)
+_NO_BATCHES = 2**62
+
+
+async def _query_batches(query: Query, path: str, offset: str, limit: int | None) -> ReadResult:
+    """`_read_batches` in one statement (two for batches kept in chunk rows)."""
+    if offset == OFFSET_NOW:
+        after = _NO_BATCHES
+    else:
+        seq = parse_offset(offset)
+        if seq is None:
+            raise InvalidOffsetError(path, offset, "not an offset this store issued")
+        after = seq
+    found = await query(
+        _READ_WITH_HEAD, {"path": path, "start": after, "limit": clamp_read_limit(limit)}
+    )
+    if not found:
+        return rules.empty_read(path, offset)
+    head = conv_rows.stream_from_row(found[0][:_STREAM_WIDTH]).head
+    start = rules.resolve_read_start(path, offset, head)
+    if start is None:
+        return ReadResult(batches=(), next_offset=format_offset(head), up_to_date=True)
+    rows = [r[_STREAM_WIDTH:] for r in found if r[_STREAM_WIDTH] is not None]
+    chunked = [int(r[0]) for r in rows if r[8]]
+    pieces: dict[int, list[bytes]] = {}
+    if chunked:
+        for seq, piece in await query(_SELECT_PIECES, (path, chunked)):
+            pieces.setdefault(int(seq), []).append(bytes(piece))
+    return _batches_read(path, rows, pieces, start, head)
 
 
 def _read_batches(conn: Conn, path: str, offset: str, limit: int | None) -> ReadResult:
@@ -102,20 +165,25 @@ def _read_batches(conn: Conn, path: str, offset: str, limit: int | None) -> Read
         return ReadResult(batches=(), next_offset=format_offset(head), up_to_date=True)
     # `seq <= head`: a batch committed after the head was read waits for the next read.
     rows = conn.execute(
-        "SELECT seq, producer_id, producer_epoch, producer_sequence, submission_id, "
-        "attempt_id, byte_size, digest, chunk_count, data FROM tether_conversation_batches "
+        f"SELECT {_BATCH_COLUMNS} FROM tether_conversation_batches "
         "WHERE path = %s AND seq > %s AND seq <= %s ORDER BY seq LIMIT %s",
         (path, start, head, clamp_read_limit(limit)),
     ).fetchall()
     chunked = [int(r[0]) for r in rows if r[8]]
     pieces: dict[int, list[bytes]] = {}
     if chunked:
-        for seq, piece in conn.execute(
-            "SELECT seq, data FROM tether_conversation_batch_chunks WHERE path = %s "
-            "AND seq = ANY(%s) ORDER BY seq, chunk_index",
-            (path, chunked),
-        ).fetchall():
+        for seq, piece in conn.execute(_SELECT_PIECES, (path, chunked)).fetchall():
             pieces.setdefault(int(seq), []).append(bytes(piece))
+    return _batches_read(path, rows, pieces, start, head)
+
+
+def _batches_read(
+    path: str,
+    rows: Sequence[Any],
+    pieces: dict[int, list[bytes]],
+    start: int,
+    head: int,
+) -> ReadResult:
     batches = []
     for seq, producer_id, epoch, sequence, submission_id, attempt_id, size, digest, n, data in rows:
         if n:
@@ -200,6 +268,8 @@ class PostgresConversationStore:
         read: Runs reads with no transaction around them (fewer round trips); by
             default `run`. A read bounds itself by the head it reads first, so it
             needs no snapshot across its statements.
+        query: Runs one read statement on the event loop; when given, `read` reads
+            a stream's head and its batches in one statement with it.
     """
 
     def __init__(
@@ -209,9 +279,11 @@ class PostgresConversationStore:
         notifier: Notifier,
         *,
         read: TxRunner | None = None,
+        query: Query | None = None,
     ) -> None:
         self._run_tx = run
         self._read = run if read is None else read
+        self._query = query
         self._namespace = namespace
         self._channel = conversation_channel(namespace)
         # Notifications carry their origin, so this store ignores its own echoes.
@@ -295,6 +367,8 @@ class PostgresConversationStore:
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
     ) -> ReadResult:
+        if self._query is not None:
+            return await _query_batches(self._query, path, offset, limit)
         return await self._read(lambda conn: _read_batches(conn, path, offset, limit))
 
     async def get_meta(self, path: str) -> StreamMeta | None:

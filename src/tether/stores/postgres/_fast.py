@@ -45,7 +45,7 @@ from .._records import (
 )
 from ._notify import notify_statement
 
-__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send"]
+__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send", "statements"]
 
 #: The run row, two events and two step rows (see migrations 3 and 4); more go after it.
 _INLINE = 2
@@ -303,3 +303,39 @@ async def send(
         row = await committed.fetchone()
     assert row is not None  # the function returns the stamp or raises
     return str(row[0])
+
+
+def statements(
+    fast: FastCommit, notes: Sequence[tuple[str, str]]
+) -> list[tuple[str, Sequence[Any]]]:
+    """The statements that write `fast` and send `notes`, in order.
+
+    The first one (`tether_step_commit`) returns the run row's new stamp, or raises
+    when the row changed since the copy was taken; the rest return nothing read.
+    """
+    events, steps = list(fast.events), list(fast.steps.values())
+    params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
+    # The function sets the lease from the server's clock, `lease_seconds` from the write.
+    params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
+    for k in range(_INLINE):
+        params += rows.event_values(events[k])[1:] if k < len(events) else [None] * _EVENT_WIDTH
+    for k in range(_INLINE):
+        params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
+    out: list[tuple[str, Sequence[Any]]] = [(_FAST_COMMIT, params)]
+    more_events, more_steps = events[_INLINE:], steps[_INLINE:]
+    if more_events:
+        out.append(
+            (
+                _insert_events(len(more_events)),
+                [v for e in more_events for v in rows.event_values(e)],
+            )
+        )
+    if more_steps:
+        out.append(
+            (_upsert_steps(len(more_steps)), [v for s in more_steps for v in rows.step_values(s)])
+        )
+    out += [(_ACK, (message_id, owner)) for message_id, owner in fast.acks]
+    out += [(_DROP_PENDING, (queue, key)) for queue, key in fast.drops]
+    if notes:
+        out.append(notify_statement(notes))
+    return out

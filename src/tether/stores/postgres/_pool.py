@@ -75,17 +75,26 @@ class CommitLane:
         self._lent = False
         self._closed = False
 
+    @property
+    def busy(self) -> bool:
+        """Whether its kept connection is lent out (a loan now would go to the pool)."""
+        return self._lent or self._closed
+
     def connection(self, timeout: float | None = None) -> _Loan:
         """An async context manager lending a connection for one write."""
         return _Loan(self, timeout)
 
     async def close(self) -> None:
         """Give the kept connection back and close the pool."""
+        await self.release()
+        await self.pool.close()
+
+    async def release(self) -> None:
+        """Give the kept connection back, for good (another lane closes the pool)."""
         self._closed = True
         kept, self._kept = self._kept, None
         if kept is not None and not self._lent:
             await self.pool.putconn(kept)
-        await self.pool.close()
 
     async def _take(self, timeout: float | None) -> psycopg.AsyncConnection[Any]:
         kept = self._kept

@@ -40,19 +40,34 @@ _SELECT_CHUNKS = ledger_rows.select_chunks_statement("%s")
 _REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("%s")
 
 
+#: Buffers a write (SQL, parameters) to go out with its transaction's next statement.
+Hold = Callable[[str, Sequence[Any]], None]
+
+
 class TxRunner(Protocol):
     """Runs a function on a connection inside one write transaction, in a thread."""
 
     def __call__(self, fn: Callable[[Conn], T], /) -> Awaitable[T]: ...
 
 
+def _lock_prefix(namespace: str) -> str:
+    # The key names the namespace: advisory locks are shared by the whole database.
+    return f"tether/{namespace}/session/"
+
+
 def session_lock(conn: Conn, namespace: str, session_key: str) -> None:
     """Take the transaction-scoped lock that serialises writers of one session."""
-    # The key names the namespace: advisory locks are shared by the whole database.
     conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-        (f"tether/{namespace}/session/{session_key}",),
+        (_lock_prefix(namespace) + session_key,),
     )
+
+
+# `session_lock` on the session of a submission, found by its id: the same lock key.
+_LOCK_BY_SUBMISSION = (
+    "SELECT session_key, pg_advisory_xact_lock(hashtextextended(%s || session_key, 0)) "
+    "FROM tether_agent_submissions WHERE submission_id = %s"
+)
 
 
 class _Tx:
@@ -63,10 +78,19 @@ class _Tx:
     """
 
     def __init__(
-        self, conn: Conn, namespace: str, clock: Callable[[], float], *, locking: bool
+        self,
+        conn: Conn,
+        namespace: str,
+        clock: Callable[[], float],
+        *,
+        locking: bool,
+        hold: Hold | None = None,
     ) -> None:
         self.conn = conn
+        # Buffers a write whose result nobody reads, for the transaction's next statement.
+        self._hold = hold
         self._namespace = namespace
+        self._lock_prefix = _lock_prefix(namespace)
         self._now = clock()
         self._locking = locking
         self._locked: set[str] = set()
@@ -93,21 +117,25 @@ class _Tx:
         )
 
     def get(self, submission_id: str) -> Submission | None:
-        if self._locking:
-            # The lock comes first, then the read: a row read before the lock could be
-            # stale by the time this transaction writes it.
-            key = self.conn.execute(
-                "SELECT session_key FROM tether_agent_submissions WHERE submission_id = %s",
-                (submission_id,),
-            ).fetchone()
-            if key is None:
-                return None
-            self.lock_sessions([str(key[0])])
-        row = self.conn.execute(
-            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s",
-            (submission_id,),
-        ).fetchone()
-        return None if row is None else self._decode(row)
+        select = (
+            f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
+        )
+        if not self._locking:
+            row = self.conn.execute(select, (submission_id,)).fetchone()
+            return None if row is None else self._decode(row)
+        # The lock comes first, then the read: a row read before the lock could be stale
+        # by the time this transaction writes it. Both go in one round trip: the server
+        # runs the read once the lock is taken, with a snapshot of its own (READ
+        # COMMITTED), so it sees every write committed before the lock was granted.
+        with self.conn.pipeline():
+            locked = self.conn.execute(_LOCK_BY_SUBMISSION, (self._lock_prefix, submission_id))
+            read = self.conn.execute(select, (submission_id,))
+        key = locked.fetchone()
+        row = read.fetchone()
+        if key is None or row is None:
+            return None
+        self._locked.add(str(key[0]))
+        return self._decode(row)
 
     def select(
         self,
@@ -131,10 +159,14 @@ class _Tx:
     def insert(self, submission: Submission) -> Submission:
         # Sequences are drawn under the session lock, so within a session they commit
         # in order: a later admission can never become the head before an earlier one.
-        self.lock_sessions([submission.session_key])
-        row = self.conn.execute(
-            _INSERT + " RETURNING sequence", ledger_rows.insert_values(submission)
-        ).fetchone()
+        # The lock and the insert go out together (one round trip): the server runs
+        # the insert once the lock is granted.
+        with self.conn.pipeline():
+            self.lock_sessions([submission.session_key])
+            inserted = self.conn.execute(
+                _INSERT + " RETURNING sequence", ledger_rows.insert_values(submission)
+            )
+        row = inserted.fetchone()
         assert row is not None  # RETURNING of an insert yields the row
         chunks = ledger_rows.chunk_rows(submission)
         if chunks:
@@ -143,12 +175,46 @@ class _Tx:
         return _ledger.replace_row(submission, sequence=int(row[0]))
 
     def update(self, s: Submission) -> None:
-        self.conn.execute(_UPDATE, ledger_rows.update_values(s))
+        if self._hold is not None:
+            self._hold(_UPDATE, ledger_rows.update_values(s))
+        else:
+            self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
     def redact(self, s: Submission) -> None:
         row, chunks = ledger_rows.redact_values(s)
         self.conn.execute(_REDACT, row)
         self.conn.execute(_REDACT_CHUNKS, chunks)
+
+
+_SELECT_ONE = f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
+_SELECT_UNSETTLED = (
+    f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE status = ANY(%s) "
+    "AND session_key = ANY(%s) ORDER BY sequence"
+)
+
+
+class _NeedsTransaction(Exception):
+    """A row needs more than its own columns to decode (chunks to read, a settle)."""
+
+
+def _needs_transaction(*_: Any) -> Any:
+    raise _NeedsTransaction
+
+
+def _decode_alone(found: Sequence[Any], now: float) -> list[Submission] | None:
+    """The rows' submissions, or None when one needs the ordinary (threaded) path."""
+    try:
+        return [
+            ledger_rows.decode_or_settle(
+                row,
+                lambda _, meta: ledger_rows.attachments_from(meta, _needs_transaction),
+                now,
+                _needs_transaction,
+            )
+            for row in found
+        ]
+    except _NeedsTransaction:
+        return None
 
 
 def lookup_submission(conn: Conn, namespace: str, submission_id: str) -> Submission | None:
@@ -170,9 +236,24 @@ class PostgresSubmissionStore(LedgerStore):
     """
 
     def __init__(
-        self, run: TxRunner, namespace: str, *, clock: Callable[[], float] = time.time
+        self,
+        run: TxRunner,
+        namespace: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        read: TxRunner | None = None,
+        query: Callable[[str, Any], Awaitable[list[tuple[Any, ...]]]] | None = None,
     ) -> None:
         self._run_tx = run
+        # One read statement on the event loop (the workflow store's `_query`): the hot
+        # queries (a submission, a session's unsettled lanes) use it when their rows
+        # decode alone (no attachment chunks to read, nothing malformed to settle).
+        self._query_rows = query
+        # Queries take no lock, and under READ COMMITTED each statement reads its own
+        # snapshot inside a transaction too: with `read` (autocommit) they spare the
+        # BEGIN and COMMIT round trips. A malformed row settled while decoding is one
+        # statement, atomic alone.
+        self._run_query = run if read is None else read
         self._namespace = namespace
         self._clock = clock
         super().__init__(write=self._write, read=self._query)
@@ -183,9 +264,28 @@ class PostgresSubmissionStore(LedgerStore):
 
     def _query(self, fn: Callable[[_Tx], T]) -> Awaitable[T]:
         ns, clock = self._namespace, self._clock
-        return self._run_tx(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
+        return self._run_query(lambda conn: fn(_Tx(conn, ns, clock, locking=False)))
 
     # Special cases of the shared methods (see LedgerStore for the rest).
+    async def get_submission(self, submission_id: str) -> Submission | None:
+        if self._query_rows is not None:
+            found = await self._query_rows(_SELECT_ONE, (submission_id,))
+            decoded = _decode_alone(found, self._clock())
+            if decoded is not None:
+                return decoded[0] if decoded else None
+        return await super().get_submission(submission_id)
+
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        keys = sorted(set(session_keys))
+        if self._query_rows is not None and keys:
+            # Every lane in one statement (the rules read them one by one).
+            found = await self._query_rows(_SELECT_UNSETTLED, (sorted(_ledger.UNSETTLED), keys))
+            decoded = _decode_alone(found, self._clock())
+            if decoded is not None:
+                kept = [sub for sub in decoded if sub.status in _ledger.UNSETTLED]
+                return sorted(kept, key=lambda sub: sub.sequence)
+        return await super().list_unsettled_submissions(session_keys)
+
     async def has_unsettled_submissions(self) -> bool:
         def look(tx: _Tx) -> bool:
             row = tx.conn.execute(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
@@ -79,7 +80,7 @@ class _Txn:
         # before COMMIT (`flush`), so a step commit costs a few round trips, not one per
         # statement. Reads see this transaction's own writes through the overlays (runs,
         # steps) or by flushing first (everything else).
-        self._writes: list[tuple[str, Sequence[Any], str | None]] = []
+        self._writes: list[tuple[str, Any, str | Exception | None]] = []
         self._runs: dict[str, RunRecord] = {}
         self._steps: dict[tuple[str, str], StepRecord] = {}
         # Runs whose unfinished steps `_steps` holds all of (read with the run, or new),
@@ -96,23 +97,51 @@ class _Txn:
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
 
+    def hold(self, sql: str, params: Any, refusal: Exception | None = None) -> None:
+        """Buffer a write whose result nobody reads; it goes out with the next statement.
+
+        With `refusal`, the write must return a row: if it returns none, `refusal` is
+        raised once the round trip that carried it returns (the transaction then rolls
+        back, as it would had it been raised at once).
+        """
+        self._writes.append((sql, params, refusal))
+
+    def hold_stamped(self, sql: str, params: Any, run_id: str) -> None:
+        """`hold` a write of `run_id`'s row that returns its new stamp (`stamp_of`)."""
+        self._writes.append((sql, params, run_id))
+
+    def stamp_of(self, run_id: str) -> str | None:
+        """The stamp a write of this transaction returned for the run's row."""
+        return self._stamps.get(run_id)
+
+    def send_held(self) -> list[tuple[str | Exception, psycopg.Cursor[Any]]]:
+        """Send the buffered writes (inside a pipeline); `take_stamps` after its sync."""
+        writes, self._writes = self._writes, []
+        stamped: list[tuple[str | Exception, psycopg.Cursor[Any]]] = []
+        for sql, params, stamp_of in writes:
+            cursor = self.c.execute(sql, params)
+            if stamp_of is not None:
+                stamped.append((stamp_of, cursor))
+        return stamped
+
+    def take_stamps(self, stamped: list[tuple[str | Exception, psycopg.Cursor[Any]]]) -> None:
+        for key, cursor in stamped:
+            row = cursor.fetchone()
+            if isinstance(key, Exception):
+                if row is None:
+                    raise key
+            elif row is not None:
+                self._stamps[key] = str(row[0])
+
     def flush(self, *then: tuple[str, Sequence[Any]]) -> None:
         """Send the buffered writes, then `then`, in one pipeline: one round trip."""
         if not self._writes and not then:
             return
-        writes, self._writes = self._writes, []
-        stamped: list[tuple[str, psycopg.Cursor[Any]]] = []
         with self.c.pipeline():
-            for sql, params, stamp_of in writes:
-                cursor = self.c.execute(sql, params)
-                if stamp_of is not None:
-                    stamped.append((stamp_of, cursor))
+            stamped = self.send_held()
             for sql, params in then:
                 self.c.execute(sql, params)
-        for run_id, cursor in stamped:
-            row = cursor.fetchone()
-            if row is not None:
-                self._stamps[run_id] = str(row[0])
+        self.take_stamps(stamped)
 
     def known(self) -> list[KnownRun]:
         """What each run row written here holds once the transaction commits."""
@@ -131,9 +160,17 @@ class _Txn:
             if run_id in self._complete and run_id in self._runs
         ]
 
-    def _read(self, sql: str, params: Sequence[Any]) -> psycopg.Cursor[Any]:
-        self.flush()
-        return self.c.execute(sql, params)
+    def read(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        """Run a statement whose result is read: behind the buffered writes, one round trip."""
+        if not self._writes:
+            return self.c.execute(sql, params)
+        with self.c.pipeline():
+            stamped = self.send_held()
+            cursor = self.c.execute(sql, params)
+        self.take_stamps(stamped)
+        return cursor
+
+    _read = read
 
     def finish(self, namespace: str) -> list[tuple[str, str]]:
         """Send what is buffered, the transaction's notifications and COMMIT together.
@@ -368,3 +405,48 @@ class _Txn:
             "AND lease_owner IS NULL",
             (queue, idempotency_key),
         )
+
+
+class HeldConn:
+    """A transaction's connection as the other stores' rows use it (`PostgresWrites`).
+
+    A statement goes out behind the writes buffered so far, in one pipeline; writes
+    whose results nobody reads are buffered (`hold`) to go with the next statement,
+    or with the COMMIT. Statements still run in the order they are given, so locks
+    are taken in the same order as when each went out alone.
+    """
+
+    def __init__(self, txn: _Txn) -> None:
+        self._txn = txn
+
+    def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        return self._txn.read(sql, params)
+
+    def hold(self, sql: str, params: Any = None, refusal: Exception | None = None) -> None:
+        self._txn.hold(sql, params, refusal)
+
+    def cursor(self) -> psycopg.Cursor[Any]:
+        self._txn.flush()
+        return self._txn.c.cursor()
+
+    def holding(self) -> Holding:
+        """A connection whose every statement is held (a NOTIFY, say)."""
+        return Holding(self._txn)
+
+    @contextlib.contextmanager
+    def pipeline(self) -> Iterator[None]:
+        txn = self._txn
+        with txn.c.pipeline():
+            stamped = txn.send_held()
+            yield
+        txn.take_stamps(stamped)
+
+
+class Holding:
+    """A connection whose every statement is held (`HeldConn.hold`): a NOTIFY, say."""
+
+    def __init__(self, txn: _Txn) -> None:
+        self._txn = txn
+
+    def execute(self, sql: str, params: Any = None) -> None:
+        self._txn.hold(sql, params)

@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
 import psycopg
 import psycopg_pool
@@ -59,7 +59,7 @@ from . import _fast
 from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
-from ._txn import Conn, _events, _Txn
+from ._txn import Conn, HeldConn, _events, _Txn
 from ._writes import PostgresWrites
 
 if TYPE_CHECKING:
@@ -75,6 +75,8 @@ FALLBACK_POLL = 1.0
 #: How long a one-round-trip commit waits for a free connection before it takes the
 #: ordinary path instead.
 FAST_CHECKOUT = 1.0
+#: Chunks a stream follower reads at a time.
+_FOLLOW_BATCH = 1000
 #: How often a transaction rolled back by a deadlock or serialization failure is run
 #: again before the error reaches the caller.
 ROLLBACK_RETRIES = 8
@@ -120,6 +122,22 @@ WITH s AS (
     FROM s, unnest(%(d)s::bytea[]) WITH ORDINALITY AS u(d, o)
 )
 SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s
+"""
+
+
+# Parameters: run id, name, start (negative: from the tail), limit.
+_READ_STREAM = """
+SELECT s.next_index, s.closed, c.idx, c.data
+FROM tether_streams AS s
+LEFT JOIN LATERAL (
+    SELECT idx, data FROM tether_stream_chunks
+    WHERE run_id = s.run_id AND name = s.name AND idx < s.next_index
+    AND idx >= CASE WHEN %(s)s < 0 THEN GREATEST(0, s.next_index + %(s)s)
+                    ELSE LEAST(%(s)s, s.next_index) END
+    ORDER BY idx LIMIT %(limit)s
+) AS c ON true
+WHERE s.run_id = %(r)s AND s.name = %(n)s
+ORDER BY c.idx
 """
 
 
@@ -170,10 +188,14 @@ class PostgresWorkflowStore:
         commits: CommitLane,
         *,
         hook_retention: float = DEFAULT_HOOK_RETENTION,
+        reads: CommitLane | None = None,
     ) -> None:
         self._hook_retention = hook_retention
         self._pool = pool
         self._commits = commits
+        # The hot one-statement reads (a run, its hooks, a stream's chunks) run on the
+        # event loop too, on a lane of their own: no hop to a thread and back.
+        self._reads = reads or commits
         self._executor = executor
         self._notifier = notifier
         self._namespace = namespace
@@ -201,12 +223,16 @@ class PostgresWorkflowStore:
                     # The other stores' writes first (see `stores._writes`): every
                     # transaction locks ledger sessions and streams before the run row.
                     conversations = self._conversations
+                    # Their statements go out behind each other's buffered writes, and
+                    # writes nobody reads go with the next statement: fewer round trips.
+                    held = HeldConn(txn)
                     targets = PostgresWrites(
-                        conn,
+                        cast(Conn, held),
                         self._namespace,
                         txn.streams,
                         None if conversations is None else conversations.announce,
                         now=txn.now,
+                        held=held,
                     )
                     apply_writes(targets, writes)
                     paths = targets.paths
@@ -218,6 +244,52 @@ class PostgresWorkflowStore:
                         conn.execute("ROLLBACK")
                 raise
             return result, notes, txn.known(), paths
+
+    def _in_txn_fast(
+        self,
+        fast: _fast.FastCommit,
+        writes: Sequence[StoreWrite],
+        run_notes: Sequence[tuple[str, str]],
+    ) -> tuple[str, list[tuple[str, str]], set[str]]:
+        """Apply `writes`, then write `fast`, in one transaction (see `commit`).
+
+        The writes take their locks first, as on the ordinary path; the run's part
+        needs no read of its row: its statements go with the COMMIT, and the first
+        one raises if the row changed since the copy was taken (rolling it all back).
+        Returns the run row's new stamp, the notes sent and the conversation paths.
+        """
+        with self._pool.connection() as conn:
+            try:
+                # The run's part was decided on this process's clock (`commit`): the
+                # writes' rules take it too, and BEGIN waits to go out with the first
+                # statement (one round trip fewer). Only the lease's end is the server's.
+                txn = _Txn(conn, time.time(), self._hook_retention)
+                txn.hold("BEGIN", None)
+                held = HeldConn(txn)
+                conversations = self._conversations
+                targets = PostgresWrites(
+                    cast(Conn, held),
+                    self._namespace,
+                    txn.streams,
+                    None if conversations is None else conversations.announce,
+                    now=txn.now,
+                    held=held,
+                )
+                apply_writes(targets, writes)
+                run_id = fast.run.run_id
+                (first, params), *rest = _fast.statements(fast, run_notes)
+                txn.hold_stamped(first, params, run_id)
+                for sql, values in rest:
+                    txn.hold(sql, values)
+                notes = txn.finish(self._namespace)
+                stamp = txn.stamp_of(run_id)
+                assert stamp is not None  # the function returns the stamp or raises
+            except BaseException:
+                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                raise
+            return stamp, [*run_notes, *notes], targets.paths
 
     async def _write(
         self,
@@ -280,6 +352,20 @@ class PostgresWorkflowStore:
         except BaseException as exc:
             _raise_wrapped(exc)
 
+    async def _query(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
+        """Rows of one read statement, run on the event loop (its own snapshot).
+
+        On the read lane's one kept connection; while it is busy, on a thread of the
+        pool as other reads are (concurrent reads never wait for the lane).
+        """
+        if self._reads.busy:
+            return await self._sql(lambda c: c.execute(sql, params).fetchall())
+        try:
+            async with self._reads.connection(timeout=FAST_CHECKOUT) as conn:
+                return await (await conn.execute(sql, params)).fetchall()
+        except BaseException as exc:
+            _raise_wrapped(exc)
+
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
@@ -292,12 +378,10 @@ class PostgresWorkflowStore:
         )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
-        row = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
-            ).fetchone()
+        found = await self._query(
+            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = %s", (run_id,)
         )
-        return None if row is None else rows.run_from_row(row)
+        return rows.run_from_row(found[0]) if found else None
 
     async def latest_run(self, chain_id: str) -> RunRecord | None:
         row = await self._sql(
@@ -347,12 +431,10 @@ class PostgresWorkflowStore:
         return await self._sql(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        found = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
-                "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
-                (run_id, run_id),
-            ).fetchall()
+        found = await self._query(
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
+            "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
+            (run_id, run_id),
         )
         return [rows.hook_from_row(r) for r in found]
 
@@ -375,11 +457,14 @@ class PostgresWorkflowStore:
 
     async def commit(self, commit: Commit) -> CommitResult:
         known = self._known.get(commit.run_id)
-        # Writes of other stores ride on the ordinary path, in its transaction.
-        fast = None
-        if known is not None and not commit.writes:
-            fast = _fast.plan(known, commit, time.time())
-        if fast is not None:
+        fast = None if known is None else _fast.plan(known, commit, time.time())
+        if fast is not None and commit.writes:
+            # Writes of other stores need their rules' reads, in a transaction; the
+            # run's part is decided on the copy and goes with its COMMIT.
+            result = await self._commit_with_writes(fast, commit)
+            if result is not None:
+                return result
+        elif fast is not None:
             _, run_channel, _ = channels(self._namespace)
             notes = [(run_channel, commit.run_id)] if fast.finished else []
             try:
@@ -402,6 +487,30 @@ class PostgresWorkflowStore:
             retry_conflict=True,
             writes=commit.writes,
         )
+
+    async def _commit_with_writes(
+        self, fast: _fast.FastCommit, commit: Commit
+    ) -> CommitResult | None:
+        """`commit` with its writes, the run's part decided on the copy; None: not done."""
+        _, run_channel, _ = channels(self._namespace)
+        run_notes = [(run_channel, commit.run_id)] if fast.finished else []
+        try:
+            stamp, notes, paths = await asyncio.get_running_loop().run_in_executor(
+                self._executor, self._in_txn_fast, fast, commit.writes, run_notes
+            )
+        except Exception as exc:
+            # The run changed under the copy, or a write was refused: nothing was
+            # written, and the ordinary path decides (and raises what holds).
+            log.debug("run %s: commit on the copy refused (%s)", commit.run_id, exc)
+            self._known.drop(commit.run_id)
+            return None
+        self._known.put(fast.known(stamp))
+        for channel, payload in notes:
+            self._notifier.dispatch(channel, payload)
+        if paths and self._conversations is not None:
+            for path in paths:
+                self._conversations.notify_appended(path)
+        return fast.result
 
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
@@ -440,6 +549,23 @@ class PostgresWorkflowStore:
     ) -> HookRecord:
         return await self._write(
             lambda t: _logic.resume_hook(t, token, payload, t.now, run_id), writes=writes
+        )
+
+    async def resume_hook_and_claim(
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        owner: str,
+        lease_seconds: float,
+        queue: str,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        claim_for = (owner, lease_seconds, queue)
+        return await self._write(
+            lambda t: _logic.resume_hook_and_claim(t, token, payload, t.now, run_id, claim_for),
+            writes=writes,
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
@@ -629,24 +755,17 @@ class PostgresWorkflowStore:
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
     ) -> tuple[list[StreamChunk], bool]:
-        def read(c: Conn) -> tuple[list[StreamChunk], bool]:
-            row = c.execute(
-                "SELECT next_index, closed FROM tether_streams WHERE run_id = %s AND name = %s",
-                (run_id, name),
-            ).fetchone()
-            if row is None:
-                return [], False
-            length, closed = int(row[0]), bool(row[1])
-            begin = resolve_start(start, length)
-            found = c.execute(
-                "SELECT idx, data FROM tether_stream_chunks WHERE run_id = %s AND name = %s "
-                "AND idx >= %s AND idx < %s ORDER BY idx LIMIT %s",
-                (run_id, name, begin, length, limit),
-            ).fetchall()
-            chunks = [StreamChunk(index=r[0], data=bytes(r[1])) for r in found]
-            return chunks, closed and begin + len(chunks) >= length
-
-        return await self._sql(read)
+        # One statement: the stream's length and closed flag on every row, its chunks
+        # from `start` (resolved against that length, as `resolve_start` does) joined on.
+        found = await self._query(
+            _READ_STREAM, {"r": run_id, "n": name, "s": start, "limit": limit}
+        )
+        if not found:
+            return [], False
+        length, closed = int(found[0][0]), bool(found[0][1])
+        begin = resolve_start(start, length)
+        chunks = [StreamChunk(index=r[2], data=bytes(r[3])) for r in found if r[2] is not None]
+        return chunks, closed and begin + len(chunks) >= length
 
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
@@ -660,7 +779,7 @@ class PostgresWorkflowStore:
         while True:
             # Take the event before reading: a chunk written in between still wakes us.
             event = self._notifier.stream_event(run_id, name)
-            chunks, closed = await self.read_stream(run_id, name, start=index)
+            chunks, closed = await self.read_stream(run_id, name, start=index, limit=_FOLLOW_BATCH)
             for chunk in chunks:
                 yield chunk
                 index = chunk.index + 1
@@ -668,7 +787,9 @@ class PostgresWorkflowStore:
             index = max(index, 0)
             if closed:
                 return
-            if not chunks:
+            if len(chunks) < _FOLLOW_BATCH:
+                # Read to the tail: wait for more. (The event was taken before the
+                # read, so a chunk written since has set it already.)
                 try:
                     await asyncio.wait_for(event.wait(), self._fallback(poll_interval))
                 except TimeoutError:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -12,6 +12,7 @@ from .._writes import AppendStream
 from ._conversations import _Tx as _ConversationTx
 from ._notify import stream_key
 from ._submissions import _Tx as _LedgerTx
+from ._txn import HeldConn
 
 __all__ = ["PostgresWrites"]
 
@@ -52,9 +53,15 @@ class PostgresWrites:
         announce: Callable[[Conn, str], None] | None,
         *,
         now: float,
+        held: HeldConn | None = None,
     ) -> None:
         self._now = now
         self._conn = conn
+        # With `held` (the transaction's `HeldConn`), writes whose results nobody reads
+        # are buffered for the transaction's next statement (its COMMIT at the latest).
+        self._held = held
+        self._hold = None if held is None else held.hold
+        self._holding = conn if held is None else cast(Conn, held.holding())
         self._namespace = namespace
         self._streams = streams
         self._announce = announce
@@ -62,22 +69,25 @@ class PostgresWrites:
 
     def ledger(self) -> _LedgerTx:
         now = self._now
-        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True)
+        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True, hold=self._hold)
 
     def conversations(self) -> _ConversationTx:
-        return _ConversationTx(self._conn, self._namespace)
+        return _ConversationTx(self._conn, self._namespace, self._hold)
 
     def append_stream(self, write: AppendStream) -> None:
         data = [bytes(c) for c in write.chunks]
-        row = self._conn.execute(
-            _APPEND_STREAM, {"r": write.run_id, "n": write.name, "k": len(data), "d": data}
-        ).fetchone()
-        if row is None:
-            raise InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+        params = {"r": write.run_id, "n": write.name, "k": len(data), "d": data}
+        closed = InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+        if self._held is not None:
+            # Nothing reads its index: it goes with the next statement, and a closed
+            # stream (no row back) fails the transaction when that round trip returns.
+            self._held.hold(_APPEND_STREAM, params, closed)
+        elif self._conn.execute(_APPEND_STREAM, params).fetchone() is None:
+            raise closed
         self._streams.add(stream_key(write.run_id, write.name))
 
     def appended(self, path: str) -> None:
         if path not in self.paths and self._announce is not None:
             # Delivered only if the transaction commits.
-            self._announce(self._conn, path)
+            self._announce(self._holding, path)
         self.paths.add(path)

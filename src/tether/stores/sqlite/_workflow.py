@@ -496,6 +496,25 @@ class SqliteWorkflowStore:
             lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id), writes
         )
 
+    async def resume_hook_and_claim(
+        self,
+        token: str,
+        payload: bytes,
+        *,
+        owner: str,
+        lease_seconds: float,
+        queue: str,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
+    ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        claim_for = (owner, lease_seconds, queue)
+        return await self._write(
+            lambda t: _logic.resume_hook_and_claim(
+                t, token, payload, time.time(), run_id, claim_for
+            ),
+            writes,
+        )
+
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
 

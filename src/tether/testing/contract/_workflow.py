@@ -134,6 +134,56 @@ class WorkflowStoreContract(ChainContract):
         ((back, taken),) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=10)
         assert back.message_id == message.message_id and taken.epoch == 2
 
+    async def test_an_eager_wakeup_claims_a_parked_run_with_its_payload(
+        self, store: WorkflowStore
+    ) -> None:
+        epoch, head = await _claimed(store)
+        hook = NewEvent(
+            event_type="hook_created", correlation_id="h1", attrs={"slot": 1, "token": "t1"}
+        )
+        head = (await store.commit(_commit("r1", epoch, head, hook, release=True))).head
+        # Held by a live lease, or for another queue: woken through the queue, not claimed.
+        held = await store.claim_run("r1", owner="w0", lease_seconds=30)
+        assert held.outcome == "claimed"
+        _, none = await store.resume_hook_and_claim(
+            "t1", b"p1", owner="w1", lease_seconds=30, queue="q"
+        )
+        assert none is None
+        await store.release_run("r1", owner="w0", epoch=held.epoch)
+        _, none = await store.resume_hook_and_claim(
+            "t1", b"p2", owner="w1", lease_seconds=30, queue="other"
+        )
+        assert none is None
+        woken = await store.claim_next("q", owner="w2", lease_seconds=30, limit=10)
+        assert [c.run.run_id if c.run else None for _, c in woken] == ["r1"]
+        (message, claim) = woken[0]
+        run = claim.run
+        assert run is not None
+        await store.commit(
+            Commit(
+                run_id="r1", owner="w2", epoch=claim.epoch, expected_head=run.head,
+                ack_message_id=message.message_id, release=True,
+            )
+        )  # fmt: skip
+        # Parked, nobody holding it: the payload, the claim and a message already
+        # delivered to the owner land in one write, and nothing waits in the queue.
+        hook_record, claimed = await store.resume_hook_and_claim(
+            "t1", b"p3", owner="w1", lease_seconds=0.3, queue="q"
+        )
+        assert hook_record.token == "t1" and claimed is not None
+        message, claim = claimed
+        assert claim.outcome == "claimed" and claim.epoch == held.epoch + 2
+        assert claim.run is not None and claim.run.lease_owner == "w1"
+        assert [(e.event_type, e.payload) for e in claim.events][-1] == ("hook_received", b"p3")
+        assert message.lease_owner == "w1" and message.payload == b"r1"
+        assert await store.claim_next("q", owner="w2", lease_seconds=30, limit=10) == []
+        # Should the owner die, its message brings the run back once the lease ends.
+        await asyncio.sleep(0.4)
+        ((back, taken),) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=10)
+        assert back.message_id == message.message_id and taken.epoch == claim.epoch + 1
+        with pytest.raises(NotFoundError):
+            await store.resume_hook_and_claim("nope", b"x", owner="w1", lease_seconds=30, queue="q")
+
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
     ) -> None:
