@@ -7,10 +7,12 @@ Payload fields (`input`, `output`, `error`, `payload`) are bytes framed by
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
-from functools import cache
+from functools import cache, partial
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
@@ -418,6 +420,29 @@ def _field_names(cls: type) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(names), names
 
 
+def _set_field(name: str, record: Any, value: Any) -> None:
+    object.__setattr__(record, name, value)
+
+
+@cache
+def _copier(
+    cls: type,
+) -> tuple[
+    Callable[[Any], tuple[Any, ...]], tuple[Callable[[Any, Any], None], ...], dict[str, int]
+]:
+    """Read every field at once (in C), and set each slot through its descriptor."""
+    _, names = _field_names(cls)
+    # The slot descriptors' own setters (frozen classes block plain assignment; their
+    # own __init__ sets fields so); a field that is no slot is set through object.
+    setters = tuple(
+        slot.__set__
+        if isinstance(slot := cls.__dict__.get(name), MemberDescriptorType)
+        else partial(_set_field, name)
+        for name in names
+    )
+    return operator.attrgetter(*names), setters, {n: i for i, n in enumerate(names)}
+
+
 def evolve(record: R, **changes: Any) -> R:
     """A copy of the frozen `record` with `changes`: `dataclasses.replace`, faster.
 
@@ -431,11 +456,15 @@ def evolve(record: R, **changes: Any) -> R:
         TypeError: A change names no field of the record (as ``replace`` does).
     """
     cls: type = type(record)
-    known, names = _field_names(cls)
-    if not known.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
+    read, setters, index = _copier(cls)
+    values = list(read(record))
+    try:
+        for name, value in changes.items():
+            values[index[name]] = value
+    except KeyError:
+        known, _ = _field_names(cls)
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}") from None
     copy: R = object.__new__(cls)
-    for name in names:
-        # Frozen dataclasses block plain assignment; their own __init__ sets fields so.
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(record, name))
+    for setter, value in zip(setters, values, strict=True):
+        setter(copy, value)
     return copy
