@@ -420,6 +420,10 @@ def _field_names(cls: type) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(names), names
 
 
+def _one_field(names: tuple[str, ...], record: Any) -> tuple[Any, ...]:
+    return tuple(getattr(record, name) for name in names)
+
+
 def _set_field(name: str, record: Any, value: Any) -> None:
     object.__setattr__(record, name, value)
 
@@ -440,7 +444,9 @@ def _copier(
         else partial(_set_field, name)
         for name in names
     )
-    return operator.attrgetter(*names), setters, {n: i for i, n in enumerate(names)}
+    # attrgetter of one name returns the value itself, not a 1-tuple.
+    read = operator.attrgetter(*names) if len(names) > 1 else partial(_one_field, names)
+    return read, setters, {n: i for i, n in enumerate(names)}
 
 
 def evolve(record: R, **changes: Any) -> R:
