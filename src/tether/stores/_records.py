@@ -341,6 +341,13 @@ class Commit:
     #: The successor this commit starts: its last event is then `run_continued`, and
     #: the run ends continued, its hooks moved to the successor (see `Continuation`).
     continuation: Continuation | None = None
+    #: Optional, called with no argument once the commit is durable, before `commit`
+    #: returns (never if it raises), on whatever thread the store writes on. A store
+    #: that writes on a thread of its own (SQLite) calls it there, so the caller can
+    #: start what the commit allows (a sync step's body) without waiting for the event
+    #: loop to hear of it; stores may also not call it. It must be quick, must not
+    #: raise, and may touch the event loop only through ``call_soon_threadsafe``.
+    on_durable: Callable[[], None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
