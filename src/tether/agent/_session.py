@@ -256,7 +256,17 @@ class Session:
         args = (await handle.input()).args
         owner = args[2] if len(args) > 2 else None
         status = _ENDED.get(info.status)
-        fold = fold_events(await self.read_events()) if status is None else None
+        fold = None
+        if status is None:
+            try:
+                fold = fold_events(await self.read_events())
+            except ContentDeletedError:
+                # The run ended (under retention 0) between the two reads: report its end
+                # rather than the deletion of content the caller did not ask for.
+                info = await handle.info()
+                status = _ENDED.get(info.status)
+                if status is None:
+                    raise
         return SessionState(
             session_id=self.session_id,
             agent_name=self.agent_name,
