@@ -2,8 +2,9 @@
 
 On SQLite the writer thread starts the body right after the COMMIT that records the
 step's start, one hand-off through the event loop sooner; a store that does not (the
-in-memory one) leaves the start to the engine, on the loop, as before. Either way the
-body never runs before its start is durable, and runs once.
+in-memory one) leaves the start to the engine, on the loop, as before; Postgres starts
+it as soon as the commit's answer is in, before the engine's own bookkeeping. Either way
+the body never runs before its start is durable, and runs once.
 """
 
 from __future__ import annotations
@@ -92,3 +93,17 @@ async def test_a_store_that_does_not_start_bodies_leaves_it_to_the_engine(
             assert await handle.result(timeout=20) == 3
     assert starts == []
     assert [(s, i) for s, i, _ in seen] == [("plain", 0), ("plain", 1), ("plain", 2)]
+
+
+@pytest.mark.postgres
+async def test_on_postgres_the_body_starts_as_the_commit_answer_arrives(
+    pg_url: str, pg_namespace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen.clear()
+    starts = spy_starts(monkeypatch)
+    async with tether.open_backend(pg_url, namespace=pg_namespace) as backend:
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            handle = await tether.Client(backend).start(plain_steps)
+            assert await handle.result(timeout=20) == 3
+    assert [(s, i) for s, i, _ in seen] == [("plain", 0), ("plain", 1), ("plain", 2)]
+    assert len(starts) == 3 and all(ok for _, ok in starts)
