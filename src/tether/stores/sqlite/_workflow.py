@@ -64,18 +64,26 @@ class _Txn:
         self.finished: list[RunRecord] = []
         #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
         self.defer_logs = False
+        self._runs: dict[str, RunRecord | None] = {}
 
     def get_run(self, run_id: str) -> RunRecord | None:
+        # Every write to a run row in this transaction goes through this object, so a
+        # row read or written once is known (a claim reads each run twice).
+        if run_id in self._runs:
+            return self._runs[run_id]
         row = self.c.execute(
             f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
         ).fetchone()
-        return None if row is None else rows.run_from_row(row)
+        run = self._runs[run_id] = None if row is None else rows.run_from_row(row)
+        return run
 
     def insert_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.insert_run, rows.run_values(r))
+        self._runs[r.run_id] = r
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        self._runs[r.run_id] = r
         if r.status in TERMINAL_RUN_STATUSES:
             self.finished.append(r)
 
