@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import tether
+from tether.errors import StoreUnavailableError
 
 registry = tether.Registry(deployment="ends")
 
@@ -73,3 +74,28 @@ async def test_a_run_ended_here_hands_its_waiters_the_final_row(
             run_reads = [fn for fn in reads if ".get_run." in fn.__qualname__]
             assert len(run_reads) == len(handles)
             assert ended == [await store.get_run(h.run_id) for h in handles]
+
+
+async def test_a_watcher_read_that_fails_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path}/retry.db"
+    async with tether.open_backend(url) as waiting, tether.open_backend(url) as working:
+        handle = await tether.Client(waiting).start(slow_one, 7)
+        ends = waiting.stores.workflow._ends  # type: ignore[attr-defined]
+        read = ends._read
+        failed_in: list[asyncio.Task[Any] | None] = []
+
+        async def flaky(run_ids: list[str]) -> Any:
+            if not failed_in:
+                failed_in.append(asyncio.current_task())
+                raise StoreUnavailableError("the file is busy")
+            return await read(run_ids)
+
+        monkeypatch.setattr(ends, "_read", flaky)
+        async with tether.Worker(working, registry, poll_interval=0.01):
+            assert await handle.result(timeout=30) == 7
+        # The watcher lived on past its failed read, and ends once no one waits.
+        [watcher] = failed_in
+        assert watcher is not None
+        await asyncio.wait_for(watcher, timeout=5)

@@ -15,6 +15,7 @@ import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
+from ...errors import StoreError
 from .._records import TERMINAL_RUN_STATUSES, RunRecord
 
 __all__ = ["RunEnds"]
@@ -108,7 +109,13 @@ class RunEnds:
             if not pending:
                 continue
             started = time.monotonic()
-            found = {r.run_id: r for r in await self._read(pending)}
+            try:
+                found = {r.run_id: r for r in await self._read(pending)}
+            except StoreError:
+                # The file is busy or closing: the waiters' own timeouts still bound
+                # their wait; look again at the longest interval.
+                self._interval = LAST_POLL
+                continue
             for run_id in pending:
                 watch = self._watched.get(run_id)
                 run = found.get(run_id)
