@@ -82,6 +82,11 @@ async def crashy(ctx: tether.WorkflowContext, i: int) -> int:
     return await ctx.step(hang_first, i)
 
 
+def python_path() -> str:
+    """This directory for the worker processes, ahead of the caller's own PYTHONPATH."""
+    return os.pathsep.join(filter(None, [str(Path(__file__).parent), os.environ.get("PYTHONPATH")]))
+
+
 def drop(url: str, namespace: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace)))
@@ -165,7 +170,7 @@ async def throughput(url: str, workers: int, runs: int) -> float:
         await backend.migrate()
         await backend.connect()
         store = backend.stores.workflow
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+        env = {**os.environ, "PYTHONPATH": python_path()}
         for _ in range(workers):
             procs.append(
                 subprocess.Popen([sys.executable, __file__, url, "--worker", namespace], env=env)
@@ -231,7 +236,7 @@ async def recovery(url: str, runs: int) -> float:
             await client.start(crashy, i)
         env = {
             **os.environ,
-            "PYTHONPATH": str(Path(__file__).parent),
+            "PYTHONPATH": python_path(),
             "BENCH_READY_DIR": str(ready),
         }
         proc = subprocess.Popen(

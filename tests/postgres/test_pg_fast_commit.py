@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from tether.errors import ConflictError, FencedError, FormatVersionError, StaleHeadError
-from tether.stores import Commit, NewEvent, NewRun
+from tether.stores import Commit, NewEvent, NewMessage, NewRun
 from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore
 
 pytestmark = pytest.mark.postgres
@@ -51,6 +51,19 @@ def locked_calls(store: PostgresWorkflowStore, monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(store, "_write", spy)
     return calls
+
+
+def pipelines_used(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Record every pipeline a connection opens (a commit sent as several statements)."""
+    used: list[object] = []
+    pipeline = psycopg.AsyncConnection.pipeline
+
+    def spy(conn: psycopg.AsyncConnection[Any]) -> Any:
+        used.append(conn)
+        return pipeline(conn)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "pipeline", spy)
+    return used
 
 
 async def started(
@@ -321,6 +334,7 @@ async def test_a_run_ends_in_one_round_trip_and_wakes_its_waiters(
     waiter = asyncio.create_task(other.stores.workflow.wait_run_terminal("run_g", timeout=30))
     await asyncio.sleep(0.2)
     locked = locked_calls(store, monkeypatch)
+    pipelines = pipelines_used(monkeypatch)
     end = (
         NewEvent(event_type="step_completed", correlation_id="step_1", payload=b"out"),
         NewEvent(event_type="run_completed", payload=b"result"),
@@ -335,10 +349,49 @@ async def test_a_run_ends_in_one_round_trip_and_wakes_its_waiters(
     done = await asyncio.wait_for(waiter, timeout=5)
     assert time.monotonic() - started_at < 0.9  # the fallback poll is 1 s
     assert locked == []
+    assert pipelines == []  # the ack and the NOTIFY went in the commit's one statement
     assert done is not None and done.status == "completed" and done.output == b"result"
     assert done.lease_owner is None
     assert await store.dequeue("q", owner="w9", lease_seconds=30, limit=10) == []  # acked
     assert store._known.get("run_g") is None
+
+
+async def test_a_park_acks_and_drops_spare_wake_ups_in_one_statement(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = pg_store(pg_backend)
+    await store.create_run(
+        NewRun(
+            run_id="run_s", workflow_name="wf", input=b"", deployment="d",
+            engine_version="v", queue="q",
+        )
+    )  # fmt: skip
+    [(message, claim)] = await store.claim_next("q", owner="w1", lease_seconds=30, limit=1)
+    assert claim.run is not None
+    first = await store.commit(
+        Commit(
+            run_id="run_s", owner="w1", epoch=claim.epoch, expected_head=claim.run.head,
+            events=step_events(1, None),
+        )
+    )  # fmt: skip
+    # A spare wake-up (a payload's, say, that the run has already seen) waits for it.
+    await store.enqueue(
+        NewMessage(queue="q", payload=b"run_s", available_at=0.0, idempotency_key="run_s")
+    )
+    locked = locked_calls(store, monkeypatch)
+    pipelines = pipelines_used(monkeypatch)
+    done = NewEvent(event_type="step_completed", correlation_id="step_1", payload=b"out")
+    await store.commit(
+        Commit(
+            run_id="run_s", owner="w1", epoch=claim.epoch, expected_head=first.head,
+            events=(done,), ack_message_id=message.message_id, release=True,
+        )
+    )  # fmt: skip
+    assert locked == [] and pipelines == []
+    run = await store.get_run("run_s")
+    assert run is not None and run.status == "running" and run.lease_owner is None
+    # Acked, and the spare wake-up dropped: the parked run has nothing to deliver.
+    assert await store.dequeue("q", owner="w9", lease_seconds=30, limit=10) == []
 
 
 async def test_a_run_with_hooks_ends_on_the_locked_path(pg_backend: PostgresBackend) -> None:

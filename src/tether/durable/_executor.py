@@ -291,12 +291,14 @@ class Activation:
         refusals: tuple[type[StoreError], ...] = (),
         writes: Sequence[StoreWrite] = (),
         continuation: Callable[[], Continuation] | None = None,
+        start_body: Callable[[], bool] | None = None,
     ) -> bool:
         """Commit pending writes plus `events`; False when `park_guard` vetoed a park.
 
         Only "store unavailable" is tried again. A refusal of a type in `refusals` is
         raised to the caller with the pending writes kept; any other refusal fails the
-        run with it (asking again would get the same answer).
+        run with it (asking again would get the same answer). `start_body` is offered
+        to the store to call once the commit is durable (see `_when_durable`).
         """
         async with self._lock:
             if self.ended:
@@ -325,6 +327,7 @@ class Activation:
                         self._pending = batch + self._pending
                         self._pending_writes = store_writes + self._pending_writes
                         return False
+                    sent = time.monotonic()
                     commit = Commit(
                         run_id=self.run_id,
                         owner=self.owner,
@@ -341,8 +344,10 @@ class Activation:
                         writes=tuple(store_writes),
                         # Built per try: a catch-up may have folded in payloads to carry.
                         continuation=None if continuation is None else continuation(),
+                        on_durable=(
+                            None if start_body is None else self._when_durable(start_body, sent)
+                        ),
                     )
-                    sent = time.monotonic()
                     result = await self.store.commit(commit)
                 except StaleHeadError:
                     stale = True
@@ -392,7 +397,7 @@ class Activation:
                     batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
                     store_writes = []
-                    continuation = None
+                    continuation = start_body = None
                     continue
                 self.head = result.head
                 if not end:
@@ -405,6 +410,25 @@ class Activation:
                 self._settle("failed")
                 raise _Suspend
             return True
+
+    def _when_durable(self, start_body: Callable[[], bool], sent: float) -> Callable[[], None]:
+        """What the store calls once a step's start is durable (on its writer thread).
+
+        It starts the body there and then only if `_ensure_lease` would let it start
+        on the loop: the activation goes on, and at least half a lease is surely left
+        from `sent`, when the commit that renewed it was sent. Otherwise the body
+        starts, or not, on the loop as before, once the commit returns.
+        """
+        seconds = self.lease.seconds
+
+        def on_durable() -> None:
+            if self.ended:
+                return
+            if seconds is not None and sent + seconds - time.monotonic() < seconds / 2:
+                return
+            start_body()
+
+        return on_durable
 
     def _obey_cancel(self) -> None:
         """Once a cancel request is folded in, end the run cancelled (once).
@@ -645,8 +669,6 @@ class Activation:
         """Run one attempt; leaves `op` completed, failed or retrying."""
         self._active_steps += 1
         try:
-            await self._commit([start])
-            await self._ensure_lease()
             info = StepInfo(
                 run_id=self.run_id,
                 step_id=op.step_id,
@@ -656,8 +678,21 @@ class Activation:
                 idempotency_key=f"{self.run_id}:{slot}",
             )
             step_scope = StepScope(self)
+            # A sync body may be started by the store the moment its start is durable
+            # (on SQLite's writer thread): one hand-off through the event loop fewer.
+            prepared = self.bodies.prepare(fn, args, kwargs, info, step_scope)
             try:
-                result = await self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
+                await self._commit([start], start_body=None if prepared is None else prepared.start)
+            finally:
+                # Whatever happened, no start from now on; one that happened is tracked,
+                # so the run is handed to no one while the body runs on.
+                running = None if prepared is None else prepared.withdraw()
+            if running is None:
+                await self._ensure_lease()
+            try:
+                result = await self.bodies.execute(
+                    fn, args, kwargs, info, timeout, step_scope, running
+                )
             except _Suspend:
                 raise
             except asyncio.CancelledError as exc:

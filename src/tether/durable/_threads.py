@@ -54,6 +54,21 @@ class StepThreads:
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
+        self.submit(loop, future, contextvars.copy_context(), fn)
+        return future
+
+    def submit(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        future: asyncio.Future[Any],
+        context: contextvars.Context,
+        fn: Callable[[], Any],
+    ) -> None:
+        """Run `fn()` in `context` on a step thread; resolve `loop`'s `future` with it.
+
+        Safe to call from any thread (a store's writer thread starts a sync step's
+        body the moment the step's start is durable).
+        """
         with self._lock:
             if self._closed:
                 raise RuntimeError("the worker's step threads are shut down")
@@ -65,8 +80,7 @@ class StepThreads:
                 )
                 self._threads.append(thread)
                 thread.start()
-        self._jobs.put((loop, future, contextvars.copy_context(), fn))
-        return future
+        self._jobs.put((loop, future, context, fn))
 
     def _serve(self) -> None:
         jobs = self._jobs

@@ -7,10 +7,12 @@ Payload fields (`input`, `output`, `error`, `payload`) are bytes framed by
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import timedelta
-from functools import cache
+from functools import cache, partial
+from types import MemberDescriptorType
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 if TYPE_CHECKING:
@@ -339,6 +341,13 @@ class Commit:
     #: The successor this commit starts: its last event is then `run_continued`, and
     #: the run ends continued, its hooks moved to the successor (see `Continuation`).
     continuation: Continuation | None = None
+    #: Optional, called with no argument once the commit is durable, before `commit`
+    #: returns (never if it raises), on whatever thread the store writes on. A store
+    #: that writes on a thread of its own (SQLite) calls it there, so the caller can
+    #: start what the commit allows (a sync step's body) without waiting for the event
+    #: loop to hear of it; stores may also not call it. It must be quick, must not
+    #: raise, and may touch the event loop only through ``call_soon_threadsafe``.
+    on_durable: Callable[[], None] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -418,6 +427,35 @@ def _field_names(cls: type) -> tuple[frozenset[str], tuple[str, ...]]:
     return frozenset(names), names
 
 
+def _one_field(names: tuple[str, ...], record: Any) -> tuple[Any, ...]:
+    return tuple(getattr(record, name) for name in names)
+
+
+def _set_field(name: str, record: Any, value: Any) -> None:
+    object.__setattr__(record, name, value)
+
+
+@cache
+def _copier(
+    cls: type,
+) -> tuple[
+    Callable[[Any], tuple[Any, ...]], tuple[Callable[[Any, Any], None], ...], dict[str, int]
+]:
+    """Read every field at once (in C), and set each slot through its descriptor."""
+    _, names = _field_names(cls)
+    # The slot descriptors' own setters (frozen classes block plain assignment; their
+    # own __init__ sets fields so); a field that is no slot is set through object.
+    setters = tuple(
+        slot.__set__
+        if isinstance(slot := cls.__dict__.get(name), MemberDescriptorType)
+        else partial(_set_field, name)
+        for name in names
+    )
+    # attrgetter of one name returns the value itself, not a 1-tuple.
+    read = operator.attrgetter(*names) if len(names) > 1 else partial(_one_field, names)
+    return read, setters, {n: i for i, n in enumerate(names)}
+
+
 def evolve(record: R, **changes: Any) -> R:
     """A copy of the frozen `record` with `changes`: `dataclasses.replace`, faster.
 
@@ -431,11 +469,15 @@ def evolve(record: R, **changes: Any) -> R:
         TypeError: A change names no field of the record (as ``replace`` does).
     """
     cls: type = type(record)
-    known, names = _field_names(cls)
-    if not known.issuperset(changes):
-        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}")
+    read, setters, index = _copier(cls)
+    values = list(read(record))
+    try:
+        for name, value in changes.items():
+            values[index[name]] = value
+    except KeyError:
+        known, _ = _field_names(cls)
+        raise TypeError(f"{cls.__name__} has no field(s) {sorted(set(changes) - known)}") from None
     copy: R = object.__new__(cls)
-    for name in names:
-        # Frozen dataclasses block plain assignment; their own __init__ sets fields so.
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(record, name))
+    for setter, value in zip(setters, values, strict=True):
+        setter(copy, value)
     return copy

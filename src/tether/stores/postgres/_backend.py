@@ -40,9 +40,12 @@ __all__ = [
 #: Used when no URL is given and neither TETHER_POSTGRES_URL nor DATABASE_URL is set.
 DEFAULT_URL = "postgresql://localhost:5432/tether"
 DEFAULT_POOL_SIZE = 10
-#: Connections for the one-round-trip step commits, on top of `pool_size`: each holds
-#: one for a single round trip, so two serve thousands of commits a second.
-COMMIT_POOL_SIZE = 2
+#: Most connections for the one-round-trip step commits, on top of `pool_size`, opened
+#: as concurrent commits need them (one to start). Each holds one for a single round
+#: trip, but that round trip waits for the WAL flush: with many runs committing at
+#: once (a worker recovering 200 runs) two made commits queue for a connection, and
+#: waiting in the pool costs more client CPU than the commit itself.
+COMMIT_POOL_SIZE = 8
 #: Async connections for the hot one-statement reads on the event loop (run, hooks, stream;
 #: more reads at once go to the threads).
 READ_POOL_SIZE = 1

@@ -11,11 +11,12 @@ The next commit runs the shared rules on the copy (`plan`), with no read, and se
 what they write in one round trip, as one transaction: `tether_step_commit` (migration
 5; migration 3's `tether_fast_commit` stays for earlier releases) updates the run row
 only if its stamp is unchanged, raising otherwise, then writes the events and step
-rows; it takes the lease's end from the server's clock at the write. A commit with
-more than two of either sends the rest behind it in a pipeline, which Postgres runs as
-one implicit transaction ended by its single Sync, so the raise aborts them too; a
-run's last commit also acks its message and announces its end there, and a park drops
-the run's spare wake-ups. A commit the copy cannot decide alone (a hook, a wait, a new
+rows; it takes the lease's end from the server's clock at the write. A run's last
+commit, which also acks its message, drops its spare wake-ups and announces its end,
+calls `tether_step_end` (migration 13) instead, which does those too, in the same
+statement. A commit with more than two events or steps sends the rest behind it in a
+pipeline, which Postgres runs as one implicit transaction ended by its single Sync, so
+the raise aborts them too. A commit the copy cannot decide alone (a hook, a wait, a new
 message, a child run or a parent, a successor, or any rule error) is left to the ordinary path,
 which reads under a row lock and is the authority on every error.
 """
@@ -53,6 +54,12 @@ _EVENT_WIDTH = len(rows.EVENT_COLS.split(", ")) - 1  # without run_id
 _STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1
 _FAST_COMMIT = "SELECT tether_step_commit({})".format(
     ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * (_EVENT_WIDTH + _STEP_WIDTH)))
+)
+#: The same with a run's last commit's (or a park's) queue work and NOTIFY (migration
+#: 13), for two events and one step: at most 50 parameters, which psycopg converts
+#: once per statement text (more, and it parses the text again on every call).
+_FAST_END = "SELECT tether_step_end({})".format(
+    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _STEP_WIDTH + 6))
 )
 _ACK = "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s"
 _DROP_PENDING = (
@@ -281,6 +288,19 @@ async def send(
     more_events, more_steps = events[_INLINE:], steps[_INLINE:]
     if not more_events and not more_steps and not fast.acks and not fast.drops and not notes:
         row = await (await conn.execute(_FAST_COMMIT, params)).fetchone()
+    elif (
+        not more_events
+        and len(steps) <= 1
+        and len(fast.acks) <= 1
+        and len(fast.drops) <= 1
+        and len(notes) <= 1
+    ):
+        # A run's end (or a park): its ack, the drop of its spare wake-ups and its
+        # NOTIFY are done by the function, in the same statement.
+        del params[-_STEP_WIDTH:]  # the end function takes one step row
+        for extra in (fast.acks, fast.drops, notes):
+            params += extra[0] if extra else (None, None)
+        row = await (await conn.execute(_FAST_END, params)).fetchone()
     else:
         async with conn.pipeline():
             committed = await conn.execute(_FAST_COMMIT, params)

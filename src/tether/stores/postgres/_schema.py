@@ -194,22 +194,30 @@ _FAST_STEP_SET = ", ".join(
 
 
 def _rows_insert(
-    prefix: str, table: str, columns: tuple[tuple[str, str], ...], upsert: str = ""
+    prefix: str,
+    table: str,
+    columns: tuple[tuple[str, str], ...],
+    upsert: str = "",
+    *,
+    count: int = 2,
 ) -> tuple[str, str]:
     """Parameters `<prefix>1_<column>`, `<prefix>2_<column>` and the insert they feed.
 
     One statement writes both rows, or the first alone when the second is unset: each
     statement a plpgsql function runs has a fixed cost of its own (about 15 us here).
+    With `count=1`, only the `<prefix>1_` parameters and their row.
     """
-    params = ", ".join(f"{prefix}{k}_{c} {t}" for k in (1, 2) for c, t in columns)
+    params = ", ".join(f"{prefix}{k}_{c} {t}" for k in range(1, count + 1) for c, t in columns)
     names = ", ".join(c for c, _ in columns)
 
     def row(k: int) -> str:
         return "(p_run_id, " + ", ".join(f"{prefix}{k}_{c}" for c, _ in columns) + ")"
 
     first = f"{prefix}1_{columns[0][0]}"
-    second = f"{prefix}2_{columns[0][0]}"
     into = f"INSERT INTO {table} (run_id, {names}) VALUES"
+    if count == 1:
+        return params, f"IF {first} IS NOT NULL THEN {into} {row(1)}{upsert}; END IF;"
+    second = f"{prefix}2_{columns[0][0]}"
     insert = (
         f"IF {second} IS NOT NULL THEN {into} {row(1)}, {row(2)}{upsert};\n"
         f"        ELSIF {first} IS NOT NULL THEN {into} {row(1)}{upsert}; END IF;"
@@ -223,9 +231,19 @@ def _rows_insert(
 SERVER_NOW = "extract(epoch FROM clock_timestamp())::float8"
 
 
-def _fast_commit_function(*, server_lease: bool = True) -> str:
+def _fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str:
+    """The one-round-trip commit's function; with `end`, `tether_step_end`.
+
+    `tether_step_end` also does what a run's last commit (or a park) does to the queue,
+    each when its parameter is set: deletes the activation message this process holds
+    (the ack), deletes the run's spare wake-ups (undelivered messages with the run's
+    key), and sends one NOTIFY. Sent as separate statements these cost a pipeline,
+    several times the client work of one statement.
+    """
     lease = "p_lease_seconds" if server_lease else "p_lease_expires_at"
-    name = "tether_step_commit" if server_lease else "tether_fast_commit"
+    name = (
+        "tether_step_end" if end else "tether_step_commit" if server_lease else "tether_fast_commit"
+    )
     params = [
         "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
         "p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT, "
@@ -243,10 +261,25 @@ def _fast_commit_function(*, server_lease: bool = True) -> str:
     upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
     parts = [
         _rows_insert("e", "tether_events", _FAST_EVENT),
-        _rows_insert("s", "tether_steps", _FAST_STEP, upsert),
+        # A run's end commonly completes one step: one step row keeps the statement
+        # within the 50 parameters whose conversion psycopg caches.
+        _rows_insert("s", "tether_steps", _FAST_STEP, upsert, count=1 if end else 2),
     ]
     params += [p for p, _ in parts]
     writes = [w for _, w in parts]
+    if end:
+        params.append(
+            "p_ack_id TEXT, p_ack_owner TEXT, p_drop_queue TEXT, p_drop_key TEXT, "
+            "p_notify_channel TEXT, p_notify_payload TEXT"
+        )
+        writes += [
+            "IF p_ack_id IS NOT NULL THEN DELETE FROM tether_queue "
+            "WHERE message_id = p_ack_id AND lease_owner = p_ack_owner; END IF;",
+            "IF p_drop_queue IS NOT NULL THEN DELETE FROM tether_queue WHERE queue = "
+            "p_drop_queue AND idempotency_key = p_drop_key AND lease_owner IS NULL; END IF;",
+            "IF p_notify_channel IS NOT NULL THEN "
+            "PERFORM pg_notify(p_notify_channel, p_notify_payload); END IF;",
+        ]
     body = "\n        ".join(writes)
     return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
     RETURNS TEXT LANGUAGE plpgsql AS $$
@@ -318,6 +351,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         statements=("ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS input_digest TEXT",),
     ),
     Migration(version=9, name="chains of runs, hook retention", statements=_V9),
+    # A run's last commit (or park) with its ack, spare wake-up drop and NOTIFY in the
+    # one statement, instead of a pipeline of four.
+    Migration(
+        version=13,
+        name="one-statement end of a run",
+        statements=(_fast_commit_function(end=True),),
+    ),
 )
 
 

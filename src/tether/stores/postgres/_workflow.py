@@ -478,15 +478,20 @@ class PostgresWorkflowStore:
                 log.debug("run %s: one-round-trip commit refused (%s)", commit.run_id, exc)
                 self._known.drop(commit.run_id)
             else:
+                if commit.on_durable is not None:
+                    commit.on_durable()  # first: a sync step's body starts meanwhile
                 self._known.put(fast.known(stamp))
                 for channel, payload in notes:
                     self._notifier.dispatch(channel, payload)
                 return fast.result
-        return await self._write(
+        result = await self._write(
             lambda t: _logic.apply_commit(t, commit, t.now),
             retry_conflict=True,
             writes=commit.writes,
         )
+        if commit.on_durable is not None:
+            commit.on_durable()
+        return result
 
     async def _commit_with_writes(
         self, fast: _fast.FastCommit, commit: Commit

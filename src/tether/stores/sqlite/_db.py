@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import queue
 import sqlite3
@@ -30,6 +31,7 @@ from ...errors import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger("tether.stores.sqlite")
 
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
@@ -41,6 +43,8 @@ class _Job:
     fn: Callable[[sqlite3.Connection], Any]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[Any]
+    #: Called on this thread once the write is durable (see `SqliteDatabase.write`).
+    after: Callable[[], None] | None = None
 
 
 def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -198,26 +202,33 @@ class SqliteDatabase:
         for thread in self._threads:
             thread.start()
 
-    async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(
+        self, fn: Callable[[sqlite3.Connection], T], *, after: Callable[[], None] | None = None
+    ) -> T:
         """Run `fn` in a write transaction; returns after the commit is durable.
 
         `fn` must only read and write through the connection: when another write of
-        its batch fails, the batch is rolled back and `fn` runs again.
+        its batch fails, the batch is rolled back and `fn` runs again. `after`, if
+        given, is called on the writer thread right after the COMMIT that made `fn`'s
+        write durable (not if `fn` raised), before the caller hears of it.
         """
-        return await self._submit(self._writes, fn)
+        return await self._submit(self._writes, fn, after)
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` on the reader connection (a consistent WAL snapshot)."""
         return await self._submit(self._reads, fn)
 
     async def _submit(
-        self, q: queue.SimpleQueue[_Job | None], fn: Callable[[sqlite3.Connection], T]
+        self,
+        q: queue.SimpleQueue[_Job | None],
+        fn: Callable[[sqlite3.Connection], T],
+        after: Callable[[], None] | None = None,
     ) -> T:
         if self._closed or not self._threads:
             raise StoreError(f"the SQLite database {str(self.path)!r} is not open")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        q.put(_Job(fn, loop, fut))
+        q.put(_Job(fn, loop, fut, after))
         return await fut
 
     async def close(self) -> None:
@@ -271,6 +282,11 @@ class SqliteDatabase:
             err = StoreUnavailableError(f"write to {str(self.path)!r} failed: {exc}")
             results = [(False, err)] * len(batch)
         for job, (ok, value) in zip(batch, results, strict=True):
+            if ok and job.after is not None:
+                try:
+                    job.after()
+                except Exception:  # its contract is never to raise; the write stands
+                    log.exception("a callback after a durable write failed")
             job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
 
     @staticmethod

@@ -13,6 +13,8 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import TypeVar
 
+import orjson
+
 from ..._ids import new_ulid
 from ...errors import ConflictError
 from .. import _logic
@@ -41,6 +43,7 @@ from .._streams import follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._db import SqliteDatabase
+from ._ends import RunEnds
 from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
@@ -57,23 +60,32 @@ class _Txn:
         self.hook_retention = hook_retention
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
-        self.finished: set[str] = set()
+        #: The final rows of the runs the write ended.
+        self.finished: list[RunRecord] = []
         #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
         self.defer_logs = False
+        self._runs: dict[str, RunRecord | None] = {}
 
     def get_run(self, run_id: str) -> RunRecord | None:
+        # Every write to a run row in this transaction goes through this object, so a
+        # row read or written once is known (a claim reads each run twice).
+        if run_id in self._runs:
+            return self._runs[run_id]
         row = self.c.execute(
             f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
         ).fetchone()
-        return None if row is None else rows.run_from_row(row)
+        run = self._runs[run_id] = None if row is None else rows.run_from_row(row)
+        return run
 
     def insert_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.insert_run, rows.run_values(r))
+        self._runs[r.run_id] = r
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        self._runs[r.run_id] = r
         if r.status in TERMINAL_RUN_STATUSES:
-            self.finished.add(r.run_id)
+            self.finished.append(r)
 
     def insert_event(self, e: EventRecord) -> None:
         try:
@@ -295,8 +307,8 @@ class SqliteWorkflowStore:
         self._db = db
         self._hook_retention = hook_retention
         # Waiters on a run's end, woken by this process's commits that end it: one
-        # event per watched run, so an end wakes its own waiters and no others.
-        self._ends: dict[str, tuple[asyncio.Event, int]] = {}
+        # watch per run, so an end wakes its own waiters and no others.
+        self._ends = RunEnds(self._read_runs)
         self._queue_signal: dict[str, asyncio.Event] = {}
         self._stream_signal = asyncio.Event()
         self._conversation_listeners: Callable[[str], None] | None = None
@@ -305,7 +317,12 @@ class SqliteWorkflowStore:
         """Who to tell about conversation batches that `Commit.writes` appended."""
         self._conversation_listeners = notify
 
-    async def _write(self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()) -> T:
+    async def _write(
+        self,
+        fn: Callable[[_Txn], T],
+        writes: Sequence[StoreWrite] = (),
+        after: Callable[[], None] | None = None,
+    ) -> T:
         def run(conn: sqlite3.Connection) -> tuple[T, _Txn, SqliteWrites | None]:
             targets = None
             if writes:
@@ -316,7 +333,7 @@ class SqliteWorkflowStore:
             txn = _Txn(conn, self._hook_retention)
             return fn(txn), txn, targets
 
-        result, txn, targets = await self._db.write(run)
+        result, txn, targets = await self._db.write(run, after=after)
         # Wake only who has something new: a worker pull loop woken for nothing costs a
         # write transaction (its dequeue), a result waiter a read.
         self._notify(txn.ready_queues, finished=txn.finished)
@@ -332,13 +349,10 @@ class SqliteWorkflowStore:
         self._stream_signal.set()
         self._stream_signal = asyncio.Event()
 
-    def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[str] = ()) -> None:
+    def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[RunRecord] = ()) -> None:
         for q in queues:
             self._queue_signal.setdefault(q, asyncio.Event()).set()
-        for run_id in finished:
-            watched = self._ends.get(run_id)
-            if watched is not None:
-                watched[0].set()
+        self._ends.finished(finished)
 
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
@@ -458,7 +472,9 @@ class SqliteWorkflowStore:
 
     async def commit(self, commit: Commit) -> CommitResult:
         return await self._write(
-            lambda t: _logic.apply_commit(t, commit, time.time()), commit.writes
+            lambda t: _logic.apply_commit(t, commit, time.time()),
+            commit.writes,
+            commit.on_durable,
         )
 
     async def renew_lease(
@@ -519,27 +535,20 @@ class SqliteWorkflowStore:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
 
     async def wait_run_terminal(self, run_id: str, timeout: float) -> RunRecord | None:
-        deadline = time.monotonic() + timeout
-        poll = 0.01
-        event, watchers = self._ends.get(run_id, (asyncio.Event(), 0))
-        self._ends[run_id] = (event, watchers + 1)
-        try:
-            while True:
-                run = await self.get_run(run_id)
-                remaining = deadline - time.monotonic()
-                if run is None or run.status in TERMINAL_RUN_STATUSES or remaining <= 0:
-                    return run
-                # In-process commits wake us at once; other processes' within `poll`.
-                try:
-                    await asyncio.wait_for(event.wait(), min(poll, remaining))
-                except TimeoutError:
-                    poll = min(poll * 2, 0.2)
-        finally:
-            event, watchers = self._ends[run_id]
-            if watchers > 1:
-                self._ends[run_id] = (event, watchers - 1)
-            else:
-                del self._ends[run_id]
+        # In-process commits hand the waiters the run's final row at once; other
+        # processes' ends are found by one watcher reading every watched run.
+        return await self._ends.wait(run_id, timeout, lambda: self.get_run(run_id))
+
+    async def _read_runs(self, run_ids: list[str]) -> list[RunRecord]:
+        def read(c: sqlite3.Connection) -> list[RunRecord]:
+            found = c.execute(
+                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id IN "
+                "(SELECT value FROM json_each(?))",
+                (orjson.dumps(run_ids).decode(),),
+            ).fetchall()
+            return [rows.run_from_row(r) for r in found]
+
+        return await self._db.read(read)
 
     # -- queue ----------------------------------------------------------------------------
     async def enqueue(self, message: NewMessage) -> str:

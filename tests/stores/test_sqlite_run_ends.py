@@ -1,0 +1,101 @@
+"""Waiting for runs to end on SQLite: one watcher per store, not one poll per waiter.
+
+Runs ended by this process hand their waiters the final row; runs ended by another
+process (another store on the same file here) are found by one read for every watched
+run. Many callers waiting at once used to cost a read per waiter per poll.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tether
+from tether.errors import StoreUnavailableError
+
+registry = tether.Registry(deployment="ends")
+
+
+def slow(i: int) -> int:
+    time.sleep(0.3)
+    return i
+
+
+@registry.workflow(name="slow_one")
+async def slow_one(ctx: tether.WorkflowContext, i: int) -> int:
+    return await ctx.step(slow, i)
+
+
+def count_reads(backend: tether.Backend, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    db = backend.stores.workflow._db  # type: ignore[attr-defined]
+    reads: list[Any] = []
+    read = db.read
+
+    async def spy(fn: Any) -> Any:
+        reads.append(fn)
+        return await read(fn)
+
+    monkeypatch.setattr(db, "read", spy)
+    return reads
+
+
+async def test_waiters_on_runs_another_process_ends_share_one_watcher(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path}/ends.db"
+    async with tether.open_backend(url) as waiting, tether.open_backend(url) as working:
+        handles = [await tether.Client(waiting).start(slow_one, i) for i in range(20)]
+        reads = count_reads(waiting, monkeypatch)
+        async with tether.Worker(working, registry, concurrency=20, poll_interval=0.01):
+            results = await asyncio.gather(*(h.result(timeout=30) for h in handles))
+        assert results == list(range(20))
+        # One read per waiter to start, then the watcher's reads for all of them
+        # (each waiter polling alone read about six times in the step's 0.3 s).
+        assert len(reads) < 2 * len(handles)
+
+
+async def test_a_run_ended_here_hands_its_waiters_the_final_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with tether.open_backend(f"sqlite:///{tmp_path}/here.db") as backend:
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            handles = [await tether.Client(backend).start(slow_one, i) for i in range(5)]
+            reads = count_reads(backend, monkeypatch)
+            store = backend.stores.workflow
+            ended = await asyncio.gather(
+                *(store.wait_run_terminal(h.run_id, timeout=30) for h in handles)
+            )
+            assert [r.status for r in ended if r is not None] == ["completed"] * 5
+            # Each waiter read the run once, to start; the end came with the commit.
+            run_reads = [fn for fn in reads if ".get_run." in fn.__qualname__]
+            assert len(run_reads) == len(handles)
+            assert ended == [await store.get_run(h.run_id) for h in handles]
+
+
+async def test_a_watcher_read_that_fails_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path}/retry.db"
+    async with tether.open_backend(url) as waiting, tether.open_backend(url) as working:
+        handle = await tether.Client(waiting).start(slow_one, 7)
+        ends = waiting.stores.workflow._ends  # type: ignore[attr-defined]
+        read = ends._read
+        failed_in: list[asyncio.Task[Any] | None] = []
+
+        async def flaky(run_ids: list[str]) -> Any:
+            if not failed_in:
+                failed_in.append(asyncio.current_task())
+                raise StoreUnavailableError("the file is busy")
+            return await read(run_ids)
+
+        monkeypatch.setattr(ends, "_read", flaky)
+        async with tether.Worker(working, registry, poll_interval=0.01):
+            assert await handle.result(timeout=30) == 7
+        # The watcher lived on past its failed read, and ends once no one waits.
+        [watcher] = failed_in
+        assert watcher is not None
+        await asyncio.wait_for(watcher, timeout=5)
