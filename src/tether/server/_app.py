@@ -7,6 +7,7 @@ import contextlib
 import ipaddress
 import logging
 import re
+import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -22,7 +23,13 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..agent import EVENTS_STREAM, AgentHost, Agents, Session, TranscriptEntry
-from ..errors import ConfigurationError, ContentDeletedError, InvalidInputError, NotFoundError
+from ..errors import (
+    ConfigurationError,
+    ContentDeletedError,
+    InvalidInputError,
+    NotFoundError,
+    SessionStrandedError,
+)
 from ..stores import Backend
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
 from ._feeds import FeedHub, FileWatcher, WireEvent
@@ -50,12 +57,15 @@ class ServerOptions:
         feed_linger: Seconds a session's shared listener outlives its last follower.
         sqlite_watch_interval: On SQLite, seconds between looks at the database files
             for commits of other processes (one look serves every followed session).
+        check_ttl: Seconds a follow's check of a session (not stranded, content not
+            deleted) is reused by the next follow of the same session.
     """
 
     max_body_bytes: int = 1 << 20
     keepalive: float = 15.0
     feed_linger: float = 5.0
     sqlite_watch_interval: float = 0.002
+    check_ttl: float = 1.0
 
 
 def _is_loopback(host: str | None) -> bool:
@@ -99,6 +109,8 @@ class _Api:
         # Session handles, reused: each caches its run handle and its inbox's hook
         # token, which saves a send three reads.
         self._handles: OrderedDict[str, Session] = OrderedDict()
+        # session id -> when a follow last found it neither stranded nor deleted.
+        self._checked: dict[str, float] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
     async def principal(self, request: Request) -> Principal:
@@ -330,12 +342,6 @@ class _Api:
         fmt = query.get("format") or _format_of(request.headers.get("accept", ""))
         if fmt not in ("sse", "ndjson"):
             raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
-        handle = await self.host.client.get(session.run_id)
-        info = await handle.info()
-        if follow and info.stranded:
-            from ..errors import SessionStrandedError
-
-            raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
         if not follow:
             # Read-only, and the whole answer at once: a page of history in a stream's framing.
             events = await session.read_events(start)
@@ -350,10 +356,14 @@ class _Api:
                 media_type=_MEDIA[fmt],
                 headers={"Stream-Next-Offset": str(next_offset), "Cache-Control": "no-store"},
             )
-        # Check readability (retention, erasure) before the response starts.
-        await session.read_events(-1)
-        tail = await self._tail(session)
-        first = max(0, tail + start) if start < 0 else min(start, tail)
+        await self._check_followable(session)
+        end = self.feeds.end(session.run_id)
+        if start >= 0 and end is not None and start <= end:
+            # A reconnect to a warm listener: it knows the tail, no read needed.
+            first = start
+        else:
+            tail = await self._tail(session)
+            first = max(0, tail + start) if start < 0 else min(start, tail)
         stream = self._stream(session.run_id, first, fmt)
         return StreamingResponse(
             stream,
@@ -364,6 +374,30 @@ class _Api:
                 "X-Accel-Buffering": "no",
             },
         )
+
+    async def _check_followable(self, session: Session) -> None:
+        """409 if the session is stranded, 410 if its content is gone.
+
+        The full check (several reads) runs at most once per `ServerOptions.check_ttl`
+        per session; in between, one read tells whether the session's run has ended.
+        Retention and erasure delete content only from a run that has ended, so a run
+        still going has nothing deleted: a storm of reconnects stays cheap, and a
+        reconnect never replays deleted content from the shared listener's memory.
+        """
+        now = time.monotonic()
+        checked = self._checked.get(session.session_id)
+        if checked is not None and now - checked < self.options.check_ttl:
+            stream = self.host.client.stream(session.run_id, EVENTS_STREAM)
+            if not await stream.run_ended():
+                return
+        info = await (await self.host.client.get(session.run_id)).info()
+        if info.stranded:
+            raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
+        # Retention or erasure: refused before the response starts.
+        await session.read_events(-1)
+        self._checked[session.session_id] = now
+        if len(self._checked) > 10_000:
+            self._checked.clear()
 
     async def _stream(self, run_id: str, start: int, fmt: str) -> AsyncIterator[bytes]:
         keepalive = b": keep-alive\n\n" if fmt == "sse" else b"\n"

@@ -201,9 +201,16 @@ class FeedHub:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await feed.task
 
+    def end(self, run_id: str) -> int | None:
+        """The index after the last event a live listener of the run holds, if one is up."""
+        feed = self._feeds.get(run_id)
+        return None if feed is None or feed.done else feed.end
+
     def _acquire(self, run_id: str, start: int) -> Feed:
         feed = self._feeds.get(run_id)
-        if feed is None or (feed.done and feed.error is not None):
+        # A listener that stopped holds what was true when it stopped (a run that ended
+        # may have had its content deleted since): a new follower starts a new one.
+        if feed is None or feed.done:
             feed = Feed(run_id, start)
             self._feeds[run_id] = feed
             feed.task = asyncio.create_task(self._pump(feed))
