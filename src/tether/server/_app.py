@@ -109,6 +109,8 @@ class _Api:
         # Session handles, reused: each caches its run handle and its inbox's hook
         # token, which saves a send three reads.
         self._handles: OrderedDict[str, Session] = OrderedDict()
+        # Set when the server shuts down: open event streams end (clients reconnect).
+        self.stopping = asyncio.Event()
         # session id -> when a follow last found it neither stranded nor deleted.
         self._checked: dict[str, float] = {}
 
@@ -399,17 +401,28 @@ class _Api:
         if len(self._checked) > 10_000:
             self._checked.clear()
 
+    def end_streams(self) -> None:
+        """End every open event stream (at shutdown: clients reconnect elsewhere)."""
+        self.stopping.set()
+
     async def _stream(self, run_id: str, start: int, fmt: str) -> AsyncIterator[bytes]:
         keepalive = b": keep-alive\n\n" if fmt == "sse" else b"\n"
         if fmt == "sse":
             yield b"retry: 1000\n\n"
         source = self.feeds.follow(run_id, start)
-        pending: asyncio.Future[WireEvent] | None = None
+        pending: asyncio.Future[Any] | None = None
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stopping.wait())
         try:
             while True:
                 if pending is None:
                     pending = asyncio.ensure_future(anext(source))
-                done, _ = await asyncio.wait({pending}, timeout=self.options.keepalive)
+                done, _ = await asyncio.wait(
+                    {pending, stopping},
+                    timeout=self.options.keepalive,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if stopping.done():
+                    return
                 if not done:
                     yield keepalive
                     continue
@@ -420,6 +433,7 @@ class _Api:
                 pending = None
                 yield _frame(event, fmt)
         finally:
+            stopping.cancel()
             if pending is not None:
                 pending.cancel()
                 with contextlib.suppress(BaseException):
