@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, serve, sessions, runs list/show, migrate, keys."""
+"""The `tether` command: demo, worker, serve, sessions, dev, check-deploy, runs, migrate, keys."""
 
 from __future__ import annotations
 
@@ -56,6 +56,55 @@ def _parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         help="runs executed at once (default: $TETHER_WORKER_CONCURRENCY or 16)",
+    )
+    worker.add_argument(
+        "--deployment",
+        metavar="NAME",
+        help="serve this deployment instead of the one the registry declares",
+    )
+    worker.add_argument(
+        "--import-path",
+        metavar="DIR",
+        help="import MODULE from DIR, ahead of the current directory (tether dev's snapshots)",
+    )
+    dev = with_db(
+        sub.add_parser(
+            "dev",
+            help="run MODULE:ATTR's workers, a new generation on every code change; runs "
+            "in flight keep the code they started with",
+        )
+    )
+    dev.add_argument("target", metavar="MODULE:ATTR")
+    dev.add_argument(
+        "--resume",
+        action="store_true",
+        help="recover the unfinished runs of earlier generations (default: leave them dormant)",
+    )
+    dev.add_argument(
+        "--poll", type=float, default=0.3, help="seconds between looks at the code (default 0.3)"
+    )
+    dev.add_argument("--keep-minutes", type=float, default=30.0, help=argparse.SUPPRESS)
+    dev.add_argument("--keep-last", type=int, default=5, help=argparse.SUPPRESS)
+    check = with_db(
+        sub.add_parser(
+            "check-deploy",
+            help="replay every unfinished run against MODULE:ATTR's code, writing nothing; "
+            "exit 1 if the new code would fail any",
+        )
+    )
+    check.add_argument("target", metavar="MODULE:ATTR")
+    check.add_argument(
+        "--deployment",
+        action="append",
+        metavar="NAME",
+        help="only runs built by this deployment (repeatable; default every unfinished run)",
+    )
+    check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds one run's replay may take before it is reported as blocked",
     )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
@@ -181,6 +230,33 @@ async def _dispatch(args: argparse.Namespace) -> int:
         )
     if args.command == "sessions":
         return await _sessions(args)
+    if args.command == "dev":
+        from ._dev import DevOptions, run_dev
+
+        registry, _ = _load_registry(str(args.target))
+        return await run_dev(
+            DevOptions(
+                target=str(args.target),
+                url=_url(args),
+                deployment=registry.deployment,
+                resume=bool(args.resume),
+                poll=float(args.poll),
+                keep_seconds=float(args.keep_minutes) * 60.0,
+                keep_last=int(args.keep_last),
+            )
+        )
+    if args.command == "check-deploy":
+        from ._check_deploy import check_deploy
+
+        registry, _ = _load_registry(str(args.target))
+        async with open_backend(_url(args), migrate=False) as backend:
+            return await check_deploy(
+                backend,
+                registry,
+                deployments=args.deployment,
+                as_json=args.json,
+                timeout=args.timeout,
+            )
     async with open_backend(_url(args), migrate=False) as backend:
         from ._runs import list_runs, show_run
 
@@ -208,10 +284,16 @@ def _import_failure(exc: Exception) -> str:
 
 
 async def _worker(args: argparse.Namespace) -> int:
-    from ..durable import Worker
+    from ..durable import Registry, Worker
     from ..stores import open_backend
+    from ._dev import die_with_parent
 
-    registry, what = _load_registry(str(args.target))
+    die_with_parent()  # a `tether dev` generation's worker: it goes when its supervisor does
+
+    registry, what = _load_registry(str(args.target), import_path=args.import_path)
+    if args.deployment is not None:
+        # This process serves another deployment of the same code (a dev generation).
+        registry.deployment = Registry(deployment=args.deployment).deployment
     async with open_backend(_url(args)) as backend:
         print(
             f"tether worker: {what}, deployment {registry.deployment!r}, workflows "
@@ -253,7 +335,7 @@ def _load_agents(target: str) -> Any:
     return value
 
 
-def _load_registry(target: str) -> tuple[Any, str]:
+def _load_registry(target: str, *, import_path: str | None = None) -> tuple[Any, str]:
     """The `Registry` a `MODULE:ATTR` names: a Registry, an `Agents`, or an `AgentHost`."""
     from ..agent import AgentHost, Agents
     from ..durable import Registry
@@ -265,6 +347,8 @@ def _load_registry(target: str) -> tuple[Any, str]:
             f"{target!r}: write MODULE:ATTR, e.g. app.flows:registry or app.agents:agents"
         )
     sys.path.insert(0, os.getcwd())
+    if import_path is not None:
+        sys.path.insert(0, os.path.abspath(import_path))
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
