@@ -32,7 +32,7 @@ from ..errors import (
 )
 from ..stores import Backend
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
-from ._feeds import FeedHub, FileWatcher, WireEvent
+from ._feeds import FeedHub, SqliteWatcher, WireEvent
 from ._models import ID_PATTERN, AnswerBody, CreateSessionBody, SendBody
 from ._openapi import openapi_document
 from ._problems import ApiProblem, problem_of, problem_response
@@ -55,8 +55,8 @@ class ServerOptions:
         max_body_bytes: Request bodies over this size are refused with 413.
         keepalive: Seconds between keep-alive comments on a quiet event stream.
         feed_linger: Seconds a session's shared listener outlives its last follower.
-        sqlite_watch_interval: On SQLite, seconds between looks at the database files
-            for commits of other processes (one look serves every followed session).
+        sqlite_watch_interval: On SQLite, seconds between looks at the database's
+            ``data_version`` for commits (one look serves every followed session).
         check_ttl: Seconds a follow's check of a session (not stranded, content not
             deleted) is reused by the next follow of the same session.
     """
@@ -77,12 +77,9 @@ def _is_loopback(host: str | None) -> bool:
         return False
 
 
-def _sqlite_paths(backend: Backend) -> list[str] | None:
+def _sqlite_path(backend: Backend) -> str | None:
     url = backend.url
-    if not url.startswith("sqlite:///"):
-        return None
-    path = url[len("sqlite:///") :]
-    return [path, path + "-wal"]
+    return url[len("sqlite:///") :] if url.startswith("sqlite:///") else None
 
 
 class _Api:
@@ -97,10 +94,10 @@ class _Api:
         self.host = host
         self.auth = authenticator
         self.options = options
-        paths = _sqlite_paths(host.backend)
+        path = _sqlite_path(host.backend)
         watcher = (
-            FileWatcher(paths, interval=options.sqlite_watch_interval)
-            if paths is not None
+            SqliteWatcher(path, interval=options.sqlite_watch_interval)
+            if path is not None
             else None
         )
         self.feeds = FeedHub(host, watcher=watcher, linger=options.feed_linger)
