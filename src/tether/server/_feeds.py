@@ -185,12 +185,14 @@ class FeedHub:
         self._watcher = watcher
         self._linger = linger
         self._feeds: dict[str, Feed] = {}
+        self._closing = False
 
     def __len__(self) -> int:
         return len(self._feeds)
 
     async def close(self) -> None:
         """Stop every feed."""
+        self._closing = True
         feeds = list(self._feeds.values())
         self._feeds.clear()
         for feed in feeds:
@@ -297,7 +299,8 @@ class FeedHub:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("feed of run %s failed: %r", feed.run_id, exc)
+            if not self._closing:
+                log.warning("feed of run %s failed: %r", feed.run_id, exc)
             feed.finish(exc)
             return
         feed.finish()
