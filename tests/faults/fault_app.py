@@ -13,6 +13,7 @@ the test can check that no two executions of one step overlapped. Each line is a
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import sys
@@ -64,6 +65,12 @@ async def marked_then_logged(ctx: tether.WorkflowContext, marker: str) -> int:
     return await ctx.step(logged, value, name="logged")
 
 
+def _stamp(record: logging.LogRecord) -> bool:
+    """Stamp log lines on the step log's clock (CLOCK_MONOTONIC, nanoseconds)."""
+    record.mono = time.monotonic_ns()
+    return True
+
+
 def expected(seed: int, steps: int = STEPS) -> int:
     """The result of `chain(seed, steps)`, computed without tether."""
     value = seed
@@ -84,6 +91,12 @@ async def main(url: str, log_dir: str) -> None:
     global _fd
     path = Path(log_dir) / f"steps-{os.getpid()}.log"
     _fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    # The worker's own account (take-overs of dead workers' leases, lost leases), beside
+    # the step log: what a failed check needs to be understood.
+    handler = logging.FileHandler(Path(log_dir) / f"worker-{os.getpid()}.log")
+    handler.setFormatter(logging.Formatter("%(mono)d %(name)s %(levelname)s %(message)s"))
+    handler.addFilter(_stamp)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     options = {}
     if os.environ.get("NAMESPACE"):
         options["namespace"] = os.environ["NAMESPACE"]

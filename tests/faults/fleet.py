@@ -51,10 +51,13 @@ class Fleet:
         return [p for p in self.procs if p.poll() is None]
 
     def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        # Taken as the signal is sent, not once the process is reaped: a zombie already
+        # counts as dead to the other workers, which may take its runs over at once,
+        # while this (loaded) process may get the CPU back only much later. A killed
+        # execution ends at the kill, or at its start if it began as the signal flew.
+        self.killed_at[proc.pid] = time.monotonic_ns()
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        # Taken after the process is gone: no line of it is later than this.
-        self.killed_at[proc.pid] = time.monotonic_ns()
 
     def stop(self) -> None:
         for proc in self.live():
@@ -87,11 +90,15 @@ class Fleet:
         for (run_id, slot), executions in self.executions().items():
             executions.sort(key=lambda e: e.start)
             for before, after in itertools.pairwise(executions):
-                end = before.end if before.end is not None else self.killed_at.get(before.pid)
+                end = before.end
+                if end is None and before.pid in self.killed_at:
+                    end = max(self.killed_at[before.pid], before.start)
                 assert end is not None, f"{run_id} slot {slot}: pid {before.pid} never ended it"
                 assert end <= after.start, (
                     f"{run_id} slot {slot}: attempt {before.attempt} (pid {before.pid}) and "
-                    f"attempt {after.attempt} (pid {after.pid}) executed at the same time"
+                    f"attempt {after.attempt} (pid {after.pid}) executed at the same time "
+                    f"(starts {before.start} and {after.start}, first ended {end}; step and "
+                    f"worker logs in {self.log_dir})"
                 )
             cut += sum(e.end is None for e in executions)
         return cut
