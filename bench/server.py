@@ -12,7 +12,9 @@ once) and measures from this process, over real local HTTP:
    transaction on the same store, from this process) and one local HTTP round trip
    (GET /v1/health on the same server, same client). Target <= 3x.
 2. **Reconnect**: a new connection with ``Last-Event-ID`` (mid-history, follow=true) to
-   the first replayed event's frame. Target <= 5 ms.
+   the first replayed event's frame, to a session whose shared listener is up (a client
+   that dropped a moment ago) and "cold" (a session no follower of this server follows:
+   every check and read runs). Target <= 5 ms.
 3. **Fan-out**: N followers (default 1,000) over M sessions (default 100), raw SSE
    connections; one message to every session; every follower must get every event of
    its session exactly once, in order (indexes contiguous from where it started, up to
@@ -185,6 +187,29 @@ async def _reconnects(port: int, n: int) -> list[float]:
     return samples
 
 
+async def _cold_reconnects(http: httpx.AsyncClient, port: int, n: int) -> list[float]:
+    """Reconnects to sessions no follower of this server has followed yet."""
+    ids = [f"cold{i}" for i in range(n)]
+    for sid in ids:
+        await http.post("/v1/sessions", json={"session_id": sid})
+        await http.post(f"/v1/sessions/{sid}/messages", json={"text": "hello"})
+    for sid in ids:
+        for _ in range(500):
+            page = (await http.get(f"/v1/sessions/{sid}/history")).json()
+            if any(e["type"] == "session.waiting" for e in page["events"]):
+                break
+            await asyncio.sleep(0.01)
+    samples = []
+    for sid in ids:
+        t0 = time.perf_counter()
+        conn = await SseConnection.open(port, f"/v1/sessions/{sid}/events", last_event_id=1)
+        frame = await conn.frame()
+        samples.append(time.perf_counter() - t0)
+        assert int(frame["id"]) == 2
+        conn.close()
+    return samples
+
+
 def _proc_stats(pid: int) -> tuple[float, int]:
     """CPU seconds (user + system) and resident bytes of a process."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -272,6 +297,7 @@ async def _bench(
             commit = await _commit_median(url, namespace, 100)
             first, posts = await _first_event(http, port, args.turns)
             reconnect = await _reconnects(port, 60)
+            cold = await _cold_reconnects(http, port, 30)
             fan = await _fan_out(http, port, proc.pid, args.followers, args.sessions)
     finally:
         proc.send_signal(signal.SIGINT)
@@ -289,6 +315,7 @@ async def _bench(
         "post_to_first_event_ms": round(first_ms, 3),
         "first_event_ratio": round(first_ms / baseline, 2),
         "reconnect_to_first_replayed_ms": round(_median_ms(reconnect), 3),
+        "cold_reconnect_ms": round(_median_ms(cold), 3),
         **fan,
     }
 

@@ -134,16 +134,15 @@ async def test_cancel_turn_and_close(served: Served) -> None:
 async def test_history_and_transcript_are_read_only(served: Served) -> None:
     await served.session("s1")
     await served.send("s1", "hello")
-    await served.events("s1", until="turn.completed")
-    # The worker may still commit the session's next (idle) step after turn.completed:
-    # wait until the session stops changing, then read.
+    await served.events("s1", until="session.waiting")
+    # The run parks after its last event: wait until it stopped changing.
     before = (await served.client().get("/v1/sessions/s1")).json()
-    for _ in range(100):
-        await asyncio.sleep(0.2)
-        again = (await served.client().get("/v1/sessions/s1")).json()
-        if again == before:
+    for _ in range(50):
+        await asyncio.sleep(0.1)
+        now = (await served.client().get("/v1/sessions/s1")).json()
+        if now == before:
             break
-        before = again
+        before = now
     r = await served.client().get("/v1/sessions/s1/history", params={"start": 1, "limit": 2})
     assert r.status_code == 200
     body = r.json()

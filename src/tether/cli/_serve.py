@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ipaddress
 import sys
 from typing import Any
@@ -16,6 +18,24 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def _server_class() -> Any:
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, ending the app's event streams as it begins to shut down."""
+
+        on_exit: Any = None
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.on_exit is not None:
+                # A signal handler: hand the call to the event loop's thread.
+                with contextlib.suppress(RuntimeError):
+                    asyncio.get_running_loop().call_soon_threadsafe(self.on_exit)
+            super().handle_exit(sig, frame)
+
+    return Server
 
 
 async def serve(
@@ -36,6 +56,7 @@ async def serve(
     from ..server import create_app, default_authenticator
     from ..stores import open_backend
 
+    _Server = _server_class()
     authenticator = default_authenticator()
     no_auth = authenticator is None
     if no_auth and not _loopback(host):
@@ -47,8 +68,18 @@ async def serve(
     async with open_backend(url) as backend:
         agent_host = AgentHost(backend, agents)
         app = create_app(agent_host, authenticator=authenticator, no_auth=no_auth)
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
-        server = uvicorn.Server(config)
+        # Event streams never end by themselves: on Ctrl-C they get 3 s, then are cut
+        # (their clients reconnect with Last-Event-ID to another server).
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            lifespan="on",
+            timeout_graceful_shutdown=3,
+        )
+        server = _Server(config)
+        server.on_exit = app.state.tether.end_streams
         if no_auth:
             print(
                 "tether serve: WARNING: AUTHENTICATION IS OFF (no TETHER_SERVER_TOKENS); "

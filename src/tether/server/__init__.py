@@ -16,7 +16,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 from ._aisdk import ui_parts
 from ._app import ServerOptions, create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
-from ._feeds import FeedHub, FileWatcher, WireEvent
+from ._feeds import FeedHub, SqliteWatcher, WireEvent
 from ._problems import ApiProblem
 
 __all__ = [
@@ -25,9 +25,9 @@ __all__ = [
     "Authenticator",
     "BearerTokens",
     "FeedHub",
-    "FileWatcher",
     "Principal",
     "ServerOptions",
+    "SqliteWatcher",
     "WireEvent",
     "create_app",
     "default_authenticator",

@@ -260,14 +260,14 @@ def aisdk_routes(api: _Api) -> list[Route]:
             try:
                 session = await api.session(body.id, principal)
             except ApiProblem:
-                if await api._exists(body.id):
+                if await api.exists(body.id):
                     raise ApiProblem(404, "not_found", f"no session {body.id!r}") from None
                 session = await api.host.open_session(
                     agent, session_id=body.id, owner=principal.tenant
                 )
-                api._remember(body.id, agent, principal.tenant)
+                api.remember(body.id, agent, principal.tenant)
             last = body.messages[-1]
-            start = await api._tail(session)
+            start = await api.tail(session)
             if last.get("role") == "user":
                 text = "".join(
                     str(p.get("text", ""))

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import re
+import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -22,13 +22,20 @@ from starlette.routing import Route
 
 from .. import __version__
 from ..agent import EVENTS_STREAM, AgentHost, Agents, Session, TranscriptEntry
-from ..errors import ConfigurationError, ContentDeletedError, InvalidInputError, NotFoundError
+from ..errors import (
+    ConfigurationError,
+    ContentDeletedError,
+    InvalidInputError,
+    NotFoundError,
+    SessionStrandedError,
+)
 from ..stores import Backend
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
-from ._feeds import FeedHub, FileWatcher, WireEvent
+from ._feeds import FeedHub, SqliteWatcher, WireEvent
+from ._http import Handler, bool_param, endpoint, int_param, is_loopback, json_response
 from ._models import ID_PATTERN, AnswerBody, CreateSessionBody, SendBody
 from ._openapi import openapi_document
-from ._problems import ApiProblem, problem_of, problem_response
+from ._problems import ApiProblem, problem_response
 
 __all__ = ["ServerOptions", "create_app"]
 
@@ -37,7 +44,6 @@ log = logging.getLogger("tether.server")
 M = TypeVar("M", bound=BaseModel)
 
 _ID = re.compile(ID_PATTERN)
-_LOOPBACK = ("localhost", "testclient")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,31 +54,22 @@ class ServerOptions:
         max_body_bytes: Request bodies over this size are refused with 413.
         keepalive: Seconds between keep-alive comments on a quiet event stream.
         feed_linger: Seconds a session's shared listener outlives its last follower.
-        sqlite_watch_interval: On SQLite, seconds between looks at the database files
-            for commits of other processes (one look serves every followed session).
+        sqlite_watch_interval: On SQLite, seconds between looks at the database's
+            ``data_version`` for commits (one look serves every followed session).
+        check_ttl: Seconds a follow's check of a session (not stranded, content not
+            deleted) is reused by the next follow of the same session.
     """
 
     max_body_bytes: int = 1 << 20
     keepalive: float = 15.0
     feed_linger: float = 5.0
     sqlite_watch_interval: float = 0.002
+    check_ttl: float = 1.0
 
 
-def _is_loopback(host: str | None) -> bool:
-    if host is None or host in _LOOPBACK:
-        return host is not None
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _sqlite_paths(backend: Backend) -> list[str] | None:
+def _sqlite_path(backend: Backend) -> str | None:
     url = backend.url
-    if not url.startswith("sqlite:///"):
-        return None
-    path = url[len("sqlite:///") :]
-    return [path, path + "-wal"]
+    return url[len("sqlite:///") :] if url.startswith("sqlite:///") else None
 
 
 class _Api:
@@ -87,10 +84,10 @@ class _Api:
         self.host = host
         self.auth = authenticator
         self.options = options
-        paths = _sqlite_paths(host.backend)
+        path = _sqlite_path(host.backend)
         watcher = (
-            FileWatcher(paths, interval=options.sqlite_watch_interval)
-            if paths is not None
+            SqliteWatcher(path, interval=options.sqlite_watch_interval)
+            if path is not None
             else None
         )
         self.feeds = FeedHub(host, watcher=watcher, linger=options.feed_linger)
@@ -99,12 +96,16 @@ class _Api:
         # Session handles, reused: each caches its run handle and its inbox's hook
         # token, which saves a send three reads.
         self._handles: OrderedDict[str, Session] = OrderedDict()
+        # Set when the server shuts down: open event streams end (clients reconnect).
+        self.stopping = asyncio.Event()
+        # session id -> when a follow last found it neither stranded nor deleted.
+        self._checked: dict[str, float] = {}
 
     # -- plumbing ---------------------------------------------------------------------------
     async def principal(self, request: Request) -> Principal:
         if self.auth is None:
             client = request.client.host if request.client is not None else None
-            if not _is_loopback(client):
+            if not is_loopback(client):
                 raise ApiProblem(
                     401,
                     "unauthenticated",
@@ -132,7 +133,7 @@ class _Api:
             raise ApiProblem(422, "invalid_json", f"the body is not JSON: {exc}") from None
         return model.model_validate(value)
 
-    def _remember(self, session_id: str, agent: str, owner: str | None) -> None:
+    def remember(self, session_id: str, agent: str, owner: str | None) -> None:
         self._known[session_id] = (agent, owner)
         self._known.move_to_end(session_id)
         while len(self._known) > 10_000:
@@ -153,7 +154,7 @@ class _Api:
             except NotFoundError:
                 raise missing from None
             known = (found.agent_name, found.owner)
-            self._remember(session_id, *known)
+            self.remember(session_id, *known)
         agent, owner = known
         if owner != principal.tenant:
             raise missing
@@ -198,21 +199,21 @@ class _Api:
                         409, "conflict", f"session {body.session_id!r} is of another agent"
                     )
                 status = 200
-            elif body.session_id in self._known or await self._exists(body.session_id):
+            elif body.session_id in self._known or await self.exists(body.session_id):
                 # Another tenant's: say only that the id is taken.
                 raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
         session = await self.host.open_session(
             agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
         )
-        self._remember(session.session_id, agent, principal.tenant)
+        self.remember(session.session_id, agent, principal.tenant)
         state = await session.state()
-        return _json(
+        return json_response(
             state.to_json(),
             status,
             headers={"Location": f"/v1/sessions/{session.session_id}"},
         )
 
-    async def _exists(self, session_id: str) -> bool:
+    async def exists(self, session_id: str) -> bool:
         try:
             await self.host.get_session(session_id)
         except NotFoundError:
@@ -222,7 +223,7 @@ class _Api:
     async def list(self, request: Request) -> Response:
         principal = await self.principal(request)
         query = request.query_params
-        limit = _int_param(query.get("limit"), "limit", default=50, low=1, high=500)
+        limit = int_param(query.get("limit"), "limit", default=50, low=1, high=500)
         agent = query.get("agent")
         if agent is not None and agent not in self.host.agents:
             raise ApiProblem(422, "invalid_input", f"no agent {agent!r}")
@@ -233,13 +234,15 @@ class _Api:
             )
         except (InvalidInputError, ValueError):
             raise ApiProblem(422, "invalid_input", "bad cursor") from None
-        return _json({"items": [i.to_json() for i in page.items], "next_cursor": page.next_cursor})
+        return json_response(
+            {"items": [i.to_json() for i in page.items], "next_cursor": page.next_cursor}
+        )
 
     async def get(self, request: Request) -> Response:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
         )
-        return _json((await session.state()).to_json())
+        return json_response((await session.state()).to_json())
 
     async def send(self, request: Request) -> Response:
         principal = await self.principal(request)
@@ -251,14 +254,14 @@ class _Api:
             principal=principal.id,
             turn_policy=body.turn_policy,
         )
-        return _json({"submission_id": submission, "session_id": session.session_id}, 202)
+        return json_response({"submission_id": submission, "session_id": session.session_id}, 202)
 
     async def requests(self, request: Request) -> Response:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
         )
         pending = await session.pending_requests()
-        return _json({"items": [r.to_json() for r in pending]})
+        return json_response({"items": [r.to_json() for r in pending]})
 
     async def answer(self, request: Request) -> Response:
         principal = await self.principal(request)
@@ -274,33 +277,33 @@ class _Api:
                     "turn's principal or an approver the agent names may",
                 )
         await session.answer(request_id, body.answer, principal=principal.id)
-        return _json({"request_id": request_id, "answered": True})
+        return json_response({"request_id": request_id, "answered": True})
 
     async def cancel(self, request: Request) -> Response:
         principal = await self.principal(request)
         session = await self.session(request.path_params["session_id"], principal)
         await session.cancel_turn(principal=principal.id)
-        return _json({"session_id": session.session_id, "cancelled": True}, 202)
+        return json_response({"session_id": session.session_id, "cancelled": True}, 202)
 
     async def close(self, request: Request) -> Response:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
         )
         await session.close()
-        return _json({"session_id": session.session_id, "closing": True}, 202)
+        return json_response({"session_id": session.session_id, "closing": True}, 202)
 
     async def history(self, request: Request) -> Response:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
         )
         query = request.query_params
-        start = _int_param(query.get("start"), "start", default=0)
-        limit = _int_param(query.get("limit"), "limit", default=1000, low=1, high=10_000)
+        start = int_param(query.get("start"), "start", default=0)
+        limit = int_param(query.get("limit"), "limit", default=1000, low=1, high=10_000)
         events = (await session.read_events(start))[:limit]
-        next_offset = events[-1].index + 1 if events else await self._tail(session)
+        next_offset = events[-1].index + 1 if events else await self.tail(session)
         if start >= 0 and not events:
             next_offset = min(start, next_offset)
-        return _json(
+        return json_response(
             {"events": [e.to_json() for e in events], "next_offset": next_offset},
             headers={"Stream-Next-Offset": str(next_offset)},
         )
@@ -310,9 +313,9 @@ class _Api:
             request.path_params["session_id"], await self.principal(request)
         )
         entries = await session.transcript()
-        return _json({"entries": _ENTRIES.dump_python(entries, mode="json")})
+        return json_response({"entries": _ENTRIES.dump_python(entries, mode="json")})
 
-    async def _tail(self, session: Session) -> int:
+    async def tail(self, session: Session) -> int:
         chunks, _ = await self.host.client.stream(session.run_id, EVENTS_STREAM).read(-1)
         return chunks[-1].index + 1 if chunks else 0
 
@@ -322,20 +325,14 @@ class _Api:
             request.path_params["session_id"], await self.principal(request)
         )
         query = request.query_params
-        follow = _bool_param(query.get("follow"), "follow", default=True)
-        start = _int_param(query.get("start"), "start", default=0)
+        follow = bool_param(query.get("follow"), "follow", default=True)
+        start = int_param(query.get("start"), "start", default=0)
         last_id = request.headers.get("last-event-id")
         if last_id is not None:
-            start = _int_param(last_id.strip(), "Last-Event-ID", default=0, low=-1) + 1
+            start = int_param(last_id.strip(), "Last-Event-ID", default=0, low=-1) + 1
         fmt = query.get("format") or _format_of(request.headers.get("accept", ""))
         if fmt not in ("sse", "ndjson"):
             raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
-        handle = await self.host.client.get(session.run_id)
-        info = await handle.info()
-        if follow and info.stranded:
-            from ..errors import SessionStrandedError
-
-            raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
         if not follow:
             # Read-only, and the whole answer at once: a page of history in a stream's framing.
             events = await session.read_events(start)
@@ -343,17 +340,21 @@ class _Api:
                 WireEvent(index=e.index, type=e.type, json=orjson.dumps(e.to_json()))
                 for e in events
             ]
-            next_offset = wire[-1].index + 1 if wire else await self._tail(session)
+            next_offset = wire[-1].index + 1 if wire else await self.tail(session)
             body = b"".join(_frame(w, fmt) for w in wire)
             return Response(
                 body,
                 media_type=_MEDIA[fmt],
                 headers={"Stream-Next-Offset": str(next_offset), "Cache-Control": "no-store"},
             )
-        # Check readability (retention, erasure) before the response starts.
-        await session.read_events(-1)
-        tail = await self._tail(session)
-        first = max(0, tail + start) if start < 0 else min(start, tail)
+        await self._check_followable(session)
+        end = self.feeds.end(session.run_id)
+        if start >= 0 and end is not None and start <= end:
+            # A reconnect to a warm listener: it knows the tail, no read needed.
+            first = start
+        else:
+            tail = await self.tail(session)
+            first = max(0, tail + start) if start < 0 else min(start, tail)
         stream = self._stream(session.run_id, first, fmt)
         return StreamingResponse(
             stream,
@@ -365,17 +366,52 @@ class _Api:
             },
         )
 
+    async def _check_followable(self, session: Session) -> None:
+        """409 if the session is stranded, 410 if its content is gone.
+
+        The full check (several reads) runs at most once per `ServerOptions.check_ttl`
+        per session; in between, one read tells whether the session's run has ended.
+        Retention and erasure delete content only from a run that has ended, so a run
+        still going has nothing deleted: a storm of reconnects stays cheap, and a
+        reconnect never replays deleted content from the shared listener's memory.
+        """
+        now = time.monotonic()
+        checked = self._checked.get(session.session_id)
+        if checked is not None and now - checked < self.options.check_ttl:
+            stream = self.host.client.stream(session.run_id, EVENTS_STREAM)
+            if not await stream.run_ended():
+                return
+        info = await (await self.host.client.get(session.run_id)).info()
+        if info.stranded:
+            raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
+        # Retention or erasure: refused before the response starts.
+        await session.read_events(-1)
+        self._checked[session.session_id] = now
+        if len(self._checked) > 10_000:
+            self._checked.clear()
+
+    def end_streams(self) -> None:
+        """End every open event stream (at shutdown: clients reconnect elsewhere)."""
+        self.stopping.set()
+
     async def _stream(self, run_id: str, start: int, fmt: str) -> AsyncIterator[bytes]:
         keepalive = b": keep-alive\n\n" if fmt == "sse" else b"\n"
         if fmt == "sse":
             yield b"retry: 1000\n\n"
         source = self.feeds.follow(run_id, start)
-        pending: asyncio.Future[WireEvent] | None = None
+        pending: asyncio.Future[Any] | None = None
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stopping.wait())
         try:
             while True:
                 if pending is None:
                     pending = asyncio.ensure_future(anext(source))
-                done, _ = await asyncio.wait({pending}, timeout=self.options.keepalive)
+                done, _ = await asyncio.wait(
+                    {pending, stopping},
+                    timeout=self.options.keepalive,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if stopping.done():
+                    return
                 if not done:
                     yield keepalive
                     continue
@@ -386,6 +422,7 @@ class _Api:
                 pending = None
                 yield _frame(event, fmt)
         finally:
+            stopping.cancel()
             if pending is not None:
                 pending.cancel()
                 with contextlib.suppress(BaseException):
@@ -410,7 +447,7 @@ class _Api:
         except (NotFoundError, InvalidInputError):
             # A forged or spent token learns nothing: the same 404 either way.
             raise ApiProblem(404, "not_found", "no hook has this token") from None
-        return _json({"resumed": True}, 202)
+        return json_response({"resumed": True}, 202)
 
 
 _ENTRIES: TypeAdapter[list[Any]] = TypeAdapter(list[TranscriptEntry])
@@ -423,60 +460,6 @@ def _frame(event: WireEvent, fmt: str) -> bytes:
 
 def _format_of(accept: str) -> str:
     return "ndjson" if "ndjson" in accept and "event-stream" not in accept else "sse"
-
-
-def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    return Response(
-        orjson.dumps(value), status_code=status, media_type="application/json", headers=headers
-    )
-
-
-def _int_param(
-    raw: str | None,
-    name: str,
-    *,
-    default: int,
-    low: int | None = None,
-    high: int | None = None,
-) -> int:
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ApiProblem(422, "invalid_input", f"{name} must be an integer, not {raw!r}") from None
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ApiProblem(422, "invalid_input", f"{name} must be in [{low}, {high}], not {value}")
-    if abs(value) > 1 << 53:
-        raise ApiProblem(422, "invalid_input", f"{name} is out of range")
-    return value
-
-
-def _bool_param(raw: str | None, name: str, *, default: bool) -> bool:
-    if raw is None or raw == "":
-        return default
-    lowered = raw.lower()
-    if lowered in ("true", "1", "yes"):
-        return True
-    if lowered in ("false", "0", "no"):
-        return False
-    raise ApiProblem(422, "invalid_input", f"{name} is true or false, not {raw!r}")
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _endpoint(fn: Handler) -> Handler:
-    async def run(request: Request) -> Response:
-        try:
-            return await fn(request)
-        except (ApiProblem, ValidationError, Exception) as exc:
-            problem = problem_of(exc)
-            if problem is None:
-                raise
-            return problem_response(problem)
-
-    return run
 
 
 def create_app(
@@ -531,13 +514,13 @@ def create_app(
     document = openapi_document(host.agents.names(), __version__)
 
     async def openapi(request: Request) -> Response:
-        return _json(document)
+        return json_response(document)
 
     async def health(request: Request) -> Response:
-        return _json({"ok": True})
+        return json_response({"ok": True})
 
     def route(path: str, fn: Handler, methods: list[str]) -> Route:
-        return Route(path, _endpoint(fn), methods=methods)
+        return Route(path, endpoint(fn), methods=methods)
 
     routes = [
         route("/v1/openapi.json", openapi, ["GET"]),
