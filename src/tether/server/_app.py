@@ -487,14 +487,6 @@ def create_app(
         ConfigurationError: No backend, or no authenticator configured and not
             `no_auth`.
     """
-    if isinstance(agents, AgentHost):
-        if backend is not None and backend is not agents.backend:
-            raise ConfigurationError("create_app: the AgentHost is on another backend")
-        host = agents
-    else:
-        if backend is None:
-            raise ConfigurationError("create_app needs an open backend (or an AgentHost)")
-        host = AgentHost(backend, agents)
     auth = authenticator
     if auth is None and not no_auth:
         auth = default_authenticator()
@@ -510,6 +502,16 @@ def create_app(
             "tether server: AUTHENTICATION IS OFF; every request is principal 'local' "
             "and only loopback clients are answered"
         )
+    # Checked after the authenticator: a misconfigured server fails before it touches
+    # the store.
+    if isinstance(agents, AgentHost):
+        if backend is not None and backend is not agents.backend:
+            raise ConfigurationError("create_app: the AgentHost is on another backend")
+        host = agents
+    else:
+        if backend is None:
+            raise ConfigurationError("create_app needs an open backend (or an AgentHost)")
+        host = AgentHost(backend, agents)
     api = _Api(host, auth, options or ServerOptions())
     document = openapi_document(host.agents.names(), __version__)
 
