@@ -130,7 +130,12 @@ async def test_every_commit_renews_the_lease(
         handle = await tether.Client(backend, registry=registry).start(two_quick_steps)
         assert await handle.result(timeout=10) == 2
     ours = [c for c in seen if c.run_id == handle.run_id]
-    assert [c.lease_seconds for c in ours[:-1]] == [12.0] * (len(ours) - 1)
+    # Every commit that keeps the run renews its lease; only hand-backs (a loaded machine
+    # may make the worker give a run back rather than start a step on a short lease) and
+    # the end release it.
+    kept = [c.lease_seconds for c in ours if not c.release]
+    assert len(kept) >= 2 and kept == [12.0] * len(kept)
+    assert all(c.lease_seconds is None for c in ours if c.release)
     assert ours[-1].release and ours[-1].lease_seconds is None
 
 
