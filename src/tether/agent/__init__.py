@@ -8,6 +8,7 @@ from ._entries import (
     ApprovalEntry,
     AssistantEntry,
     AuthorizationEntry,
+    ContextEntry,
     ToolCallEntry,
     ToolResultEntry,
     ToolStartedEntry,
@@ -26,6 +27,7 @@ from ._event_data import (
     SessionClosed,
     SessionEventType,
     SessionFailed,
+    SessionMoved,
     SessionStarted,
     SessionWaiting,
     ToolCalled,
@@ -40,9 +42,10 @@ from ._event_data import (
 )
 from ._events import EventMeta, SessionEvent
 from ._host import AgentHost
+from ._line import SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
-from ._session import Session
+from ._session import Predecessor, Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
@@ -56,6 +59,7 @@ __all__ = [
     "AssistantEntry",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "ContextEntry",
     "EventData",
     "EventMeta",
     "InputRequest",
@@ -64,6 +68,7 @@ __all__ = [
     "MessageCompleted",
     "MessageDelta",
     "ParkedOn",
+    "Predecessor",
     "RequestKind",
     "Retention",
     "Session",
@@ -73,6 +78,8 @@ __all__ = [
     "SessionEventType",
     "SessionFailed",
     "SessionInfo",
+    "SessionLine",
+    "SessionMoved",
     "SessionStarted",
     "SessionState",
     "SessionStatus",

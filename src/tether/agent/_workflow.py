@@ -12,12 +12,14 @@ and only ring the bell.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..durable import Hook, RetryPolicy, WorkflowContext
 from ..errors import StepFailedError
 from ._agent import Retention
 from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
+from ._line import read_line
 from ._steps import SessionSteps
 from ._tools import format_tool_error, format_tool_result
 from ._work import TranscriptLostError
@@ -69,11 +71,17 @@ async def run_session(
     session_id: str,
     owner: str | None = None,
     retention: Retention = "default",
+    line: Any = None,
 ) -> dict[str, Any]:
-    """The body of a session run: open, serve turns until closed, apply retention."""
-    inbox = ctx.create_hook()
+    """The body of a session run: open, serve turns until closed, apply retention.
+
+    A run that continues a session (`SessionLine`) adopts its inbox hook (moved to it
+    with its token, never free) and writes the transcript generation it was given.
+    """
+    carried = read_line(line)
+    inbox = ctx.create_hook(token=carried.inbox) if carried.inbox else ctx.create_hook()
     cursor: Cursor = await ctx.step(
-        steps.open_session, session_id, owner, True, inbox.token, name="open_session"
+        steps.open_session, session_id, owner, True, inbox.token, carried, name="open_session"
     )
     results: tuple[ParkedResult, ...] = ()
     while True:
@@ -81,6 +89,30 @@ async def run_session(
         cursor, results = result.cursor, ()
         if result.action == "closed":
             break
+        if result.action == "move":
+            following = replace(
+                carried,
+                generation=cursor.generation + 1,
+                inbox=inbox.token,
+                moved=result.reason,
+                predecessor=None,
+                summary=None,
+            )
+            if ctx.can_continue_as_new:
+                await ctx.continue_as_new(
+                    steps.agent.name, session_id, owner, retention, following.to_json()
+                )
+            # The backend cannot move runs: the fresh transcript starts in this run.
+            cursor = await ctx.step(
+                steps.open_session,
+                session_id,
+                owner,
+                True,
+                inbox.token,
+                following,
+                name="open_session",
+            )
+            continue
         if result.action in ("idle", "held"):
             # Parked until a ring the step could not have seen (a new message, a command).
             await inbox.wait_beyond(result.rings)

@@ -17,6 +17,7 @@ from ._step_scope import (
     to_thread,
 )
 from ._streams import RunStream
+from ._takeover import Takeover
 from ._worker import Worker
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "StepInfo",
     "StepStream",
     "StepView",
+    "Takeover",
     "Worker",
     "WorkflowContext",
     "WorkflowDef",

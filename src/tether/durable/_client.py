@@ -45,6 +45,7 @@ from ._run_reads import (
     run_output,
 )
 from ._streams import RunStream
+from ._takeover import Takeover, take_over
 
 __all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
 
@@ -497,6 +498,45 @@ class Client:
         """
         check_identifier(token, what="hook token")
         await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
+
+    async def take_over(self, run_id: str) -> Takeover | None:
+        """Hold a parked run from outside, to move it (`Takeover.continue_as_new`) or not.
+
+        Takes the lease of the chain's current run when no worker holds it and no step
+        of it is unfinished; while held, no worker runs it. Use it as
+        ``async with`` (leaving without moving hands the run back) or call
+        `Takeover.release`. Moving starts the successor under this client's
+        deployment: the way to carry a parked run to new code.
+
+        Returns:
+            The take-over, or None when the run is not parked now (a worker runs it,
+            it ended, a step of it waits to run again) or its backend cannot move runs
+            (see `WorkflowContext.can_continue_as_new`).
+
+        Raises:
+            NotFoundError: No run has that id.
+            ConfigurationError: The client has no registry (its deployment is the
+                successor's).
+        """
+        check_identifier(run_id, what="run_id")
+        if self.registry is None:
+            raise ConfigurationError("take_over needs a Client created with registry=...")
+        return await take_over(self.backend, self.registry, run_id)
+
+    async def latest(self, chain_id: str) -> RunInfo:
+        """The chain's current run (the run itself when it never continued).
+
+        Raises:
+            NotFoundError: No run has that chain.
+        """
+        check_identifier(chain_id, what="chain_id")
+        run = await self._store.latest_run(chain_id)
+        if run is None:
+            run = await self._store.get_run(chain_id)
+            if run is None:
+                raise NotFoundError(f"chain {chain_id!r} does not exist")
+            run = await _current(self._store, run)
+        return _info(run, await _is_stranded(self._store, run))
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).

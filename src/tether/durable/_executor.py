@@ -130,6 +130,8 @@ class Activation:
         self.workflow = workflow
         self.run = run
         self.run_id = run.run_id
+        # Every run of a chain writes the chain's streams: one offset space across moves.
+        self.stream_id = run.chain_id or run.run_id
         self.epoch = epoch
         self.owner = owner
         self.message_id = message_id
