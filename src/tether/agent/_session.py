@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._ids import new_ulid
+from .._version import ENGINE_VERSION
 from ..durable import RunHandle, RunInfo
 from ..errors import (
     ConfigurationError,
@@ -23,6 +24,7 @@ from ._agent import TurnPolicy
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
+from ._handoff import move_under_hold, wait_for_move, wants_move
 from ._inbox import Inbox
 from ._line import (
     PREDECESSOR_ENTRIES,
@@ -173,10 +175,67 @@ class Session:
             raise ConfigurationError(f"a message is a string, not {type(text).__name__}")
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
-        await self._require_open()
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
-        await self._inbox.admit_message(submission_id, text, principal, turn_policy)
+
+        async def admit() -> None:
+            await self._inbox.admit_message(submission_id, text, principal, turn_policy)
+
+        info, line = await self._current()
+        self._check_open(info)
+        if await self._inbox.closing(line.generation):
+            raise SessionClosedError(self.session_id, "closing")
+        if await wants_move(self, info):
+            held = await self.host.client.take_over(info.run_id)
+            if held is not None:
+                # Admitted under the hold, just before the move: it runs on the new
+                # deployment, after every message admitted before it.
+                admitted = False
+
+                async def admit_once() -> None:
+                    nonlocal admitted
+                    await admit()
+                    admitted = True
+
+                moved = await move_under_hold(self, held, "deploy", admit_once)
+                if moved is not None or admitted:
+                    return submission_id
+            else:
+                # Held by another client moving it: wait for the move (a moment).
+                info = await wait_for_move(self, info)
+            info, line = await self._current()
+            self._check_open(info)
+        if info.stranded:
+            raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
+        await admit()
         return submission_id
+
+    def _check_open(self, info: RunInfo) -> None:
+        status = _ENDED.get(info.status)
+        if status is not None:
+            raise SessionClosedError(self.session_id, status)
+
+    async def hand_off(self) -> bool:
+        """Move the session to this host's deployment now, if it is idle.
+
+        What `send` does by itself when this host's deployment is the newest one live;
+        call it to move sessions ahead of their next message (after a deploy, say).
+
+        Returns:
+            Whether it moved (False: it runs there already, or something is in flight:
+            a turn running or parked, a step to run again; or it ended).
+        """
+        info, _ = await self._current()
+        if info.status in _ENDED:
+            return False
+        if (info.engine_version, info.deployment) == (
+            ENGINE_VERSION,
+            self.host.agents.deployment,
+        ):
+            return False
+        held = await self.host.client.take_over(info.run_id)
+        if held is None:
+            return False
+        return await move_under_hold(self, held, "deploy") is not None
 
     async def _require_open(self) -> tuple[RunInfo, SessionLine]:
         info, line = await self._current()

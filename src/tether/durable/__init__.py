@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._ambient import current_backend
-from ._client import Client, RunHandle, RunInfo, StepView
+from ._client import Client, LiveDeployment, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._registry import Registry, WorkflowDef
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
@@ -26,6 +26,7 @@ __all__ = [
     "Client",
     "Hook",
     "HookView",
+    "LiveDeployment",
     "Registry",
     "RetryPolicy",
     "RunHandle",

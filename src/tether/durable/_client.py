@@ -34,6 +34,7 @@ from ..stores import (
     chain_of,
     successor_run_id,
 )
+from ._continue import Handoff
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import (
     HookView,
@@ -47,7 +48,7 @@ from ._run_reads import (
 from ._streams import RunStream
 from ._takeover import Takeover, take_over
 
-__all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
+__all__ = ["Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
 
 #: Every run status, in lifecycle order (what `Client.list_runs(status=...)` takes).
 RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
@@ -80,6 +81,24 @@ class RunInfo:
     chain_id: str = ""
     generation: int = 0
     continued_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveDeployment:
+    """A (tether version, deployment) pair live workers serve (`Client.live_deployments`).
+
+    Attributes:
+        engine_version: The tether version.
+        deployment: The deployment.
+        workers: How many live workers serve it.
+        since: When the first of them that is still live started (Unix seconds, store
+            clock): the newest deployment is the one that came up last.
+    """
+
+    engine_version: str
+    deployment: str
+    workers: int
+    since: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -320,6 +339,7 @@ class Client:
     def __init__(self, backend: Backend, *, registry: Registry | None = None) -> None:
         self.backend = backend
         self.registry = registry
+        self._handoff: Handoff | None = None
         # Set on `Worker.client`: starts runs on that worker at once when it has room.
         self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
 
@@ -521,7 +541,25 @@ class Client:
         check_identifier(run_id, what="run_id")
         if self.registry is None:
             raise ConfigurationError("take_over needs a Client created with registry=...")
+        if self._handoff is None:
+            self._handoff = Handoff(self.backend)  # logs "session handoff unavailable" once
+        if not self._handoff.available:
+            return None
         return await take_over(self.backend, self.registry, run_id)
+
+    async def live_deployments(self) -> list[LiveDeployment]:
+        """The versions live workers serve, newest first (the one that came up last)."""
+        store = self._store
+        now = await store.clock()
+        found: dict[tuple[str, str], list[float]] = {}
+        for w in await store.list_workers():
+            if now - w.heartbeat_at <= LIVE_WORKER_SECONDS:
+                found.setdefault((w.engine_version, w.deployment), []).append(w.started_at)
+        out = [
+            LiveDeployment(engine_version=e, deployment=d, workers=len(s), since=min(s))
+            for (e, d), s in found.items()
+        ]
+        return sorted(out, key=lambda x: x.since, reverse=True)
 
     async def latest(self, chain_id: str) -> RunInfo:
         """The chain's current run (the run itself when it never continued).
