@@ -588,7 +588,7 @@ async def test_model_calls_per_step_widens_the_durable_step(
     backend: Backend, calls_per_step: int
 ) -> None:
     replies: list[Any] = [
-        Reply(tool_calls=(tool_call("lookup", {"service": f"s{i}"}),)) for i in range(3)
+        Reply(tool_calls=(tool_call("lookup", {"service": f"s{i}"}),)) for i in range(4)
     ]
     model = ScriptedModel([*replies, "all checked"])
     agent = Agent(name="ops", model=model, tools=TOOLS, model_calls_per_step=calls_per_step)
@@ -596,11 +596,14 @@ async def test_model_calls_per_step_widens_the_durable_step(
     async with host.worker(poll_interval=0.02):
         session = await host.open_session("ops", session_id=f"w{calls_per_step}")
         await session.send("check everything")
-        await session.wait_for("turn.completed")
-        steps = await (await host.client.get(session.run_id)).steps()
-    turn_steps = [s for s in steps if s.name.endswith("//turn_step")]
-    assert model.calls == 4 and [e[1] for e in effects] == ["s0", "s1", "s2"]
-    assert len(turn_steps) == (4 if calls_per_step == 1 else 2)
+        done = await session.wait_for("turn.completed")
+        events = await session.read_events()
+    # The turn's steps, by the coordinates of its events: counting the run's turn steps
+    # would also count an idle one that ran before the message arrived (a race).
+    turn_steps = {e.meta.step_index for e in events if e.meta.turn_id == done.meta.turn_id}
+    assert model.calls == 5 and [e[1] for e in effects] == ["s0", "s1", "s2", "s3"]
+    # Five model calls: five steps of one, or 3 + 2 (two calls per step would make three).
+    assert len(turn_steps) == (5 if calls_per_step == 1 else 2)
 
 
 async def test_a_session_whose_transcript_is_taken_over_fails_terminally(

@@ -23,7 +23,9 @@ from fleet import Fleet, until
 
 pytestmark = pytest.mark.crash
 
-UNSHARE = ("unshare", "--pid", "--fork", "--mount-proc")
+# --kill-child: SIGKILLing unshare must take the worker (pid 1 of its namespace) with it,
+# or the worker outlives the test.
+UNSHARE = ("unshare", "--pid", "--fork", "--kill-child=SIGKILL", "--mount-proc")
 
 
 def _can_unshare() -> bool:

@@ -446,9 +446,19 @@ class Session:
         args = (await handle.input()).args
         owner = args[2] if len(args) > 2 else None
         status = _ENDED.get(info.status)
-        # Read as of `info`: a run that ends meanwhile under retention 0 is read as
-        # running, not refused half-way.
-        fold = fold_events(await self._read_events(0, info)) if status is None else None
+        fold = None
+        if status is None:
+            try:
+                # Read as of `info`: a run that ends meanwhile is read as it was.
+                fold = fold_events(await self._read_events(0, info))
+            except ContentDeletedError:
+                # The run ended (under retention 0) and its content went between the two
+                # reads: report its end rather than the deletion of content the caller
+                # did not ask for.
+                info, _ = await self._current()
+                status = _ENDED.get(info.status)
+                if status is None:
+                    raise
         return SessionState(
             session_id=self.session_id,
             agent_name=self.agent_name,
