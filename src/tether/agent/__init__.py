@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
+from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._entries import (
     ApprovalEntry,
     AssistantEntry,
@@ -59,14 +60,18 @@ __all__ = [
     "AssistantEntry",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "Compaction",
+    "Compactor",
     "ContextEntry",
     "EventData",
     "EventMeta",
     "InputRequest",
     "InputRequested",
     "InputResolved",
+    "KeepLast",
     "MessageCompleted",
     "MessageDelta",
+    "ModelSummary",
     "ParkedOn",
     "Predecessor",
     "RequestKind",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,8 @@ from ._retention import purge_session
 from ._transcript import Transcript
 from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
 from ._work import StepWork
+
+log = logging.getLogger("tether.agent")
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
@@ -102,6 +105,30 @@ async def open_session(
         inbox=inbox,
         generation=line.generation,
     )
+
+
+async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:
+    """Compact the transcript (the agent's `Compaction`); None when it failed.
+
+    A failure is logged ``session handoff failed`` and the session stays where it is;
+    it is tried again at its next idle point.
+    """
+    compaction = steps.agent.compaction
+    if compaction is None:
+        return None
+    try:
+        entries = await Transcript(
+            steps.stores, cursor.producer.path, cache=steps.transcript_cache
+        ).entries()
+        return await compaction.compact(entries, steps.model)
+    except Exception as exc:
+        log.warning(
+            "session handoff failed: session %r could not compact its transcript (tried "
+            "again at its next idle point): %s",
+            cursor.session_id,
+            exc,
+        )
+        return None
 
 
 async def _opening_context(

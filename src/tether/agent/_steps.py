@@ -51,6 +51,10 @@ class SessionSteps:
         """Create the transcript, take its production, announce the session."""
         return await _lifecycle.open_session(self, session_id, owner, interactive, inbox, line)
 
+    async def compact(self, cursor: Cursor) -> str | None:
+        """The compacted transcript's opening text; None if compacting failed (logged)."""
+        return await _lifecycle.compact(self, cursor)
+
     async def turn_step(self, cursor: Cursor, results: tuple[ParkedResult, ...] = ()) -> StepResult:
         """One turn step (see `_turn_step`)."""
         work = StepWork(self, cursor)

@@ -140,7 +140,13 @@ def _done(work: StepWork, part: int) -> StepResult:
             action="continue", cursor=replace(work.cursor, turn=None), rings=work.rings
         )
     announce_idle(work, part)
-    return StepResult(action="idle", cursor=replace(work.cursor, turn=None), rings=work.rings)
+    cursor = replace(work.cursor, turn=None)
+    compaction = work.agent.compaction
+    if compaction is not None and cursor.interactive and compaction.due(work.entries):
+        # Idle, with nothing waiting: the session compacts now (what arrives meanwhile
+        # waits in the ledger for the new run).
+        return StepResult(action="move", cursor=cursor, rings=work.rings, reason="compaction")
+    return StepResult(action="idle", cursor=cursor, rings=work.rings)
 
 
 def _next(work: StepWork, action: str) -> StepResult:

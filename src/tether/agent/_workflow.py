@@ -90,13 +90,20 @@ async def run_session(
         if result.action == "closed":
             break
         if result.action == "move":
+            summary: str | None = None
+            if result.reason == "compaction":
+                summary = await ctx.step(steps.compact, cursor, name="compact")
+                if summary is None:
+                    # Not now (logged): the session stays; tried again when next idle.
+                    await inbox.wait_beyond(result.rings)
+                    continue
             following = replace(
                 carried,
                 generation=cursor.generation + 1,
                 inbox=inbox.token,
                 moved=result.reason,
                 predecessor=None,
-                summary=None,
+                summary=summary,
             )
             if ctx.can_continue_as_new:
                 await ctx.continue_as_new(
