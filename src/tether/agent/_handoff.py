@@ -24,8 +24,9 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from .._version import ENGINE_VERSION
-from ..durable import RunInfo, Takeover
+from ..durable import TAKEOVER_LEASE, RunInfo, Takeover
 from ..errors import ContinueAsNewError, StoreError
+from ..stores import TERMINAL_RUN_STATUSES
 from ._events import EVENTS_STREAM, decode_event
 from ._keys import messages_lane
 from ._line import SessionLine, read_line
@@ -34,12 +35,13 @@ from ._state import fold_events
 if TYPE_CHECKING:
     from ._session import Session
 
-__all__ = ["blocked_reason", "move_under_hold", "wait_for_move", "wants_move"]
+__all__ = ["blocked_reason", "deliver_moving", "move_under_hold", "wants_move"]
 
 log = logging.getLogger("tether.agent")
 
-#: Seconds a message waits for a hand-off under way (another client's) to finish.
-HANDOFF_WAIT = 2.0
+#: Seconds a message waits for a hand-off under way elsewhere (another client's, or
+#: one whose client died: its hold lapses after `TAKEOVER_LEASE`).
+HANDOFF_WAIT = TAKEOVER_LEASE + 1.0
 
 
 async def wants_move(session: Session, info: RunInfo) -> bool:
@@ -115,13 +117,45 @@ async def move_under_hold(
         return None
 
 
-async def wait_for_move(session: Session, info: RunInfo) -> RunInfo:
-    """A hand-off under way elsewhere (the run is held): the run it ends with."""
+async def deliver_moving(
+    session: Session, info: RunInfo, admit: Callable[[], Awaitable[None]]
+) -> bool:
+    """Move the session's run to this host's deployment and admit a message with it.
+
+    Returns whether the message was admitted (it runs on the new run, after every
+    message admitted before it). False: the caller reads the session again and
+    admits the message there (another client moved it meanwhile, or a worker of its
+    deployment runs it: the next message moves it).
+
+    A run held by a take-over that does not end (its client died mid-way) is free
+    again once that lease lapses: a session no worker of its own serves waits for
+    that (a few seconds) rather than strand the message.
+    """
+    client = session.host.client
+    if not client.can_take_over:
+        return False
     loop = asyncio.get_running_loop()
     deadline = loop.time() + HANDOFF_WAIT
-    while loop.time() < deadline:
-        await asyncio.sleep(0.02)
-        latest = await session.host.client.latest(session.run_id)
-        if latest.run_id != info.run_id:
-            return latest
-    return info
+    while True:
+        held = await client.take_over(info.run_id)
+        if held is not None and held.run_id != info.run_id:
+            await held.release()  # it moved meanwhile: the caller admits it there
+            return False
+        if held is not None:
+            admitted = False
+
+            async def admit_once() -> None:
+                nonlocal admitted
+                await admit()
+                admitted = True
+
+            moved = await move_under_hold(session, held, "deploy", admit_once)
+            return moved is not None or admitted
+        latest = await client.latest(session.run_id)
+        if latest.run_id != info.run_id or latest.status in TERMINAL_RUN_STATUSES:
+            return False  # moved (or ended) meanwhile
+        if not latest.stranded or loop.time() >= deadline:
+            # A worker of its own deployment runs it; or it stays held: the caller
+            # admits the message there, or refuses it (stranded).
+            return False
+        await asyncio.sleep(0.05)

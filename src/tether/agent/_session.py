@@ -24,7 +24,7 @@ from ._agent import TurnPolicy
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
-from ._handoff import move_under_hold, wait_for_move, wants_move
+from ._handoff import deliver_moving, move_under_hold, wants_move
 from ._inbox import Inbox
 from ._line import (
     PREDECESSOR_ENTRIES,
@@ -185,23 +185,8 @@ class Session:
         if await self._inbox.closing(line.generation):
             raise SessionClosedError(self.session_id, "closing")
         if await wants_move(self, info):
-            held = await self.host.client.take_over(info.run_id)
-            if held is not None:
-                # Admitted under the hold, just before the move: it runs on the new
-                # deployment, after every message admitted before it.
-                admitted = False
-
-                async def admit_once() -> None:
-                    nonlocal admitted
-                    await admit()
-                    admitted = True
-
-                moved = await move_under_hold(self, held, "deploy", admit_once)
-                if moved is not None or admitted:
-                    return submission_id
-            else:
-                # Held by another client moving it: wait for the move (a moment).
-                info = await wait_for_move(self, info)
+            if await deliver_moving(self, info, admit):
+                return submission_id
             info, line = await self._current()
             self._check_open(info)
         if info.stranded:
@@ -234,6 +219,9 @@ class Session:
             return False
         held = await self.host.client.take_over(info.run_id)
         if held is None:
+            return False
+        if held.run_id != info.run_id:
+            await held.release()  # moved meanwhile
             return False
         return await move_under_hold(self, held, "deploy") is not None
 

@@ -17,11 +17,12 @@ from ._step_scope import (
     to_thread,
 )
 from ._streams import RunStream
-from ._takeover import Takeover
+from ._takeover import TAKEOVER_LEASE, Takeover
 from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "TAKEOVER_LEASE",
     "ChildRun",
     "Client",
     "Hook",

@@ -541,11 +541,20 @@ class Client:
         check_identifier(run_id, what="run_id")
         if self.registry is None:
             raise ConfigurationError("take_over needs a Client created with registry=...")
-        if self._handoff is None:
-            self._handoff = Handoff(self.backend)  # logs "session handoff unavailable" once
-        if not self._handoff.available:
+        if not self.can_take_over:
             return None
         return await take_over(self.backend, self.registry, run_id)
+
+    @property
+    def can_take_over(self) -> bool:
+        """Whether this client's backend can move runs (`take_over`, continue-as-new).
+
+        False on a backend that does not declare the hand-off capabilities; the first
+        time it is asked, it logs ``session handoff unavailable`` (once per client).
+        """
+        if self._handoff is None:
+            self._handoff = Handoff(self.backend)
+        return self._handoff.available
 
     async def live_deployments(self) -> list[LiveDeployment]:
         """The versions live workers serve, newest first (the one that came up last)."""

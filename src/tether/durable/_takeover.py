@@ -41,10 +41,11 @@ from ._continue import plan_successor
 from ._journal import Journal, StepOp
 from ._registry import Registry, queue_name
 
-__all__ = ["Takeover", "take_over"]
+__all__ = ["TAKEOVER_LEASE", "Takeover", "take_over"]
 
-#: Seconds a take-over holds the run's lease (it commits or hands back well before).
-TAKEOVER_LEASE = 10.0
+#: Seconds a take-over holds the run's lease (it commits or hands back well before; a
+#: client that dies holding it frees the run when it lapses).
+TAKEOVER_LEASE = 5.0
 
 
 class Takeover:
