@@ -7,6 +7,7 @@ event stream and inbox go on, and a failed compaction is logged and tried again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -72,9 +73,20 @@ async def test_a_session_past_its_threshold_moves_to_a_compacted_transcript(
 
 async def test_messages_waiting_when_the_turn_ends_run_before_the_move(backend: Backend) -> None:
     seen: list[ModelRequest] = []
+    all_sent = asyncio.Event()
+
+    async def first(request: ModelRequest) -> str:
+        seen.append(request)
+        await all_sent.wait()  # m2 and m3 wait in the ledger when m1's turn ends
+        return "re: m1"
+
+    def answer(request: ModelRequest) -> str:
+        seen.append(request)
+        return "ok"
+
     agent = Agent(
         name="ops",
-        model=recording(seen),
+        model=ScriptedModel([first, *[answer] * 5]),
         tools=[lookup],
         turn_policy="queue",
         compaction=Compaction(max_turns=2, compactor=KeepLast(10)),
@@ -82,6 +94,7 @@ async def test_messages_waiting_when_the_turn_ends_run_before_the_move(backend: 
     async with hosted(backend, agent) as host:
         session = await host.open_session("ops", session_id="k2")
         ids = [await session.send(f"m{i}") for i in range(1, 4)]
+        all_sent.set()
         moved = await session.wait_for("session.moved")
         events = await session.read_events(0)
         before = [e for e in events if e.index < moved.index]
@@ -143,3 +156,57 @@ def test_the_token_estimate_counts_the_transcripts_text() -> None:
     short = [UserEntry(turn_id="t", submission_id="s", text="x" * 39)]
     assert not compaction.due(short)
     assert compaction.due([*short, UserEntry(turn_id="t", submission_id="s2", text="y")])
+
+
+async def test_an_idle_session_closes_after_its_timeout(backend: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two"]), session_timeout=0.3)
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="k4")
+        await session.send("m1")
+        done = await session.wait_for("turn.completed")
+        closed = await session.wait_for("session.closed", after=done.index, timeout=20)
+        assert closed.meta.at >= done.meta.at + 0.3
+        assert (await session.state()).status == "closed"
+        steps = await (await host.client.get(session.run_id)).steps()
+        assert [s.name.rsplit("//", 1)[-1] for s in steps][-2:] == [
+            "session_timeout",
+            "close_session",
+        ]
+
+
+async def test_a_compaction_does_not_extend_the_session_timeout(backend: Backend) -> None:
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel(["one", "two"]),
+        session_timeout=3600,
+        compaction=Compaction(max_turns=1, compactor=KeepLast(2)),
+    )
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="k5")
+        await session.send("m1")
+        done = await session.wait_for("turn.completed")
+        await session.wait_for("session.moved", after=done.index)
+        current = await host.client.latest(session.run_id)
+        line = (await (await host.client.get(current.run_id, follow=False)).input()).args[4]
+        # The deadline counts from the idle point before the move, not from the move.
+        assert abs(line["deadline"] - (done.meta.at + 3600)) < 2.0
+        assert (await session.state()).status == "idle"
+
+
+async def test_a_compacted_run_carries_no_old_rings(backend: Backend) -> None:
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel(["r"] * 6),
+        compaction=Compaction(max_turns=1, compactor=KeepLast(2)),
+    )
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="k6")
+        last = -1
+        for i in range(5):
+            await session.send(f"m{i}")
+            last = (await session.wait_for("session.moved", after=last)).index
+        current = await host.client.latest(session.run_id)
+        assert current.generation == 5
+        events = await backend.stores.workflow.list_events(current.run_id)
+        # Only what arrived after the move: the session's journal does not grow with age.
+        assert sum(e.event_type == "hook_received" for e in events) <= 1

@@ -58,6 +58,9 @@ class Agent:
         compaction: When a session's transcript passes its threshold, the session
             goes on in a new run with a compacted transcript (see `Compaction`); None
             (default) never compacts.
+        session_timeout: Seconds a session may stay idle: past that it closes (a
+            durable timer; a message re-arms it, and so does a move to a new
+            deployment; a compaction does not). None (default): never.
     """
 
     name: str
@@ -73,6 +76,7 @@ class Agent:
     step_timeout: float | None = None
     max_tokens: int | None = None
     compaction: Compaction | None = None
+    session_timeout: float | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -98,6 +102,7 @@ class Agent:
 
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
+        check_timeout(self.session_timeout, "session_timeout")
         names = [t.name for t in self.tools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

@@ -107,7 +107,7 @@ async def move_under_hold(
             generation=line.generation,
             inbox=inbox,
             moved=reason,
-            deadline=line.deadline,
+            # The message that moves it re-arms the idle timeout.
         )
         args = list(first.args[:4])
         return await held.continue_as_new(*args, following.to_json())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from ._entries import AssistantEntry, ContextEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._keys import conversation_path, task_submission_id, turn_id_of
 from ._line import SessionLine, predecessor_text
+from ._mail import read_mail
 from ._retention import purge_session
 from ._transcript import Transcript
 from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
@@ -105,6 +107,18 @@ async def open_session(
         inbox=inbox,
         generation=line.generation,
     )
+
+
+async def idle_expired(steps: SessionSteps, cursor: Cursor, deadline: float) -> bool:
+    """Whether the session's idle timeout passed with no message or command waiting.
+
+    Decided in a step (journaled), so a replay takes the same way whichever of the
+    timer and the inbox it sees first.
+    """
+    mail = await read_mail(steps.stores, steps.agent.name, cursor.session_id)
+    if mail.messages or mail.command_ids:
+        return False
+    return time.time() >= deadline
 
 
 async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:

@@ -51,6 +51,10 @@ class SessionSteps:
         """Create the transcript, take its production, announce the session."""
         return await _lifecycle.open_session(self, session_id, owner, interactive, inbox, line)
 
+    async def idle_expired(self, cursor: Cursor, deadline: float) -> bool:
+        """Whether an idle session's timeout passed with nothing waiting for it."""
+        return await _lifecycle.idle_expired(self, cursor, deadline)
+
     async def compact(self, cursor: Cursor) -> str | None:
         """The compacted transcript's opening text; None if compacting failed (logged)."""
         return await _lifecycle.compact(self, cursor)

@@ -12,6 +12,7 @@ and only ring the bell.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -84,6 +85,7 @@ async def run_session(
         steps.open_session, session_id, owner, True, inbox.token, carried, name="open_session"
     )
     results: tuple[ParkedResult, ...] = ()
+    timeout = steps.agent.session_timeout
     while True:
         result = await _turn_step(ctx, steps, cursor, results, retention)
         cursor, results = result.cursor, ()
@@ -104,8 +106,17 @@ async def run_session(
                 moved=result.reason,
                 predecessor=None,
                 summary=summary,
+                # The idle time counts from this idle point, across the move.
+                deadline=(
+                    carried.deadline or ctx.now().timestamp() + timeout
+                    if timeout is not None
+                    else None
+                ),
             )
             if ctx.can_continue_as_new:
+                # The rings the session accounted for stay behind: only later ones are
+                # carried (else every ring ever sent would ride along, run after run).
+                inbox.consume_through(result.rings)
                 await ctx.continue_as_new(
                     steps.agent.name, session_id, owner, retention, following.to_json()
                 )
@@ -120,7 +131,14 @@ async def run_session(
                 name="open_session",
             )
             continue
-        if result.action in ("idle", "held"):
+        if result.action == "idle" and timeout is not None:
+            # Idle with a timeout: the first idle point of a compacted run keeps the
+            # deadline it was given (a compaction does not extend it).
+            deadline = carried.deadline or ctx.now().timestamp() + timeout
+            carried = replace(carried, deadline=None)
+            if await _idle_until(ctx, steps, inbox, cursor, result.rings, deadline):
+                break
+        elif result.action in ("idle", "held"):
             # Parked until a ring the step could not have seen (a new message, a command).
             await inbox.wait_beyond(result.rings)
         elif result.action == "park":
@@ -129,6 +147,29 @@ async def run_session(
             )
     await ctx.step(steps.close_session, cursor, retention, name="close_session")
     return {"closed": True, "retention": "deleted" if retention == 0 else "kept"}
+
+
+async def _idle_until(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    inbox: Hook,
+    cursor: Cursor,
+    rings: int,
+    deadline: float,
+) -> bool:
+    """Wait for the inbox or the idle deadline (a durable timer); True: timed out."""
+    remaining = deadline - ctx.now().timestamp()
+    if remaining > 0:
+        ring = asyncio.ensure_future(inbox.wait_beyond(rings))
+        timer = asyncio.ensure_future(ctx.sleep(remaining))
+        try:
+            await asyncio.wait({ring, timer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in (ring, timer):
+                waiter.cancel()
+            await asyncio.gather(ring, timer, return_exceptions=True)
+    expired: bool = await ctx.step(steps.idle_expired, cursor, deadline, name="session_timeout")
+    return expired
 
 
 async def run_task(

@@ -861,6 +861,12 @@ class Activation:
         if op.conflict is not None:
             raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
 
+    def hook_consumed(self, hook: Hook, count: int) -> None:
+        """Mark `hook`'s first `count` payloads taken (`Hook.consume_through`)."""
+        op = self.journal.ops[hook.slot]
+        assert isinstance(op, HookOp)
+        op.consumed = max(op.consumed, min(count, len(op.payloads)))
+
     def hook_received(self, token: str) -> int:
         """How many payloads this activation has seen arrive at its hook `token`."""
         for op in self.journal.ops.values():
