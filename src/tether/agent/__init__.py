@@ -42,7 +42,7 @@ from ._event_data import (
     TurnWaiting,
 )
 from ._events import EventMeta, SessionEvent
-from ._host import AgentHost
+from ._host import AgentHost, address_session_id
 from ._line import SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -109,6 +109,7 @@ __all__ = [
     "TurnSteered",
     "TurnWaiting",
     "UserEntry",
+    "address_session_id",
     "approval",
     "tool",
     "workflow_tool",

@@ -7,15 +7,27 @@ from typing import Any
 
 from .._ids import new_ulid
 from ..durable import Client, Worker
-from ..errors import ConfigurationError, ConflictError, ContentDeletedError, NotFoundError
+from ..errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    NotFoundError,
+    SessionClosedError,
+    SessionStrandedError,
+)
 from ..stores import Backend, Page
-from ._agent import Agent, Retention, check_retention
+from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._erasure import SessionErasure, erased_note
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_info, session_run_id
 from ._state import SessionInfo
 
-__all__ = ["AgentHost"]
+__all__ = ["AgentHost", "address_session_id"]
+
+
+def address_session_id(agent_name: str, address: str) -> str:
+    """The id of the session that owns `address` for an agent."""
+    return f"{agent_name}@{address}"
 
 
 class AgentHost:
@@ -100,6 +112,56 @@ class AgentHost:
             SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id
         )
         return Session(self, name, session_id, handle.run_id, owner=owner)
+
+    async def send_to_address(
+        self,
+        agent: str | Agent,
+        address: str,
+        text: str,
+        *,
+        owner: str | None = None,
+        principal: str | None = None,
+        client_message_id: str | None = None,
+        turn_policy: TurnPolicy | None = None,
+    ) -> tuple[Session, str]:
+        """Send to the live session that owns a channel address, opening one if none does.
+
+        An address (a Slack thread, a support case: any string) is owned by exactly one
+        live session of the agent: its session id is the address's
+        (`address_session_id`), so clients racing to start it open the same session and
+        every message lands there, once, in arrival order. The address stays owned
+        across the session's moves (a deploy, a compaction). When the session ended or
+        is stranded, the message resets it: a new session opens at the same address and
+        knows its predecessor (`Session.reset`, `Session.predecessor`).
+
+        Returns:
+            The session and the message's submission id.
+
+        Raises:
+            ConflictError: The address's session belongs to another owner.
+            ConfigurationError: A bad argument (nothing is admitted).
+        """
+        if not isinstance(address, str) or not address:
+            raise ConfigurationError(f"address must be a non-empty string, not {address!r}")
+        name = agent.name if isinstance(agent, Agent) else agent
+        session = await self.open_session(
+            name, session_id=address_session_id(name, address), owner=owner
+        )
+        try:
+            return session, await session.send(
+                text,
+                client_message_id=client_message_id,
+                principal=principal,
+                turn_policy=turn_policy,
+            )
+        except (SessionStrandedError, SessionClosedError):
+            fresh = await session.reset(principal=principal)
+            return fresh, await fresh.send(
+                text,
+                client_message_id=client_message_id,
+                principal=principal,
+                turn_policy=turn_policy,
+            )
 
     async def get_session(self, session_id: str) -> Session:
         """The session with this id.

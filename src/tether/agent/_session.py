@@ -519,7 +519,11 @@ class Session:
             event = decode_event(chunk.data, chunk.index)
             yield event
             if event.type in TERMINAL_EVENTS:
-                return
+                # Over, unless the id was opened again since (a reset, whose run starts
+                # after the ending one: its events follow).
+                current, _ = await self._current()
+                if current.status in _ENDED or current.created_at.timestamp() <= event.meta.at:
+                    return
 
     async def wait_for(
         self, event_type: str, *, after: int = -1, timeout: float = 30.0, **match: Any
