@@ -191,3 +191,44 @@ class _NoHandoff:
 
     async def close(self) -> None:
         await self._inner.close()
+
+
+async def test_a_running_turn_blocks_the_move(backend: Backend) -> None:
+    release = asyncio.Event()
+    started = asyncio.Event()
+
+    async def slow(request: ModelRequest) -> str:
+        started.set()
+        await release.wait()
+        return "slow reply"
+
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel([slow, "second", "third"]),
+        tools=[restart_service],
+        turn_policy="queue",
+    )
+    old = AgentHost(backend, [agent], deployment="v1")
+    new = AgentHost(backend, [agent], deployment="v2")
+    session = await old.open_session("ops", session_id="h6")
+    async with old.worker(poll_interval=0.02), new.worker(poll_interval=0.02):
+        await session.send("one")
+        await started.wait()
+        # v2 is newest, but the turn runs on v1: the message waits there (not stranded).
+        on_new = await new.get_session("h6")
+        assert not await on_new.hand_off()
+        second = await on_new.send("two")
+        assert (await new.client.latest("session:h6")).deployment == "v1"
+        release.set()
+        done = await on_new.wait_for("turn.completed", after=-1, submission_id=second)
+        assert (await new.client.latest("session:h6")).deployment == "v1"
+        # Idle (parked) once its run commits the park: then it moves.
+        for _ in range(500):
+            if await on_new.hand_off():
+                break
+            await asyncio.sleep(0.02)
+        moved = await on_new.wait_for("session.moved", after=done.index)
+        assert moved.data.deployment == "v2"
+        third = await on_new.send("three")
+        await on_new.wait_for("turn.completed", after=moved.index, submission_id=third)
+        assert (await on_new.state()).deployment == "v2"
