@@ -8,12 +8,15 @@ history, not instructions.
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from _harness import hosted, users, wait_status
 
-from tether.agent import Agent, AgentHost, ContextEntry, UserEntry, approval, tool
+from tether.agent import LINE_FORMAT, Agent, AgentHost, ContextEntry, UserEntry, approval, tool
+from tether.agent._registry import SESSION_WORKFLOW
 from tether.agent.models import ModelRequest, UserMessage
-from tether.errors import SessionClosedError, SessionStrandedError
+from tether.errors import SessionClosedError, SessionFormatError, SessionStrandedError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -177,3 +180,37 @@ async def test_a_stranded_session_refuses_clear_and_send_and_can_be_reset(
         history = [e.text for e in await fresh.transcript() if isinstance(e, ContextEntry)]
         assert history and "user: restart api" in history[0]
     assert await backend.stores.submissions.get_submission("rs3:m2") is None
+
+
+async def test_unknown_session_state_keys_are_dropped_and_logged(
+    backend: Backend, caplog: pytest.LogCaptureFixture
+) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(["hi"]), tools=[lookup])
+    caplog.set_level(logging.WARNING, logger="tether.agent")
+    async with hosted(backend, agent) as host:
+        # A run whose line a newer release wrote, with a key this one does not define.
+        line = {"format": LINE_FORMAT, "generation": 0, "colour": "blue"}
+        await host.client.start(
+            SESSION_WORKFLOW, "ops", "fx1", None, "default", line, run_id="session:fx1"
+        )
+        session = await host.get_session("fx1")
+        await session.send("hello")
+        await session.wait_for("turn.completed")
+    dropped = [r for r in caplog.records if "dropping unknown context key" in r.getMessage()]
+    assert dropped and "colour" in dropped[0].getMessage()
+
+
+async def test_a_checkpoint_of_a_newer_format_is_refused(backend: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(["hi"]), tools=[lookup])
+    host = AgentHost(backend, [agent])
+    line = {"format": LINE_FORMAT + 1, "generation": 0}
+    await host.client.start(
+        SESSION_WORKFLOW, "ops", "fx2", None, "default", line, run_id="session:fx2"
+    )
+    session = await host.get_session("fx2")
+    with pytest.raises(SessionFormatError, match="newer release") as caught:
+        await session.send("hello", client_message_id="m")
+    assert (caught.value.found, caught.value.newest) == (LINE_FORMAT + 1, LINE_FORMAT)
+    with pytest.raises(SessionFormatError):
+        await session.state()
+    assert await backend.stores.submissions.get_submission("fx2:m") is None

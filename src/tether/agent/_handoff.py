@@ -112,9 +112,12 @@ async def move_under_hold(
         args = list(first.args[:4])
         return await held.continue_as_new(*args, following.to_json())
     except (ContinueAsNewError, StoreError) as exc:
-        log.warning("session handoff failed: session %r: %r", session.session_id, exc)
+        log.warning("session handoff failed: session %r: %s", session.session_id, exc)
         await held.release()
         return None
+    except BaseException:
+        await held.release()  # e.g. a checkpoint this release cannot read: left as it was
+        raise
 
 
 async def deliver_moving(

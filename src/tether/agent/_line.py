@@ -18,12 +18,15 @@ import logging
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from ..errors import SessionFormatError
 from ..stores import Stores
 from ._entries import AssistantEntry, UserEntry
 from ._keys import conversation_path
 from ._transcript import Transcript
 
 __all__ = [
+    "LINE_FORMAT",
+    "OLDEST_LINE_FORMAT",
     "PREDECESSOR_ENTRIES",
     "PREDECESSOR_TIMEOUT",
     "SessionLine",
@@ -32,6 +35,12 @@ __all__ = [
 ]
 
 log = logging.getLogger("tether.agent")
+
+#: The checkpoint format this release writes (a session's line, its transcript entries).
+LINE_FORMAT = 1
+#: The oldest checkpoint format this release reads: upgrading tether within the window
+#: strands no session written since.
+OLDEST_LINE_FORMAT = 1
 
 #: How many of the predecessor's last messages a reset session is given.
 PREDECESSOR_ENTRIES = 20
@@ -64,8 +73,10 @@ class SessionLine:
     deadline: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON form a run's input carries."""
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        """The JSON form a run's input carries (stamped with `LINE_FORMAT`)."""
+        out = {k: v for k, v in asdict(self).items() if v is not None}
+        out["format"] = LINE_FORMAT
+        return out
 
 
 _KNOWN = frozenset(f.name for f in fields(SessionLine))
@@ -76,9 +87,18 @@ def read_line(value: Any) -> SessionLine:
 
     Keys this release does not define (a newer one wrote them) are dropped, and logged
     ``dropping unknown context key during deserialization``.
+
+    Raises:
+        SessionFormatError: Its format is outside this release's window.
     """
     if not isinstance(value, dict):
         return SessionLine()
+    value = dict(value)
+    found = value.pop("format", 1)
+    if not isinstance(found, int) or not OLDEST_LINE_FORMAT <= found <= LINE_FORMAT:
+        raise SessionFormatError(
+            found if isinstance(found, int) else -1, OLDEST_LINE_FORMAT, LINE_FORMAT
+        )
     unknown = sorted(k for k in value if k not in _KNOWN)
     for key in unknown:
         log.warning("dropping unknown context key during deserialization: %r", key)
