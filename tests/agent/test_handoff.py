@@ -232,3 +232,40 @@ async def test_a_running_turn_blocks_the_move(backend: Backend) -> None:
         third = await on_new.send("three")
         await on_new.wait_for("turn.completed", after=moved.index, submission_id=third)
         assert (await on_new.state()).deployment == "v2"
+
+
+async def test_an_active_sub_agent_blocks_the_move(backend: Backend) -> None:
+    release = asyncio.Event()
+    researching = asyncio.Event()
+
+    async def research(request: ModelRequest) -> str:
+        researching.set()
+        await release.wait()
+        return "db is fine"
+
+    researcher = Agent(name="researcher", model=ScriptedModel([research]))
+    model = ScriptedModel(
+        [Reply(tool_calls=(tool_call("researcher", {"task": "check db"}),)), "done", "later"]
+    )
+    agent = Agent(name="ops", model=model, tools=[researcher.as_tool()])
+    old = AgentHost(backend, [agent], deployment="v1")
+    new = AgentHost(backend, [agent], deployment="v2")
+    session = await old.open_session("ops", session_id="h7")
+    async with old.worker(poll_interval=0.02), new.worker(poll_interval=0.02):
+        await session.send("check")
+        await session.wait_for("turn.waiting", on="tasks")
+        await researching.wait()
+        on_new = await new.get_session("h7")
+        # Parked on its sub-agent (no lease held): still not movable.
+        for _ in range(10):
+            assert not await on_new.hand_off()
+            await asyncio.sleep(0.02)
+        assert (await new.client.latest("session:h7")).deployment == "v1"
+        release.set()
+        done = await session.wait_for("turn.completed")
+        for _ in range(500):
+            if await on_new.hand_off():
+                break
+            await asyncio.sleep(0.02)
+        moved = await on_new.wait_for("session.moved", after=done.index)
+        assert moved.data.deployment == "v2"
