@@ -269,3 +269,27 @@ async def test_an_active_sub_agent_blocks_the_move(backend: Backend) -> None:
             await asyncio.sleep(0.02)
         moved = await on_new.wait_for("session.moved", after=done.index)
         assert moved.data.deployment == "v2"
+
+
+async def test_a_host_moves_every_idle_session_ahead_of_their_messages(backend: Backend) -> None:
+    model = ScriptedModel(
+        ["a", "b", Reply(tool_calls=(tool_call("restart_service", {"service": "c"}),))]
+    )
+    agent = Agent(name="ops", model=model, tools=[restart_service], turn_policy="queue")
+    old = AgentHost(backend, [agent], deployment="v1")
+    new = AgentHost(backend, [agent], deployment="v2")
+    async with old.worker(poll_interval=0.02):
+        for sid, event in (("i1", "turn.completed"), ("i2", "turn.completed"), ("p1", "")):
+            session = await old.open_session("ops", session_id=sid)
+            await session.send(f"to {sid}")
+            await session.wait_for(event or "input.requested")
+            await wait_settled_steps(old, session)
+    async with new.worker(poll_interval=0.02):
+        assert sorted(await new.hand_off_sessions()) == ["i1", "i2"]  # p1 is parked
+        states = {s: (await (await new.get_session(s)).state()) for s in ("i1", "i2", "p1")}
+        assert {s: st.deployment for s, st in states.items()} == {
+            "i1": "v2",
+            "i2": "v2",
+            "p1": "v1",
+        }
+        assert states["p1"].stranded and await new.hand_off_sessions() == []

@@ -221,6 +221,31 @@ class AgentHost:
                 break
         return Page(items=tuple(found), next_cursor=cursor)
 
+    async def hand_off_sessions(self) -> list[str]:
+        """Move every idle session built by other versions to this host's deployment now.
+
+        What a session's next message would do (`Session.hand_off`), ahead of it: run
+        it after starting the new code's workers. Busy sessions (a turn running or
+        parked, sub-agents) stay; run it again later, or let their next message move
+        them once idle.
+
+        Returns:
+            The ids of the sessions it moved.
+        """
+        moved: list[str] = []
+        cursor: str | None = None
+        while True:
+            page = await self.list_sessions(limit=100, cursor=cursor)
+            for info in page.items:
+                if info.status in ("closed", "failed", "cancelled"):
+                    continue
+                session = await self.get_session(info.session_id)
+                if await session.hand_off():
+                    moved.append(info.session_id)
+            cursor = page.next_cursor
+            if cursor is None:
+                return moved
+
     def session(self, agent: str, session_id: str) -> Session:
         """A handle to a session (no I/O; the session need not exist yet)."""
         self.agents.get(agent)
