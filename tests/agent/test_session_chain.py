@@ -13,7 +13,15 @@ import logging
 import pytest
 from _harness import hosted, users, wait_status
 
-from tether.agent import LINE_FORMAT, Agent, AgentHost, ContextEntry, UserEntry, approval, tool
+from tether.agent import (
+    Agent,
+    AgentHost,
+    ContextEntry,
+    SessionLine,
+    UserEntry,
+    approval,
+    tool,
+)
 from tether.agent._registry import SESSION_WORKFLOW
 from tether.agent.models import ModelRequest, UserMessage
 from tether.errors import SessionClosedError, SessionFormatError, SessionStrandedError
@@ -189,7 +197,7 @@ async def test_unknown_session_state_keys_are_dropped_and_logged(
     caplog.set_level(logging.WARNING, logger="tether.agent")
     async with hosted(backend, agent) as host:
         # A run whose line a newer release wrote, with a key this one does not define.
-        line = {"format": LINE_FORMAT, "generation": 0, "colour": "blue"}
+        line = {"format": SessionLine.FORMAT, "generation": 0, "colour": "blue"}
         await host.client.start(
             SESSION_WORKFLOW, "ops", "fx1", None, "default", line, run_id="session:fx1"
         )
@@ -203,14 +211,14 @@ async def test_unknown_session_state_keys_are_dropped_and_logged(
 async def test_a_checkpoint_of_a_newer_format_is_refused(backend: Backend) -> None:
     agent = Agent(name="ops", model=ScriptedModel(["hi"]), tools=[lookup])
     host = AgentHost(backend, [agent])
-    line = {"format": LINE_FORMAT + 1, "generation": 0}
+    line = {"format": SessionLine.FORMAT + 1, "generation": 0}
     await host.client.start(
         SESSION_WORKFLOW, "ops", "fx2", None, "default", line, run_id="session:fx2"
     )
     session = await host.get_session("fx2")
     with pytest.raises(SessionFormatError, match="newer release") as caught:
         await session.send("hello", client_message_id="m")
-    assert (caught.value.found, caught.value.newest) == (LINE_FORMAT + 1, LINE_FORMAT)
+    assert (caught.value.found, caught.value.newest) == (SessionLine.FORMAT + 1, SessionLine.FORMAT)
     with pytest.raises(SessionFormatError):
         await session.state()
     assert await backend.stores.submissions.get_submission("fx2:m") is None

@@ -43,7 +43,7 @@ from ._event_data import (
 )
 from ._events import EventMeta, SessionEvent
 from ._host import AgentHost, address_session_id
-from ._line import LINE_FORMAT, OLDEST_LINE_FORMAT, SessionLine
+from ._line import SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
 from ._session import Predecessor, Session
@@ -52,8 +52,6 @@ from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
-    "LINE_FORMAT",
-    "OLDEST_LINE_FORMAT",
     "Agent",
     "AgentHost",
     "Agents",

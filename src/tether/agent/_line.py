@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import SessionFormatError
 from ..stores import Stores
@@ -62,7 +62,13 @@ class SessionLine:
         predecessor_generation: That run's transcript generation.
         summary: After a compaction: the summary the new transcript opens with.
         deadline: The session's timeout (Unix seconds), if it has one.
+
+    `FORMAT` is the checkpoint format this release writes, `OLDEST_FORMAT` the oldest
+    it reads (its compatibility window).
     """
+
+    FORMAT: ClassVar[int] = LINE_FORMAT
+    OLDEST_FORMAT: ClassVar[int] = OLDEST_LINE_FORMAT
 
     generation: int = 0
     inbox: str | None = None
