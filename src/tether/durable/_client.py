@@ -498,7 +498,11 @@ class Client:
         )
 
     def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
-        """A named stream of a run: `read(start)`, `follow(start)` (ends with the run)."""
+        """A named stream of a run's chain: `read(start)`, `follow(start)` (ends with the chain).
+
+        Every run of a chain writes its streams under the chain's id, so the stream of
+        any run of the chain is the same, its indexes going on across moves.
+        """
         return RunStream(self._store, run_id, name)
 
     async def resume_hook(
