@@ -120,6 +120,7 @@ class Session:
         self.owner = owner
         self._inbox = Inbox(host, agent_name, session_id, run_id)
         self._run_handle: RunHandle | None = None
+        self._lines: dict[str, SessionLine] = {}
 
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
@@ -139,8 +140,13 @@ class Session:
             info = await client.latest(self.run_id)
         except NotFoundError:
             raise NotFoundError(f"no session {self.session_id!r}") from None
-        args = (await (await client.get(info.run_id, follow=False)).input()).args
-        return info, read_line(args[4] if len(args) > 4 else None)
+        line = self._lines.get(info.run_id)
+        if line is None:
+            # A run's input never changes: read its line once per run.
+            args = (await (await client.get(info.run_id, follow=False)).input()).args
+            line = read_line(args[4] if len(args) > 4 else None)
+            self._lines = {info.run_id: line}
+        return info, line
 
     # -- writes -----------------------------------------------------------------------------
     async def send(
