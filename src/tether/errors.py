@@ -84,6 +84,7 @@ __all__ = [
     "RecordedError",
     "RetryableError",
     "RunCancelledError",
+    "RunDormantError",
     "RunFailedError",
     "RunTimeoutError",
     "SerializationError",
@@ -336,6 +337,23 @@ class StrandedRunError(WorkflowError):
             f"run {run_id!r} was built by tether {engine_version!r}, deployment "
             f"{deployment!r}, and no live worker serves those versions; it is stranded: "
             "start a worker of that deployment to finish it, or cancel it"
+        )
+
+
+class RunDormantError(StrandedRunError):
+    """The run belongs to a `tether dev` generation no live worker serves.
+
+    `tether dev` restarted without ``--resume`` leaves the unfinished runs of earlier
+    generations dormant: a payload sent to one would wait for no one, so it is refused.
+    """
+
+    def __init__(self, run_id: str, engine_version: str, deployment: str) -> None:
+        super().__init__(run_id, engine_version, deployment)
+        self.args = (
+            f"run {run_id!r} belongs to the dev generation {deployment!r}, which no worker "
+            "serves: `tether dev` was restarted without --resume, so the run is dormant and "
+            "nothing sent to it would be received; restart `tether dev` with --resume to "
+            "recover it, or cancel it",
         )
 
 

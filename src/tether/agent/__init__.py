@@ -19,6 +19,7 @@ from ._entries import (
 )
 from ._erasure import SessionErasure
 from ._event_data import (
+    TERMINAL_EVENTS,
     AuthorizationRequested,
     EventData,
     InputRequested,
@@ -41,7 +42,7 @@ from ._event_data import (
     TurnSteered,
     TurnWaiting,
 )
-from ._events import EventMeta, SessionEvent
+from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
 from ._line import SessionLine
 from ._registry import Agents
@@ -52,6 +53,8 @@ from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
+    "EVENTS_STREAM",
+    "TERMINAL_EVENTS",
     "Agent",
     "AgentHost",
     "Agents",
@@ -111,6 +114,7 @@ __all__ = [
     "UserEntry",
     "address_session_id",
     "approval",
+    "decode_event",
     "tool",
     "workflow_tool",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
+    WorkflowError,
 )
 from ._agent import TurnPolicy
 from ._erasure import SessionErasure, erased_note
@@ -42,6 +44,10 @@ if TYPE_CHECKING:
     from ._host import AgentHost
 
 __all__ = ["Predecessor", "Session", "session_info", "session_run_id"]
+
+# How long an erasure waits for a running session to obey its cancel (a lease's
+# holder obeys at its next commit); past it the keys are destroyed all the same.
+_ERASE_WAIT = 30.0
 
 _ENDED: dict[str, SessionStatus] = {
     "completed": "closed",
@@ -397,8 +403,12 @@ class Session:
         """Erase this session now (see `AgentHost.erase_session`)."""
         current, _ = await self._current()
         if current.status not in _ENDED:
-            # Stops it (and its tasks) first: a step still running would write on.
+            # Stops it (and its tasks) first: a step still running would write on. While a
+            # worker holds the run the cancel is a request, obeyed at its next commit:
+            # wait for the run to end so nothing it writes lands after the purge.
             await self.host.client.cancel(current.run_id, "session erased")
+            with contextlib.suppress(WorkflowError):
+                await (await self._handle()).result(timeout=_ERASE_WAIT)
         agent = self.host.agents.get(self.agent_name)
         erasure = await purge_session(
             self.host.backend.stores,

@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, runs list/show, migrate."""
+"""The `tether` command: demo, worker, serve, sessions, dev, check-deploy, runs, migrate, keys."""
 
 from __future__ import annotations
 
@@ -57,6 +57,55 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="runs executed at once (default: $TETHER_WORKER_CONCURRENCY or 16)",
     )
+    worker.add_argument(
+        "--deployment",
+        metavar="NAME",
+        help="serve this deployment instead of the one the registry declares",
+    )
+    worker.add_argument(
+        "--import-path",
+        metavar="DIR",
+        help="import MODULE from DIR, ahead of the current directory (tether dev's snapshots)",
+    )
+    dev = with_db(
+        sub.add_parser(
+            "dev",
+            help="run MODULE:ATTR's workers, a new generation on every code change; runs "
+            "in flight keep the code they started with",
+        )
+    )
+    dev.add_argument("target", metavar="MODULE:ATTR")
+    dev.add_argument(
+        "--resume",
+        action="store_true",
+        help="recover the unfinished runs of earlier generations (default: leave them dormant)",
+    )
+    dev.add_argument(
+        "--poll", type=float, default=0.3, help="seconds between looks at the code (default 0.3)"
+    )
+    dev.add_argument("--keep-minutes", type=float, default=30.0, help=argparse.SUPPRESS)
+    dev.add_argument("--keep-last", type=int, default=5, help=argparse.SUPPRESS)
+    check = with_db(
+        sub.add_parser(
+            "check-deploy",
+            help="replay every unfinished run against MODULE:ATTR's code, writing nothing; "
+            "exit 1 if the new code would fail any",
+        )
+    )
+    check.add_argument("target", metavar="MODULE:ATTR")
+    check.add_argument(
+        "--deployment",
+        action="append",
+        metavar="NAME",
+        help="only runs built by this deployment (repeatable; default every unfinished run)",
+    )
+    check.add_argument("--json", action="store_true")
+    check.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds one run's replay may take before it is reported as blocked",
+    )
     runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
     ls = with_db(runs.add_parser("list", help="list runs, newest first"))
     ls.add_argument("--status", choices=RUN_STATUSES, help="only runs in this status")
@@ -86,6 +135,46 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="then drop from the key file the keys no data key of this store uses",
     )
+    serve = with_db(
+        sub.add_parser(
+            "serve", help="serve MODULE:ATTR's agents over HTTP (and run a worker in-process)"
+        )
+    )
+    serve.add_argument("target", metavar="MODULE:ATTR")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--no-worker", action="store_true", help="serve the API only (workers run elsewhere)"
+    )
+    serve.add_argument("--concurrency", type=int, default=None, help="the worker's concurrency")
+    sessions = sub.add_parser("sessions", help="a client of sessions: a server or a store")
+    verbs = sessions.add_subparsers(dest="sessions", required=True)
+
+    def client(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--server", help="server URL (default: $TETHER_SERVER_URL)")
+        p.add_argument("--token", help="bearer token (default: $TETHER_TOKEN)")
+        p.add_argument("--db", help="read and write a store directly instead (with --app)")
+        p.add_argument("--app", help="MODULE:ATTR of the agents, for --db")
+        return p
+
+    s_list = client(verbs.add_parser("list", help="the sessions, newest first"))
+    s_list.add_argument("--json", action="store_true")
+    s_show = client(verbs.add_parser("show", help="a session's state and pending requests"))
+    s_show.add_argument("session_id")
+    s_show.add_argument("--json", action="store_true")
+    s_send = client(verbs.add_parser("send", help="send a message (opens the session)"))
+    s_send.add_argument("session_id")
+    s_send.add_argument("text")
+    s_send.add_argument("--client-message-id", default=None)
+    s_send.add_argument("--follow", action="store_true", help="render the turn until it ends")
+    s_answer = client(verbs.add_parser("answer", help="answer an input request"))
+    s_answer.add_argument("session_id")
+    s_answer.add_argument("request_id")
+    s_answer.add_argument("answer", help='e.g. approve, deny, p1 or {"authorized": true}')
+    s_follow = client(verbs.add_parser("follow", help="render a session's events live"))
+    s_follow.add_argument("session_id")
+    s_follow.add_argument("--start", type=int, default=0, help="negative: from the tail")
+    s_follow.add_argument("--no-follow", action="store_true", help="print what is there")
     return parser
 
 
@@ -128,6 +217,46 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await keys_command(args, _url(args) if args.keys == "rotate" else "")
     if args.command == "worker":
         return await _worker(args)
+    if args.command == "serve":
+        from ._serve import serve
+
+        return await serve(
+            _load_agents(str(args.target)),
+            _url(args),
+            host=args.host,
+            port=args.port,
+            worker=not args.no_worker,
+            concurrency=args.concurrency,
+        )
+    if args.command == "sessions":
+        return await _sessions(args)
+    if args.command == "dev":
+        from ._dev import DevOptions, run_dev
+
+        registry, _ = _load_registry(str(args.target))
+        return await run_dev(
+            DevOptions(
+                target=str(args.target),
+                url=_url(args),
+                deployment=registry.deployment,
+                resume=bool(args.resume),
+                poll=float(args.poll),
+                keep_seconds=float(args.keep_minutes) * 60.0,
+                keep_last=int(args.keep_last),
+            )
+        )
+    if args.command == "check-deploy":
+        from ._check_deploy import check_deploy
+
+        registry, _ = _load_registry(str(args.target))
+        async with open_backend(_url(args), migrate=False) as backend:
+            return await check_deploy(
+                backend,
+                registry,
+                deployments=args.deployment,
+                as_json=args.json,
+                timeout=args.timeout,
+            )
     async with open_backend(_url(args), migrate=False) as backend:
         from ._runs import list_runs, show_run
 
@@ -155,10 +284,16 @@ def _import_failure(exc: Exception) -> str:
 
 
 async def _worker(args: argparse.Namespace) -> int:
-    from ..durable import Worker
+    from ..durable import Registry, Worker
     from ..stores import open_backend
+    from ._dev import die_with_parent
 
-    registry, what = _load_registry(str(args.target))
+    die_with_parent()  # a `tether dev` generation's worker: it goes when its supervisor does
+
+    registry, what = _load_registry(str(args.target), import_path=args.import_path)
+    if args.deployment is not None:
+        # This process serves another deployment of the same code (a dev generation).
+        registry.deployment = Registry(deployment=args.deployment).deployment
     async with open_backend(_url(args)) as backend:
         print(
             f"tether worker: {what}, deployment {registry.deployment!r}, workflows "
@@ -169,7 +304,38 @@ async def _worker(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_registry(target: str) -> tuple[Any, str]:
+async def _sessions(args: argparse.Namespace) -> int:
+    from ..agent import AgentHost
+    from ..stores import open_backend
+    from ._sessions import sessions_client, sessions_command, store_sessions
+
+    client, db = sessions_client(args, None)
+    if client is not None:
+        return await sessions_command(args, client)
+    agents = _load_agents(str(args.app))
+    async with open_backend(db or _url(args), migrate=False) as backend:
+        return await sessions_command(args, store_sessions(AgentHost(backend, agents)))
+
+
+def _load_agents(target: str) -> Any:
+    """The `Agents` a `MODULE:ATTR` names (an `Agents` or an `AgentHost`)."""
+    from ..agent import AgentHost, Agents
+    from ..errors import ConfigurationError
+
+    registry, _ = _load_registry(target)
+    module_name, _, attr = target.partition(":")
+    value = getattr(sys.modules[module_name], attr)
+    if isinstance(value, AgentHost):
+        value = value.agents
+    if not isinstance(value, Agents):
+        raise ConfigurationError(
+            f"{target!r} is {type(value).__name__}, not a tether.agent.Agents or AgentHost"
+        )
+    assert value.registry is registry
+    return value
+
+
+def _load_registry(target: str, *, import_path: str | None = None) -> tuple[Any, str]:
     """The `Registry` a `MODULE:ATTR` names: a Registry, an `Agents`, or an `AgentHost`."""
     from ..agent import AgentHost, Agents
     from ..durable import Registry
@@ -181,6 +347,8 @@ def _load_registry(target: str) -> tuple[Any, str]:
             f"{target!r}: write MODULE:ATTR, e.g. app.flows:registry or app.agents:agents"
         )
     sys.path.insert(0, os.getcwd())
+    if import_path is not None:
+        sys.path.insert(0, os.path.abspath(import_path))
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:

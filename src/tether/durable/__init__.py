@@ -5,7 +5,10 @@ from __future__ import annotations
 from ._ambient import current_backend
 from ._client import Client, LiveDeployment, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._forwarder import Forwarder
+from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._registry import Registry, WorkflowDef
+from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import HookView, RunInput
 from ._step_scope import (
@@ -22,13 +25,18 @@ from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "DEV_MARK",
+    "REPLAY_OUTCOMES",
     "TAKEOVER_LEASE",
     "ChildRun",
     "Client",
+    "Forwarder",
     "Hook",
     "HookView",
     "LiveDeployment",
     "Registry",
+    "ReplayOutcome",
+    "ReplayReport",
     "RetryPolicy",
     "RunHandle",
     "RunInfo",
@@ -41,11 +49,16 @@ __all__ = [
     "Worker",
     "WorkflowContext",
     "WorkflowDef",
+    "check_runs",
     "checkpoint",
     "commit_with_step",
     "current_backend",
+    "dev_generation",
+    "forward_new_runs",
     "hook_received",
+    "is_dev_generation",
     "parse_duration",
+    "replay_run",
     "step_info",
     "step_stream",
     "to_thread",

@@ -17,6 +17,7 @@ from ..errors import (
     ConfigurationError,
     NotFoundError,
     RunCancelledError,
+    RunDormantError,
     RunFailedError,
     RunTimeoutError,
     StrandedRunError,
@@ -35,6 +36,7 @@ from ..stores import (
     successor_run_id,
 )
 from ._continue import Handoff
+from ._generations import is_dev_generation
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import (
     HookView,
@@ -49,6 +51,11 @@ from ._streams import RunStream
 from ._takeover import Takeover, take_over
 
 __all__ = ["Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
+
+#: How many hook tokens a client remembers as not on a dev generation.
+_NOT_DEV_TOKENS = 4096
+#: How long a client trusts its last look at whether any dev generation has a worker.
+_DEV_WORKERS_TTL = 2.0
 
 #: Every run status, in lifecycle order (what `Client.list_runs(status=...)` takes).
 RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
@@ -210,7 +217,10 @@ class RunHandle:
             if time.monotonic() >= next_check:
                 next_check = time.monotonic() + 2.0
                 if await _is_stranded(self._store, run):
-                    raise StrandedRunError(run.run_id, run.engine_version, run.deployment)
+                    stranded = (
+                        RunDormantError if is_dev_generation(run.deployment) else StrandedRunError
+                    )
+                    raise stranded(run.run_id, run.engine_version, run.deployment)
             if deadline is not None and time.monotonic() >= deadline:
                 raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
 
@@ -342,6 +352,12 @@ class Client:
         self._handoff: Handoff | None = None
         # Set on `Worker.client`: starts runs on that worker at once when it has room.
         self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
+        # Hook tokens whose run was found on an ordinary deployment (not a dev
+        # generation): sends to them skip the dormancy check's reads from then on.
+        self._not_dev: dict[str, None] = {}
+        # Whether any worker of a dev generation is registered, and when that was read.
+        self._dev_workers = False
+        self._dev_read_at = -_DEV_WORKERS_TTL
 
     @property
     def _store(self) -> WorkflowStore:
@@ -518,9 +534,12 @@ class Client:
 
         Raises:
             NotFoundError: No active hook has that token (nothing is written).
+            RunDormantError: The hook's run belongs to a `tether dev` generation no
+                worker serves (nothing is written): it would wait for no one.
             InvalidInputError: `token` cannot be a hook token on any backend.
         """
         check_identifier(token, what="hook token")
+        await self._refuse_dormant(token)
         await self._store.resume_hook(token, encode(payload, what="hook payload"), writes=writes)
 
     async def take_over(self, run_id: str) -> Takeover | None:
@@ -588,6 +607,42 @@ class Client:
                 raise NotFoundError(f"chain {chain_id!r} does not exist")
             run = await _current(self._store, run)
         return _info(run, await _is_stranded(self._store, run))
+
+    async def _refuse_dormant(self, token: str) -> None:
+        """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.
+
+        A run is dormant only while `tether dev` runs (a worker of its current
+        generation is registered, and none of the run's): without any dev generation's
+        worker registered, which a client reads at most every `_DEV_WORKERS_TTL`
+        seconds, a send costs nothing more. Otherwise two reads (the hook, its run) the
+        first time a token is seen; a token found on an ordinary deployment is
+        remembered (at most `_NOT_DEV_TOKENS` of them), since a run never moves from
+        an ordinary deployment to a dev generation once it holds a hook (`tether dev`
+        moves runs before their first step).
+        """
+        if token in self._not_dev or not await self._dev_mode_running():
+            return
+        hook = await self._store.get_hook(token)
+        if hook is None:
+            return  # the store refuses the send itself, with its own error
+        run = await self._store.get_run(hook.run_id)
+        if run is None:
+            return
+        if not is_dev_generation(run.deployment):
+            if len(self._not_dev) >= _NOT_DEV_TOKENS:
+                self._not_dev.pop(next(iter(self._not_dev)))
+            self._not_dev[token] = None
+            return
+        if await _is_stranded(self._store, run):
+            raise RunDormantError(run.run_id, run.engine_version, run.deployment)
+
+    async def _dev_mode_running(self) -> bool:
+        now = time.monotonic()
+        if now - self._dev_read_at >= _DEV_WORKERS_TTL:
+            workers = await self._store.list_workers()
+            self._dev_workers = any(is_dev_generation(w.deployment) for w in workers)
+            self._dev_read_at = now
+        return self._dev_workers
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).

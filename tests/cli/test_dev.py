@@ -1,0 +1,299 @@
+"""`tether dev`, run as a real process on a real project directory.
+
+The app's step returns the code's VERSION, so a run's result says which generation's
+code ran it. The supervisor is killed with SIGKILL for the restarts (its workers die
+with it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+import tether
+from tether.cli._snapshots import list_snapshots, mark_superseded, prune_snapshots, take_snapshot
+from tether.durable._worker import pid_is_dead
+from tether.errors import RunCancelledError, RunDormantError
+from tether.stores import Backend
+
+APP = """
+import tether
+
+registry = tether.Registry(deployment="shop")
+VERSION = {version!r}
+
+
+def version() -> str:
+    return VERSION
+
+
+@registry.workflow(name="job")
+async def job(ctx: tether.WorkflowContext, n: int) -> str:
+    await ctx.create_hook(token=f"go-{{ctx.chain_id}}")
+    return await ctx.step(version, name="version")
+"""
+
+# What clients use: the app's own deployment; `tether dev` moves new runs to a generation.
+client_registry = tether.Registry(deployment="shop")
+
+
+@client_registry.workflow(name="job")
+async def job(ctx: tether.WorkflowContext, n: int) -> str:
+    raise AssertionError("clients never run it")
+
+
+def write_app(project: Path, version: str) -> None:
+    (project / "app.py").write_text(APP.format(version=version))
+
+
+POLL = ("--poll", "0.05")
+
+
+class Dev:
+    """One `tether dev` process; its output goes to a file the test reads."""
+
+    def __init__(self, project: Path, url: str, env: dict[str, str], *args: str) -> None:
+        self.out = project.parent / f"dev-{time.monotonic_ns()}.log"
+        self._file = self.out.open("wb")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tether.cli", "dev", "app:registry", "--db", url, *POLL, *args],
+            cwd=project,
+            stdout=self._file,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, **env},
+        )
+
+    def text(self) -> str:
+        return self.out.read_text(errors="replace")
+
+    async def line(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            if self.process.poll() is not None:
+                break
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no line matching {pattern!r} in:\n{self.text()}")
+
+    async def serving(self, after: int = 0) -> str:
+        """The digest of the generation serving new runs (the `after`-th announcement)."""
+        pattern = r"generation (\w+) \(\S+\) serving new runs"
+        for _ in range(300):
+            found = re.findall(pattern, self.text())
+            if len(found) > after:
+                return str(found[after])
+            await asyncio.sleep(0.05)
+        raise AssertionError(f"no generation #{after} in:\n{self.text()}")
+
+    def kill(self) -> None:
+        """SIGKILL the supervisor; its workers die with it (parent-death signal)."""
+        pids = [int(p) for p in re.findall(r"worker pid (\d+)", self.text())]
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+        for pid in pids:
+            for _ in range(500):
+                if pid_is_dead(pid):  # gone, or a zombie nobody reaped yet
+                    break
+                time.sleep(0.01)
+            else:
+                raise AssertionError(f"worker {pid} outlived its supervisor")
+        self._file.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._file.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/dev.db", {}
+        return
+    namespace = request.getfixturevalue("pg_namespace")
+    yield request.getfixturevalue("pg_url"), {"TETHER_POSTGRES_NAMESPACE": namespace}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    path = tmp_path / "project"
+    path.mkdir()
+    write_app(path, "v1")
+    return path
+
+
+@pytest.fixture
+async def backend(store: tuple[str, dict[str, str]]) -> AsyncIterator[Backend]:
+    url, env = store
+    options = {"namespace": env["TETHER_POSTGRES_NAMESPACE"]} if env else {}
+    async with tether.open_backend(url, **options) as opened:
+        yield opened
+
+
+async def start_parked(backend: Backend, run_id: str) -> str:
+    """Start `run_id` as a client does; return the deployment of the run that parked."""
+    client = tether.Client(backend, registry=client_registry)
+    handle = await client.start("job", 1, run_id=run_id)
+    for _ in range(1000):
+        if await backend.stores.workflow.get_hook(f"go-{run_id}") is not None:
+            return (await handle.info()).deployment
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{run_id} never parked")
+
+
+async def finish(backend: Backend, run_id: str) -> str:
+    client = tether.Client(backend)
+    await client.resume_hook(f"go-{run_id}", "go")
+    return str(await (await client.get(run_id)).result(timeout=20))
+
+
+async def test_a_run_in_flight_keeps_its_code_and_new_runs_get_the_new_code(
+    project: Path, tmp_path: Path
+) -> None:
+    # SQLite only: the restart test below runs the same process work on Postgres too.
+    url, env = f"sqlite:///{tmp_path}/dev.db", {}
+    async with tether.open_backend(url) as backend:
+        await in_flight_keeps_its_code(project, url, env, backend)
+
+
+async def in_flight_keeps_its_code(
+    project: Path, url: str, env: dict[str, str], backend: Backend
+) -> None:
+    # No grace at all: only being active keeps a superseded snapshot.
+    dev = Dev(project, url, env, "--keep-minutes", "0", "--keep-last", "0")
+    try:
+        first = await dev.serving()
+        assert await start_parked(backend, "r1") == f"shop+dev.{first}"
+        write_app(project, "v2")
+        second = await dev.serving(after=1)
+        assert second != first
+        assert await start_parked(backend, "r2") == f"shop+dev.{second}"
+        # Changed back while generation 1 still runs r1: its worker takes new runs again.
+        write_app(project, "v1")
+        assert await dev.serving(after=2) == first
+        assert await start_parked(backend, "back") == f"shop+dev.{first}"
+        write_app(project, "v2")
+        assert await dev.serving(after=3) == second
+        assert len(re.findall(r"tether worker: ", dev.text())) == 2  # no worker started
+        await asyncio.sleep(1.5)  # housekeeping ran: r1 is unfinished, its snapshot stays
+        assert (project / ".tether" / "dev" / first).is_dir()
+        assert f"generation {first} retired" not in dev.text()
+        assert await finish(backend, "r1") == "v1"  # the old code, in the old worker
+        assert await finish(backend, "back") == "v1"
+        assert await finish(backend, "r2") == "v2"
+        await dev.line(f"generation {first} retired \\(no unfinished runs\\)")
+        await dev.line(f"removed snapshot {first}")
+        assert not (project / ".tether" / "dev" / first).exists()
+        assert (project / ".tether" / "dev" / second).is_dir()  # current: never removed
+        # A generation's worker killed is started again, and serves its runs.
+        pid = int(re.findall(r"worker pid (\d+)", dev.text())[-1])
+        os.kill(pid, signal.SIGKILL)
+        await dev.line(f"the worker of generation {second} exited \\(-9\\); restarting it")
+        await start_parked(backend, "r3")
+        assert await finish(backend, "r3") == "v2"
+    finally:
+        dev.stop()
+    assert dev.process.returncode in (0, 130, -signal.SIGINT)
+
+
+async def test_restart_dormant_then_resume_recovers_or_cancels(
+    project: Path, store: tuple[str, dict[str, str]], backend: Backend
+) -> None:
+    """Killed; restarted on new code without --resume, then again with it.
+
+    r1 is left by generation 1, whose snapshot stays: resumed, it finishes on its own
+    code. r2 is left by generation 2, whose snapshot is removed: resumed, it is
+    cancelled, and says why.
+    """
+    url, env = store
+    dev = Dev(project, url, env)
+    first = await dev.serving()
+    await start_parked(backend, "r1")
+    dev.kill()
+
+    write_app(project, "v2")
+    dormant = Dev(project, url, env)
+    try:
+        await dormant.line(
+            f"1 unfinished run\\(s\\) of generation {first} left dormant .* --resume"
+        )
+        second = await dormant.serving()
+        client = tether.Client(backend)
+        with pytest.raises(RunDormantError, match="--resume"):
+            await client.resume_hook("go-r1", "lost?")
+        with pytest.raises(RunDormantError):
+            await (await client.get("r1")).result(timeout=5)
+        # New runs are served meanwhile, by the current code.
+        await start_parked(backend, "r2")
+        await start_parked(backend, "r3")
+        assert await finish(backend, "r3") == "v2"
+    finally:
+        dormant.kill()
+
+    write_app(project, "v3")
+    shutil.rmtree(project / ".tether" / "dev" / second)
+    resumed = Dev(project, url, env, "--resume")
+    try:
+        await resumed.line(f"resumed generation {first}: 1 unfinished run\\(s\\)")
+        await resumed.line(f"cancelled 1 run\\(s\\) of generation {second}: its snapshot is gone")
+        await resumed.serving()
+        assert await finish(backend, "r1") == "v1"
+        handle = await tether.Client(backend).get("r2")
+        with pytest.raises(RunCancelledError):
+            await handle.result(timeout=10)
+        info = await handle.info()
+        events = await backend.stores.workflow.list_events(info.run_id)
+        reasons = [str(e.attrs.get("reason")) for e in events if "reason" in e.attrs]
+        assert any(f"snapshot of generation {second} is gone" in r for r in reasons), reasons
+    finally:
+        resumed.stop()
+    # The payload refused while r1 was dormant was never delivered.
+    events = await backend.stores.workflow.list_events("r1~1")
+    assert [e.event_type for e in events].count("hook_received") == 1
+
+
+def test_snapshot_retention(tmp_path: Path) -> None:
+    """Superseded snapshots: kept 30 minutes, and the newest 5 whatever their age."""
+    root, dev_dir = tmp_path / "app", tmp_path / "app" / ".tether" / "dev"
+    root.mkdir()
+    snapshots = []
+    for i in range(9):
+        (root / "app.py").write_text(f"VERSION = {i}\n")
+        snapshots.append(take_snapshot(root, dev_dir))
+    again = take_snapshot(root, dev_dir)  # the same code is the same generation
+    assert again.digest == snapshots[-1].digest and len(list_snapshots(dev_dir)) == 9
+    assert (again.path / "app.py").read_text() == "VERSION = 8\n"
+    now = time.time()
+    # 0-6 superseded an hour ago, 7 ten minutes ago; 8 is current (never superseded).
+    for s in snapshots[:7]:
+        mark_superseded(s, at=now - 3600)
+    mark_superseded(snapshots[7], at=now - 600)
+    removed = prune_snapshots(dev_dir, active={snapshots[0].digest}, now=now)
+    # Kept: 0 (active), the newest five superseded (3-7), 8 (current). Removed: 1, 2.
+    assert sorted(removed) == sorted(s.digest for s in snapshots[1:3])
+    left = {s.digest for s in list_snapshots(dev_dir)}
+    assert left == {s.digest for s in [snapshots[0], *snapshots[3:]]}
+    # Within 30 minutes a snapshot stays even beyond the newest five.
+    assert prune_snapshots(dev_dir, active=set(), now=now, keep_last=0) == [
+        s.digest for s in [snapshots[0], *snapshots[3:7]]
+    ]
+    assert {s.digest for s in list_snapshots(dev_dir)} == {
+        snapshots[7].digest,
+        snapshots[8].digest,
+    }
