@@ -38,7 +38,8 @@ TetherError
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
-   └─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
+   ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
+   └─ SessionFormatError      a session written in a checkpoint format this release does not read
 FatalError                     raised by user code: fail now, do not retry
 RecordedError                  stands in for an error whose class cannot be rebuilt here
 AuthorizationRequired          raised by a tool: park the turn until the user authorizes
@@ -88,6 +89,7 @@ __all__ = [
     "RunTimeoutError",
     "SerializationError",
     "SessionClosedError",
+    "SessionFormatError",
     "SessionStrandedError",
     "StaleHeadError",
     "StepFailedError",
@@ -711,6 +713,31 @@ class SessionStrandedError(AgentError):
             f"{deployment!r}, and no live worker serves those versions: it is stranded and "
             "nothing was admitted (its history stays readable; start a worker of that "
             "deployment, or open a new session)"
+        )
+
+
+class SessionFormatError(AgentError):
+    """A session's checkpoint was written in a format this tether release does not read.
+
+    A release reads every format from its floor (`OLDEST_LINE_FORMAT`) up to its own
+    (`LINE_FORMAT`); a newer release wrote this one, or one older than the floor.
+    Nothing was changed: serve it with a release that reads that format.
+    """
+
+    def __init__(self, found: int, oldest: int, newest: int) -> None:
+        self.found = found
+        self.oldest = oldest
+        self.newest = newest
+        newer = found > newest
+        super().__init__(
+            f"the session's checkpoint has format {found}; this tether release reads formats "
+            f"{oldest} to {newest}"
+            + (
+                " (a newer release wrote it: upgrade tether to serve it)"
+                if newer
+                else " (it predates this release's floor: serve it with an older release, or "
+                "reset it)"
+            )
         )
 
 

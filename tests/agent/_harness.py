@@ -68,3 +68,18 @@ async def wait_status(session: Session, status: str, timeout: float = 20) -> Non
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"session never became {status!r}: {await session.state()}")
+
+
+async def wait_settled_steps(host: AgentHost, session: Session, timeout: float = 20) -> None:
+    """Until every step of the session's current run is committed.
+
+    An event a step emits may be read before the step commits (its chunk flushed
+    live): a test stopping a worker after it must wait for the commit as well.
+    """
+    for _ in range(int(timeout / 0.02)):
+        current = await host.client.latest(session.run_id)
+        steps = await (await host.client.get(current.run_id, follow=False)).steps()
+        if steps and all(s.status in ("completed", "failed") for s in steps):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the steps of {session.session_id!r} never settled")

@@ -157,3 +157,25 @@ async def test_erasing_without_a_key_deletes_the_content(backend: Backend) -> No
         assert sub is not None and sub.payload is None
         assert await session.transcript() == []
         assert SECRET.encode() not in b"".join(held)
+
+
+async def test_erasing_a_reset_session_erases_every_run_of_it(encrypted: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two"]))
+    async with hosted(encrypted, agent) as host:
+        session = await host.open_session("ops", session_id="er1")
+        await session.send("first secret")
+        await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        await fresh.send("second secret", client_message_id="m2")
+        await fresh.wait_for("turn.completed", after=0)
+        # The reset session's run shares the chain's key scope: direct admission agrees.
+        await fresh.send("second secret", client_message_id="m2")
+        await fresh.erase()
+        with pytest.raises(ContentDeletedError):
+            await fresh.transcript()
+        with pytest.raises(ContentDeletedError):
+            await fresh.read_events()
+    # The reset session's run was sealed under the chain's keys (which are gone), so a
+    # copy of its data taken before the erasure is unreadable too.
+    store: Any = encrypted.stores.workflow
+    assert await store.scope_of("session:er1~1") == await store.scope_of("session:er1")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
+from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._entries import (
     ApprovalEntry,
     AssistantEntry,
     AuthorizationEntry,
+    ContextEntry,
     ToolCallEntry,
     ToolResultEntry,
     ToolStartedEntry,
@@ -27,6 +29,7 @@ from ._event_data import (
     SessionClosed,
     SessionEventType,
     SessionFailed,
+    SessionMoved,
     SessionStarted,
     SessionWaiting,
     ToolCalled,
@@ -40,10 +43,11 @@ from ._event_data import (
     TurnWaiting,
 )
 from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
-from ._host import AgentHost
+from ._host import AgentHost, address_session_id
+from ._line import SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
-from ._session import Session
+from ._session import Predecessor, Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
@@ -59,14 +63,20 @@ __all__ = [
     "AssistantEntry",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "Compaction",
+    "Compactor",
+    "ContextEntry",
     "EventData",
     "EventMeta",
     "InputRequest",
     "InputRequested",
     "InputResolved",
+    "KeepLast",
     "MessageCompleted",
     "MessageDelta",
+    "ModelSummary",
     "ParkedOn",
+    "Predecessor",
     "RequestKind",
     "Retention",
     "Session",
@@ -76,6 +86,8 @@ __all__ = [
     "SessionEventType",
     "SessionFailed",
     "SessionInfo",
+    "SessionLine",
+    "SessionMoved",
     "SessionStarted",
     "SessionState",
     "SessionStatus",
@@ -100,6 +112,7 @@ __all__ = [
     "TurnSteered",
     "TurnWaiting",
     "UserEntry",
+    "address_session_id",
     "approval",
     "decode_event",
     "tool",

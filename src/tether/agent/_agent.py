@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
+    from ._compaction import Compaction
     from ._tools import Tool
     from .models import Model
 
@@ -54,6 +55,12 @@ class Agent:
             before its attempt fails and is retried within the step's 4 attempts; None
             waits as long as it takes.
         max_tokens: Passed to the model on every call.
+        compaction: When a session's transcript passes its threshold, the session
+            goes on in a new run with a compacted transcript (see `Compaction`); None
+            (default) never compacts.
+        session_timeout: Seconds a session may stay idle: past that it closes (a
+            durable timer; a message re-arms it, and so does a move to a new
+            deployment; a compaction does not). None (default): never.
     """
 
     name: str
@@ -68,6 +75,8 @@ class Agent:
     tool_timeout: float | None = None
     step_timeout: float | None = None
     max_tokens: int | None = None
+    compaction: Compaction | None = None
+    session_timeout: float | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -83,10 +92,17 @@ class Agent:
         if self.max_steps_per_turn < 1:
             raise ConfigurationError("max_steps_per_turn must be at least 1")
         check_retention(self.retention)
+        from ._compaction import Compaction
         from ._tools import check_timeout
+
+        if self.compaction is not None and not isinstance(self.compaction, Compaction):
+            raise ConfigurationError(
+                f"compaction must be a Compaction, not {type(self.compaction).__name__}"
+            )
 
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
+        check_timeout(self.session_timeout, "session_timeout")
         names = [t.name for t in self.tools]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:

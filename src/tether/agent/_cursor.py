@@ -24,10 +24,11 @@ __all__ = [
     "TurnState",
 ]
 
-StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed"]
+StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed", "move"]
 """What the session's body does after a turn step: wait for its inbox (``idle``, ``held``:
-parked on input), run the next step (``continue``), run workflow tools (``park``), or end
-the session (``closed``)."""
+parked on input), run the next step (``continue``), run workflow tools (``park``), end
+the session (``closed``), or move it to a new run with a fresh transcript (``move``,
+`StepResult.reason` says why)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,6 +85,8 @@ class Cursor:
     #: False for a sub-agent task: nobody can answer its requests (its calls that need
     #: an approval are refused).
     interactive: bool = True
+    #: The transcript generation (see `SessionLine.generation`).
+    generation: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -114,3 +117,5 @@ class StepResult:
     calls: tuple[ParkedCall, ...] = ()
     #: Rings of the inbox the step accounted for: the body waits for a later one.
     rings: int = 0
+    #: For ``move``: why (``clear``, ``compaction``).
+    reason: str = ""

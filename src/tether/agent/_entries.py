@@ -19,6 +19,7 @@ __all__ = [
     "ApprovalEntry",
     "AssistantEntry",
     "AuthorizationEntry",
+    "ContextEntry",
     "ToolCallEntry",
     "ToolResultEntry",
     "ToolStartedEntry",
@@ -41,6 +42,20 @@ class UserEntry:
     text: str
     principal: str | None = None
     kind: Literal["user"] = "user"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ContextEntry:
+    """Context the session was given as data, not instructions.
+
+    ``source`` says what: ``predecessor`` (the text of the session this one follows,
+    `Session.reset`) or ``compaction`` (a summary of the transcript it replaces). The
+    model sees it as a user message marked as history.
+    """
+
+    text: str
+    source: str
+    kind: Literal["context"] = "context"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -135,6 +150,7 @@ class TurnEndEntry:
 
 TranscriptEntry: TypeAlias = Annotated[
     UserEntry
+    | ContextEntry
     | AssistantEntry
     | ToolResultEntry
     | ApprovalEntry

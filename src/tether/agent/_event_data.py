@@ -22,6 +22,7 @@ __all__ = [
     "SessionClosed",
     "SessionEventType",
     "SessionFailed",
+    "SessionMoved",
     "SessionStarted",
     "SessionWaiting",
     "ToolCallRef",
@@ -38,6 +39,7 @@ __all__ = [
 
 SessionEventType: TypeAlias = Literal[
     "session.started",
+    "session.moved",
     "turn.started",
     "message.delta",
     "message.completed",
@@ -68,6 +70,22 @@ class SessionStarted:
     session_id: str
     agent: str
     owner: str | None = None
+    #: After `Session.reset`: the run of the session this one follows (its predecessor).
+    predecessor: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SessionMoved:
+    """``session.moved``: the session goes on in a new run (same id, stream, inbox).
+
+    ``reason`` is ``clear`` (a fresh transcript), ``compaction`` (a compacted one) or
+    ``deploy`` (the newest deployment took it over while it was idle).
+    """
+
+    reason: str
+    run_id: str
+    deployment: str
+    generation: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -217,6 +235,7 @@ class SessionFailed:
 
 EventData: TypeAlias = (
     SessionStarted
+    | SessionMoved
     | TurnStarted
     | MessageDelta
     | MessageCompleted
@@ -238,6 +257,7 @@ EventData: TypeAlias = (
 
 EVENT_DATA: dict[SessionEventType, type[EventData]] = {
     "session.started": SessionStarted,
+    "session.moved": SessionMoved,
     "turn.started": TurnStarted,
     "message.delta": MessageDelta,
     "message.completed": MessageCompleted,

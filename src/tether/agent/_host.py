@@ -7,15 +7,27 @@ from typing import Any
 
 from .._ids import new_ulid
 from ..durable import Client, Worker
-from ..errors import ConfigurationError, ConflictError, ContentDeletedError, NotFoundError
+from ..errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    NotFoundError,
+    SessionClosedError,
+    SessionStrandedError,
+)
 from ..stores import Backend, Page
-from ._agent import Agent, Retention, check_retention
+from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._erasure import SessionErasure, erased_note
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_info, session_run_id
 from ._state import SessionInfo
 
-__all__ = ["AgentHost"]
+__all__ = ["AgentHost", "address_session_id"]
+
+
+def address_session_id(agent_name: str, address: str) -> str:
+    """The id of the session that owns `address` for an agent."""
+    return f"{agent_name}@{address}"
 
 
 class AgentHost:
@@ -110,6 +122,56 @@ class AgentHost:
         session._run_handle = handle  # spares its first read a lookup of the run
         return session
 
+    async def send_to_address(
+        self,
+        agent: str | Agent,
+        address: str,
+        text: str,
+        *,
+        owner: str | None = None,
+        principal: str | None = None,
+        client_message_id: str | None = None,
+        turn_policy: TurnPolicy | None = None,
+    ) -> tuple[Session, str]:
+        """Send to the live session that owns a channel address, opening one if none does.
+
+        An address (a Slack thread, a support case: any string) is owned by exactly one
+        live session of the agent: its session id is the address's
+        (`address_session_id`), so clients racing to start it open the same session and
+        every message lands there, once, in arrival order. The address stays owned
+        across the session's moves (a deploy, a compaction). When the session ended or
+        is stranded, the message resets it: a new session opens at the same address and
+        knows its predecessor (`Session.reset`, `Session.predecessor`).
+
+        Returns:
+            The session and the message's submission id.
+
+        Raises:
+            ConflictError: The address's session belongs to another owner.
+            ConfigurationError: A bad argument (nothing is admitted).
+        """
+        if not isinstance(address, str) or not address:
+            raise ConfigurationError(f"address must be a non-empty string, not {address!r}")
+        name = agent.name if isinstance(agent, Agent) else agent
+        session = await self.open_session(
+            name, session_id=address_session_id(name, address), owner=owner
+        )
+        try:
+            return session, await session.send(
+                text,
+                client_message_id=client_message_id,
+                principal=principal,
+                turn_policy=turn_policy,
+            )
+        except (SessionStrandedError, SessionClosedError):
+            fresh = await session.reset(principal=principal)
+            return fresh, await fresh.send(
+                text,
+                client_message_id=client_message_id,
+                principal=principal,
+                turn_policy=turn_policy,
+            )
+
     async def get_session(self, session_id: str) -> Session:
         """The session with this id.
 
@@ -167,6 +229,31 @@ class AgentHost:
             if cursor is None:
                 break
         return Page(items=tuple(found), next_cursor=cursor)
+
+    async def hand_off_sessions(self) -> list[str]:
+        """Move every idle session built by other versions to this host's deployment now.
+
+        What a session's next message would do (`Session.hand_off`), ahead of it: run
+        it after starting the new code's workers. Busy sessions (a turn running or
+        parked, sub-agents) stay; run it again later, or let their next message move
+        them once idle.
+
+        Returns:
+            The ids of the sessions it moved.
+        """
+        moved: list[str] = []
+        cursor: str | None = None
+        while True:
+            page = await self.list_sessions(limit=100, cursor=cursor)
+            for info in page.items:
+                if info.status in ("closed", "failed", "cancelled"):
+                    continue
+                session = await self.get_session(info.session_id)
+                if await session.hand_off():
+                    moved.append(info.session_id)
+            cursor = page.next_cursor
+            if cursor is None:
+                return moved
 
     def session(self, agent: str, session_id: str) -> Session:
         """A handle to a session (no I/O; the session need not exist yet)."""

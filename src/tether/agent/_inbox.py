@@ -11,18 +11,26 @@ session run's hooks, which only readers of the store can list.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..durable import RunHandle
 from ..errors import ConflictError, NotFoundError
-from ..stores import AdmitSubmission, Stores, SubmissionInput, data_scope, run_scope
+from ..stores import (
+    AdmitSubmission,
+    AttemptRef,
+    Stores,
+    SubmissionInput,
+    data_scope,
+    run_scope,
+)
 from ._agent import TurnPolicy
 from ._keys import (
     COMMANDS_LANE,
     answer_id,
     cancel_id,
+    clear_id,
     close_id,
+    commands_lane,
     conversation_path,
     messages_lane,
 )
@@ -43,15 +51,12 @@ class Inbox:
         agent_name: str,
         session_id: str,
         run_id: str,
-        handle: Callable[[], Awaitable[RunHandle]] | None = None,
     ) -> None:
         self._host = host
         self._agent = agent_name
         self._session = session_id
         self._run_id = run_id
         self._token: str | None = None
-        # The session handle's (already read) run handle, when the inbox has one.
-        self._handle = handle or (lambda: host.client.get(run_id))
 
     @property
     def _stores(self) -> Stores:
@@ -64,7 +69,11 @@ class Inbox:
     async def _inbox_token(self) -> str | None:
         if self._token is None:
             try:
-                hooks = await (await self._handle()).hooks()
+                # The session's current run: its chain's (a move keeps the token, a
+                # reset opens a new inbox).
+                current = await self._host.client.latest(self._run_id)
+                handle: RunHandle = await self._host.client.get(current.run_id, follow=False)
+                hooks = await handle.hooks()
             except NotFoundError:
                 return None
             # The session run's first operation is its inbox: the hook at its lowest slot.
@@ -143,12 +152,37 @@ class Inbox:
         except ConflictError:
             pass  # already asked (by someone else): the turn is being cancelled
 
-    async def close(self) -> None:
-        await self._admit(self._command(close_id(self._session), {"kind": "close"}))
+    async def close(self, generation: int) -> None:
+        await self._admit(self._command(close_id(self._session, generation), {"kind": "close"}))
 
-    async def closing(self) -> bool:
+    async def clear(self, generation: int, principal: str | None) -> None:
+        """Ask for a fresh transcript after generation `generation` (once per generation)."""
+        payload = {"kind": "clear", "principal": principal}
+        try:
+            await self._admit(self._command(clear_id(self._session, generation), payload))
+        except ConflictError:
+            pass  # already asked (by someone else): the session is being cleared
+
+    async def closing(self, generation: int) -> bool:
         """Whether a close was asked for."""
-        return await self._stores.submissions.get_submission(close_id(self._session)) is not None
+        found = await self._stores.submissions.get_submission(close_id(self._session, generation))
+        return found is not None
+
+    async def settle_all(self, error: str) -> None:
+        """Settle every unsettled message and command as failed (the session ended)."""
+        lanes = [
+            messages_lane(self._agent, self._session),
+            commands_lane(self._agent, self._session),
+        ]
+        submissions = self._stores.submissions
+        for sub in await submissions.list_unsettled_submissions(lanes):
+            if sub.status == "running" and sub.attempt_id is not None:
+                ref = AttemptRef(submission_id=sub.submission_id, attempt_id=sub.attempt_id)
+                await submissions.fail_submission(ref, error)
+        # Failing a running turn sends what joined it back to the queue: settle those too.
+        for sub in await submissions.list_unsettled_submissions(lanes):
+            if sub.status == "queued":
+                await submissions.settle_queued_submission(sub.submission_id, error=error)
 
     async def busy(self) -> bool:
         """Whether a turn is in progress or a message waits."""
@@ -157,7 +191,7 @@ class Inbox:
         )
         return bool(rows)
 
-    async def transcript_records(self) -> list[Any]:
+    async def transcript_records(self, generation: int) -> list[Any]:
         return await Transcript(
-            self._stores, conversation_path(self._agent, self._session)
+            self._stores, conversation_path(self._agent, self._session, generation)
         ).entries()

@@ -8,6 +8,7 @@ __all__ = [
     "COMMANDS_LANE",
     "answer_id",
     "cancel_id",
+    "clear_id",
     "close_id",
     "commands_lane",
     "conversation_path",
@@ -43,9 +44,14 @@ def task_submission_id(task_session: str) -> str:
     return f"{task_session}:task"
 
 
-def conversation_path(agent_name: str, session_id: str) -> str:
-    """The conversation stream holding a session's transcript."""
-    return f"agents/{agent_name}/{session_id}"
+def conversation_path(agent_name: str, session_id: str, generation: int = 0) -> str:
+    """The conversation stream holding a session's transcript.
+
+    `generation` counts the fresh transcripts the session started (`Session.clear`,
+    `Session.reset`, a compaction): 0 is the first.
+    """
+    base = f"agents/{agent_name}/{session_id}"
+    return base if generation == 0 else f"{base}~{generation}"
 
 
 def messages_lane(agent_name: str, session_id: str) -> str:
@@ -68,9 +74,14 @@ def cancel_id(session_id: str, turn_id: str) -> str:
     return f"{session_id}:cancel:{turn_id}"
 
 
-def close_id(session_id: str) -> str:
-    """The submission asking to close the session."""
-    return f"{session_id}:close"
+def close_id(session_id: str, generation: int = 0) -> str:
+    """The submission asking to close the session (one per transcript generation)."""
+    return f"{session_id}:close" if generation == 0 else f"{session_id}:close~{generation}"
+
+
+def clear_id(session_id: str, generation: int) -> str:
+    """The submission asking to clear transcript generation `generation`."""
+    return f"{session_id}:clear~{generation}"
 
 
 def turn_id_of(submission_id: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -17,13 +19,17 @@ from ..stores import (
 from ._agent import Retention
 from ._cursor import Cursor, Producer, StepAction, StepResult
 from ._emitter import Emitter
-from ._entries import AssistantEntry, TurnEndEntry
-from ._event_data import SessionClosed, SessionFailed, SessionStarted, TurnFailed
+from ._entries import AssistantEntry, ContextEntry, TurnEndEntry
+from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._keys import conversation_path, task_submission_id, turn_id_of
+from ._line import SessionLine, predecessor_text
+from ._mail import read_mail
 from ._retention import purge_session
 from ._transcript import Transcript
 from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
 from ._work import StepWork
+
+log = logging.getLogger("tether.agent")
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
@@ -39,32 +45,117 @@ __all__ = [
 
 
 async def open_session(
-    steps: SessionSteps, session_id: str, owner: str | None, interactive: bool, inbox: str
+    steps: SessionSteps,
+    session_id: str,
+    owner: str | None,
+    interactive: bool,
+    inbox: str,
+    line: SessionLine | None = None,
 ) -> Cursor:
-    """Create the transcript (idempotent), take its production, announce the session."""
+    """Create the transcript (idempotent), take its production, announce the session.
+
+    A run that continues the session (`SessionLine.moved`) announces the move instead
+    of a start; a transcript that opens with context (a reset session's predecessor, a
+    compaction's summary) gets it as its first entry.
+    """
     stores, agent = steps.stores, steps.agent
-    path = conversation_path(agent.name, session_id)
+    line = line or SessionLine()
+    path = conversation_path(agent.name, session_id, line.generation)
     await stores.conversations.create_stream(
         path, StreamIdentity(agent_name=agent.name, instance_id=session_id)
     )
     claim = await stores.conversations.acquire_producer(path, f"session:{session_id}")
+    producer = Producer(
+        path=path,
+        producer_id=claim.producer_id,
+        epoch=claim.producer_epoch,
+        incarnation=claim.incarnation,
+    )
     if interactive:
-        Emitter(None, None).emit(
-            SessionStarted(session_id=session_id, agent=agent.name, owner=owner)
-        )
+        emitter = Emitter(None, None)
+        if line.moved is not None:
+            emitter.emit(
+                SessionMoved(
+                    reason=line.moved,
+                    run_id=durable.step_info().run_id,
+                    deployment=steps.agents.deployment,
+                    generation=line.generation,
+                )
+            )
+        else:
+            emitter.emit(
+                SessionStarted(
+                    session_id=session_id,
+                    agent=agent.name,
+                    owner=owner,
+                    predecessor=line.predecessor,
+                )
+            )
+    context = await _opening_context(steps, session_id, line)
+    if context is not None:
+        transcript = Transcript(stores, path, producer)
+        # A fresh transcript only: an earlier attempt of this step appended nothing (its
+        # append rides on the completion), a moved run's transcript may hold more.
+        if not await transcript.entries():
+            durable.commit_with_step(transcript.append([context]))
     return Cursor(
         session_id=session_id,
         agent_name=agent.name,
         owner=owner,
-        producer=Producer(
-            path=path,
-            producer_id=claim.producer_id,
-            epoch=claim.producer_epoch,
-            incarnation=claim.incarnation,
-        ),
+        producer=producer,
         interactive=interactive,
         inbox=inbox,
+        generation=line.generation,
     )
+
+
+async def idle_expired(steps: SessionSteps, cursor: Cursor, deadline: float) -> bool:
+    """Whether the session's idle timeout passed with no message or command waiting.
+
+    Decided in a step (journaled), so a replay takes the same way whichever of the
+    timer and the inbox it sees first.
+    """
+    mail = await read_mail(steps.stores, steps.agent.name, cursor.session_id)
+    if mail.messages or mail.command_ids:
+        return False
+    return time.time() >= deadline
+
+
+async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:
+    """Compact the transcript (the agent's `Compaction`); None when it failed.
+
+    A failure is logged ``session handoff failed`` and the session stays where it is;
+    it is tried again at its next idle point.
+    """
+    compaction = steps.agent.compaction
+    if compaction is None:
+        return None
+    try:
+        entries = await Transcript(
+            steps.stores, cursor.producer.path, cache=steps.transcript_cache
+        ).entries()
+        return await compaction.compact(entries, steps.model)
+    except Exception as exc:
+        log.warning(
+            "session handoff failed: session %r could not compact its transcript (tried "
+            "again at its next idle point): %s",
+            cursor.session_id,
+            exc,
+        )
+        return None
+
+
+async def _opening_context(
+    steps: SessionSteps, session_id: str, line: SessionLine
+) -> ContextEntry | None:
+    if line.summary is not None:
+        return ContextEntry(text=line.summary, source="compaction")
+    if line.predecessor is None:
+        return None
+    text = await predecessor_text(
+        steps.stores, steps.agent.name, session_id, line.predecessor_generation
+    )
+    return ContextEntry(text=text, source="predecessor") if text else None
 
 
 async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResult:
@@ -85,7 +176,8 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
     end_turn(work, "failed", 0, error=error)
     joined = work.joined_ids()
     waiting = [m for m in work.mail.queued if m.submission_id not in joined]
-    action: StepAction = "continue" if waiting or work.mail.close is not None else "idle"
+    pending = work.mail.close is not None or work.mail.clear is not None
+    action: StepAction = "continue" if waiting or pending else "idle"
     if action == "idle":
         announce_idle(work, 0)
     await work.finish()

@@ -51,6 +51,7 @@ class Mail:
     answers: Mapping[str, Submission] = field(default_factory=dict)
     cancels: Mapping[str, Submission] = field(default_factory=dict)
     close: Submission | None = None
+    clear: Submission | None = None
     stray: tuple[Submission, ...] = ()
 
     @property
@@ -88,8 +89,9 @@ class Mail:
     def command_ids(self) -> list[str]:
         """Every unsettled command."""
         ids = [s.submission_id for s in (*self.answers.values(), *self.cancels.values())]
-        if self.close is not None:
-            ids.append(self.close.submission_id)
+        for command in (self.close, self.clear):
+            if command is not None:
+                ids.append(command.submission_id)
         return ids + [s.submission_id for s in self.stray]
 
 
@@ -101,6 +103,7 @@ async def read_mail(stores: Stores, agent_name: str, session_id: str) -> Mail:
     answers: dict[str, Submission] = {}
     cancels: dict[str, Submission] = {}
     close: Submission | None = None
+    clear: Submission | None = None
     stray: list[Submission] = []
     for sub in rows:
         if sub.session_key == msgs:
@@ -114,6 +117,8 @@ async def read_mail(stores: Stores, agent_name: str, session_id: str) -> Mail:
             cancels[payload["turn_id"]] = sub
         elif kind == "close":
             close = sub
+        elif kind == "clear":
+            clear = sub
         else:
             stray.append(sub)
     return Mail(
@@ -121,5 +126,6 @@ async def read_mail(stores: Stores, agent_name: str, session_id: str) -> Mail:
         answers=answers,
         cancels=cancels,
         close=close,
+        clear=clear,
         stray=tuple(stray),
     )

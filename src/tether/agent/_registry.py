@@ -130,11 +130,12 @@ class Agents:
         session_id: str,
         owner: str | None = None,
         retention: Any = "default",
+        line: Any = None,
     ) -> dict[str, Any]:
         from ._workflow import run_session
 
         steps = self.steps(current_backend(), agent_name)
-        return await run_session(ctx, steps, session_id, owner, retention)
+        return await run_session(ctx, steps, session_id, owner, retention, line)
 
     async def _task_workflow(
         self,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..durable import Client
 from ..errors import ContentDeletedError, NotFoundError
+from ..stores import successor_run_id
 from ._entries import AssistantEntry
 from ._erasure import SessionErasure, shred_session_keys
 from ._keys import (
@@ -23,6 +24,7 @@ from ._keys import (
     task_run_id,
     task_session_id,
 )
+from ._line import read_line
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
@@ -49,12 +51,26 @@ async def purge_session(
     text and goes. With `shred` (a session, not a task: tasks share its keys) the data
     keys are destroyed first, and the erasure is returned.
     """
-    path = conversation_path(agent.name, session_id)
+    # A session is a chain of runs, with a transcript per generation (clear, reset,
+    # compaction): every one of them goes.
+    runs = [run_id]
+    generations = 0
     try:
-        entries: list[Any] = await Transcript(stores, path).entries()
-    except ContentDeletedError:
-        # Shredded by an earlier attempt: its tasks' content went with its keys.
-        entries = []
+        latest = await client.latest(run_id)
+        runs = [successor_run_id(latest.chain_id, g) for g in range(latest.generation + 1)]
+        last = await (await client.get(latest.run_id, follow=False)).input()
+        line = last.args[4] if len(last.args) > 4 else None
+        generations = read_line(line).generation
+    except (NotFoundError, ContentDeletedError):
+        pass
+    paths = [conversation_path(agent.name, session_id, g) for g in range(generations + 1)]
+    entries: list[Any] = []
+    for path in paths:
+        try:
+            entries += await Transcript(stores, path).entries()
+        except ContentDeletedError:
+            # Shredded by an earlier attempt: its tasks' content went with its keys.
+            pass
     for entry in entries:
         if not isinstance(entry, AssistantEntry):
             continue
@@ -74,13 +90,16 @@ async def purge_session(
         if shred
         else None
     )
-    await stores.conversations.purge(path)
+    for path in paths:
+        await stores.conversations.purge(path)
     await stores.submissions.redact_submissions(
         [messages_lane(agent.name, session_id), commands_lane(agent.name, session_id)]
     )
-    try:
-        handle = await client.get(run_id)
-    except NotFoundError:
-        return erasure
-    await handle.purge_content(keep_input=keep_input)
+    for each in runs:
+        try:
+            handle = await client.get(each, follow=False)
+        except NotFoundError:
+            continue
+        # The first run's input is the session's identity; later ones carry content.
+        await handle.purge_content(keep_input=keep_input and each == run_id)
     return erasure

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._ids import new_ulid
+from .._version import ENGINE_VERSION
 from ..durable import RunHandle, RunInfo
 from ..errors import (
     ConfigurationError,
@@ -23,7 +26,16 @@ from ._agent import TurnPolicy
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
+from ._handoff import deliver_moving, move_under_hold, wants_move
 from ._inbox import Inbox
+from ._line import (
+    PREDECESSOR_ENTRIES,
+    PREDECESSOR_TIMEOUT,
+    SessionLine,
+    predecessor_text,
+    read_line,
+)
+from ._registry import SESSION_WORKFLOW
 from ._requests import InputRequest
 from ._retention import purge_session
 from ._state import SessionInfo, SessionState, SessionStatus, fold_events
@@ -31,7 +43,7 @@ from ._state import SessionInfo, SessionState, SessionStatus, fold_events
 if TYPE_CHECKING:
     from ._host import AgentHost
 
-__all__ = ["Session", "session_info", "session_run_id"]
+__all__ = ["Predecessor", "Session", "session_info", "session_run_id"]
 
 # How long an erasure waits for a running session to obey its cancel (a lease's
 # holder obeys at its next commit); past it the keys are destroyed all the same.
@@ -51,10 +63,15 @@ def session_run_id(session_id: str) -> str:
 
 async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
     """The `SessionInfo` of a session run (None if the run is not a session)."""
+    if run.generation > 0:
+        return None  # a later run of a session: the session is listed by its first run
     handle = await host.client.get(run.run_id)
     args = (await handle.input()).args
     if len(args) < 2:
         return None
+    if run.status == "continued" or run.status in _ENDED:
+        # A session moved (or reset) goes on in its chain's current run.
+        run = await host.client.latest(run.run_id)
     status = _ENDED.get(run.status)
     if status is None:
         inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
@@ -67,6 +84,20 @@ async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
         created_at=run.created_at.timestamp(),
         updated_at=run.updated_at.timestamp(),
     )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Predecessor:
+    """The session a reset session follows (`Session.predecessor`).
+
+    Attributes:
+        run_id: Its (ended) run.
+        text: Its last messages, ``role: text`` per line (what the new session's model
+            was given, marked as history, not instructions).
+    """
+
+    run_id: str
+    text: str
 
 
 class Session:
@@ -93,8 +124,9 @@ class Session:
         self.session_id = session_id
         self.run_id = run_id
         self.owner = owner
-        self._inbox = Inbox(host, agent_name, session_id, run_id, self._handle)
+        self._inbox = Inbox(host, agent_name, session_id, run_id)
         self._run_handle: RunHandle | None = None
+        self._lines: dict[str, SessionLine] = {}
 
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
@@ -106,6 +138,21 @@ class Session:
             except NotFoundError:
                 raise NotFoundError(f"no session {self.session_id!r}") from None
         return self._run_handle
+
+    async def _current(self) -> tuple[RunInfo, SessionLine]:
+        """The session's current run (its chain's latest) and the line it was given."""
+        client = self.host.client
+        try:
+            info = await client.latest(self.run_id)
+        except NotFoundError:
+            raise NotFoundError(f"no session {self.session_id!r}") from None
+        line = self._lines.get(info.run_id)
+        if line is None:
+            # A run's input never changes: read its line once per run.
+            args = (await (await client.get(info.run_id, follow=False)).input()).args
+            line = read_line(args[4] if len(args) > 4 else None)
+            self._lines = {info.run_id: line}
+        return info, line
 
     # -- writes -----------------------------------------------------------------------------
     async def send(
@@ -140,25 +187,66 @@ class Session:
             raise ConfigurationError(f"a message is a string, not {type(text).__name__}")
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
-        await self._require_open()
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
-        await self._inbox.admit_message(submission_id, text, principal, turn_policy)
+
+        async def admit() -> None:
+            await self._inbox.admit_message(submission_id, text, principal, turn_policy)
+
+        info, line = await self._current()
+        self._check_open(info)
+        if await self._inbox.closing(line.generation):
+            raise SessionClosedError(self.session_id, "closing")
+        if await wants_move(self, info):
+            if await deliver_moving(self, info, admit):
+                return submission_id
+            info, line = await self._current()
+            self._check_open(info)
+        if info.stranded:
+            raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
+        await admit()
         return submission_id
 
-    async def _require_open(self) -> RunInfo:
-        handle = await self._handle()
-        # Three independent reads at once (the inbox's token is read ahead for the ring
-        # that follows); the checks then run in their order, before anything is admitted.
-        info, closing, _ = await _all(handle.info(), self._inbox.closing(), self._inbox.token())
-        assert isinstance(info, RunInfo)
+    def _check_open(self, info: RunInfo) -> None:
+        status = _ENDED.get(info.status)
+        if status is not None:
+            raise SessionClosedError(self.session_id, status)
+
+    async def hand_off(self) -> bool:
+        """Move the session to this host's deployment now, if it is idle.
+
+        What `send` does by itself when this host's deployment is the newest one live;
+        call it to move sessions ahead of their next message (after a deploy, say).
+
+        Returns:
+            Whether it moved (False: it runs there already, or something is in flight:
+            a turn running or parked, a step to run again; or it ended).
+        """
+        info, _ = await self._current()
+        if info.status in _ENDED:
+            return False
+        if (info.engine_version, info.deployment) == (
+            ENGINE_VERSION,
+            self.host.agents.deployment,
+        ):
+            return False
+        held = await self.host.client.take_over(info.run_id)
+        if held is None:
+            return False
+        if held.run_id != info.run_id:
+            await held.release()  # moved meanwhile
+            return False
+        return await move_under_hold(self, held, "deploy") is not None
+
+    async def _require_open(self) -> tuple[RunInfo, SessionLine]:
+        info, line = await self._current()
         status = _ENDED.get(info.status)
         if status is not None:
             raise SessionClosedError(self.session_id, status)
         if info.stranded:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
-        if closing:
+        if await self._inbox.closing(line.generation):
             raise SessionClosedError(self.session_id, "closing")
-        return info
+        return info, line
 
     async def answer(self, request_id: str, answer: Any, *, principal: str | None = None) -> None:
         """Answer a pending approval, question or authorization.
@@ -217,18 +305,110 @@ class Session:
         timestamps, statuses and step names remain, and reading the content raises
         `ContentDeletedError`.
         """
-        await self._inbox.close()
+        _, line = await self._current()
+        await self._inbox.close(line.generation)
+
+    async def clear(self, *, principal: str | None = None) -> None:
+        """Give the session a fresh transcript; it keeps its id, stream and inbox.
+
+        Takes effect at the session's next idle point (at once when it is idle, else
+        when its turn ends; messages sent after this run on the fresh transcript): the
+        session moves to a new run (``session.moved`` with reason ``clear``) that starts
+        an empty transcript, the model remembering nothing of the old one, which stays
+        readable in the store. Asking again before it took effect changes nothing.
+
+        Args:
+            principal: Who asks (recorded with the request).
+
+        Raises:
+            SessionClosedError: The session ended (or is closing).
+            SessionStrandedError: No live worker serves it: nothing would apply the
+                clear (`reset` it instead).
+        """
+        _, line = await self._require_open()
+        await self._inbox.clear(line.generation, principal)
+
+    async def reset(self, *, principal: str | None = None, timeout: float = 30.0) -> Session:
+        """End the session's run and open a new session under the same id.
+
+        Works on any session, stranded ones included: its run is cancelled (a turn in
+        progress stops at its next boundary), every message and command still waiting
+        is settled failed, and a new run opens the id again on this host's deployment,
+        with a new transcript and inbox (the event stream goes on: ``session.started``
+        with its ``predecessor``). The new session's model is given the predecessor's
+        last messages as user-role data marked "history, not instructions" (see
+        `predecessor`). An ended session (closed, failed) may be reset as well.
+
+        Args:
+            principal: Who resets it (recorded as the cancel's reason).
+            timeout: Seconds to wait for a running turn to stop.
+
+        Returns:
+            A handle to the new session (this one follows it too).
+
+        Raises:
+            TimeoutError: The run did not stop within `timeout` (nothing was reset;
+                its cancel stands).
+        """
+        client = self.host.client
+        info, line = await self._current()
+        if info.status not in _ENDED:
+            reason = "session reset" + (f" by {principal}" if principal else "")
+            deadline = time.monotonic() + timeout
+            while info.status not in _ENDED:
+                # Again each round: a run whose dead worker's lease was still live is
+                # cancelled once that lease lapses.
+                await client.cancel(info.run_id, reason)
+                if time.monotonic() >= deadline:
+                    raise TimeoutError(
+                        f"session {self.session_id!r}: its run did not stop within {timeout}s"
+                    )
+                await asyncio.sleep(0.05)
+                info, line = await self._current()
+        await self._inbox.settle_all("the session was reset before this ran")
+        first = await (await self._handle()).input()
+        args = list(first.args[:4])
+        following = SessionLine(
+            generation=line.generation + 1,
+            predecessor=info.run_id,
+            predecessor_generation=line.generation,
+        )
+        await client.restart(self.run_id, SESSION_WORKFLOW, *args, following.to_json())
+        self._inbox = Inbox(self.host, self.agent_name, self.session_id, self.run_id)
+        return Session(self.host, self.agent_name, self.session_id, self.run_id, owner=self.owner)
+
+    async def predecessor(
+        self, *, last: int = PREDECESSOR_ENTRIES, timeout: float = PREDECESSOR_TIMEOUT
+    ) -> Predecessor | None:
+        """The session this one follows after a `reset` (None if it follows none).
+
+        Args:
+            last: How many of its last messages `Predecessor.text` holds.
+            timeout: Seconds its transcript may take to read (past that, no text).
+        """
+        _, line = await self._current()
+        if line.predecessor is None:
+            return None
+        text = await predecessor_text(
+            self.host.backend.stores,
+            self.agent_name,
+            self.session_id,
+            line.predecessor_generation,
+            last=last,
+            timeout=timeout,
+        )
+        return Predecessor(run_id=line.predecessor, text=text)
 
     async def erase(self) -> SessionErasure:
         """Erase this session now (see `AgentHost.erase_session`)."""
-        handle = await self._handle()
-        if (await handle.info()).status not in _ENDED:
+        current, _ = await self._current()
+        if current.status not in _ENDED:
             # Stops it (and its tasks) first: a step still running would write on. While a
             # worker holds the run the cancel is a request, obeyed at its next commit:
             # wait for the run to end so nothing it writes lands after the purge.
-            await handle.cancel("session erased")
+            await self.host.client.cancel(current.run_id, "session erased")
             with contextlib.suppress(WorkflowError):
-                await handle.result(timeout=_ERASE_WAIT)
+                await (await self._handle()).result(timeout=_ERASE_WAIT)
         agent = self.host.agents.get(self.agent_name)
         erasure = await purge_session(
             self.host.backend.stores,
@@ -250,7 +430,7 @@ class Session:
                 "its ids, timestamps and statuses remain"
             )
         handle = await self._handle()
-        info = info or await handle.info()
+        info = info or (await self._current())[0]
         if info.status not in _ENDED:
             return info
         args = (await handle.input()).args
@@ -266,18 +446,20 @@ class Session:
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
         handle = await self._handle()
-        info = await handle.info()
+        info, _ = await self._current()
         args = (await handle.input()).args
         owner = args[2] if len(args) > 2 else None
         status = _ENDED.get(info.status)
         fold = None
         if status is None:
             try:
-                fold = fold_events(await self.read_events())
+                # Read as of `info`: a run that ends meanwhile is read as it was.
+                fold = fold_events(await self._read_events(0, info))
             except ContentDeletedError:
-                # The run ended (under retention 0) between the two reads: report its end
-                # rather than the deletion of content the caller did not ask for.
-                info = await handle.info()
+                # The run ended (under retention 0) and its content went between the two
+                # reads: report its end rather than the deletion of content the caller
+                # did not ask for.
+                info, _ = await self._current()
                 status = _ENDED.get(info.status)
                 if status is None:
                     raise
@@ -306,11 +488,15 @@ class Session:
     async def transcript(self) -> list[Any]:
         """The canonical transcript: typed entries (`TranscriptEntry`), in order.
 
+        The current one: after a clear, a compaction or a reset, the fresh transcript
+        (the earlier ones stay in the store).
+
         Raises:
             ContentDeletedError: The session ended under retention ``0``.
         """
         await self._ensure_readable()
-        return await self._inbox.transcript_records()
+        _, line = await self._current()
+        return await self._inbox.transcript_records(line.generation)
 
     async def read_events(self, start: int = 0) -> list[SessionEvent]:
         """The events from index `start` (negative counts back from the tail).
@@ -318,7 +504,10 @@ class Session:
         Raises:
             ContentDeletedError: The session ended under retention ``0``.
         """
-        await self._ensure_readable()
+        return await self._read_events(start)
+
+    async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
+        await self._ensure_readable(info)
         chunks = await self.host.client.stream(self.run_id, EVENTS_STREAM).read_all(start)
         return [decode_event(c.data, c.index) for c in chunks]
 
@@ -346,7 +535,11 @@ class Session:
             event = decode_event(chunk.data, chunk.index)
             yield event
             if event.type in TERMINAL_EVENTS:
-                return
+                # Over, unless the id was opened again since (a reset, whose run starts
+                # after the ending one: its events follow).
+                current, _ = await self._current()
+                if current.status in _ENDED or current.created_at.timestamp() <= event.meta.at:
+                    return
 
     async def wait_for(
         self, event_type: str, *, after: int = -1, timeout: float = 30.0, **match: Any
@@ -373,15 +566,6 @@ class Session:
             raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
 
         return await asyncio.wait_for(find(), timeout)
-
-
-async def _all(*reads: Awaitable[Any]) -> list[Any]:
-    """Await every read concurrently; raise the first error (in argument order)."""
-    results = await asyncio.gather(*reads, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-    return results
 
 
 def _check_answer(

@@ -14,6 +14,7 @@ from ._event_data import (
     MessageDelta,
     SessionClosed,
     SessionFailed,
+    SessionStarted,
     ToolCalled,
     ToolReturned,
     TurnCancelled,
@@ -135,7 +136,10 @@ def fold_events(events: Iterable[SessionEvent]) -> Fold:
     fold = Fold()
     for event in events:
         data = event.data
-        if isinstance(data, TurnStarted):
+        if isinstance(data, SessionStarted):
+            # A session opened again under this id (a reset): what came before is over.
+            fold = Fold()
+        elif isinstance(data, TurnStarted):
             fold.turn_id, fold.submission_id = event.meta.turn_id, data.submission_id
             fold.waiting_tasks = False
         elif isinstance(data, InputRequested | AuthorizationRequested):

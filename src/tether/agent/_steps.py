@@ -14,6 +14,7 @@ from ..stores import Backend
 from . import _lifecycle, _parked
 from ._agent import Agent, Retention
 from ._cursor import Cursor, ParkedResult, StepResult
+from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
 from ._requests import InputRequest
 from ._transcript import TranscriptCache
@@ -40,10 +41,23 @@ class SessionSteps:
         self.transcript_cache = TranscriptCache()
 
     async def open_session(
-        self, session_id: str, owner: str | None, interactive: bool, inbox: str
+        self,
+        session_id: str,
+        owner: str | None,
+        interactive: bool,
+        inbox: str,
+        line: SessionLine | None = None,
     ) -> Cursor:
         """Create the transcript, take its production, announce the session."""
-        return await _lifecycle.open_session(self, session_id, owner, interactive, inbox)
+        return await _lifecycle.open_session(self, session_id, owner, interactive, inbox, line)
+
+    async def idle_expired(self, cursor: Cursor, deadline: float) -> bool:
+        """Whether an idle session's timeout passed with nothing waiting for it."""
+        return await _lifecycle.idle_expired(self, cursor, deadline)
+
+    async def compact(self, cursor: Cursor) -> str | None:
+        """The compacted transcript's opening text; None if compacting failed (logged)."""
+        return await _lifecycle.compact(self, cursor)
 
     async def turn_step(self, cursor: Cursor, results: tuple[ParkedResult, ...] = ()) -> StepResult:
         """One turn step (see `_turn_step`)."""

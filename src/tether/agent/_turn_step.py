@@ -48,6 +48,14 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
         head = mail.next_turn
         if mail.close is not None and (head is None or head.status == "queued"):
             return await _close(work)
+        if mail.clear is not None and (head is None or head.status == "queued"):
+            # A clear takes effect between turns: the session moves to a fresh transcript
+            # before its next message (which runs on the new one).
+            work.write(
+                ResolveSubmissions(submission_ids=(mail.clear.submission_id,), outcome="completed")
+            )
+            await work.finish()
+            return StepResult(action="move", cursor=work.cursor, rings=work.rings, reason="clear")
         if head is None:
             await work.finish()
             return StepResult(action="idle", cursor=work.cursor, rings=work.rings)
@@ -109,6 +117,14 @@ async def _close(work: StepWork) -> StepResult:
                 error="the session was closed before this message ran",
             )
         )
+    if mail.clear is not None:
+        work.write(
+            ResolveSubmissions(
+                submission_ids=(mail.clear.submission_id,),
+                outcome="failed",
+                error="the session was closed",
+            )
+        )
     work.write(ResolveSubmissions(submission_ids=(mail.close.submission_id,), outcome="completed"))
     await work.finish()
     return StepResult(action="closed", cursor=work.cursor, rings=work.rings)
@@ -119,12 +135,18 @@ def _done(work: StepWork, part: int) -> StepResult:
     mail = work.mail
     joined = work.joined_ids()
     waiting = [m for m in mail.queued if m.submission_id not in joined]
-    if waiting or mail.close is not None:
+    if waiting or mail.close is not None or mail.clear is not None:
         return StepResult(
             action="continue", cursor=replace(work.cursor, turn=None), rings=work.rings
         )
     announce_idle(work, part)
-    return StepResult(action="idle", cursor=replace(work.cursor, turn=None), rings=work.rings)
+    cursor = replace(work.cursor, turn=None)
+    compaction = work.agent.compaction
+    if compaction is not None and cursor.interactive and compaction.due(work.entries):
+        # Idle, with nothing waiting: the session compacts now (what arrives meanwhile
+        # waits in the ledger for the new run).
+        return StepResult(action="move", cursor=cursor, rings=work.rings, reason="compaction")
+    return StepResult(action="idle", cursor=cursor, rings=work.rings)
 
 
 def _next(work: StepWork, action: str) -> StepResult:

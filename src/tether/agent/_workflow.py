@@ -12,12 +12,15 @@ and only ring the bell.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from typing import Any
 
 from ..durable import Hook, RetryPolicy, WorkflowContext
 from ..errors import StepFailedError
 from ._agent import Retention
 from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
+from ._line import read_line
 from ._steps import SessionSteps
 from ._tools import format_tool_error, format_tool_result
 from ._work import TranscriptLostError
@@ -69,19 +72,73 @@ async def run_session(
     session_id: str,
     owner: str | None = None,
     retention: Retention = "default",
+    line: Any = None,
 ) -> dict[str, Any]:
-    """The body of a session run: open, serve turns until closed, apply retention."""
-    inbox = ctx.create_hook()
+    """The body of a session run: open, serve turns until closed, apply retention.
+
+    A run that continues a session (`SessionLine`) adopts its inbox hook (moved to it
+    with its token, never free) and writes the transcript generation it was given.
+    """
+    carried = read_line(line)
+    inbox = ctx.create_hook(token=carried.inbox) if carried.inbox else ctx.create_hook()
     cursor: Cursor = await ctx.step(
-        steps.open_session, session_id, owner, True, inbox.token, name="open_session"
+        steps.open_session, session_id, owner, True, inbox.token, carried, name="open_session"
     )
     results: tuple[ParkedResult, ...] = ()
+    timeout = steps.agent.session_timeout
     while True:
         result = await _turn_step(ctx, steps, cursor, results, retention)
         cursor, results = result.cursor, ()
         if result.action == "closed":
             break
-        if result.action in ("idle", "held"):
+        if result.action == "move":
+            summary: str | None = None
+            if result.reason == "compaction":
+                summary = await ctx.step(steps.compact, cursor, name="compact")
+                if summary is None:
+                    # Not now (logged): the session stays; tried again when next idle.
+                    await inbox.wait_beyond(result.rings)
+                    continue
+            following = replace(
+                carried,
+                generation=cursor.generation + 1,
+                inbox=inbox.token,
+                moved=result.reason,
+                predecessor=None,
+                summary=summary,
+                # The idle time counts from this idle point, across the move.
+                deadline=(
+                    carried.deadline or ctx.now().timestamp() + timeout
+                    if timeout is not None
+                    else None
+                ),
+            )
+            if ctx.can_continue_as_new:
+                # The rings the session accounted for stay behind: only later ones are
+                # carried (else every ring ever sent would ride along, run after run).
+                inbox.consume_through(result.rings)
+                await ctx.continue_as_new(
+                    steps.agent.name, session_id, owner, retention, following.to_json()
+                )
+            # The backend cannot move runs: the fresh transcript starts in this run.
+            cursor = await ctx.step(
+                steps.open_session,
+                session_id,
+                owner,
+                True,
+                inbox.token,
+                following,
+                name="open_session",
+            )
+            continue
+        if result.action == "idle" and timeout is not None:
+            # Idle with a timeout: the first idle point of a compacted run keeps the
+            # deadline it was given (a compaction does not extend it).
+            deadline = carried.deadline or ctx.now().timestamp() + timeout
+            carried = replace(carried, deadline=None)
+            if await _idle_until(ctx, steps, inbox, cursor, result.rings, deadline):
+                break
+        elif result.action in ("idle", "held"):
             # Parked until a ring the step could not have seen (a new message, a command).
             await inbox.wait_beyond(result.rings)
         elif result.action == "park":
@@ -90,6 +147,29 @@ async def run_session(
             )
     await ctx.step(steps.close_session, cursor, retention, name="close_session")
     return {"closed": True, "retention": "deleted" if retention == 0 else "kept"}
+
+
+async def _idle_until(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    inbox: Hook,
+    cursor: Cursor,
+    rings: int,
+    deadline: float,
+) -> bool:
+    """Wait for the inbox or the idle deadline (a durable timer); True: timed out."""
+    remaining = deadline - ctx.now().timestamp()
+    if remaining > 0:
+        ring = asyncio.ensure_future(inbox.wait_beyond(rings))
+        timer = asyncio.ensure_future(ctx.sleep(remaining))
+        try:
+            await asyncio.wait({ring, timer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in (ring, timer):
+                waiter.cancel()
+            await asyncio.gather(ring, timer, return_exceptions=True)
+    expired: bool = await ctx.step(steps.idle_expired, cursor, deadline, name="session_timeout")
+    return expired
 
 
 async def run_task(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._ambient import current_backend
-from ._client import Client, RunHandle, RunInfo, StepView
+from ._client import Client, LiveDeployment, RunHandle, RunInfo, StepView
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
@@ -20,17 +20,20 @@ from ._step_scope import (
     to_thread,
 )
 from ._streams import RunStream
+from ._takeover import TAKEOVER_LEASE, Takeover
 from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
     "DEV_MARK",
     "REPLAY_OUTCOMES",
+    "TAKEOVER_LEASE",
     "ChildRun",
     "Client",
     "Forwarder",
     "Hook",
     "HookView",
+    "LiveDeployment",
     "Registry",
     "ReplayOutcome",
     "ReplayReport",
@@ -42,6 +45,7 @@ __all__ = [
     "StepInfo",
     "StepStream",
     "StepView",
+    "Takeover",
     "Worker",
     "WorkflowContext",
     "WorkflowDef",

@@ -35,6 +35,7 @@ from ..stores import (
     chain_of,
     successor_run_id,
 )
+from ._continue import Handoff
 from ._generations import is_dev_generation
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import (
@@ -47,8 +48,9 @@ from ._run_reads import (
     run_output,
 )
 from ._streams import RunStream
+from ._takeover import Takeover, take_over
 
-__all__ = ["Client", "RunHandle", "RunInfo", "StepView"]
+__all__ = ["Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
 
 #: How many hook tokens a client remembers as not on a dev generation.
 _NOT_DEV_TOKENS = 4096
@@ -86,6 +88,24 @@ class RunInfo:
     chain_id: str = ""
     generation: int = 0
     continued_to: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveDeployment:
+    """A (tether version, deployment) pair live workers serve (`Client.live_deployments`).
+
+    Attributes:
+        engine_version: The tether version.
+        deployment: The deployment.
+        workers: How many live workers serve it.
+        since: When the first of them that is still live started (Unix seconds, store
+            clock): the newest deployment is the one that came up last.
+    """
+
+    engine_version: str
+    deployment: str
+    workers: int
+    since: float
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -365,6 +385,7 @@ class Client:
     def __init__(self, backend: Backend, *, registry: Registry | None = None) -> None:
         self.backend = backend
         self.registry = registry
+        self._handoff: Handoff | None = None
         # Set on `Worker.client`: starts runs on that worker at once when it has room.
         self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
         # Set on `Worker.client` too: a run woken by a hook payload runs on that worker
@@ -539,7 +560,11 @@ class Client:
         )
 
     def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
-        """A named stream of a run: `read(start)`, `follow(start)` (ends with the run)."""
+        """A named stream of a run's chain: `read(start)`, `follow(start)` (ends with the chain).
+
+        Every run of a chain writes its streams under the chain's id, so the stream of
+        any run of the chain is the same, its indexes going on across moves.
+        """
         return RunStream(self._store, run_id, name)
 
     async def resume_hook(
@@ -566,6 +591,72 @@ class Client:
             await self._eager_resume(token, data, writes)
         else:
             await self._store.resume_hook(token, data, writes=writes)
+
+    async def take_over(self, run_id: str) -> Takeover | None:
+        """Hold a parked run from outside, to move it (`Takeover.continue_as_new`) or not.
+
+        Takes the lease of the chain's current run when no worker holds it and no step
+        of it is unfinished; while held, no worker runs it. Use it as
+        ``async with`` (leaving without moving hands the run back) or call
+        `Takeover.release`. Moving starts the successor under this client's
+        deployment: the way to carry a parked run to new code.
+
+        Returns:
+            The take-over, or None when the run is not parked now (a worker runs it,
+            it ended, a step of it waits to run again) or its backend cannot move runs
+            (see `WorkflowContext.can_continue_as_new`).
+
+        Raises:
+            NotFoundError: No run has that id.
+            ConfigurationError: The client has no registry (its deployment is the
+                successor's).
+        """
+        check_identifier(run_id, what="run_id")
+        if self.registry is None:
+            raise ConfigurationError("take_over needs a Client created with registry=...")
+        if not self.can_take_over:
+            return None
+        return await take_over(self.backend, self.registry, run_id)
+
+    @property
+    def can_take_over(self) -> bool:
+        """Whether this client's backend can move runs (`take_over`, continue-as-new).
+
+        False on a backend that does not declare the hand-off capabilities; the first
+        time it is asked, it logs ``session handoff unavailable`` (once per client).
+        """
+        if self._handoff is None:
+            self._handoff = Handoff(self.backend)
+        return self._handoff.available
+
+    async def live_deployments(self) -> list[LiveDeployment]:
+        """The versions live workers serve, newest first (the one that came up last)."""
+        store = self._store
+        now = await store.clock()
+        found: dict[tuple[str, str], list[float]] = {}
+        for w in await store.list_workers():
+            if now - w.heartbeat_at <= LIVE_WORKER_SECONDS:
+                found.setdefault((w.engine_version, w.deployment), []).append(w.started_at)
+        out = [
+            LiveDeployment(engine_version=e, deployment=d, workers=len(s), since=min(s))
+            for (e, d), s in found.items()
+        ]
+        return sorted(out, key=lambda x: x.since, reverse=True)
+
+    async def latest(self, chain_id: str) -> RunInfo:
+        """The chain's current run (the run itself when it never continued).
+
+        Raises:
+            NotFoundError: No run has that chain.
+        """
+        check_identifier(chain_id, what="chain_id")
+        run = await self._store.latest_run(chain_id)
+        if run is None:
+            run = await self._store.get_run(chain_id)
+            if run is None:
+                raise NotFoundError(f"chain {chain_id!r} does not exist")
+            run = await _current(self._store, run)
+        return _info(run, await _is_stranded(self._store, run))
 
     async def _refuse_dormant(self, token: str) -> None:
         """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.

@@ -119,6 +119,17 @@ class Hook:
         """
         await self._activation.hook_beyond(self, count)
 
+    def consume_through(self, count: int) -> None:
+        """Take the hook's first `count` payloads without reading them.
+
+        For a run that counts payloads (`wait_beyond`) instead of receiving them: what
+        it has taken is not carried to its successor by `continue_as_new` (only later
+        payloads are), and `receive` goes on after them. Take `count` from a step, as
+        for `wait_beyond`.
+        """
+        self._consumed = max(self._consumed, count)
+        self._activation.hook_consumed(self, count)
+
 
 class ChildRun:
     """A child run started by `ctx.start_child`."""

@@ -134,6 +134,8 @@ class Activation:
         self.workflow = workflow
         self.run = run
         self.run_id = run.run_id
+        # Every run of a chain writes the chain's streams: one offset space across moves.
+        self.stream_id = run.chain_id or run.run_id
         self.epoch = epoch
         self.owner = owner
         self.message_id = message_id
@@ -902,6 +904,12 @@ class Activation:
         )
         if op.conflict is not None:
             raise HookTokenInUseError(op.token, op.conflict, retained_until=op.conflict_until)
+
+    def hook_consumed(self, hook: Hook, count: int) -> None:
+        """Mark `hook`'s first `count` payloads taken (`Hook.consume_through`)."""
+        op = self.journal.ops[hook.slot]
+        assert isinstance(op, HookOp)
+        op.consumed = max(op.consumed, min(count, len(op.payloads)))
 
     def hook_received(self, token: str) -> int:
         """How many payloads this activation has seen arrive at its hook `token`."""

@@ -45,6 +45,7 @@ class _Owner(Protocol):
     """The activation a scope belongs to (the engine's side of the seam)."""
 
     run_id: str
+    stream_id: str
     store: WorkflowStore
 
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None: ...
@@ -56,6 +57,9 @@ class _Owner(Protocol):
 
 class StepStream:
     """A named stream of the running step's run, written by this step.
+
+    The stream belongs to the run's chain (its first run's id): a run that continued
+    as new writes on where its predecessor stopped, in one offset space.
 
     `write` buffers; `flush` writes what is buffered now (readers see it at once);
     whatever is still buffered when the step completes, or at a `checkpoint`, is
@@ -83,7 +87,7 @@ class StepStream:
             if self._buffer:
                 chunks, self._buffer = self._buffer, []
                 owner = self._scope.owner
-                await owner.store.write_stream(owner.run_id, self.name, chunks)
+                await owner.store.write_stream(owner.stream_id, self.name, chunks)
 
     async def take(self) -> AppendStream | None:
         """The buffered chunks as a write for a commit (after writes under way land)."""
@@ -92,7 +96,7 @@ class StepStream:
                 return None
             chunks, self._buffer = self._buffer, []
             return AppendStream(
-                run_id=self._scope.owner.run_id, name=self.name, chunks=tuple(chunks)
+                run_id=self._scope.owner.stream_id, name=self.name, chunks=tuple(chunks)
             )
 
 

@@ -4,6 +4,10 @@ Streams carry what a run publishes while it works (an agent's session events, sa
 Chunks are written by the run's steps (`step_stream`); anyone may read them from any
 index and follow them live. A follower ends when the stream is closed or the run
 has ended and every chunk is read, so it never hangs on a run that is gone.
+
+A stream belongs to a chain (see `WorkflowContext.continue_as_new`): every run of the
+chain writes it under the chain's id, so its indexes go on across moves, and a
+follower ends only once the chain's current run has ended without a successor.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from ..errors import NotFoundError
-from ..stores import TERMINAL_RUN_STATUSES, StreamChunk, WorkflowStore
+from ..stores import TERMINAL_RUN_STATUSES, StreamChunk, WorkflowStore, chain_of
 
 __all__ = ["DEFAULT_STATUS_INTERVAL", "RunStream"]
 
@@ -36,6 +40,15 @@ class RunStream:
         self._store = store
         self.run_id = run_id
         self.name = name
+        self._chain: str | None = None
+
+    async def chain_id(self) -> str:
+        """The chain the stream belongs to (the id its chunks are stored under)."""
+        if self._chain is None:
+            run = await self._store.get_run(self.run_id)
+            # A run that does not exist (yet) keeps its own id: a first run's is its chain's.
+            self._chain = self.run_id if run is None else chain_of(run)
+        return self._chain
 
     async def read(self, start: int = 0, *, limit: int = 1000) -> tuple[list[StreamChunk], bool]:
         """Chunks from `start` (negative counts back from the tail), at most `limit`.
@@ -43,7 +56,8 @@ class RunStream:
         Returns:
             The chunks, and whether the stream is closed with nothing after them.
         """
-        return await self._store.read_stream(self.run_id, self.name, start=start, limit=limit)
+        chain = await self.chain_id()
+        return await self._store.read_stream(chain, self.name, start=start, limit=limit)
 
     async def read_all(self, start: int = 0) -> list[StreamChunk]:
         """Every chunk from `start` (negative counts back from the tail) to the end."""
@@ -56,7 +70,10 @@ class RunStream:
             start = chunks[-1].index + 1
 
     async def run_ended(self) -> bool:
-        """Whether the run has ended (completed, failed or cancelled).
+        """Whether the chain's current run has ended (completed, failed or cancelled).
+
+        A run that continued as new has not (its successor writes on), nor one whose
+        chain was started again.
 
         Raises:
             NotFoundError: The run does not exist.
@@ -64,7 +81,11 @@ class RunStream:
         run = await self._store.get_run(self.run_id)
         if run is None:
             raise NotFoundError(f"run {self.run_id!r} does not exist")
-        return run.status in TERMINAL_RUN_STATUSES
+        if run.status in TERMINAL_RUN_STATUSES:
+            # Its chain may go on: continued as new, or started again (`Client.restart`).
+            latest = await self._store.latest_run(chain_of(run))
+            run = latest if latest is not None and latest.generation > run.generation else run
+        return run.status in TERMINAL_RUN_STATUSES and run.status != "continued"
 
     async def follow(
         self,
@@ -82,7 +103,7 @@ class RunStream:
             status_interval: How often a quiet stream looks whether its run ended.
         """
         source = self._store.follow_stream(
-            self.run_id, self.name, start=start, poll_interval=poll_interval
+            await self.chain_id(), self.name, start=start, poll_interval=poll_interval
         )
         ended: asyncio.Future[Any] = asyncio.ensure_future(self._wait_ended(status_interval))
         index = start

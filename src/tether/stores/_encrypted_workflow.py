@@ -125,6 +125,10 @@ class EncryptedWorkflowStore:
     async def _scope_of_new(self, new: NewRun) -> str:
         if new.parent_run_id is not None:
             return await self.scope_of(new.parent_run_id)
+        if new.chain_id and new.chain_id != new.run_id:
+            # A later run of a chain (a restart; a continuation is sealed by its commit
+            # the same way) keeps the chain's scope: erasing the chain erases all of it.
+            return await self.scope_of(new.chain_id)
         return run_scope(new.run_id)
 
     # -- sealing records ---------------------------------------------------------------------

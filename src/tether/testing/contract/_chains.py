@@ -131,6 +131,32 @@ class ChainContract:
         assert claim.run is not None and claim.run.run_id == "r1~1"
 
     @requires(Capability.CONTINUE_AS_NEW)
+    async def test_a_successor_may_run_under_another_deployment(
+        self, backend: Any, store: WorkflowStore
+    ) -> None:
+        # A take-over from outside (`Client.take_over`): the holder claimed the parked run
+        # without a message, and moves it to newer code: another deployment and queue.
+        epoch, head = await _started(store, "r1")
+        head = (await store.commit(_commit("r1", epoch, head, _hook("h1", "t1")))).head
+        new = _new("r1~1", input=b"next", chain_id="r1", generation=1, deployment="d2", queue="q2")
+        ending = NewEvent(event_type="run_continued", correlation_id="r1~1")
+        carried = (("h1", b"sent while held"),)
+        await store.commit(
+            _commit(
+                "r1", epoch, head, ending, release=True,
+                continuation=Continuation(run=new, carried=carried),
+            )
+        )  # fmt: skip
+        # The old queue's wake-up finds its run ended; the successor's is on its own queue.
+        assert await store.claim_next("q", owner="w2", lease_seconds=30, limit=10) == []
+        ((_, claim),) = await store.claim_next("q2", owner="w2", lease_seconds=30, limit=10)
+        assert claim.run is not None and (claim.run.run_id, claim.run.deployment) == ("r1~1", "d2")
+        received = [e.payload for e in claim.events if e.event_type == "hook_received"]
+        assert received == [b"sent while held"]
+        hook = await store.get_hook("t1")
+        assert hook is not None and hook.run_id == "r1~1"
+
+    @requires(Capability.CONTINUE_AS_NEW)
     async def test_a_moved_hook_is_never_free_and_its_successor_adopts_it(
         self, backend: Any, store: WorkflowStore
     ) -> None:
