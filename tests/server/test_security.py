@@ -19,6 +19,8 @@ SESSION_ROUTES = [
     ("POST", "/v1/sessions/s1/requests/r1/answer", {"answer": "approve"}),
     ("POST", "/v1/sessions/s1/cancel", None),
     ("POST", "/v1/sessions/s1/close", None),
+    ("POST", "/v1/sessions/s1/reset", None),
+    ("POST", "/v1/sessions/s1/clear", None),
     ("GET", "/v1/sessions/s1/history", None),
     ("GET", "/v1/sessions/s1/transcript", None),
     ("GET", "/v1/sessions/s1/events?follow=false", None),

@@ -292,6 +292,26 @@ class _Api:
         await session.close()
         return json_response({"session_id": session.session_id, "closing": True}, 202)
 
+    async def reset(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        session = await self.session(request.path_params["session_id"], principal)
+        try:
+            fresh = await session.reset(principal=principal.id)
+        except TimeoutError:
+            raise ApiProblem(
+                409,
+                "reset_pending",
+                "the session's turn did not stop in time; its cancel stands: reset again",
+            ) from None
+        self._handles[session.session_id] = fresh
+        return _json((await fresh.state()).to_json())
+
+    async def clear(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        session = await self.session(request.path_params["session_id"], principal)
+        await session.clear(principal=principal.id)
+        return _json({"session_id": session.session_id, "clearing": True}, 202)
+
     async def history(self, request: Request) -> Response:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
@@ -535,6 +555,8 @@ def create_app(
         route("/v1/sessions/{session_id}/requests/{request_id}/answer", api.answer, ["POST"]),
         route("/v1/sessions/{session_id}/cancel", api.cancel, ["POST"]),
         route("/v1/sessions/{session_id}/close", api.close, ["POST"]),
+        route("/v1/sessions/{session_id}/reset", api.reset, ["POST"]),
+        route("/v1/sessions/{session_id}/clear", api.clear, ["POST"]),
         route("/v1/sessions/{session_id}/history", api.history, ["GET"]),
         route("/v1/sessions/{session_id}/transcript", api.transcript, ["GET"]),
         route("/v1/sessions/{session_id}/events", api.events, ["GET"]),

@@ -174,6 +174,31 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
                 "responses": {"202": _ok("202", "closing", {"type": "object"}), **common},
             }
         },
+        "/v1/sessions/{session_id}/reset": {
+            "post": {
+                **session_op,
+                "operationId": "resetSession",
+                "summary": "End the session's run; the id opens again as a new session that "
+                "knows its predecessor (allowed on stranded sessions)",
+                "responses": {
+                    "200": _ok("200", "the new session", _ref(SessionStateOut)),
+                    **common,
+                    **_problems(409),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/clear": {
+            "post": {
+                **session_op,
+                "operationId": "clearSession",
+                "summary": "A fresh transcript in the same session (refused when stranded)",
+                "responses": {
+                    "202": _ok("202", "clearing", {"type": "object"}),
+                    **common,
+                    **_problems(409),
+                },
+            }
+        },
         "/v1/sessions/{session_id}/history": {
             "get": {
                 "parameters": [
