@@ -155,3 +155,24 @@ async def start_served(
 async def served(db: tuple[str, str | None]) -> AsyncIterator[Served]:
     async for s in start_served(*db):
         yield s
+
+
+async def stranded_session(served: Served, session_id: str) -> None:
+    """Open `session_id` on a deployment no live worker serves and park it there.
+
+    Parked on an approval, it is busy: it cannot move to the newest deployment (an idle
+    one would, on its next message), so it is stranded.
+    """
+    from tether.agent import Agents
+
+    old = AgentHost(served.backend, Agents([server_app.ops], deployment="old-release"))
+    session = await old.open_session("ops", session_id=session_id, owner="acme")
+    async with old.worker(poll_interval=0.02):
+        await session.send("restart api", principal="ada")
+        await session.wait_for("input.requested")
+        for _ in range(500):  # until its park is committed (its steps all are)
+            current = await old.client.latest(session.run_id)
+            steps = await (await old.client.get(current.run_id, follow=False)).steps()
+            if steps and all(s.status == "completed" for s in steps):
+                break
+            await asyncio.sleep(0.02)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import Served
-from tether.agent import AgentHost, Agents
+from conftest import Served, stranded_session
 
 
 async def _state(served: Served, session_id: str) -> dict[str, object]:
@@ -47,10 +46,7 @@ async def test_reset_opens_the_id_again(served: Served) -> None:
 
 
 async def test_a_stranded_session_refuses_clear_and_takes_reset(served: Served) -> None:
-    import server_app
-
-    old = AgentHost(served.backend, Agents([server_app.ops], deployment="old-release"))
-    await old.open_session("ops", session_id="old1", owner="acme")
+    await stranded_session(served, "old1")
     c = served.client()
     refused = await c.post("/v1/sessions/old1/clear")
     assert refused.status_code == 409 and refused.json()["code"] == "session_stranded"

@@ -304,13 +304,13 @@ class _Api:
                 "the session's turn did not stop in time; its cancel stands: reset again",
             ) from None
         self._handles[session.session_id] = fresh
-        return _json((await fresh.state()).to_json())
+        return json_response((await fresh.state()).to_json())
 
     async def clear(self, request: Request) -> Response:
         principal = await self.principal(request)
         session = await self.session(request.path_params["session_id"], principal)
         await session.clear(principal=principal.id)
-        return _json({"session_id": session.session_id, "clearing": True}, 202)
+        return json_response({"session_id": session.session_id, "clearing": True}, 202)
 
     async def history(self, request: Request) -> Response:
         session = await self.session(
@@ -401,7 +401,8 @@ class _Api:
             stream = self.host.client.stream(session.run_id, EVENTS_STREAM)
             if not await stream.run_ended():
                 return
-        info = await (await self.host.client.get(session.run_id)).info()
+        # The session's current run: a reset or moved session goes on in a later one.
+        info = await self.host.client.latest(session.run_id)
         if info.stranded:
             raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
         # Retention or erasure: refused before the response starts.
