@@ -17,6 +17,7 @@ from ._entries import (
 )
 from ._erasure import SessionErasure
 from ._event_data import (
+    TERMINAL_EVENTS,
     AuthorizationRequested,
     EventData,
     InputRequested,
@@ -38,7 +39,7 @@ from ._event_data import (
     TurnSteered,
     TurnWaiting,
 )
-from ._events import EventMeta, SessionEvent
+from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -48,6 +49,8 @@ from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
+    "EVENTS_STREAM",
+    "TERMINAL_EVENTS",
     "Agent",
     "AgentHost",
     "Agents",
@@ -98,6 +101,7 @@ __all__ = [
     "TurnWaiting",
     "UserEntry",
     "approval",
+    "decode_event",
     "tool",
     "workflow_tool",
 ]

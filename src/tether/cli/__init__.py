@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, dev, check-deploy, runs list/show, migrate, keys."""
+"""The `tether` command: demo, worker, serve, sessions, dev, check-deploy, runs, migrate, keys."""
 
 from __future__ import annotations
 
@@ -135,6 +135,46 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="then drop from the key file the keys no data key of this store uses",
     )
+    serve = with_db(
+        sub.add_parser(
+            "serve", help="serve MODULE:ATTR's agents over HTTP (and run a worker in-process)"
+        )
+    )
+    serve.add_argument("target", metavar="MODULE:ATTR")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--no-worker", action="store_true", help="serve the API only (workers run elsewhere)"
+    )
+    serve.add_argument("--concurrency", type=int, default=None, help="the worker's concurrency")
+    sessions = sub.add_parser("sessions", help="a client of sessions: a server or a store")
+    verbs = sessions.add_subparsers(dest="sessions", required=True)
+
+    def client(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--server", help="server URL (default: $TETHER_SERVER_URL)")
+        p.add_argument("--token", help="bearer token (default: $TETHER_TOKEN)")
+        p.add_argument("--db", help="read and write a store directly instead (with --app)")
+        p.add_argument("--app", help="MODULE:ATTR of the agents, for --db")
+        return p
+
+    s_list = client(verbs.add_parser("list", help="the sessions, newest first"))
+    s_list.add_argument("--json", action="store_true")
+    s_show = client(verbs.add_parser("show", help="a session's state and pending requests"))
+    s_show.add_argument("session_id")
+    s_show.add_argument("--json", action="store_true")
+    s_send = client(verbs.add_parser("send", help="send a message (opens the session)"))
+    s_send.add_argument("session_id")
+    s_send.add_argument("text")
+    s_send.add_argument("--client-message-id", default=None)
+    s_send.add_argument("--follow", action="store_true", help="render the turn until it ends")
+    s_answer = client(verbs.add_parser("answer", help="answer an input request"))
+    s_answer.add_argument("session_id")
+    s_answer.add_argument("request_id")
+    s_answer.add_argument("answer", help='e.g. approve, deny, p1 or {"authorized": true}')
+    s_follow = client(verbs.add_parser("follow", help="render a session's events live"))
+    s_follow.add_argument("session_id")
+    s_follow.add_argument("--start", type=int, default=0, help="negative: from the tail")
+    s_follow.add_argument("--no-follow", action="store_true", help="print what is there")
     return parser
 
 
@@ -177,6 +217,19 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await keys_command(args, _url(args) if args.keys == "rotate" else "")
     if args.command == "worker":
         return await _worker(args)
+    if args.command == "serve":
+        from ._serve import serve
+
+        return await serve(
+            _load_agents(str(args.target)),
+            _url(args),
+            host=args.host,
+            port=args.port,
+            worker=not args.no_worker,
+            concurrency=args.concurrency,
+        )
+    if args.command == "sessions":
+        return await _sessions(args)
     if args.command == "dev":
         from ._dev import DevOptions, run_dev
 
@@ -249,6 +302,37 @@ async def _worker(args: argparse.Namespace) -> int:
         )
         await Worker(backend, registry, concurrency=args.concurrency).run_forever()
     return 0
+
+
+async def _sessions(args: argparse.Namespace) -> int:
+    from ..agent import AgentHost
+    from ..stores import open_backend
+    from ._sessions import sessions_client, sessions_command, store_sessions
+
+    client, db = sessions_client(args, None)
+    if client is not None:
+        return await sessions_command(args, client)
+    agents = _load_agents(str(args.app))
+    async with open_backend(db or _url(args), migrate=False) as backend:
+        return await sessions_command(args, store_sessions(AgentHost(backend, agents)))
+
+
+def _load_agents(target: str) -> Any:
+    """The `Agents` a `MODULE:ATTR` names (an `Agents` or an `AgentHost`)."""
+    from ..agent import AgentHost, Agents
+    from ..errors import ConfigurationError
+
+    registry, _ = _load_registry(target)
+    module_name, _, attr = target.partition(":")
+    value = getattr(sys.modules[module_name], attr)
+    if isinstance(value, AgentHost):
+        value = value.agents
+    if not isinstance(value, Agents):
+        raise ConfigurationError(
+            f"{target!r} is {type(value).__name__}, not a tether.agent.Agents or AgentHost"
+        )
+    assert value.registry is registry
+    return value
 
 
 def _load_registry(target: str, *, import_path: str | None = None) -> tuple[Any, str]:

@@ -1,0 +1,340 @@
+"""The HTTP server under load: first-event latency, reconnects, 1,000 followers.
+
+    python bench/server.py [--pg URL | --no-pg] [--turns N] [--followers N --sessions N]
+
+For each store (a SQLite file, a Postgres namespace) this starts `tether serve`'s app
+in a subprocess (uvicorn plus an in-process worker, a scripted model that answers at
+once) and measures from this process, over real local HTTP:
+
+1. **POST -> first event**: a follower holds an SSE connection to a session; the clock
+   runs from the POST of a message to the first event of its turn reaching the
+   follower. Compared with the sum of the medians of one durable commit (one write
+   transaction on the same store, from this process) and one local HTTP round trip
+   (GET /v1/health on the same server, same client). Target <= 3x.
+2. **Reconnect**: a new connection with ``Last-Event-ID`` (mid-history, follow=true) to
+   the first replayed event's frame. Target <= 5 ms.
+3. **Fan-out**: N followers (default 1,000) over M sessions (default 100), raw SSE
+   connections; one message to every session; every follower must get every event of
+   its session exactly once, in order (indexes contiguous from where it started, up to
+   ``turn.completed``). Reported: the wall time, the server process's CPU seconds and
+   its resident memory per follower (RSS with the followers connected minus before).
+
+Medians; the machine may be shared, so compare ratios, not absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+TOKEN = "bench-token-0123456789abcdef"
+
+
+# -- the server process ---------------------------------------------------------------------
+def _agents() -> Any:
+    from tether.agent import Agent, Agents
+    from tether.testing import ScriptedModel
+
+    agent = Agent(name="bench", model=ScriptedModel(lambda request: "ok, done"), instructions="")
+    return Agents([agent], deployment="bench-server")
+
+
+async def _serve(url: str, namespace: str | None, port: int) -> None:
+    import uvicorn
+
+    import tether
+    from tether.agent import AgentHost
+    from tether.server import BearerTokens, Principal, create_app
+
+    options = {"namespace": namespace} if namespace else {}
+    async with tether.open_backend(url, **options) as backend:
+        host = AgentHost(backend, _agents())
+        app = create_app(
+            host, authenticator=BearerTokens({TOKEN: Principal(id="ada", tenant="acme")})
+        )
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", backlog=4096)
+        async with host.worker(concurrency=64):
+            await uvicorn.Server(config).serve()
+
+
+# -- raw SSE client (cheap enough for 1,000 connections in one process) ----------------------
+class SseConnection:
+    """One HTTP/1.1 GET of an event stream, read frame by frame (chunked encoding)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.buffer = b""
+
+    @classmethod
+    async def open(cls, port: int, path: str, last_event_id: int | None = None) -> SseConnection:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        extra = f"Last-Event-ID: {last_event_id}\r\n" if last_event_id is not None else ""
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: bench\r\nAuthorization: Bearer {TOKEN}\r\n"
+                f"Accept: text/event-stream\r\n{extra}\r\n"
+            ).encode()
+        )
+        head = await reader.readuntil(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        return cls(reader, writer)
+
+    async def _chunk(self) -> bytes:
+        size_line = await self.reader.readuntil(b"\r\n")
+        size = int(size_line.strip(), 16)
+        if size == 0:
+            raise EOFError
+        data = await self.reader.readexactly(size + 2)
+        return data[:-2]
+
+    async def frame(self) -> dict[str, str]:
+        """The next event frame (comments and retry lines skipped)."""
+        while True:
+            while b"\n\n" not in self.buffer:
+                self.buffer += await self._chunk()
+            raw, self.buffer = self.buffer.split(b"\n\n", 1)
+            fields: dict[str, str] = {}
+            for line in raw.decode().split("\n"):
+                if line.startswith(":") or not line:
+                    continue
+                key, _, value = line.partition(": ")
+                fields[key] = value
+            if "id" in fields:
+                return fields
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+# -- measurements ---------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+async def _commit_median(url: str, namespace: str | None, n: int) -> float:
+    """One durable write transaction on the store (a one-chunk stream append)."""
+    import tether
+
+    options = {"namespace": namespace} if namespace else {}
+    async with tether.open_backend(url, migrate=False, **options) as backend:
+        store = backend.stores.workflow
+        samples = []
+        for i in range(n):
+            t0 = time.perf_counter()
+            await store.write_stream("bench-commit", "x", [b"%d" % i])
+            samples.append(time.perf_counter() - t0)
+    return _median_ms(samples)
+
+
+async def _first_event(
+    http: httpx.AsyncClient, port: int, turns: int
+) -> tuple[list[float], list[float]]:
+    await http.post("/v1/sessions", json={"session_id": "lat"})
+    conn = await SseConnection.open(port, "/v1/sessions/lat/events")
+    await conn.frame()  # session.started
+    samples = []
+    posts = []
+    try:
+        for i in range(turns):
+            t0 = time.perf_counter()
+            r = await http.post("/v1/sessions/lat/messages", json={"text": f"hi {i}"})
+            posts.append(time.perf_counter() - t0)
+            assert r.status_code == 202, r.text
+            frame = await conn.frame()
+            samples.append(time.perf_counter() - t0)
+            assert frame["event"] == "turn.started", frame
+            while frame["event"] != "session.waiting":
+                frame = await conn.frame()
+    finally:
+        conn.close()
+    return samples, posts
+
+
+async def _reconnects(port: int, n: int) -> list[float]:
+    samples = []
+    for i in range(n):
+        last = 5 + (i % 20)
+        t0 = time.perf_counter()
+        conn = await SseConnection.open(port, "/v1/sessions/lat/events", last_event_id=last)
+        frame = await conn.frame()
+        samples.append(time.perf_counter() - t0)
+        assert int(frame["id"]) == last + 1
+        conn.close()
+    return samples
+
+
+def _proc_stats(pid: int) -> tuple[float, int]:
+    """CPU seconds (user + system) and resident bytes of a process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    cpu = (int(fields[11]) + int(fields[12])) / ticks
+    rss = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    return cpu, rss
+
+
+async def _fan_out(
+    http: httpx.AsyncClient, port: int, pid: int, followers: int, sessions: int
+) -> dict[str, Any]:
+    ids = [f"fan{i}" for i in range(sessions)]
+    for sid in ids:
+        r = await http.post("/v1/sessions", json={"session_id": sid})
+        assert r.status_code in (200, 201), r.text
+    await asyncio.sleep(0.5)
+    cpu0, rss0 = _proc_stats(pid)
+    conns: list[tuple[str, SseConnection]] = []
+    for i in range(followers):
+        sid = ids[i % sessions]
+        conns.append((sid, await SseConnection.open(port, f"/v1/sessions/{sid}/events")))
+    # Every follower has its session.started: all are live.
+    for _, conn in conns:
+        assert (await conn.frame())["event"] == "session.started"
+    await asyncio.sleep(0.5)
+    _, rss1 = _proc_stats(pid)
+
+    async def drain(conn: SseConnection) -> list[int]:
+        seen = [0]
+        while True:
+            frame = await conn.frame()
+            seen.append(int(frame["id"]))
+            if frame["event"] == "turn.completed":
+                return seen
+
+    t0 = time.perf_counter()
+    readers = [asyncio.create_task(drain(conn)) for _, conn in conns]
+    await asyncio.gather(
+        *(http.post(f"/v1/sessions/{sid}/messages", json={"text": "go"}) for sid in ids)
+    )
+    results = await asyncio.wait_for(asyncio.gather(*readers), 300)
+    wall = time.perf_counter() - t0
+    cpu1, _ = _proc_stats(pid)
+    for _, conn in conns:
+        conn.close()
+    exact = all(seen == list(range(len(seen))) for seen in results)
+    delivered = sum(len(seen) for seen in results)
+    return {
+        "followers": followers,
+        "sessions": sessions,
+        "exactly_once_in_order": exact,
+        "events_delivered": delivered,
+        "wall_s": round(wall, 3),
+        "server_cpu_s": round(cpu1 - cpu0, 3),
+        "rss_per_follower_kib": round((rss1 - rss0) / followers / 1024, 1),
+    }
+
+
+async def _bench(
+    name: str, url: str, namespace: str | None, args: argparse.Namespace
+) -> dict[str, Any]:
+    port = _free_port()
+    env = {**os.environ}
+    cmd = [sys.executable, __file__, "--serve", url, str(port), namespace or ""]
+    proc = subprocess.Popen(cmd, env=env)
+    try:
+        async with httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}",
+            headers={"Authorization": f"Bearer {TOKEN}"},
+            timeout=60,
+            limits=httpx.Limits(max_connections=200),
+        ) as http:
+            for _ in range(300):
+                try:
+                    if (await http.get("/v1/openapi.json")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.1)
+            rtt = []
+            for _ in range(200):
+                t0 = time.perf_counter()
+                await http.get("/v1/health")
+                rtt.append(time.perf_counter() - t0)
+            commit = await _commit_median(url, namespace, 100)
+            first, posts = await _first_event(http, port, args.turns)
+            reconnect = await _reconnects(port, 60)
+            fan = await _fan_out(http, port, proc.pid, args.followers, args.sessions)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    baseline = commit + _median_ms(rtt)
+    first_ms = _median_ms(first)
+    return {
+        "store": name,
+        "commit_ms": round(commit, 3),
+        "http_rtt_ms": round(_median_ms(rtt), 3),
+        "post_response_ms": round(_median_ms(posts), 3),
+        "post_to_first_event_ms": round(first_ms, 3),
+        "first_event_ratio": round(first_ms / baseline, 2),
+        "reconnect_to_first_replayed_ms": round(_median_ms(reconnect), 3),
+        **fan,
+    }
+
+
+async def _main(args: argparse.Namespace) -> None:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{tmp}/bench.db"
+        import tether
+
+        async with tether.open_backend(url):
+            pass
+        results.append(await _bench("sqlite", url, None, args))
+    if not args.no_pg:
+        import psycopg
+
+        import tether
+
+        namespace = f"bench_{secrets.token_hex(4)}"
+        async with tether.open_backend(args.pg, namespace=namespace):
+            pass
+        try:
+            results.append(await _bench("postgres", args.pg, namespace, args))
+        finally:
+            with psycopg.connect(args.pg, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{namespace}" CASCADE')
+    for result in results:
+        print(json.dumps(result))
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--serve":
+        url, port, namespace = sys.argv[2], int(sys.argv[3]), sys.argv[4] or None
+        try:
+            asyncio.run(_serve(url, namespace, port))
+        except KeyboardInterrupt:
+            pass
+        return
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pg", default=DEFAULT_PG)
+    parser.add_argument("--no-pg", action="store_true")
+    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--followers", type=int, default=1000)
+    parser.add_argument("--sessions", type=int, default=100)
+    asyncio.run(_main(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

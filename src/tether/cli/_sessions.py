@@ -1,0 +1,242 @@
+"""`tether sessions list|show|send|answer|follow`: a client of a server, or of a store.
+
+Against a server (``--server URL``, default ``$TETHER_SERVER_URL``, with ``--token`` or
+``$TETHER_TOKEN``) it speaks the HTTP API; with ``--db URL --app MODULE:ATTR`` it
+opens the store directly (as the agents' owner, no tenant). Streamed text is
+rendered as it arrives; everything printed from the data is escaped.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
+
+from ..errors import ConfigurationError, MissingExtraError, TetherError
+from ._format import printable, table
+
+
+class _Sessions(Protocol):
+    async def list(self) -> list[dict[str, Any]]: ...
+    async def show(self, session_id: str) -> dict[str, Any]: ...
+    async def send(self, session_id: str, text: str, message_id: str | None) -> str: ...
+    async def tail(self, session_id: str) -> int: ...
+    async def answer(self, session_id: str, request_id: str, answer: Any) -> None: ...
+    def events(self, session_id: str, start: int, follow: bool) -> AsyncIterator[dict[str, Any]]:
+        """The session's events."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class _HttpSessions:
+    def __init__(self, url: str, token: str | None) -> None:
+        try:
+            import httpx
+        except ImportError as exc:
+            raise MissingExtraError("httpx", "server") from exc
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.AsyncClient(base_url=url.rstrip("/"), headers=headers, timeout=30.0)
+
+    async def _call(self, method: str, path: str, body: Any = None) -> Any:
+        r = await self._http.request(method, path, json=body)
+        if r.status_code >= 400:
+            try:
+                detail = r.json().get("detail", r.text)
+            except ValueError:
+                detail = r.text
+            raise TetherError(f"{r.status_code}: {detail}")
+        return r.json()
+
+    async def list(self) -> list[dict[str, Any]]:
+        return list((await self._call("GET", "/v1/sessions"))["items"])
+
+    async def show(self, session_id: str) -> dict[str, Any]:
+        return dict(await self._call("GET", f"/v1/sessions/{session_id}"))
+
+    async def tail(self, session_id: str) -> int:
+        await self._call("POST", "/v1/sessions", {"session_id": session_id})
+        page = await self._call("GET", f"/v1/sessions/{session_id}/history?start=-1")
+        return int(page["next_offset"])
+
+    async def send(self, session_id: str, text: str, message_id: str | None) -> str:
+        await self._call("POST", "/v1/sessions", {"session_id": session_id})
+        body: dict[str, Any] = {"text": text}
+        if message_id:
+            body["client_message_id"] = message_id
+        sent = await self._call("POST", f"/v1/sessions/{session_id}/messages", body)
+        return str(sent["submission_id"])
+
+    async def answer(self, session_id: str, request_id: str, answer: Any) -> None:
+        await self._call(
+            "POST", f"/v1/sessions/{session_id}/requests/{request_id}/answer", {"answer": answer}
+        )
+
+    async def events(
+        self, session_id: str, start: int, follow: bool
+    ) -> AsyncIterator[dict[str, Any]]:
+        params = {"format": "ndjson", "start": str(start), "follow": str(follow).lower()}
+        async with self._http.stream(
+            "GET", f"/v1/sessions/{session_id}/events", params=params, timeout=None
+        ) as r:
+            if r.status_code >= 400:
+                await r.aread()
+                raise TetherError(f"{r.status_code}: {r.text}")
+            async for line in r.aiter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
+    async def close(self) -> None:
+        await self._http.aclose()
+
+
+class _StoreSessions:
+    def __init__(self, host: Any) -> None:
+        self._host = host
+
+    async def list(self) -> list[dict[str, Any]]:
+        page = await self._host.list_sessions(limit=100)
+        return [i.to_json() for i in page.items]
+
+    async def show(self, session_id: str) -> dict[str, Any]:
+        session = await self._host.get_session(session_id)
+        out: dict[str, Any] = (await session.state()).to_json()
+        return out
+
+    async def tail(self, session_id: str) -> int:
+        session = await self._host.get_session(session_id)
+        last = await session.read_events(-1)
+        return last[-1].index + 1 if last else 0
+
+    async def send(self, session_id: str, text: str, message_id: str | None) -> str:
+        session = await self._host.get_session(session_id)
+        return str(await session.send(text, client_message_id=message_id))
+
+    async def answer(self, session_id: str, request_id: str, answer: Any) -> None:
+        session = await self._host.get_session(session_id)
+        await session.answer(request_id, answer)
+
+    async def events(
+        self, session_id: str, start: int, follow: bool
+    ) -> AsyncIterator[dict[str, Any]]:
+        session = await self._host.get_session(session_id)
+        async for event in session.events(start, follow=follow):
+            yield event.to_json()
+
+    async def close(self) -> None:
+        return None
+
+
+def render(event: dict[str, Any], out: Any = None) -> None:
+    """Print one event for a person: text as it streams, tools, requests, turn ends."""
+    out = out or sys.stdout
+    kind = event.get("type", "")
+    data = event.get("data") or {}
+    if kind == "message.delta":
+        out.write(printable(str(data.get("text", ""))))
+    elif kind == "message.completed":
+        out.write("\n")
+    elif kind == "turn.started":
+        out.write(f"> {printable(str(data.get('text', '')))}\n")
+    elif kind == "tool.call":
+        args = json.dumps(data.get("arguments") or {})
+        out.write(f"  -> {printable(str(data.get('name')))}({printable(args)})\n")
+    elif kind == "tool.result":
+        content = printable(str(data.get("content", "")))[:200]
+        out.write(f"  <- {printable(str(data.get('name')))}: {content}\n")
+    elif kind in ("input.requested", "authorization.required"):
+        request = data.get("request") or {}
+        what = request.get("prompt") or request.get("tool_name") or ""
+        options = request.get("options")
+        out.write(
+            f"  ? {request.get('kind')} {printable(str(request.get('request_id')))}: "
+            f"{printable(str(what))}"
+            + (f" {printable(json.dumps(options))}" if options else "")
+            + "\n"
+        )
+    elif kind in ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting"):
+        detail = data.get("error") or data.get("reason") or data.get("on") or ""
+        out.write(f"[{kind}{' ' + printable(str(detail)) if detail else ''}]\n")
+    elif kind in ("session.closed", "session.failed"):
+        out.write(f"[{kind}]\n")
+    out.flush()
+
+
+_TURN_ENDS = ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting")
+
+
+async def sessions_command(args: Any, client: _Sessions) -> int:
+    """Run one `tether sessions` subcommand."""
+    try:
+        if args.sessions == "list":
+            items = await client.list()
+            if args.json:
+                print(json.dumps(items, indent=2))
+            else:
+                rows = [
+                    [i["session_id"], i["agent_name"], i["status"], str(i.get("owner") or "")]
+                    for i in items
+                ]
+                print(table(["session", "agent", "status", "owner"], rows))
+            return 0
+        if args.sessions == "show":
+            state = await client.show(args.session_id)
+            if args.json:
+                print(json.dumps(state, indent=2))
+            else:
+                print(
+                    f"{printable(state['session_id'])}  agent {printable(state['agent_name'])}  "
+                    f"{state['status']}"
+                    + (f" on {state['parked_on']}" if state.get("parked_on") else "")
+                    + ("  STRANDED" if state.get("stranded") else "")
+                )
+                for request in state.get("pending") or []:
+                    render({"type": "input.requested", "data": {"request": request}})
+            return 0
+        if args.sessions == "send":
+            # Where the stream is before the message: its turn's events all come after.
+            offset = await client.tail(args.session_id) if args.follow else 0
+            submission = await client.send(args.session_id, args.text, args.client_message_id)
+            print(f"sent {printable(submission)}", flush=True)
+            if args.follow:
+                async for event in client.events(args.session_id, offset, True):
+                    render(event)
+                    if event["type"] in _TURN_ENDS and event["data"].get(
+                        "submission_id", submission
+                    ) in (submission, None):
+                        break
+            return 0
+        if args.sessions == "answer":
+            try:
+                answer: Any = json.loads(args.answer)
+            except ValueError:
+                answer = args.answer
+            await client.answer(args.session_id, args.request_id, answer)
+            print(f"answered {printable(args.request_id)}")
+            return 0
+        async for event in client.events(args.session_id, args.start, not args.no_follow):
+            render(event)
+        return 0
+    finally:
+        await client.close()
+
+
+def sessions_client(args: Any, default_db: str | None) -> tuple[_Sessions | None, str | None]:
+    """The HTTP client the arguments name, or None and the store URL to open."""
+    import os
+
+    server = args.server or os.environ.get("TETHER_SERVER_URL")
+    if server and not args.db:
+        return _HttpSessions(server, args.token or os.environ.get("TETHER_TOKEN")), None
+    if not args.app:
+        raise ConfigurationError(
+            "tether sessions: give --server URL (or $TETHER_SERVER_URL), or --db URL with "
+            "--app MODULE:ATTR (the agents)"
+        )
+    return None, (args.db or default_db)
+
+
+def store_sessions(host: Any) -> _Sessions:
+    """The client of sessions in a store, through an `AgentHost`."""
+    return _StoreSessions(host)

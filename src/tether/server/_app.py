@@ -1,0 +1,578 @@
+"""`create_app`: the sessions API as an ASGI app (Starlette)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, TypeAdapter, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from .. import __version__
+from ..agent import EVENTS_STREAM, AgentHost, Agents, Session, TranscriptEntry
+from ..errors import ConfigurationError, ContentDeletedError, InvalidInputError, NotFoundError
+from ..stores import Backend
+from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
+from ._feeds import FeedHub, FileWatcher, WireEvent
+from ._models import ID_PATTERN, AnswerBody, CreateSessionBody, SendBody
+from ._openapi import openapi_document
+from ._problems import ApiProblem, problem_of, problem_response
+
+__all__ = ["ServerOptions", "create_app"]
+
+log = logging.getLogger("tether.server")
+
+M = TypeVar("M", bound=BaseModel)
+
+_ID = re.compile(ID_PATTERN)
+_LOOPBACK = ("localhost", "testclient")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerOptions:
+    """Tunables of the app.
+
+    Attributes:
+        max_body_bytes: Request bodies over this size are refused with 413.
+        keepalive: Seconds between keep-alive comments on a quiet event stream.
+        feed_linger: Seconds a session's shared listener outlives its last follower.
+        sqlite_watch_interval: On SQLite, seconds between looks at the database files
+            for commits of other processes (one look serves every followed session).
+    """
+
+    max_body_bytes: int = 1 << 20
+    keepalive: float = 15.0
+    feed_linger: float = 5.0
+    sqlite_watch_interval: float = 0.002
+
+
+def _is_loopback(host: str | None) -> bool:
+    if host is None or host in _LOOPBACK:
+        return host is not None
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _sqlite_paths(backend: Backend) -> list[str] | None:
+    url = backend.url
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :]
+    return [path, path + "-wal"]
+
+
+class _Api:
+    """The route bodies, sharing the host, the feeds and the session cache."""
+
+    def __init__(
+        self,
+        host: AgentHost,
+        authenticator: Authenticator | None,
+        options: ServerOptions,
+    ) -> None:
+        self.host = host
+        self.auth = authenticator
+        self.options = options
+        paths = _sqlite_paths(host.backend)
+        watcher = (
+            FileWatcher(paths, interval=options.sqlite_watch_interval)
+            if paths is not None
+            else None
+        )
+        self.feeds = FeedHub(host, watcher=watcher, linger=options.feed_linger)
+        # session id -> (agent, owner): both are fixed when a session opens.
+        self._known: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
+        # Session handles, reused: each caches its run handle and its inbox's hook
+        # token, which saves a send three reads.
+        self._handles: OrderedDict[str, Session] = OrderedDict()
+
+    # -- plumbing ---------------------------------------------------------------------------
+    async def principal(self, request: Request) -> Principal:
+        if self.auth is None:
+            client = request.client.host if request.client is not None else None
+            if not _is_loopback(client):
+                raise ApiProblem(
+                    401,
+                    "unauthenticated",
+                    "this server runs without authentication and answers localhost only",
+                )
+            return LOCAL_PRINCIPAL
+        principal = await self.auth(request)
+        if principal is None:
+            raise ApiProblem(401, "unauthenticated", "a valid bearer token is required")
+        return principal
+
+    async def body(self, request: Request, model: type[M]) -> M:
+        limit = self.options.max_body_bytes
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            raise ApiProblem(413, "body_too_large", f"the body exceeds {limit} bytes")
+        raw = bytearray()
+        async for part in request.stream():
+            raw += part
+            if len(raw) > limit:
+                raise ApiProblem(413, "body_too_large", f"the body exceeds {limit} bytes")
+        try:
+            value = orjson.loads(raw) if raw else {}
+        except orjson.JSONDecodeError as exc:
+            raise ApiProblem(422, "invalid_json", f"the body is not JSON: {exc}") from None
+        return model.model_validate(value)
+
+    def _remember(self, session_id: str, agent: str, owner: str | None) -> None:
+        self._known[session_id] = (agent, owner)
+        self._known.move_to_end(session_id)
+        while len(self._known) > 10_000:
+            self._known.popitem(last=False)
+
+    async def session(self, session_id: str, principal: Principal) -> Session:
+        """The caller's session, or 404 (unknown, or another tenant's)."""
+        missing = ApiProblem(404, "not_found", f"no session {session_id!r}")
+        if not _ID.match(session_id):
+            raise missing
+        known = self._known.get(session_id)
+        if known is None:
+            try:
+                found = await self.host.get_session(session_id)
+            except ContentDeletedError:
+                # Erased on an encrypted store: whose it was is unreadable too.
+                raise missing from None
+            except NotFoundError:
+                raise missing from None
+            known = (found.agent_name, found.owner)
+            self._remember(session_id, *known)
+        agent, owner = known
+        if owner != principal.tenant:
+            raise missing
+        session = self._handles.get(session_id)
+        if session is None:
+            session = self.host.session(agent, session_id)
+            session.owner = owner
+            self._handles[session_id] = session
+            while len(self._handles) > 10_000:
+                self._handles.popitem(last=False)
+        else:
+            self._handles.move_to_end(session_id)
+        return session
+
+    async def _target(self, request: Request) -> Session:
+        principal = await self.principal(request)
+        return await self.session(request.path_params["session_id"], principal)
+
+    # -- sessions ---------------------------------------------------------------------------
+    async def create(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        body = await self.body(request, CreateSessionBody)
+        agent = body.agent
+        if agent is None:
+            names = self.host.agents.names()
+            if len(names) != 1:
+                raise ApiProblem(422, "invalid_input", f"name the agent: one of {names}")
+            agent = names[0]
+        if agent not in self.host.agents:
+            raise ApiProblem(
+                422, "invalid_input", f"no agent {agent!r}; served: {self.host.agents.names()}"
+            )
+        status = 201
+        if body.session_id is not None:
+            try:
+                existing = await self.session(body.session_id, principal)
+            except ApiProblem:
+                existing = None
+            if existing is not None:
+                if existing.agent_name != agent:
+                    raise ApiProblem(
+                        409, "conflict", f"session {body.session_id!r} is of another agent"
+                    )
+                status = 200
+            elif body.session_id in self._known or await self._exists(body.session_id):
+                # Another tenant's: say only that the id is taken.
+                raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
+        session = await self.host.open_session(
+            agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
+        )
+        self._remember(session.session_id, agent, principal.tenant)
+        state = await session.state()
+        return _json(
+            state.to_json(),
+            status,
+            headers={"Location": f"/v1/sessions/{session.session_id}"},
+        )
+
+    async def _exists(self, session_id: str) -> bool:
+        try:
+            await self.host.get_session(session_id)
+        except NotFoundError:
+            return False
+        return True
+
+    async def list(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        query = request.query_params
+        limit = _int_param(query.get("limit"), "limit", default=50, low=1, high=500)
+        agent = query.get("agent")
+        if agent is not None and agent not in self.host.agents:
+            raise ApiProblem(422, "invalid_input", f"no agent {agent!r}")
+        cursor = query.get("cursor") or None
+        try:
+            page = await self.host.list_sessions(
+                owner=principal.tenant, agent=agent, limit=limit, cursor=cursor
+            )
+        except (InvalidInputError, ValueError):
+            raise ApiProblem(422, "invalid_input", "bad cursor") from None
+        return _json({"items": [i.to_json() for i in page.items], "next_cursor": page.next_cursor})
+
+    async def get(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        return _json((await session.state()).to_json())
+
+    async def send(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        session = await self.session(request.path_params["session_id"], principal)
+        body = await self.body(request, SendBody)
+        submission = await session.send(
+            body.text,
+            client_message_id=body.client_message_id,
+            principal=principal.id,
+            turn_policy=body.turn_policy,
+        )
+        return _json({"submission_id": submission, "session_id": session.session_id}, 202)
+
+    async def requests(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        pending = await session.pending_requests()
+        return _json({"items": [r.to_json() for r in pending]})
+
+    async def answer(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        session = await self.session(request.path_params["session_id"], principal)
+        request_id = request.path_params["request_id"]
+        body = await self.body(request, AnswerBody)
+        for pending in await session.pending_requests():
+            if pending.request_id == request_id and not pending.may_answer(principal.id):
+                raise ApiProblem(
+                    403,
+                    "forbidden",
+                    f"{principal.id!r} may not answer request {request_id!r}: only the "
+                    "turn's principal or an approver the agent names may",
+                )
+        await session.answer(request_id, body.answer, principal=principal.id)
+        return _json({"request_id": request_id, "answered": True})
+
+    async def cancel(self, request: Request) -> Response:
+        principal = await self.principal(request)
+        session = await self.session(request.path_params["session_id"], principal)
+        await session.cancel_turn(principal=principal.id)
+        return _json({"session_id": session.session_id, "cancelled": True}, 202)
+
+    async def close(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        await session.close()
+        return _json({"session_id": session.session_id, "closing": True}, 202)
+
+    async def history(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        query = request.query_params
+        start = _int_param(query.get("start"), "start", default=0)
+        limit = _int_param(query.get("limit"), "limit", default=1000, low=1, high=10_000)
+        events = (await session.read_events(start))[:limit]
+        next_offset = events[-1].index + 1 if events else await self._tail(session)
+        if start >= 0 and not events:
+            next_offset = min(start, next_offset)
+        return _json(
+            {"events": [e.to_json() for e in events], "next_offset": next_offset},
+            headers={"Stream-Next-Offset": str(next_offset)},
+        )
+
+    async def transcript(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        entries = await session.transcript()
+        return _json({"entries": _ENTRIES.dump_python(entries, mode="json")})
+
+    async def _tail(self, session: Session) -> int:
+        chunks, _ = await self.host.client.stream(session.run_id, EVENTS_STREAM).read(-1)
+        return chunks[-1].index + 1 if chunks else 0
+
+    # -- the event stream -------------------------------------------------------------------
+    async def events(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        query = request.query_params
+        follow = _bool_param(query.get("follow"), "follow", default=True)
+        start = _int_param(query.get("start"), "start", default=0)
+        last_id = request.headers.get("last-event-id")
+        if last_id is not None:
+            start = _int_param(last_id.strip(), "Last-Event-ID", default=0, low=-1) + 1
+        fmt = query.get("format") or _format_of(request.headers.get("accept", ""))
+        if fmt not in ("sse", "ndjson"):
+            raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
+        handle = await self.host.client.get(session.run_id)
+        info = await handle.info()
+        if follow and info.stranded:
+            from ..errors import SessionStrandedError
+
+            raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
+        if not follow:
+            # Read-only, and the whole answer at once: a page of history in a stream's framing.
+            events = await session.read_events(start)
+            wire = [
+                WireEvent(index=e.index, type=e.type, json=orjson.dumps(e.to_json()))
+                for e in events
+            ]
+            next_offset = wire[-1].index + 1 if wire else await self._tail(session)
+            body = b"".join(_frame(w, fmt) for w in wire)
+            return Response(
+                body,
+                media_type=_MEDIA[fmt],
+                headers={"Stream-Next-Offset": str(next_offset), "Cache-Control": "no-store"},
+            )
+        # Check readability (retention, erasure) before the response starts.
+        await session.read_events(-1)
+        tail = await self._tail(session)
+        first = max(0, tail + start) if start < 0 else min(start, tail)
+        stream = self._stream(session.run_id, first, fmt)
+        return StreamingResponse(
+            stream,
+            media_type=_MEDIA[fmt],
+            headers={
+                "Stream-Next-Offset": str(first),
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+            },
+        )
+
+    async def _stream(self, run_id: str, start: int, fmt: str) -> AsyncIterator[bytes]:
+        keepalive = b": keep-alive\n\n" if fmt == "sse" else b"\n"
+        if fmt == "sse":
+            yield b"retry: 1000\n\n"
+        source = self.feeds.follow(run_id, start)
+        pending: asyncio.Future[WireEvent] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(source))
+                done, _ = await asyncio.wait({pending}, timeout=self.options.keepalive)
+                if not done:
+                    yield keepalive
+                    continue
+                try:
+                    event = pending.result()
+                except StopAsyncIteration:
+                    return
+                pending = None
+                yield _frame(event, fmt)
+        finally:
+            if pending is not None:
+                pending.cancel()
+                with contextlib.suppress(BaseException):
+                    await pending
+            await source.aclose()  # type: ignore[attr-defined]
+
+    # -- hooks ------------------------------------------------------------------------------
+    async def hook(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        limit = self.options.max_body_bytes
+        raw = bytearray()
+        async for part in request.stream():
+            raw += part
+            if len(raw) > limit:
+                raise ApiProblem(413, "body_too_large", f"the body exceeds {limit} bytes")
+        try:
+            payload = orjson.loads(raw) if raw else None
+        except orjson.JSONDecodeError as exc:
+            raise ApiProblem(422, "invalid_json", f"the body is not JSON: {exc}") from None
+        try:
+            await self.host.client.resume_hook(token, payload)
+        except (NotFoundError, InvalidInputError):
+            # A forged or spent token learns nothing: the same 404 either way.
+            raise ApiProblem(404, "not_found", "no hook has this token") from None
+        return _json({"resumed": True}, 202)
+
+
+_ENTRIES: TypeAdapter[list[Any]] = TypeAdapter(list[TranscriptEntry])
+_MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
+
+
+def _frame(event: WireEvent, fmt: str) -> bytes:
+    return event.sse if fmt == "sse" else event.json + b"\n"
+
+
+def _format_of(accept: str) -> str:
+    return "ndjson" if "ndjson" in accept and "event-stream" not in accept else "sse"
+
+
+def _json(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    return Response(
+        orjson.dumps(value), status_code=status, media_type="application/json", headers=headers
+    )
+
+
+def _int_param(
+    raw: str | None,
+    name: str,
+    *,
+    default: int,
+    low: int | None = None,
+    high: int | None = None,
+) -> int:
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiProblem(422, "invalid_input", f"{name} must be an integer, not {raw!r}") from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiProblem(422, "invalid_input", f"{name} must be in [{low}, {high}], not {value}")
+    if abs(value) > 1 << 53:
+        raise ApiProblem(422, "invalid_input", f"{name} is out of range")
+    return value
+
+
+def _bool_param(raw: str | None, name: str, *, default: bool) -> bool:
+    if raw is None or raw == "":
+        return default
+    lowered = raw.lower()
+    if lowered in ("true", "1", "yes"):
+        return True
+    if lowered in ("false", "0", "no"):
+        return False
+    raise ApiProblem(422, "invalid_input", f"{name} is true or false, not {raw!r}")
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def _endpoint(fn: Handler) -> Handler:
+    async def run(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except (ApiProblem, ValidationError, Exception) as exc:
+            problem = problem_of(exc)
+            if problem is None:
+                raise
+            return problem_response(problem)
+
+    return run
+
+
+def create_app(
+    agents: Agents | AgentHost,
+    backend: Backend | None = None,
+    *,
+    authenticator: Authenticator | None = None,
+    no_auth: bool = False,
+    options: ServerOptions | None = None,
+) -> Starlette:
+    """The sessions API as an ASGI app, to serve or to mount in a Starlette/FastAPI app.
+
+    Args:
+        agents: The agents served (an `Agents`, or an `AgentHost` already on `backend`).
+        backend: An open backend (left out when `agents` is an `AgentHost`).
+        authenticator: Turns a request into its `Principal` (None refuses it with 401).
+            Default: bearer tokens from ``TETHER_SERVER_TOKENS_FILE`` or
+            ``TETHER_SERVER_TOKENS`` (see `BearerTokens`).
+        no_auth: Serve without authentication: every request is the principal
+            ``local`` of tenant ``local``, and requests from anywhere but the loopback
+            interface are refused (401). Logged loudly.
+        options: Body limit, keep-alive interval and the like.
+
+    Raises:
+        ConfigurationError: No backend, or no authenticator configured and not
+            `no_auth`.
+    """
+    if isinstance(agents, AgentHost):
+        if backend is not None and backend is not agents.backend:
+            raise ConfigurationError("create_app: the AgentHost is on another backend")
+        host = agents
+    else:
+        if backend is None:
+            raise ConfigurationError("create_app needs an open backend (or an AgentHost)")
+        host = AgentHost(backend, agents)
+    auth = authenticator
+    if auth is None and not no_auth:
+        auth = default_authenticator()
+        if auth is None:
+            raise ConfigurationError(
+                "the server needs an authenticator: set TETHER_SERVER_TOKENS "
+                "(TOKEN=PRINCIPAL@TENANT,...) or TETHER_SERVER_TOKENS_FILE, pass "
+                "authenticator=, or serve localhost only with no_auth=True"
+            )
+    if no_auth:
+        auth = None
+        log.warning(
+            "tether server: AUTHENTICATION IS OFF; every request is principal 'local' "
+            "and only loopback clients are answered"
+        )
+    api = _Api(host, auth, options or ServerOptions())
+    document = openapi_document(host.agents.names(), __version__)
+
+    async def openapi(request: Request) -> Response:
+        return _json(document)
+
+    async def health(request: Request) -> Response:
+        return _json({"ok": True})
+
+    def route(path: str, fn: Handler, methods: list[str]) -> Route:
+        return Route(path, _endpoint(fn), methods=methods)
+
+    routes = [
+        route("/v1/openapi.json", openapi, ["GET"]),
+        route("/v1/health", health, ["GET"]),
+        route("/v1/sessions", api.create, ["POST"]),
+        route("/v1/sessions", api.list, ["GET"]),
+        route("/v1/sessions/{session_id}", api.get, ["GET"]),
+        route("/v1/sessions/{session_id}/messages", api.send, ["POST"]),
+        route("/v1/sessions/{session_id}/requests", api.requests, ["GET"]),
+        route("/v1/sessions/{session_id}/requests/{request_id}/answer", api.answer, ["POST"]),
+        route("/v1/sessions/{session_id}/cancel", api.cancel, ["POST"]),
+        route("/v1/sessions/{session_id}/close", api.close, ["POST"]),
+        route("/v1/sessions/{session_id}/history", api.history, ["GET"]),
+        route("/v1/sessions/{session_id}/transcript", api.transcript, ["GET"]),
+        route("/v1/sessions/{session_id}/events", api.events, ["GET"]),
+        route("/v1/hooks/{token}", api.hook, ["POST"]),
+    ]
+    from ._aisdk import aisdk_routes
+
+    routes.extend(aisdk_routes(api))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return problem_response(ApiProblem(exc.status_code, code, str(exc.detail)))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await api.feeds.close()
+
+    app = Starlette(
+        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
+    )
+    app.state.tether = api
+    return app

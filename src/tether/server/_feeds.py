@@ -1,0 +1,327 @@
+"""One listener per followed session per process, fanned out to every follower.
+
+A `Feed` reads a session's event stream once and keeps its recent events, encoded
+once, in memory; every follower of the session in this process takes them from there.
+A follower that starts (or falls) behind the feed's buffer reads the stored events it
+misses from the store, then joins the buffer: events are addressed by their index, so
+each is delivered once, in order, however the two sources overlap.
+
+Followers never poll the store. The feed waits for new events on the backend's own
+notifications (Postgres ``LISTEN``), or, on SQLite, on a `FileWatcher` of the database
+files (one per process): a commit of any process changes them, and one ``stat`` per
+interval watches every session at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+
+import orjson
+
+from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, decode_event
+from ..durable import RunStream
+from ..stores import StreamChunk
+
+__all__ = ["FeedHub", "FileWatcher", "WireEvent", "wire_event"]
+
+log = logging.getLogger("tether.server")
+
+#: Events a feed keeps in memory; older ones are read from the store.
+BUFFER_EVENTS = 1024
+#: Seconds between looks at whether a quiet session's run ended.
+STATUS_INTERVAL = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class WireEvent:
+    """One event, encoded once for every follower.
+
+    Attributes:
+        index: Its position in the session's stream.
+        type: Its type.
+        json: Its wire form (``SessionEvent.to_json()``) as JSON bytes.
+        sse: Its Server-Sent Events frame.
+    """
+
+    index: int
+    type: str
+    json: bytes
+
+    @property
+    def sse(self) -> bytes:
+        """The SSE frame: ``id`` is the index (``Last-Event-ID`` resumes after it)."""
+        return b"id: %d\nevent: %s\ndata: %s\n\n" % (self.index, self.type.encode(), self.json)
+
+    @property
+    def terminal(self) -> bool:
+        """Whether the session's stream ends with it."""
+        return self.type in TERMINAL_EVENTS
+
+
+def wire_event(chunk: StreamChunk) -> WireEvent:
+    """Decode (and so validate) a stored event once and encode its wire form."""
+    event = decode_event(chunk.data, chunk.index)
+    return WireEvent(index=event.index, type=event.type, json=orjson.dumps(event.to_json()))
+
+
+class FileWatcher:
+    """Wakes waiters when any of some files changes (size, mtime or inode).
+
+    SQLite commits of every process append to the write-ahead log (or rewrite the
+    database file), so watching both notices every commit within `interval`.
+    """
+
+    def __init__(self, paths: Sequence[str], *, interval: float = 0.002) -> None:
+        self._paths = list(paths)
+        self._interval = interval
+        self._event = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._users = 0
+
+    def _signature(self) -> tuple[object, ...]:
+        out: list[object] = []
+        for path in self._paths:
+            try:
+                st = os.stat(path)
+            except OSError:
+                out.append(None)
+            else:
+                out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+        return tuple(out)
+
+    @property
+    def event(self) -> asyncio.Event:
+        """Set at the next change (take it before reading, wait on it after)."""
+        return self._event
+
+    def wake(self) -> None:
+        """Wake the waiters now."""
+        old, self._event = self._event, asyncio.Event()
+        old.set()
+
+    def acquire(self) -> None:
+        """Someone waits: watch (the watcher runs only while someone waits)."""
+        self._users += 1
+        if self._task is None:
+            self._task = asyncio.create_task(self._watch())
+
+    def release(self) -> None:
+        """One waiter fewer; the last one stops the watcher."""
+        self._users -= 1
+        if self._users <= 0 and self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _watch(self) -> None:
+        last = self._signature()
+        while True:
+            await asyncio.sleep(self._interval)
+            now = self._signature()
+            if now != last:
+                last = now
+                self.wake()
+
+
+class Feed:
+    """The events of one session that this process's followers share."""
+
+    def __init__(self, run_id: str, base: int) -> None:
+        self.run_id = run_id
+        self.base = base
+        self.events: list[WireEvent] = []
+        self.changed = asyncio.Event()
+        self.done = False
+        self.error: BaseException | None = None
+        self.refs = 0
+        self.task: asyncio.Task[None] | None = None
+        self.linger: asyncio.TimerHandle | None = None
+
+    @property
+    def end(self) -> int:
+        """The index after the last event it holds."""
+        return self.base + len(self.events)
+
+    def publish(self, batch: list[WireEvent]) -> None:
+        for event in batch:
+            # The pump reads forward from `end`, so indexes arrive contiguous.
+            if event.index == self.end:
+                self.events.append(event)
+        excess = len(self.events) - BUFFER_EVENTS
+        if excess > 0:
+            del self.events[:excess]
+            self.base += excess
+        self._wake()
+
+    def finish(self, error: BaseException | None = None) -> None:
+        self.done = True
+        self.error = error
+        self._wake()
+
+    def _wake(self) -> None:
+        old, self.changed = self.changed, asyncio.Event()
+        old.set()
+
+
+class FeedHub:
+    """The feeds of one app: at most one per session, shared by its followers.
+
+    Args:
+        host: The agent host whose sessions are followed.
+        watcher: On SQLite, the watcher of the database files; None where the store
+            announces new stream chunks itself (Postgres, memory).
+        linger: Seconds a feed stays up after its last follower left, so a client that
+            reconnects finds it warm.
+    """
+
+    def __init__(
+        self, host: AgentHost, *, watcher: FileWatcher | None = None, linger: float = 5.0
+    ) -> None:
+        self._host = host
+        self._watcher = watcher
+        self._linger = linger
+        self._feeds: dict[str, Feed] = {}
+
+    def __len__(self) -> int:
+        return len(self._feeds)
+
+    async def close(self) -> None:
+        """Stop every feed."""
+        feeds = list(self._feeds.values())
+        self._feeds.clear()
+        for feed in feeds:
+            self._stop(feed)
+        for feed in feeds:
+            if feed.task is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await feed.task
+
+    def _acquire(self, run_id: str, start: int) -> Feed:
+        feed = self._feeds.get(run_id)
+        if feed is None or (feed.done and feed.error is not None):
+            feed = Feed(run_id, start)
+            self._feeds[run_id] = feed
+            feed.task = asyncio.create_task(self._pump(feed))
+        feed.refs += 1
+        if feed.linger is not None:
+            feed.linger.cancel()
+            feed.linger = None
+        return feed
+
+    def _release(self, feed: Feed) -> None:
+        feed.refs -= 1
+        if feed.refs > 0:
+            return
+        if feed.done or self._linger <= 0:
+            self._stop(feed)
+        else:
+            feed.linger = asyncio.get_running_loop().call_later(self._linger, self._stop_idle, feed)
+
+    def _stop_idle(self, feed: Feed) -> None:
+        feed.linger = None
+        if feed.refs <= 0:
+            self._stop(feed)
+
+    def _stop(self, feed: Feed) -> None:
+        if self._feeds.get(feed.run_id) is feed:
+            del self._feeds[feed.run_id]
+        if feed.task is not None and not feed.task.done():
+            feed.task.cancel()
+        if not feed.done:
+            feed.finish()
+
+    async def follow(self, run_id: str, start: int) -> AsyncIterator[WireEvent]:
+        """The session's events from index `start` (>= 0), live.
+
+        Ends after a terminal event, or once the session's run has ended and every
+        event is delivered.
+        """
+        stream = self._host.client.stream(run_id, EVENTS_STREAM)
+        feed = self._acquire(run_id, start)
+        index = start
+        try:
+            while True:
+                if index < feed.base:
+                    # Behind the shared buffer: read what it no longer holds.
+                    chunks, _ = await stream.read(index, limit=min(1000, feed.base - index))
+                    if not chunks:
+                        index = feed.base
+                        continue
+                    for chunk in chunks:
+                        if chunk.index < index:
+                            continue
+                        event = wire_event(chunk)
+                        yield event
+                        index = event.index + 1
+                        if event.terminal:
+                            return
+                    continue
+                position = index - feed.base
+                if position < len(feed.events):
+                    for event in feed.events[position:]:
+                        yield event
+                        index = event.index + 1
+                        if event.terminal:
+                            return
+                    continue
+                if feed.done:
+                    if feed.error is not None:
+                        raise feed.error
+                    return
+                await feed.changed.wait()
+        finally:
+            self._release(feed)
+
+    async def _pump(self, feed: Feed) -> None:
+        stream = self._host.client.stream(feed.run_id, EVENTS_STREAM)
+        try:
+            if self._watcher is None:
+                async for chunk in stream.follow(feed.end, poll_interval=STATUS_INTERVAL):
+                    event = wire_event(chunk)
+                    feed.publish([event])
+                    if event.terminal:
+                        break
+            else:
+                await self._pump_watched(feed, stream, self._watcher)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("feed of run %s failed: %r", feed.run_id, exc)
+            feed.finish(exc)
+            return
+        feed.finish()
+
+    async def _pump_watched(self, feed: Feed, stream: RunStream, watcher: FileWatcher) -> None:
+        watcher.acquire()
+        try:
+            next_status = time.monotonic() + STATUS_INTERVAL
+            while True:
+                # Take the event before reading: a commit in between still wakes the wait.
+                changed = watcher.event
+                chunks, closed = await stream.read(feed.end)
+                # A start past the tail reads from the tail (the store clamps it): skip.
+                chunks = [c for c in chunks if c.index >= feed.end]
+                if chunks:
+                    batch = [wire_event(c) for c in chunks]
+                    feed.publish(batch)
+                    if any(e.terminal for e in batch):
+                        return
+                    continue
+                if closed:
+                    return
+                if time.monotonic() >= next_status:
+                    if await stream.run_ended():
+                        # What the run wrote is all there is: read the rest, then stop.
+                        rest, _ = await stream.read(feed.end)
+                        feed.publish([wire_event(c) for c in rest])
+                        return
+                    next_status = time.monotonic() + STATUS_INTERVAL
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), STATUS_INTERVAL)
+        finally:
+            watcher.release()

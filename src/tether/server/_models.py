@@ -1,0 +1,160 @@
+"""The wire models of the HTTP API (pydantic): request bodies and response shapes."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AnswerBody",
+    "CreateSessionBody",
+    "EventOut",
+    "HistoryOut",
+    "InputRequestOut",
+    "Problem",
+    "SendBody",
+    "SessionInfoOut",
+    "SessionListOut",
+    "SessionStateOut",
+    "SubmissionOut",
+]
+
+#: Ids clients choose (session ids, message ids): printable, no separators that matter.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class CreateSessionBody(_Body):
+    """Open a session (idempotent by `session_id`)."""
+
+    agent: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=200,
+        description="The agent; may be left out when the app serves one agent.",
+    )
+    session_id: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        description="A client-chosen id: creating it again returns the same session.",
+    )
+    retention: Literal["default", 0] | None = Field(
+        default=None, description="Overrides the agent's retention for this session."
+    )
+
+
+class SendBody(_Body):
+    """Send a user message."""
+
+    text: str = Field(max_length=1_000_000, description="The message.")
+    client_message_id: str | None = Field(
+        default=None,
+        pattern=ID_PATTERN,
+        description="Makes the send idempotent: the same id again admits nothing new.",
+    )
+    turn_policy: Literal["steer", "queue"] | None = Field(
+        default=None,
+        description="steer the running turn (default) or queue behind it.",
+    )
+
+
+class AnswerBody(_Body):
+    """Answer an input request."""
+
+    answer: Any = Field(
+        description=(
+            'An approval: "approve" / "deny" (or true / false, or {"approved": bool, '
+            '"reason": str}); a question: one of its options or free text; an '
+            'authorization: {"authorized": true}.'
+        )
+    )
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem details body (``application/problem+json``)."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    code: str
+    engine_version: str | None = None
+    deployment: str | None = None
+    errors: list[dict[str, Any]] | None = None
+
+
+class InputRequestOut(BaseModel):
+    """A pending approval, question or authorization."""
+
+    request_id: str
+    kind: Literal["approval", "question", "authorization"]
+    turn_id: str
+    principal: str | None = None
+    tool_name: str | None = None
+    call_id: str | None = None
+    prompt: str | None = None
+    options: list[str] | None = None
+    approvers: list[str] = Field(default_factory=list)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class SessionStateOut(BaseModel):
+    """What a session is doing now."""
+
+    session_id: str
+    agent_name: str
+    owner: str | None
+    status: Literal["idle", "running", "parked", "closed", "failed", "cancelled"]
+    parked_on: Literal["input", "tasks", "authorization"] | None
+    turn_id: str | None
+    pending: list[InputRequestOut]
+    stranded: bool
+    deployment: str
+    engine_version: str
+    created_at: float
+    updated_at: float
+
+
+class SessionInfoOut(BaseModel):
+    """A session as listed."""
+
+    session_id: str
+    agent_name: str
+    owner: str | None
+    status: Literal["idle", "running", "parked", "closed", "failed", "cancelled"]
+    created_at: float
+    updated_at: float
+
+
+class SessionListOut(BaseModel):
+    """A page of the caller's sessions, newest first."""
+
+    items: list[SessionInfoOut]
+    next_cursor: str | None
+
+
+class SubmissionOut(BaseModel):
+    """An admitted message (202)."""
+
+    submission_id: str
+    session_id: str
+
+
+class EventOut(BaseModel):
+    """One session event (its `index` is its position in the stream)."""
+
+    index: int
+    type: str
+    data: dict[str, Any]
+    meta: dict[str, Any]
+
+
+class HistoryOut(BaseModel):
+    """Events read without following (read-only)."""
+
+    events: list[EventOut]
+    next_offset: int

@@ -1,0 +1,305 @@
+"""The OpenAPI 3.1 document of the sessions API, built from the wire models."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from ._models import (
+    ID_PATTERN,
+    AnswerBody,
+    CreateSessionBody,
+    HistoryOut,
+    Problem,
+    SendBody,
+    SessionListOut,
+    SessionStateOut,
+    SubmissionOut,
+)
+
+__all__ = ["openapi_document"]
+
+_REF = "#/components/schemas/{model}"
+_MODELS: list[type[BaseModel]] = [
+    AnswerBody,
+    CreateSessionBody,
+    HistoryOut,
+    Problem,
+    SendBody,
+    SessionListOut,
+    SessionStateOut,
+    SubmissionOut,
+]
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": _REF.format(model=model.__name__)}
+
+
+def _json_body(model: type[BaseModel]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": _ref(model)}}}
+
+
+def _ok(status: str, description: str, schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"description": description}
+    if schema is not None:
+        out["content"] = {"application/json": {"schema": schema}}
+    return out
+
+
+def _problems(*statuses: int) -> dict[str, Any]:
+    content = {"application/problem+json": {"schema": _ref(Problem)}}
+    return {str(s): {"description": "problem details", "content": content} for s in statuses}
+
+
+_SESSION_ID = {
+    "name": "session_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "pattern": ID_PATTERN},
+}
+
+
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": schema,
+        "description": description,
+    }
+
+
+def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
+    """The document served at ``/v1/openapi.json``."""
+    _, defs = models_json_schema([(m, "validation") for m in _MODELS], ref_template=_REF)
+    schemas = defs.get("$defs", {})
+    common = _problems(401, 404, 422)
+    session_op = {"parameters": [_SESSION_ID]}
+    events_params = [
+        _SESSION_ID,
+        _query("start", {"type": "integer"}, "first index; negative counts from the tail"),
+        _query("follow", {"type": "boolean"}, "wait for new events (default true)"),
+        _query("format", {"enum": ["sse", "ndjson"]}, "default from Accept, else sse"),
+    ]
+    paths: dict[str, Any] = {
+        "/v1/sessions": {
+            "post": {
+                "operationId": "createSession",
+                "summary": "Open a session (idempotent by session_id)",
+                "requestBody": _json_body(CreateSessionBody),
+                "responses": {
+                    "201": _ok("201", "created", _ref(SessionStateOut)),
+                    "200": _ok("200", "it existed", _ref(SessionStateOut)),
+                    **common,
+                    **_problems(409, 413),
+                },
+            },
+            "get": {
+                "operationId": "listSessions",
+                "summary": "The caller's sessions, newest first",
+                "parameters": [
+                    _query("limit", {"type": "integer", "minimum": 1, "maximum": 500}, "page"),
+                    _query("agent", {"type": "string", "enum": agents}, "only this agent"),
+                    _query("cursor", {"type": "string"}, "next_cursor of the previous page"),
+                ],
+                "responses": {"200": _ok("200", "a page", _ref(SessionListOut)), **common},
+            },
+        },
+        "/v1/sessions/{session_id}": {
+            "get": {
+                **session_op,
+                "operationId": "getSession",
+                "summary": "What the session is doing now",
+                "responses": {"200": _ok("200", "its state", _ref(SessionStateOut)), **common},
+            }
+        },
+        "/v1/sessions/{session_id}/messages": {
+            "post": {
+                **session_op,
+                "operationId": "sendMessage",
+                "summary": "Send a message (idempotent by client_message_id)",
+                "requestBody": _json_body(SendBody),
+                "responses": {
+                    "202": _ok("202", "admitted", _ref(SubmissionOut)),
+                    **common,
+                    **_problems(409, 410, 413),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/requests": {
+            "get": {
+                **session_op,
+                "operationId": "pendingRequests",
+                "summary": "Pending approvals, questions and authorizations",
+                "responses": {"200": _ok("200", "the requests", {"type": "object"}), **common},
+            }
+        },
+        "/v1/sessions/{session_id}/requests/{request_id}/answer": {
+            "post": {
+                "parameters": [
+                    _SESSION_ID,
+                    {
+                        "name": "request_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "operationId": "answerRequest",
+                "summary": "Answer an input request",
+                "requestBody": _json_body(AnswerBody),
+                "responses": {
+                    "200": _ok("200", "answered", {"type": "object"}),
+                    **common,
+                    **_problems(403, 409, 413),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/cancel": {
+            "post": {
+                **session_op,
+                "operationId": "cancelTurn",
+                "summary": "Cancel the turn in progress",
+                "responses": {"202": _ok("202", "cancelling", {"type": "object"}), **common},
+            }
+        },
+        "/v1/sessions/{session_id}/close": {
+            "post": {
+                **session_op,
+                "operationId": "closeSession",
+                "summary": "Close the session once its turn ends",
+                "responses": {"202": _ok("202", "closing", {"type": "object"}), **common},
+            }
+        },
+        "/v1/sessions/{session_id}/history": {
+            "get": {
+                "parameters": [
+                    _SESSION_ID,
+                    _query("start", {"type": "integer"}, "negative counts from the tail"),
+                    _query("limit", {"type": "integer", "minimum": 1, "maximum": 10000}, "max"),
+                ],
+                "operationId": "history",
+                "summary": "Events without following (read-only)",
+                "responses": {
+                    "200": _ok("200", "events", _ref(HistoryOut)),
+                    **common,
+                    **_problems(410),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/transcript": {
+            "get": {
+                **session_op,
+                "operationId": "transcript",
+                "summary": "The canonical transcript (read-only)",
+                "responses": {
+                    "200": _ok("200", "entries", {"type": "object"}),
+                    **common,
+                    **_problems(410),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/events": {
+            "get": {
+                "parameters": events_params,
+                "operationId": "events",
+                "summary": "The event stream (SSE or NDJSON); Last-Event-ID resumes after it",
+                "responses": {
+                    "200": {
+                        "description": "the stream; Stream-Next-Offset is its first index "
+                        "(follow) or the index after it (follow=false)",
+                        "content": {
+                            "text/event-stream": {"schema": {"type": "string"}},
+                            "application/x-ndjson": {"schema": {"type": "string"}},
+                        },
+                    },
+                    **common,
+                    **_problems(409, 410),
+                },
+            }
+        },
+        "/v1/ui/aisdk/chat": {
+            "post": {
+                "operationId": "aisdkChat",
+                "summary": "AI SDK useChat: send the last message (or approval responses) and "
+                "stream the turn as a UI message stream",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["id", "messages"],
+                                "properties": {
+                                    "id": {"type": "string", "pattern": ID_PATTERN},
+                                    "messages": {"type": "array", "items": {"type": "object"}},
+                                    "agent": {"type": "string"},
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "UI message stream (x-vercel-ai-ui-message-stream: v1)",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **common,
+                    **_problems(409, 413),
+                },
+            }
+        },
+        "/v1/ui/aisdk/chat/{chat_id}/stream": {
+            "get": {
+                "parameters": [
+                    {
+                        "name": "chat_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": ID_PATTERN},
+                    }
+                ],
+                "operationId": "aisdkResume",
+                "summary": "AI SDK resume: replay the turn in progress (204 if none)",
+                "responses": {
+                    "200": {
+                        "description": "UI message stream",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    "204": {"description": "no turn in progress"},
+                    **common,
+                },
+            }
+        },
+        "/v1/hooks/{token}": {
+            "post": {
+                "parameters": [
+                    {"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "operationId": "resumeHook",
+                "summary": "Resume a workflow's ctx.create_hook (the token is the authority)",
+                "security": [],
+                "requestBody": {
+                    "required": False,
+                    "content": {"application/json": {"schema": {}}},
+                },
+                "responses": {
+                    "202": _ok("202", "resumed", {"type": "object"}),
+                    **_problems(404, 413, 422),
+                },
+            }
+        },
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "tether sessions API", "version": version},
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{"bearer": []}],
+    }

@@ -1,0 +1,128 @@
+"""RFC 9457 problem details: every error the API answers, and tether errors mapped to them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+from starlette.responses import Response
+
+from ..errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    InputRequestError,
+    NotFoundError,
+    SessionClosedError,
+    SessionStrandedError,
+    StoreUnavailableError,
+    StrandedRunError,
+)
+
+__all__ = ["ApiProblem", "problem_of", "problem_response"]
+
+PROBLEM_TYPE = "https://tether.dev/problems/"
+
+
+class ApiProblem(Exception):
+    """An error answered as problem details.
+
+    Args:
+        status: The HTTP status.
+        code: A stable machine-readable code (``session_stranded``, ``not_found``, ...).
+        detail: What happened, for humans.
+        extra: More members of the problem body.
+    """
+
+    def __init__(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.code = code
+        self.detail = detail
+        self.extra = extra
+
+
+_TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    410: "Gone",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+def problem_response(problem: ApiProblem, headers: dict[str, str] | None = None) -> Response:
+    """The ``application/problem+json`` response of a problem."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE + problem.code,
+        "title": _TITLES.get(problem.status, "Error"),
+        "status": problem.status,
+        "detail": problem.detail,
+        "code": problem.code,
+    }
+    body.update({k: v for k, v in problem.extra.items() if v is not None})
+    all_headers = dict(headers or {})
+    if problem.status == 401:
+        all_headers.setdefault("WWW-Authenticate", 'Bearer realm="tether"')
+    return Response(
+        orjson.dumps(body),
+        status_code=problem.status,
+        media_type="application/problem+json",
+        headers=all_headers,
+    )
+
+
+def _validation_errors(exc: ValidationError) -> list[dict[str, Any]]:
+    return [
+        {"loc": [str(p) for p in err["loc"]], "msg": err["msg"], "type": err["type"]}
+        for err in exc.errors(include_url=False, include_input=False)
+    ]
+
+
+def problem_of(exc: Exception) -> ApiProblem | None:
+    """The problem a tether error maps to (None for errors that are the server's fault)."""
+    if isinstance(exc, ApiProblem):
+        return exc
+    if isinstance(exc, ValidationError):
+        return ApiProblem(
+            422, "invalid_body", "the request body is not valid", errors=_validation_errors(exc)
+        )
+    if isinstance(exc, SessionStrandedError):
+        return ApiProblem(
+            409,
+            "session_stranded",
+            str(exc),
+            engine_version=exc.engine_version,
+            deployment=exc.deployment,
+        )
+    if isinstance(exc, StrandedRunError):
+        return ApiProblem(
+            409,
+            "run_stranded",
+            str(exc),
+            engine_version=exc.engine_version,
+            deployment=exc.deployment,
+        )
+    if isinstance(exc, ContentDeletedError):
+        return ApiProblem(410, "session_expired", str(exc))
+    if isinstance(exc, NotFoundError):
+        return ApiProblem(404, "not_found", str(exc))
+    if isinstance(exc, SessionClosedError):
+        return ApiProblem(409, "session_closed", str(exc), session_status=exc.status)
+    if isinstance(exc, InputRequestError):
+        return ApiProblem(409, "answer_refused", str(exc), reason=exc.reason)
+    if isinstance(exc, ConflictError):
+        return ApiProblem(409, "conflict", str(exc))
+    if isinstance(exc, StoreUnavailableError):
+        return ApiProblem(503, "store_unavailable", "the store is unavailable; try again")
+    if isinstance(exc, ConfigurationError):
+        return ApiProblem(422, "invalid_input", str(exc))
+    return None

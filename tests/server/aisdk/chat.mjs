@@ -1,0 +1,81 @@
+// useChat's engine without React: the AI SDK's AbstractChat with DefaultChatTransport,
+// against `tether serve`. Usage: node chat.mjs BASE_URL TOKEN CHAT_ID. Prints JSON.
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+} from "ai";
+
+const [base, token, chatId] = process.argv.slice(2);
+
+// What @ai-sdk/react's Chat keeps in React state, kept in plain fields.
+class State {
+  constructor() {
+    this.status = "ready";
+    this.error = undefined;
+    this.messages = [];
+  }
+  pushMessage = (m) => { this.messages = this.messages.concat(m); };
+  popMessage = () => { this.messages = this.messages.slice(0, -1); };
+  replaceMessage = (i, m) => {
+    this.messages = [...this.messages.slice(0, i), m, ...this.messages.slice(i + 1)];
+  };
+  snapshot = (thing) => structuredClone(thing);
+}
+
+class NodeChat extends AbstractChat {
+  constructor(options) {
+    super({ ...options, state: new State() });
+  }
+}
+
+function makeChat() {
+  return new NodeChat({
+    id: chatId,
+    transport: new DefaultChatTransport({
+      api: `${base}/v1/ui/aisdk/chat`,
+      headers: { Authorization: `Bearer ${token}` },
+    }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onError: (e) => { errors.push(String(e)); },
+  });
+}
+
+const errors = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function idle(chat) {
+  for (let i = 0; i < 400 && (chat.status === "submitted" || chat.status === "streaming"); i++) {
+    await sleep(25);
+  }
+}
+const last = (chat) => chat.messages[chat.messages.length - 1];
+
+const out = {};
+const chat = makeChat();
+await chat.sendMessage({ text: "hello there" });
+await idle(chat);
+out.hello = last(chat);
+
+await chat.sendMessage({ text: "restart api" });
+await idle(chat);
+out.approvalRequested = structuredClone(last(chat));
+const toolPart = last(chat).parts.find((p) => p.type === "dynamic-tool");
+if (!toolPart) { console.log(JSON.stringify({debug: chat.messages, errors})); process.exit(3); }
+await chat.addToolApprovalResponse({ id: toolPart.approval.id, approved: true });
+await sleep(50);
+await idle(chat);
+out.approved = last(chat);
+
+// Resume: another client joins the turn in progress and gets it replayed.
+const sending = chat.sendMessage({ text: "check db" });
+await sleep(150);
+const other = makeChat();
+await other.resumeStream();
+await idle(other);
+await sending;
+await idle(chat);
+out.resumed = last(other);
+out.sender = last(chat);
+out.errors = errors;
+out.status = chat.status;
+console.log(JSON.stringify(out));

@@ -1,0 +1,81 @@
+"""The agents the server tests serve: `ops`, a scripted model and three tools.
+
+The script answers from the request, so any process (the test's server, a worker
+subprocess, `tether serve`) gives the same answers:
+
+- "restart X" -> calls `restart_service` (needs approval), then "Restarted.";
+- "check X" -> calls `slow_check` (sleeps SLOW_CHECK seconds; on its first attempt in a
+  worker that has ``SERVER_TEST_HANG=1``, hangs until killed), then "Checked.";
+- "ask" -> calls the workflow tool `triage` (asks a question), then "Triaged.";
+- anything else -> "You said: <text>" streamed word by word.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Any
+
+from tether.agent import Agent, Agents, ToolContext, approval, tool, workflow_tool
+from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
+from tether.testing import Reply, ScriptedModel, tool_call
+
+SLOW_CHECK = 0.4
+
+
+@tool(approval=approval.always())
+async def restart_service(service: str) -> dict[str, str]:
+    """Restart a service (needs approval)."""
+    return {"restarted": service}
+
+
+@tool
+async def slow_check(ctx: ToolContext, service: str) -> str:
+    """Check a service slowly."""
+    if os.environ.get("SERVER_TEST_HANG") == "1" and ctx.attempt == 1:
+        await asyncio.sleep(3600)
+    await asyncio.sleep(SLOW_CHECK)
+    return f"{service}: healthy"
+
+
+@workflow_tool
+async def triage(ctx: Any, incident: str) -> str:
+    """Triage an incident (asks for its severity)."""
+    level = await ctx.ask(f"Severity of {incident}?", options=["p1", "p2"])
+    return f"{incident} is {level}"
+
+
+def answer(request: ModelRequest) -> Any:
+    last = request.messages[-1]
+    if isinstance(last, ToolResultMessage):
+        return {"restart_service": "Restarted.", "slow_check": "Checked."}.get(
+            last.name, "Triaged."
+        )
+    text = last.text if isinstance(last, UserMessage) else ""
+    words = str(text).split()
+    if words and words[0] == "restart":
+        return Reply(
+            text="Restarting.",
+            tool_calls=(tool_call("restart_service", {"service": words[-1]}),),
+        )
+    if words and words[0] == "check":
+        return Reply(text="Checking.", tool_calls=(tool_call("slow_check", {"service": "db"}),))
+    if words and words[0] == "ask":
+        return Reply(tool_calls=(tool_call("triage", {"incident": "inc-1"}),))
+    return f"You said: {text}"
+
+
+ops = Agent(
+    name="ops",
+    model=ScriptedModel(answer),
+    instructions="You run ops.",
+    tools=[restart_service, slow_check, triage],
+    approvers=["lead"],
+)
+agents = Agents([ops], deployment="server-test")
+
+
+@agents.registry.workflow(name="wait_for_hook")
+async def wait_for_hook(ctx: Any, token: str) -> Any:
+    """A workflow parked on a webhook (resumed over POST /v1/hooks/{token})."""
+    return await ctx.create_hook(token=token)

@@ -1,0 +1,101 @@
+"""The real AI SDK (`ai` from npm, in Node) drives a `tether serve` through useChat's engine.
+
+`chat.mjs` runs the AI SDK's `AbstractChat` (what React's `useChat` wraps) with its
+`DefaultChatTransport`: text, a tool call parked on approval, the approval answered
+with `addToolApprovalResponse` (sent automatically), and a second client resuming the
+turn in progress. The `ai` package is installed by npm into tests/server/aisdk on first
+use (CI installs it in .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from served_process import TOKEN, tether_serve
+
+from tether.server import ui_parts
+
+AISDK = Path(__file__).with_name("aisdk")
+
+
+@pytest.fixture(scope="module")
+def node() -> str:
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    assert node and npm, "node and npm are needed for the AI SDK test"
+    if not (AISDK / "node_modules" / "ai" / "package.json").exists():
+        subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=AISDK,
+            check=True,
+            timeout=300,
+        )
+    return node
+
+
+def _texts(message: dict[str, Any]) -> str:
+    return "".join(p["text"] for p in message["parts"] if p["type"] == "text")
+
+
+def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
+    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+        done = subprocess.run(
+            [node, "chat.mjs", process.url, TOKEN, "chat-1"],
+            cwd=AISDK,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["errors"] == [] and out["status"] == "ready"
+    assert out["hello"]["role"] == "assistant"
+    assert _texts(out["hello"]) == "You said: hello there"
+    tool = next(p for p in out["approvalRequested"]["parts"] if p["type"] == "dynamic-tool")
+    assert tool["toolName"] == "restart_service" and tool["input"] == {"service": "api"}
+    assert tool["state"] == "approval-requested" and tool["approval"]["id"]
+    approved = next(p for p in out["approved"]["parts"] if p["type"] == "dynamic-tool")
+    assert approved["state"] == "output-available"
+    assert json.loads(approved["output"]) == {"restarted": "api"}
+    assert _texts(out["approved"]).endswith("Restarted.")
+    # The resumed client saw the same turn as the sender, replayed from its start.
+    assert _texts(out["resumed"]) == _texts(out["sender"]) == "Checking.Checked."
+    resumed_tool = next(p for p in out["resumed"]["parts"] if p["type"] == "dynamic-tool")
+    assert resumed_tool["state"] == "output-available"
+
+
+def test_projection_of_a_turn() -> None:
+    def event(kind: str, **data: Any) -> dict[str, Any]:
+        return {"type": kind, "data": data, "meta": {"turnId": "t1"}}
+
+    parts = ui_parts(
+        [
+            event("turn.started", text="hi"),
+            event("message.delta", text="Hel"),
+            event("message.delta", text="lo"),
+            event("message.completed", text="Hello"),
+            event("tool.call", call_id="c1", name="x", arguments={"a": 1}),
+            event("tool.result", call_id="c1", name="x", content="boom", is_error=True),
+            event("turn.failed", error="model down"),
+            event("turn.started", text="never reached"),
+        ]
+    )
+    assert [p["type"] for p in parts] == [
+        "start",
+        "start-step",
+        "text-start",
+        "text-delta",
+        "text-delta",
+        "text-end",
+        "tool-input-available",
+        "tool-output-error",
+        "error",
+        "finish-step",
+        "finish",
+    ]
+    assert parts[0]["messageId"] == "t1" and parts[-1]["finishReason"] == "error"

@@ -1,0 +1,73 @@
+"""`tether serve` and `tether sessions ...` as real processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from served_process import HERE, TOKEN, Process, tether_command, tether_serve
+
+
+def run(process: Process, *args: str, via: str = "server") -> str:
+    where = (
+        ["--server", process.url, "--token", TOKEN]
+        if via == "server"
+        else ["--db", process.db, "--app", "server_app:agents"]
+    )
+    done = subprocess.run(
+        [*tether_command(), "sessions", *args, *where],
+        cwd=HERE,
+        env=process.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
+    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+        out = run(process, "send", "s1", "hello \x1b[31mworld", "--follow")
+        assert "sent s1:" in out
+        assert "You said: hello \\x1b[31mworld" in out and "[turn.completed]" in out
+        out = run(process, "send", "s1", "restart api", "--follow")
+        assert "? approval" in out and "[turn.waiting input]" in out
+        state: dict[str, Any] = json.loads(run(process, "show", "s1", "--json"))
+        assert state["status"] == "parked"
+        request_id = state["pending"][0]["request_id"]
+        assert request_id in run(process, "show", "s1")
+        assert "answered" in run(process, "answer", "s1", request_id, "approve")
+        listed = run(process, "list")
+        assert "s1" in listed and "ops" in listed
+        history = run(process, "follow", "s1", "--no-follow")
+        assert "  <- restart_service" in history
+        # The same store, read directly.
+        direct = run(process, "list", "--json", via="db")
+        assert [i["session_id"] for i in json.loads(direct)] == ["s1"]
+
+
+def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TETHER_SERVER_TOKENS")}
+    done = subprocess.run(
+        [
+            *tether_command(),
+            "serve",
+            "server_app:agents",
+            "--db",
+            f"sqlite:///{tmp_path}/t.db",
+            "--host",
+            "0.0.0.0",
+        ],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "without authentication" in done.stderr
