@@ -172,9 +172,10 @@ class AgentHost:
         attachments and sub-agent runs become unreadable everywhere, backups of the data
         included, and reading them raises `ContentDeletedError`. An erasure record in
         the keyring says what was erased and when. A session still running is
-        cancelled first. Ids, timestamps, statuses and names remain; on an encrypted
-        store the session's owner is erased too (`get_session` then raises
-        `ContentDeletedError`, `list_sessions` leaves it out).
+        cancelled first and waited for (up to 30 s), so nothing it writes lands after.
+        Ids, timestamps, statuses and names remain; on an encrypted store the session's
+        owner is erased too (`get_session` then raises `ContentDeletedError`,
+        `list_sessions` leaves it out).
 
         Raises:
             ConfigurationError: The agent is not served.

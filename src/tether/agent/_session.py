@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
+    WorkflowError,
 )
 from ._agent import TurnPolicy
 from ._erasure import SessionErasure, erased_note
@@ -30,6 +32,10 @@ if TYPE_CHECKING:
     from ._host import AgentHost
 
 __all__ = ["Session", "session_info", "session_run_id"]
+
+# How long an erasure waits for a running session to obey its cancel (a lease's
+# holder obeys at its next commit); past it the keys are destroyed all the same.
+_ERASE_WAIT = 30.0
 
 _ENDED: dict[str, SessionStatus] = {
     "completed": "closed",
@@ -213,8 +219,12 @@ class Session:
         """Erase this session now (see `AgentHost.erase_session`)."""
         handle = await self._handle()
         if (await handle.info()).status not in _ENDED:
-            # Stops it (and its tasks) first: a step still running would write on.
+            # Stops it (and its tasks) first: a step still running would write on. While a
+            # worker holds the run the cancel is a request, obeyed at its next commit:
+            # wait for the run to end so nothing it writes lands after the purge.
             await handle.cancel("session erased")
+            with contextlib.suppress(WorkflowError):
+                await handle.result(timeout=_ERASE_WAIT)
         agent = self.host.agents.get(self.agent_name)
         erasure = await purge_session(
             self.host.backend.stores,
