@@ -10,7 +10,10 @@ Printed, on SQLite (WAL, FULL) and on Postgres when a URL is given:
    and finds no dev generation's), and from a new client per call (that read every
    time);
 2. `check_runs` (the dry replay `tether check-deploy` does) over N parked runs of 20
-   steps each: total time and per-run median.
+   steps each: total time and per-run median;
+3. (SQLite) `tether dev` as real processes: from a code change to its generation
+   serving new runs, and a new run's start to its first step under `tether dev` (moved
+   to the generation first) against under `tether worker`, medians of 20.
 """
 
 from __future__ import annotations
@@ -118,6 +121,103 @@ async def one(label: str, url: str, options: dict[str, Any], args: argparse.Name
         )
 
 
+APP = """
+import tether
+
+registry = tether.Registry(deployment="bench")
+VERSION = {version}
+
+
+def first(n: int) -> int:
+    return n + VERSION
+
+
+@registry.workflow(name="job")
+async def job(ctx: tether.WorkflowContext, n: int) -> None:
+    await ctx.step(first, n, name="first")
+    await ctx.create_hook(token=f"go-{{ctx.chain_id}}")
+"""
+
+
+def _read(out: Path) -> str:
+    return out.read_text(errors="replace")
+
+
+async def _wait_line(out: Path, text: str, after: int = 0, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if _read(out).count(text) > after:
+            return
+        await asyncio.sleep(0.01)
+    raise RuntimeError(f"no {text!r} in {_read(out)}")
+
+
+async def _first_steps(url: str, runs: int, prefix: str) -> float:
+    """Median seconds from `client.start` to the run's first step completed."""
+    import tether.stores
+
+    client_registry = tether.Registry(deployment="bench")
+
+    @client_registry.workflow(name="job")
+    async def job(ctx: tether.WorkflowContext, n: int) -> None: ...
+
+    took = []
+    async with tether.open_backend(url) as backend:
+        client = tether.Client(backend, registry=client_registry)
+        for i in range(runs):
+            t = time.perf_counter()
+            await client.start("job", i, run_id=f"{prefix}{i}")
+            for _ in range(30_000):
+                if await backend.stores.workflow.get_hook(f"go-{prefix}{i}") is not None:
+                    break
+                await asyncio.sleep(0.002)
+            took.append(time.perf_counter() - t)
+    return statistics.median(took)
+
+
+async def processes(runs: int) -> None:
+    import signal
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        (project / "app.py").write_text(APP.format(version=1))
+        url = f"sqlite:///{project}/.tether/bench.db"
+        out = project / "out.log"
+        base = [sys.executable, "-m", "tether.cli"]
+        with out.open("wb") as sink:
+            worker = subprocess.Popen(
+                [*base, "worker", "app:registry", "--db", url], cwd=project, stdout=sink
+            )
+            await _wait_line(out, "tether worker:")
+            plain = await _first_steps(url, runs, "w")
+            worker.send_signal(signal.SIGINT)
+            worker.wait()
+            dev = subprocess.Popen(
+                [*base, "dev", "app:registry", "--db", url, "--poll", "0.1"],
+                cwd=project,
+                stdout=sink,
+            )
+            try:
+                await _wait_line(out, "serving new runs")
+                moved = await _first_steps(url, runs, "d")
+                changes = []
+                for version in range(2, 7):
+                    t = time.perf_counter()
+                    (project / "app.py").write_text(APP.format(version=version))
+                    await _wait_line(out, "serving new runs", after=version - 1)
+                    changes.append(time.perf_counter() - t)
+            finally:
+                dev.send_signal(signal.SIGINT)
+                dev.wait()
+    print(
+        f"sqlite processes: start -> first step {plain * 1000:.1f} ms under tether worker, "
+        f"{moved * 1000:.1f} ms under tether dev ({moved / plain:.2f}x; medians of {runs}); "
+        f"code change -> new generation serving {statistics.median(changes) * 1000:.0f} ms "
+        f"(median of {len(changes)}, --poll 0.1)"
+    )
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--postgres", default=None)
@@ -126,6 +226,7 @@ async def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         await one("sqlite", f"sqlite:///{Path(tmp)}/dev.db", {}, args)
+    await processes(20)
     if args.postgres:
         namespace = f"bench_{secrets.token_hex(4)}"
         try:

@@ -91,6 +91,12 @@ async def test_sends_to_a_dormant_generation_are_refused(backend: Backend) -> No
             assert refused.value.deployment == "shop+dev.old"
             events = await backend.stores.workflow.list_events("d1~1")
             assert "hook_received" not in [e.event_type for e in events]
+            # Held by someone (a take-over moving it elsewhere), it takes the payload:
+            # the holder carries it to where the run goes.
+            await backend.stores.workflow.claim_run("d1~1", owner="mover", lease_seconds=30)
+            await client.resume_hook("go-d1", "carried")
+            events = await backend.stores.workflow.list_events("d1~1")
+            assert [e.event_type for e in events].count("hook_received") == 1
             # A run of an ordinary deployment nobody serves still takes payloads: they
             # wait for its workers, as in any rolling deploy.
             other = make("other")

@@ -345,5 +345,15 @@ async def run_dev(options: DevOptions) -> int:
         raise ConfigurationError(
             f"deployment {options.deployment!r} names a dev generation; give the app its own"
         )
-    async with open_backend(options.url) as backend:
-        return await _Supervisor(options, backend).run()
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        # SIGTERM stops it like Ctrl-C: its workers hand back what they hold first.
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        async with open_backend(options.url) as backend:
+            return await _Supervisor(options, backend).run()
+    except asyncio.CancelledError:
+        return 143
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)

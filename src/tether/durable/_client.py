@@ -683,6 +683,10 @@ class Client:
                 self._not_dev.pop(next(iter(self._not_dev)))
             self._not_dev[token] = None
             return
+        if run.lease_owner is not None and run.lease_expires_at > await self._store.clock():
+            # Held (a take-over moving it to other code): the holder carries what it
+            # receives to where the run goes.
+            return
         if await _is_stranded(self._store, run):
             raise RunDormantError(run.run_id, run.engine_version, run.deployment)
 
