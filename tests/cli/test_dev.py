@@ -17,14 +17,17 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import tether
+from tether.agent import Agent, AgentHost, Agents, Session
 from tether.cli._snapshots import list_snapshots, mark_superseded, prune_snapshots, take_snapshot
 from tether.durable._worker import pid_is_dead
 from tether.errors import RunCancelledError, RunDormantError
 from tether.stores import Backend
+from tether.testing import ScriptedModel
 
 APP = """
 import tether
@@ -62,11 +65,13 @@ POLL = ("--poll", "0.05")
 class Dev:
     """One `tether dev` process; its output goes to a file the test reads."""
 
-    def __init__(self, project: Path, url: str, env: dict[str, str], *args: str) -> None:
+    def __init__(
+        self, project: Path, url: str, env: dict[str, str], *args: str, target: str = "app:registry"
+    ) -> None:
         self.out = project.parent / f"dev-{time.monotonic_ns()}.log"
         self._file = self.out.open("wb")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tether.cli", "dev", "app:registry", "--db", url, *POLL, *args],
+            [sys.executable, "-m", "tether.cli", "dev", target, "--db", url, *POLL, *args],
             cwd=project,
             stdout=self._file,
             stderr=subprocess.STDOUT,
@@ -267,6 +272,109 @@ async def test_restart_dormant_then_resume_recovers_or_cancels(
     # The payload refused while r1 was dormant was never delivered.
     events = await backend.stores.workflow.list_events("r1~1")
     assert [e.event_type for e in events].count("hook_received") == 1
+
+
+# -- agents ----------------------------------------------------------------------------
+
+BOT = """
+from tether.agent import Agent, Agents, approval, tool
+from tether.agent.models import ToolResultMessage, UserMessage
+from tether.testing import Reply, ScriptedModel, tool_call
+
+VERSION = {version!r}
+
+
+@tool(approval=approval.always())
+def restart() -> str:
+    \"\"\"Restart the service.\"\"\"
+    return "restarted"
+
+
+def answer(request):
+    last = request.messages[-1]
+    if isinstance(last, ToolResultMessage):
+        return f"{{VERSION}}: done"
+    if isinstance(last, UserMessage) and last.text == "restart":
+        return Reply(tool_calls=(tool_call("restart"),))
+    return f"{{VERSION}}: hello"
+
+
+agents = Agents(
+    [Agent(name="ops", model=ScriptedModel(answer), instructions="Be brief.", tools=[restart])],
+    deployment="bot",
+)
+"""
+
+# The client side: the same agent names and deployment; its model never runs here.
+client_agents = Agents([Agent(name="ops", model=ScriptedModel([]))], deployment="bot")
+
+
+def write_bot(project: Path, version: str) -> None:
+    (project / "bot.py").write_text(BOT.format(version=version))
+
+
+async def replies(session: Session, count: int) -> list[Any]:
+    for _ in range(1000):
+        events = await session.read_events()
+        texts = [e.data.text for e in events if e.type == "message.completed"]
+        if len([e for e in events if e.type == "turn.completed"]) >= count:
+            return texts
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no {count} turns: {[e.type for e in await session.read_events()]}")
+
+
+async def test_idle_sessions_move_to_the_new_code_busy_ones_once_idle(
+    tmp_path: Path,
+) -> None:
+    """With agents: an idle session of a superseded generation moves to the current one at
+    once, a session with a turn in flight once the turn is over; then the old one retires."""
+    project = tmp_path / "bot"
+    project.mkdir()
+    write_bot(project, "v1")
+    url = f"sqlite:///{tmp_path}/bot.db"
+    dev = Dev(project, url, {}, target="bot:agents")
+    try:
+        first = await dev.serving()
+        async with tether.open_backend(url) as backend:
+            host = AgentHost(backend, client_agents)
+            old = await host.open_session("ops", session_id="old")
+            await old.send("hi", client_message_id="m1")
+            assert await replies(old, 1) == ["v1: hello"]
+            # A turn in flight (parked on an approval) keeps its session where it is.
+            busy = await host.open_session("ops", session_id="busy")
+            await busy.send("restart", client_message_id="m2")
+            requested = await busy.wait_for("input.requested", timeout=20)
+            write_bot(project, "v2")
+            await dev.line(f"session 'old' moved from generation {first} to \\w+ \\(idle\\)")
+            await asyncio.sleep(1.2)  # housekeeping looked again, and left it
+            assert "session 'busy' moved" not in dev.text()
+            assert f"generation {first} retired" not in dev.text()
+            new = await host.open_session("ops", session_id="new")
+            await new.send("hi", client_message_id="m3")
+            assert await replies(new, 1) == ["v2: hello"]
+            # The moved session keeps its transcript and answers with the new code.
+            await old.send("again", client_message_id="m4")
+            assert await replies(old, 2) == ["v1: hello", "v2: hello"]
+            # The busy one ends its turn on its own code, then moves; its generation retires.
+            await busy.answer(requested.data.request.request_id, "approve")
+            assert (await replies(busy, 1))[-1] == "v1: done"
+            await dev.line(f"session 'busy' moved from generation {first}")
+            await dev.line(f"generation {first} retired")
+            second = await dev.serving(after=1)
+            # Killed, restarted on new code without --resume: generation 2 is dormant,
+            # and an idle session of it moves to the current code on its next message.
+            dev.kill()
+            write_bot(project, "v3")
+            dev = Dev(project, url, {}, target="bot:agents")
+            await dev.line(f"run\\(s\\) of generation {second} left dormant")
+            await dev.serving()
+            # (A client that saw generation 2 live within 2 s still believes it is: a
+            # new one, as after a restart, sees it is not.)
+            later = await AgentHost(backend, client_agents).get_session("old")
+            await later.send("third", client_message_id="m5")
+            assert await replies(later, 3) == ["v1: hello", "v2: hello", "v3: hello"]
+    finally:
+        dev.stop()
 
 
 def test_snapshot_retention(tmp_path: Path) -> None:

@@ -233,9 +233,10 @@ async def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "dev":
         from ._dev import DevOptions, run_dev
 
-        registry, _ = _load_registry(str(args.target))
+        registry, _, agents = _load_app(str(args.target))
         return await run_dev(
             DevOptions(
+                agents=agents,
                 target=str(args.target),
                 url=_url(args),
                 deployment=registry.deployment,
@@ -337,6 +338,12 @@ def _load_agents(target: str) -> Any:
 
 def _load_registry(target: str, *, import_path: str | None = None) -> tuple[Any, str]:
     """The `Registry` a `MODULE:ATTR` names: a Registry, an `Agents`, or an `AgentHost`."""
+    registry, what, _ = _load_app(target, import_path=import_path)
+    return registry, what
+
+
+def _load_app(target: str, *, import_path: str | None = None) -> tuple[Any, str, Any]:
+    """`_load_registry`, and the `Agents` when the target is agents (else None)."""
     from ..agent import AgentHost, Agents
     from ..durable import Registry
     from ..errors import ConfigurationError
@@ -356,10 +363,10 @@ def _load_registry(target: str, *, import_path: str | None = None) -> tuple[Any,
         raise ConfigurationError(f"cannot import {module_name!r}: {_import_failure(exc)}") from exc
     value: Any = getattr(module, attr, None)
     if isinstance(value, Registry):
-        return value, "workflows"
+        return value, "workflows", None
     if isinstance(value, Agents | AgentHost):
         agents = value if isinstance(value, Agents) else value.agents
-        return agents.registry, f"agents {agents.names()}"
+        return agents.registry, f"agents {agents.names()}", agents
     raise ConfigurationError(
         f"{target!r} is {type(value).__name__}, not a tether.Registry, tether.agent.Agents "
         "or tether.agent.AgentHost"

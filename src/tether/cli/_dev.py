@@ -27,8 +27,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..agent import AgentHost, Agents, Session
 from ..durable import DEV_MARK, Client, Forwarder, dev_generation, is_dev_generation
-from ..errors import ConfigurationError, StoreError
+from ..errors import ConfigurationError, StoreError, TetherError
 from ..stores import Backend, RunRecord, open_backend
 from ._format import printable
 from ._snapshots import (
@@ -61,6 +62,9 @@ class DevOptions:
     poll: float
     keep_seconds: float
     keep_last: int
+    #: The app's agents, when it is an `Agents` (or `AgentHost`): their idle sessions
+    #: move to the current generation (`Session.hand_off`).
+    agents: Agents | None = None
     root: Path = field(default_factory=Path.cwd)
 
 
@@ -106,6 +110,9 @@ class _Supervisor:
         self.generations: dict[str, _Generation] = {}
         self.current: _Generation | None = None
         self._signature: tuple[tuple[str, int, int], ...] = ()
+        # Moves sessions: its deployment is set to the current generation's before each
+        # hand-off (the supervisor never runs a workflow, so nothing else reads it).
+        self.host = None if options.agents is None else AgentHost(backend, options.agents)
 
     # -- workers -------------------------------------------------------------------------
     def _spawn(self, generation: _Generation) -> None:
@@ -197,9 +204,15 @@ class _Supervisor:
             if digest == current:
                 continue
             if not self.o.resume:
+                sessions = (
+                    "; an idle session among them moves to the current code on its next message"
+                    if self.host is not None
+                    else ""
+                )
                 say(
                     f"{len(runs)} unfinished run(s) of generation {digest} left dormant "
-                    f"(sends to them are refused); restart with --resume to recover them"
+                    f"(sends to them are refused{sessions}); restart with --resume to "
+                    "recover them"
                 )
                 continue
             snapshot = snapshots.get(digest)
@@ -258,9 +271,46 @@ class _Supervisor:
             f"generation {previous.snapshot.digest} keeps its runs in flight"
         )
 
+    async def _move_sessions(self, unfinished: dict[str, list[RunRecord]]) -> None:
+        """Idle sessions on a superseded generation still served move to the current one.
+
+        A session that is busy (a turn running or parked, a step to run again) stays
+        and is tried again at the next look; a dormant generation's sessions stay
+        dormant (a send to one moves it: `Session.send`'s own hand-off).
+        """
+        host, current = self.host, self.current
+        if host is None or current is None:
+            return
+        host.agents.registry.deployment = current.deployment
+        for digest, runs in sorted(unfinished.items()):
+            if digest == current.snapshot.digest or digest not in self.generations:
+                continue
+            for run in runs:
+                session = await self._session_of(host, run)
+                if session is not None and await session.hand_off():
+                    say(
+                        f"session {session.session_id!r} moved from generation {digest} to "
+                        f"{current.snapshot.digest} (idle)"
+                    )
+
+    async def _session_of(self, host: AgentHost, run: RunRecord) -> Session | None:
+        """The session whose current run is `run`, or None (a task, a plain workflow)."""
+        try:
+            handle = await host.client.get(run.run_id, follow=False)
+            args = (await handle.input()).args
+            if len(args) < 2 or args[0] not in host.agents:
+                return None
+            session = await host.get_session(str(args[1]))
+        except TetherError:
+            return None
+        return session if session.run_id == (run.chain_id or run.run_id) else None
+
     async def _housekeeping(self) -> None:
         assert self.current is not None
         unfinished = await self._unfinished()
+        await self._move_sessions(unfinished)
+        if self.host is not None:
+            unfinished = await self._unfinished()
         for digest, generation in list(self.generations.items()):
             if generation is self.current or unfinished.get(digest):
                 continue
