@@ -52,6 +52,7 @@ __all__ = [
     "describe",
     "digest",
     "encode",
+    "encode_error",
     "is_frame",
 ]
 
@@ -315,6 +316,15 @@ def encode(value: Any, *, what: str = "value") -> bytes:
         data = packed if compressed else segment
         parts += [len(data).to_bytes(8, "big"), b"\x01" if compressed else b"\x00", data]
     return b"".join(parts)
+
+
+def encode_error(error: BaseException) -> bytes:
+    """The journal form of an error; never raises, whatever the error's methods do."""
+    try:
+        return encode(error, what="error")
+    except Exception:
+        name = type(error).__qualname__
+        return encode(RuntimeError(f"{name} (its details could not be recorded)"), what="error")
 
 
 def _packed(frame: bytes) -> bytes:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .._codec import decode, decode_error, digest, encode
+from .._codec import decode, decode_error, digest, encode, encode_error
 from .._ids import new_token, new_ulid
 from .._version import step_name_tag
 from ..errors import (
@@ -76,15 +76,6 @@ _TRANSIENT_TRIES = 6
 
 #: Types whose values decode back equal to themselves (a NaN does not: it is unequal).
 _SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
-
-
-def _encode_error(error: BaseException) -> bytes:
-    """The journal form of an error; never raises, whatever the error's methods do."""
-    try:
-        return encode(error, what="error")
-    except Exception:
-        name = type(error).__qualname__
-        return encode(RuntimeError(f"{name} (its details could not be recorded)"), what="error")
 
 
 #: Loop turns a park check lets the body run before it decides (see `_park_check`).
@@ -259,9 +250,9 @@ class Activation:
             try:
                 payload = encode(value, what=f"output of workflow {self.workflow.name!r}")
             except SerializationError as exc:
-                status, payload = "failed", _encode_error(exc)
+                status, payload = "failed", encode_error(exc)
         else:
-            payload = _encode_error(value)
+            payload = encode_error(value)
         event = NewEvent(
             event_type="run_completed" if status == "completed" else "run_failed",
             payload=payload,
@@ -396,7 +387,7 @@ class Activation:
                     # the run fails with it, nothing of the refused commit written.
                     refused = exc
                     log.error("run %s: the store refused a commit: %s", self.run_id, exc)
-                    batch = [NewEvent(event_type="run_failed", payload=_encode_error(exc))]
+                    batch = [NewEvent(event_type="run_failed", payload=encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
                     store_writes = []
                     continuation = start_body = None
@@ -780,7 +771,7 @@ class Activation:
             await self._commit(writes=writes)
 
     async def _fail_step(self, op: StepOp, error: BaseException) -> None:
-        payload = _encode_error(error)
+        payload = encode_error(error)
         await self._commit(
             [
                 NewEvent(
@@ -823,7 +814,7 @@ class Activation:
                 event_type="step_retrying",
                 correlation_id=op.step_id,
                 attrs={"retry_after": retry_at, "attempt": op.attempt},
-                payload=_encode_error(exc),
+                payload=encode_error(exc),
             )
         )
         op.status, op.retry_after = "retrying", retry_at
