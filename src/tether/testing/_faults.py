@@ -112,7 +112,7 @@ class FaultProxy:
         if not self._thread.is_alive():
             return
         with contextlib.suppress(RuntimeError):
-            self._call(self._cut)
+            self._call(self._shutdown)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
         self._loop.close()
@@ -150,6 +150,19 @@ class FaultProxy:
             task.cancel()
         if server is not None:
             await server.wait_closed()
+
+    async def _shutdown(self) -> None:
+        await self._cut()
+        # Handlers still opening their upstream connection (or unwinding) would be
+        # destroyed with the loop, leaving their sockets to the garbage collector (an
+        # unclosed-transport warning in whatever test runs next): end them here.
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in others:
+            task.cancel()
+        await asyncio.gather(*others, return_exceptions=True)
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
