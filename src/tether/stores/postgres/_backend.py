@@ -297,7 +297,11 @@ class PostgresBackend:
             self._url,
             min_size=1,
             max_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
-            kwargs=kwargs,
+            # No server-side prepared statements here: these connections pipeline, and a
+            # statement aborted in a failed pipeline can leave psycopg believing one is
+            # prepared that the server never kept ("prepared statement _pg3_0 does not
+            # exist" on the next use, seen in CI).
+            kwargs={**kwargs, "prepare_threshold": None},
             open=False,
             name=f"tether-{self.namespace}-commits",
             check=check_idle_async,
