@@ -272,6 +272,11 @@ class PostgresBackend:
             **self._connect_kwargs(),
             "options": f"-c search_path={self.namespace}",
             "autocommit": True,
+            # No server-side prepared statements: the stores pipeline their statements, and
+            # one aborted in a failed pipeline can leave psycopg believing a statement is
+            # prepared that the server never kept ("prepared statement _pg3_0 does not
+            # exist" on its next use, seen in CI).
+            "prepare_threshold": None,
         }
         pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
             self._url,
@@ -297,11 +302,7 @@ class PostgresBackend:
             self._url,
             min_size=1,
             max_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
-            # No server-side prepared statements here: these connections pipeline, and a
-            # statement aborted in a failed pipeline can leave psycopg believing one is
-            # prepared that the server never kept ("prepared statement _pg3_0 does not
-            # exist" on the next use, seen in CI).
-            kwargs={**kwargs, "prepare_threshold": None},
+            kwargs=kwargs,
             open=False,
             name=f"tether-{self.namespace}-commits",
             check=check_idle_async,
