@@ -149,7 +149,10 @@ class EncryptedWorkflowStore:
         if event.payload is None:
             return event
         place = event_place(run_id, event.event_type, event.correlation_id, event.attrs)
-        return evolve(event, payload=await self._sealer.seal(scope, place, event.payload))
+        sealed = self._sealer.seal_now(scope, place, event.payload)
+        if sealed is None:
+            sealed = await self._sealer.seal(scope, place, event.payload)
+        return evolve(event, payload=sealed)
 
     async def _open_run(self, run: RunRecord | None) -> RunRecord | None:
         if run is None:
@@ -250,7 +253,7 @@ class EncryptedWorkflowStore:
         return await self._open_claim(claim)
 
     async def commit(self, commit: Commit) -> CommitResult:
-        scope = await self.scope_of(commit.run_id)
+        scope = self._scopes.get(commit.run_id) or await self.scope_of(commit.run_id)
         # The step body that runs after this commit (its start is in it) runs in this
         # context: what it writes to other stores belongs to this run's scope.
         mark_running(scope)

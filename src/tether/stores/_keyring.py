@@ -259,11 +259,18 @@ class DataKeys:
             cache.pop(next(iter(cache)))
         cache[k] = (v, self._clock())
 
-    async def for_write(self, scope: str) -> DataKey:
-        """The scope's current key, created on first use."""
+    def cached_for_write(self, scope: str) -> DataKey | None:
+        """The scope's current key if this process holds it fresh, without awaiting."""
         cached = self._write.get(scope)
         if cached is not None and self._clock() - cached[1] < REVALIDATE_SECONDS:
             return cached[0]
+        return None
+
+    async def for_write(self, scope: str) -> DataKey:
+        """The scope's current key, created on first use."""
+        key = self.cached_for_write(scope)
+        if key is not None:
+            return key
         lock = self._locks.setdefault(scope, asyncio.Lock())
         async with lock:
             cached = self._write.get(scope)

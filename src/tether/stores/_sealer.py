@@ -146,7 +146,7 @@ class Sealer:
         self, scope: str, place: tuple[str, ...], plaintext: bytes, *, offload: bool = True
     ) -> bytes:
         """Encrypt `plaintext` for `place` under `scope`'s current key."""
-        key = await self.keys.for_write(scope)
+        key = self.keys.cached_for_write(scope) or await self.keys.for_write(scope)
         if not offload or len(plaintext) <= self.threshold:
             return seal_inline(key, place, plaintext)
         cid = content_id(key, plaintext)
@@ -161,6 +161,17 @@ class Sealer:
             if len(self._stored) > _STORED_LIMIT:
                 self._stored.popitem(last=False)
         return seal_ref(key, place, cid, len(plaintext))
+
+    def seal_now(self, scope: str, place: tuple[str, ...], plaintext: bytes) -> bytes | None:
+        """`seal` when it needs no await: the scope's key is held and nothing is offloaded.
+
+        None otherwise (await `seal`). A commit seals its payloads this way: the hot path
+        of every step stays free of coroutine hops.
+        """
+        if len(plaintext) > self.threshold:
+            return None
+        key = self.keys.cached_for_write(scope)
+        return None if key is None else seal_inline(key, place, plaintext)
 
     async def open(
         self, place: tuple[str, ...], data: bytes | None, *, erased: str = "raise"

@@ -26,7 +26,7 @@ import base64
 import binascii
 import hmac
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 from cryptography.exceptions import InvalidTag
@@ -78,6 +78,14 @@ class DataKey:
     generation: int
     aead: AESGCM
     mac: bytes
+    # The envelope headers of the three kinds, built once: every seal starts with one.
+    _heads: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        scope = self.scope.encode()
+        tail = scope + _GEN.pack(self.generation)
+        heads = tuple(MAGIC + _HEAD.pack(kind, len(scope)) + tail for kind in (INLINE, REF, BLOB))
+        object.__setattr__(self, "_heads", heads)
 
     @classmethod
     def derive(cls, scope: str, generation: int, material: bytes) -> DataKey:
@@ -89,8 +97,7 @@ class DataKey:
 
     def header(self, kind: int) -> bytes:
         """The envelope header of this key for `kind`."""
-        scope = self.scope.encode()
-        return MAGIC + _HEAD.pack(kind, len(scope)) + scope + _GEN.pack(self.generation)
+        return self._heads[kind]
 
 
 @dataclass(frozen=True, slots=True)
