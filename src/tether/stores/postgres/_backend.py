@@ -23,7 +23,7 @@ from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
-from ._pool import CommitLane, check_idle, check_idle_async
+from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
@@ -272,17 +272,14 @@ class PostgresBackend:
             **self._connect_kwargs(),
             "options": f"-c search_path={self.namespace}",
             "autocommit": True,
-            # No server-side prepared statements: the stores pipeline their statements, and
-            # one aborted in a failed pipeline can leave psycopg believing a statement is
-            # prepared that the server never kept ("prepared statement _pg3_0 does not
-            # exist" on its next use, seen in CI).
-            "prepare_threshold": None,
         }
         pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
             self._url,
             min_size=min(2, self.pool_size),
             max_size=self.pool_size,
             kwargs=kwargs,
+            # Frequent statements are prepared; a failed pipeline forgets them (`_pool`).
+            connection_class=StoreConnection,
             open=False,
             name=f"tether-{self.namespace}",
             check=check_idle,
@@ -303,6 +300,7 @@ class PostgresBackend:
             min_size=1,
             max_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
             kwargs=kwargs,
+            connection_class=AsyncStoreConnection,
             open=False,
             name=f"tether-{self.namespace}-commits",
             check=check_idle_async,

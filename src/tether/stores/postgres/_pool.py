@@ -3,11 +3,21 @@
 A server restart (or ``pg_terminate_backend``) ends every pooled connection, and the
 pool learns it only when one is used: each would fail its next transaction. The check
 runs at checkout and costs one ``poll`` with no round trip.
+
+Store connections prepare their frequent statements on the server (psycopg's
+``prepare_threshold``), with one repair: psycopg records a statement as prepared when
+it queues the statement's Parse in a pipeline, and if an earlier statement of that
+pipeline fails, the server skips the Parse while psycopg keeps believing it ("prepared
+statement _pg3_0 does not exist" on every later use). `StoreConnection` and
+`AsyncStoreConnection` forget what they prepared whenever a pipeline fails, as psycopg
+itself does after a rolled-back transaction.
 """
 
 from __future__ import annotations
 
+import contextlib
 import select
+from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
 from typing import Any
 
@@ -15,7 +25,55 @@ import psycopg
 import psycopg_pool
 from psycopg import pq
 
-__all__ = ["CommitLane", "check_idle", "check_idle_async"]
+__all__ = [
+    "AsyncStoreConnection",
+    "CommitLane",
+    "StoreConnection",
+    "check_idle",
+    "check_idle_async",
+]
+
+
+def _forget_prepared(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
+    """Drop psycopg's record of prepared statements (the server's go at the next query).
+
+    False when this psycopg keeps no such record where we look: close the connection
+    then, and the pool replaces it.
+    """
+    prepared = getattr(conn, "_prepared", None)
+    clear = getattr(prepared, "clear", None)
+    if clear is None:
+        return False
+    clear()
+    return True
+
+
+class StoreConnection(psycopg.Connection[Any]):
+    """A pooled store connection whose failed pipelines leave no phantom statements."""
+
+    @contextlib.contextmanager
+    def pipeline(self) -> Iterator[psycopg.Pipeline]:
+        try:
+            with super().pipeline() as pipe:
+                yield pipe
+        except psycopg.Error:
+            if not _forget_prepared(self):  # pragma: no cover - another psycopg
+                self.close()
+            raise
+
+
+class AsyncStoreConnection(psycopg.AsyncConnection[Any]):
+    """`StoreConnection` for the async pool of one-round-trip commits."""
+
+    @contextlib.asynccontextmanager
+    async def pipeline(self) -> AsyncIterator[psycopg.AsyncPipeline]:
+        try:
+            async with super().pipeline() as pipe:
+                yield pipe
+        except psycopg.Error:
+            if not _forget_prepared(self):  # pragma: no cover - another psycopg
+                await self.close()
+            raise
 
 
 def _dead(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
