@@ -8,6 +8,10 @@ CI before store connections stopped preparing at all).
 
 from __future__ import annotations
 
+import logging
+import time
+from typing import Any
+
 import psycopg
 import pytest
 
@@ -63,3 +67,31 @@ async def test_the_store_pools_use_the_repairing_connections(pg_backend: Postgre
         assert conn.prepare_threshold is not None
     async with pg_backend._commits.connection() as conn:  # type: ignore[union-attr]
         assert isinstance(conn, AsyncStoreConnection)
+
+
+def _fail_inside(conn: psycopg.Connection[Any]) -> None:
+    # The error's result arrives while the block still sends: psycopg raises it from a
+    # later execute, inside the block, as it does under a guarded commit's pipeline.
+    with conn.pipeline():
+        conn.execute("SELECT 1/0")
+        time.sleep(0.05)
+        for i in range(3):
+            conn.execute(_QUERY, (i,))
+
+
+def test_a_failed_pipeline_raises_its_own_error_without_a_psycopg_warning(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A guarded commit refusing a stale copy fails its pipeline in ordinary operation:
+    # psycopg, ending a pipeline under the block's exception, logged "error ignored
+    # terminating ... pipeline aborted" as a warning each time.
+    with caplog.at_level(logging.WARNING, logger="psycopg"):
+        with StoreConnection.connect(pg_url, autocommit=True) as conn:
+            with pytest.raises(psycopg.errors.DivisionByZero):
+                _fail_inside(conn)
+            assert conn.execute(_QUERY, (1,)).fetchone() == (2,)
+        assert not [r for r in caplog.records if r.name.startswith("psycopg")]
+        with psycopg.connect(pg_url, autocommit=True) as plain:
+            with pytest.raises(psycopg.errors.DivisionByZero):
+                _fail_inside(plain)
+        assert any("error ignored terminating" in r.getMessage() for r in caplog.records)

@@ -49,17 +49,29 @@ def _forget_prepared(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any
 
 
 class StoreConnection(psycopg.Connection[Any]):
-    """A pooled store connection whose failed pipelines leave no phantom statements."""
+    """A pooled store connection whose failed pipelines end quietly and forget.
+
+    A statement that fails inside a pipeline (a guarded commit refusing a stale copy is
+    ordinary) surfaces in the block; psycopg, ending a pipeline under an exception,
+    logs "error ignored terminating" as a warning for what is only the same failure.
+    The block's exception is held while the pipeline ends, then raised.
+    """
 
     @contextlib.contextmanager
     def pipeline(self) -> Iterator[psycopg.Pipeline]:
+        failure: Exception | None = None
         try:
             with super().pipeline() as pipe:
-                yield pipe
-        except psycopg.Error:
+                try:
+                    yield pipe
+                except Exception as exc:
+                    failure = exc
+        except psycopg.Error as exc:
+            failure = failure or exc
+        if failure is not None:
             if not _forget_prepared(self):  # pragma: no cover - another psycopg
                 self.close()
-            raise
+            raise failure
 
 
 class AsyncStoreConnection(psycopg.AsyncConnection[Any]):
@@ -67,13 +79,19 @@ class AsyncStoreConnection(psycopg.AsyncConnection[Any]):
 
     @contextlib.asynccontextmanager
     async def pipeline(self) -> AsyncIterator[psycopg.AsyncPipeline]:
+        failure: Exception | None = None
         try:
             async with super().pipeline() as pipe:
-                yield pipe
-        except psycopg.Error:
+                try:
+                    yield pipe
+                except Exception as exc:
+                    failure = exc
+        except psycopg.Error as exc:
+            failure = failure or exc
+        if failure is not None:
             if not _forget_prepared(self):  # pragma: no cover - another psycopg
                 await self.close()
-            raise
+            raise failure
 
 
 def _dead(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
