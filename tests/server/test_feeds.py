@@ -55,3 +55,28 @@ async def test_a_follower_behind_the_buffer_reads_the_store(
     late = await served.events("s1", until="turn.completed")
     assert [e["meta"]["id"] for e in late] == [e["meta"]["id"] for e in live]
     assert [e["index"] for e in late] == list(range(len(late)))
+
+
+async def test_a_worker_in_the_server_process_wakes_sqlite_followers_itself(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No look at SQLite's data_version after the first and no periodic read: only the
+    # store's own signal (this process's stream writes) can bring the turn's events.
+    from conftest import start_served
+
+    monkeypatch.setattr(_feeds, "STATUS_INTERVAL", 3600.0)
+    async for served in start_served(
+        f"sqlite:///{tmp_path}/tether.db", None, sqlite_watch_interval=3600.0
+    ):
+        await served.session("s1")
+        seen: list[dict[str, Any]] = []
+        task = asyncio.create_task(_follow(served, "s1", seen))
+        hub = served.app.state.tether.feeds
+        for _ in range(200):
+            if len(hub) == 1:
+                break
+            await asyncio.sleep(0.01)
+        await served.send("s1", "hello")
+        await asyncio.wait_for(task, 20)
+        assert [e["type"] for e in seen][-1] == "turn.completed"
+        assert [e["index"] for e in seen] == list(range(len(seen)))

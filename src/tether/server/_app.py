@@ -86,7 +86,12 @@ class _Api:
         self.options = options
         path = _sqlite_path(host.backend)
         watcher = (
-            SqliteWatcher(path, interval=options.sqlite_watch_interval)
+            SqliteWatcher(
+                path,
+                interval=options.sqlite_watch_interval,
+                # A worker in this process wakes followers with its writes at once.
+                local=getattr(host.backend.stores.workflow, "stream_signal", None),
+            )
             if path is not None
             else None
         )

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 import orjson
@@ -76,14 +76,30 @@ class SqliteWatcher:
     It asks SQLite's ``PRAGMA data_version`` on a connection of its own, which never
     writes: the number changes whenever another connection commits, in this process or
     any other. One look (about 20 microseconds) serves every followed session, and
-    the watcher runs only while some listener waits.
+    the watcher runs only while some listener waits. Stream writes of this process
+    (a worker in the server's process) wake the waiters at once, through `local`,
+    without waiting for the next look.
+
+    Args:
+        path: The database file.
+        interval: Seconds between looks.
+        local: Returns an event the store sets at this process's next stream write
+            (`SqliteWorkflowStore.stream_signal`).
     """
 
-    def __init__(self, path: str, *, interval: float = 0.002) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        interval: float = 0.002,
+        local: Callable[[], asyncio.Event] | None = None,
+    ) -> None:
         self._path = path
         self._interval = interval
+        self._local = local
         self._event = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._relay: asyncio.Task[None] | None = None
         self._users = 0
 
     @property
@@ -101,13 +117,22 @@ class SqliteWatcher:
         self._users += 1
         if self._task is None:
             self._task = asyncio.create_task(self._watch())
+        if self._relay is None and self._local is not None:
+            self._relay = asyncio.create_task(self._relay_local(self._local))
 
     def release(self) -> None:
         """One waiter fewer; the last one stops the watcher."""
         self._users -= 1
-        if self._users <= 0 and self._task is not None:
-            self._task.cancel()
-            self._task = None
+        if self._users <= 0:
+            for task in (self._task, self._relay):
+                if task is not None:
+                    task.cancel()
+            self._task = self._relay = None
+
+    async def _relay_local(self, local: Callable[[], asyncio.Event]) -> None:
+        while True:
+            await local().wait()
+            self.wake()
 
     async def _watch(self) -> None:
         conn = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, check_same_thread=False)

@@ -700,3 +700,11 @@ class SqliteWorkflowStore:
 
     def _stream_woken(self) -> asyncio.Event:
         return self._stream_signal
+
+    def stream_signal(self) -> asyncio.Event:
+        """An event set by this process's next stream write, once durable (then replaced).
+
+        Other processes' writes do not set it: they are seen by reading (or by SQLite's
+        ``data_version``, as the server's watcher does).
+        """
+        return self._stream_signal
