@@ -166,6 +166,24 @@ async def test_uploads_over_the_limit_are_413(small: Served) -> None:
     assert r.status_code == 413
     ok = await upload(c, "s1", b"a" * 1024, "text/plain")
     assert ok.status_code == 201, ok.text
+    # The AI SDK adapter's file parts: base64 data: URLs, under the same limit.
+
+    async def chat(url: str) -> httpx.Response:
+        part = {"type": "file", "mediaType": "text/plain", "url": url}
+        message = {"id": "u1", "role": "user", "parts": [part, {"type": "text", "text": "hi"}]}
+        return await c.post("/v1/ui/aisdk/chat", json={"id": "s1", "messages": [message]})
+
+    big = base64.b64encode(b"a" * 1025).decode()
+    for url, status in [
+        (f"data:text/plain;base64,{big}", 413),
+        ("https://example.com/notes.txt", 422),
+        ("data:text/plain,plain%20text", 422),
+        ("data:text/plain;base64,@@@", 422),
+    ]:
+        r = await chat(url)
+        assert r.status_code == status, (url, r.text)
+        assert r.headers["content-type"] == "application/problem+json"
+    assert await lane(small, "s1") == []
 
 
 async def test_retention_zero_and_erasure_remove_the_files(served: Served) -> None:
