@@ -66,8 +66,11 @@ def test_send_with_files(tmp_path: Path) -> None:
         direct = run(process, "send", "s1", "again", "--file", str(notes), "--follow", via="db")
         assert "You said: again (files: notes.md:6=zwölf)" in direct
         done = subprocess.run(
-            [*tether_command(), "sessions", "send", "s1", "x", "--file", str(tmp_path / "nope")]
-            + ["--server", process.url, "--token", TOKEN],
+            [
+                *tether_command(),
+                *("sessions", "send", "s1", "x", "--file", str(tmp_path / "nope")),
+                *("--server", process.url, "--token", TOKEN),
+            ],
             cwd=HERE,
             env=process.env,
             capture_output=True,
