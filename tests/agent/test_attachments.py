@@ -205,6 +205,9 @@ async def test_retention_zero_deletes_the_files(backend: Backend) -> None:
         await (await host.client.get(session.run_id)).result(timeout=10)
         with pytest.raises(ContentDeletedError):
             await session.read_attachment(notes.id)
+        # A send says the session is closed, not that its file is gone.
+        with pytest.raises(SessionClosedError):
+            await session.send("again", attachments=[notes])
     stored = await backend.stores.attachments.get(
         stream_path="agents/ops/r1#attachments", conversation_id="r1", attachment_id=notes.id
     )

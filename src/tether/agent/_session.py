@@ -150,6 +150,11 @@ class Session:
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
+        info, line = await self._current()
+        self._check_open(info)
+        if await self._inbox.closing(line.generation):
+            raise SessionClosedError(self.session_id, "closing")
+        # After the checks above: a closed session says so, not that its files are gone.
         refs = await resolve_attachments(
             self.host.backend.stores,
             agent_name=self.agent_name,
@@ -161,10 +166,6 @@ class Session:
         async def admit() -> None:
             await self._inbox.admit_message(submission_id, text, principal, turn_policy, refs)
 
-        info, line = await self._current()
-        self._check_open(info)
-        if await self._inbox.closing(line.generation):
-            raise SessionClosedError(self.session_id, "closing")
         if await wants_move(self, info):
             if await deliver_moving(self, info, admit):
                 return submission_id
