@@ -264,3 +264,17 @@ async def test_openai_gets_the_image_of_a_session_message(
             ],
         },
     ]
+
+
+def test_the_attachment_cache_keeps_to_its_budget() -> None:
+    from tether.agent._attachments import AttachmentCache
+
+    cache = AttachmentCache(budget=100)
+    cache.put(("s", "a", "1"), b"a" * 40)
+    cache.put(("s", "b", "2"), b"b" * 40)
+    assert cache.get(("s", "a", "1")) == b"a" * 40  # now the most recent
+    cache.put(("s", "c", "3"), b"c" * 40)  # over budget: the least recent (b) goes
+    assert cache.get(("s", "b", "2")) is None
+    assert cache.get(("s", "a", "1")) is not None and cache.get(("s", "c", "3")) is not None
+    cache.put(("s", "d", "4"), b"d" * 51)  # over half the budget: never kept
+    assert cache.get(("s", "d", "4")) is None

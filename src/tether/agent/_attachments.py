@@ -311,7 +311,7 @@ class AttachmentCache:
         return found
 
     def put(self, key: tuple[str, str, str], data: bytes) -> None:
-        if len(data) > self._budget // 4 or key in self._items:
+        if len(data) > self._budget // 2 or key in self._items:
             return
         self._items[key] = data
         self._used += len(data)
