@@ -16,7 +16,7 @@ import orjson
 import pytest
 from _harness import hosted
 
-from tether.agent import Agent, Attachment, Session, UserEntry
+from tether.agent import Agent, Attachment, Session, UserEntry, address_session_id
 from tether.agent._keys import messages_lane
 from tether.agent.models import (
     AttachmentData,
@@ -117,6 +117,22 @@ async def test_a_message_carries_files_by_reference(backend: Backend) -> None:
         content = await _content(backend, session)
         assert MARKER.encode() not in content
         assert base64.b64encode(NOTES) not in content and notes.id.encode() in content
+
+
+async def test_files_to_an_address_survive_its_reset(backend: Backend) -> None:
+    model = ScriptedModel(_echo)
+    agent = Agent(name="ops", model=model)
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id=address_session_id("ops", "T1"))
+        image = await session.attach(PNG, mime_type="image/png")
+        await session.close()
+        await (await host.client.get(session.run_id)).result(timeout=10)
+        # The address's session ended: the message resets it; the file stays with its id.
+        fresh, _ = await host.send_to_address("ops", "T1", "still there?", attachments=[image])
+        reply = await fresh.wait_for("message.completed")
+        assert reply.data.text == "got 1 file(s): still there?"
+        last = model.requests[-1].messages[-1]
+        assert isinstance(last, UserMessage) and last.attachments[0].data == PNG
 
 
 async def test_attach_is_idempotent_by_id(backend: Backend) -> None:

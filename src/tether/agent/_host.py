@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._ids import new_ulid
@@ -17,6 +17,7 @@ from ..errors import (
 )
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, TurnPolicy, check_retention
+from ._attachments import Attachment
 from ._erasure import SessionErasure, erased_note
 from ._inbox import Inbox
 from ._registry import SESSION_WORKFLOW, Agents
@@ -158,6 +159,7 @@ class AgentHost:
         principal: str | None = None,
         client_message_id: str | None = None,
         turn_policy: TurnPolicy | None = None,
+        attachments: Sequence[Attachment | str] = (),
     ) -> tuple[Session, str]:
         """Send to the live session that owns a channel address, opening one if none does.
 
@@ -167,7 +169,9 @@ class AgentHost:
         every message lands there, once, in arrival order. The address stays owned
         across the session's moves (a deploy, a compaction). When the session ended or
         is stranded, the message resets it: a new session opens at the same address and
-        knows its predecessor (`Session.reset`, `Session.predecessor`).
+        knows its predecessor (`Session.reset`, `Session.predecessor`). `attachments`
+        are files attached to the address's session (`Session.attach`; they stay with
+        its id across a reset).
 
         Returns:
             The session and the message's submission id.
@@ -188,6 +192,7 @@ class AgentHost:
                 client_message_id=client_message_id,
                 principal=principal,
                 turn_policy=turn_policy,
+                attachments=attachments,
             )
         except (SessionStrandedError, SessionClosedError):
             fresh = await session.reset(principal=principal)
@@ -196,6 +201,7 @@ class AgentHost:
                 client_message_id=client_message_id,
                 principal=principal,
                 turn_policy=turn_policy,
+                attachments=attachments,
             )
 
     async def get_session(self, session_id: str) -> Session:
