@@ -39,6 +39,7 @@ TetherError
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
+   ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    └─ SessionFormatError      a session written in a checkpoint format this release does not read
 FatalError                     raised by user code: fail now, do not retry
 RecordedError                  stands in for an error whose class cannot be rebuilt here
@@ -58,6 +59,7 @@ from typing import Any
 
 __all__ = [
     "AgentError",
+    "AttachmentError",
     "AuthorizationRequired",
     "ConfigurationError",
     "ConflictError",
@@ -714,6 +716,29 @@ class SessionStrandedError(AgentError):
             "nothing was admitted (its history stays readable; start a worker of that "
             "deployment, or open a new session)"
         )
+
+
+class AttachmentError(AgentError):
+    """A file or image a session cannot store, or a message cannot carry; nothing changed.
+
+    ``reason`` says why: ``unknown`` (no attachment of that id in this session),
+    ``unsupported`` (the agent's model does not take its media type), ``invalid`` (a
+    malformed media type, id or filename, or text that is not UTF-8), ``mismatch`` (a
+    reference whose digest, size or type differs from what the session stores).
+    """
+
+    def __init__(
+        self, session_id: str, attachment_id: str | None, reason: str, detail: str
+    ) -> None:
+        self.session_id = session_id
+        self.attachment_id = attachment_id
+        self.reason = reason
+        self.detail = detail
+        what = f"attachment {attachment_id!r}" if attachment_id else "the attachment"
+        super().__init__(f"session {session_id!r}: {what} cannot be used: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (AttachmentError, (self.session_id, self.attachment_id, self.reason, self.detail))
 
 
 class SessionFormatError(AgentError):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import json
 import os
 import sys
@@ -23,7 +24,7 @@ from typing import Any
 
 import tether
 from tether.agent import Agent, AgentHost, ToolContext, approval, tool
-from tether.agent.models import ModelRequest, ToolResultMessage
+from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.stores import Backend, SettleSubmission, StartSubmission, Stores
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -106,6 +107,20 @@ def final(text: str) -> Any:
     return answer
 
 
+def files_then(text: str) -> Any:
+    """A script entry that records the files the last message gave the model."""
+
+    def answer(request: ModelRequest) -> str:
+        last = [m for m in request.messages if isinstance(m, UserMessage)][-1]
+        files = [
+            [f.filename, f.mime_type, hashlib.sha256(f.data).hexdigest()] for f in last.attachments
+        ]
+        log(event="model_files", files=files, pid=os.getpid())
+        return text
+
+    return answer
+
+
 SCRIPTS: dict[str, list[Any]] = {
     "admission": [final("Hello, ada.")],
     "stream": [STREAM_TEXT],
@@ -144,6 +159,7 @@ SCRIPTS: dict[str, list[Any]] = {
     ],
 }
 SCRIPTS["claimed"] = SCRIPTS["admission"]
+SCRIPTS["files"] = [files_then(STREAM_TEXT)]
 
 #: Scenarios whose first worker process hangs in a commit: the one beginning the turn
 #: (its claim, the user's message and the model's reply, together) or the one ending it
@@ -157,7 +173,7 @@ def build_host(backend: Backend, scenario: str, effects_dir: Path) -> AgentHost:
         SCRIPTS[scenario],
         select="transcript",
         calls_file=effects_dir / "calls.log",
-        delta_delay=STREAM_DELAY if scenario == "stream" else 0.0,
+        delta_delay=STREAM_DELAY if scenario in ("stream", "files") else 0.0,
     )
     agent = Agent(name="ops", model=model, instructions="You run ops.", tools=TOOLS)
     return AgentHost(backend, [agent], deployment="agent-crash")

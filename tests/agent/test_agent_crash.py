@@ -225,6 +225,30 @@ async def test_kill_mid_model_stream(harness: Harness) -> None:
     assert "".join(texts[0] for _, texts in sorted(by_place.items())) == app.STREAM_TEXT
 
 
+async def test_kill_mid_stream_of_a_message_with_files(harness: Harness) -> None:
+    harness.use("files")
+    harness.start_worker()
+    session = await harness.session()
+    chart = b"\x89PNG\r\n\x1a\n" + secrets.token_bytes(700_000)  # over one store chunk
+    image = await session.attach(chart, mime_type="image/png", filename="chart.png")
+    sub_id = await session.send("describe", client_message_id="m1", attachments=[image])
+
+    async def some_deltas() -> bool:
+        events = await session.read_events()
+        return sum(e.type == "message.delta" for e in events) >= 3
+
+    await harness.until(some_deltas)
+    harness.kill(harness.procs[0])
+    harness.start_worker()
+    transcript = await harness.finished(session, sub_id)
+    assert assistant_texts(transcript) == [app.STREAM_TEXT]
+    # Both attempts, in two processes, got the file's bytes from the attachment store.
+    seen = harness.effects("model_files")
+    assert len(seen) == 2 and seen[0]["pid"] != seen[1]["pid"]
+    assert [e["files"] for e in seen] == [[["chart.png", "image/png", image.sha256]]] * 2
+    assert [r.attachments for r in transcript if r.kind == "user"] == [(image,)]
+
+
 async def test_kill_between_two_parallel_tool_results(harness: Harness) -> None:
     harness.use("parallel")
     harness.start_worker()

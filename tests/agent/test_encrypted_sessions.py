@@ -179,3 +179,28 @@ async def test_erasing_a_reset_session_erases_every_run_of_it(encrypted: Backend
     # copy of its data taken before the erasure is unreadable too.
     store: Any = encrypted.stores.workflow
     assert await store.scope_of("session:er1~1") == await store.scope_of("session:er1")
+
+
+async def test_attachments_are_sealed_and_erased_with_the_session(encrypted: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(_echo))
+    async with hosted(encrypted, agent) as host:
+        session = await host.open_session("ops", session_id="f1")
+        notes = await session.attach(
+            f"notes: {SECRET}".encode(), mime_type="text/plain", filename=f"{SECRET}.txt"
+        )
+        await session.send("read it", attachments=[notes])
+        await session.wait_for("turn.completed")
+        where = {
+            "stream_path": "agents/ops/f1#attachments",
+            "conversation_id": "f1",
+            "attachment_id": notes.id,
+        }
+        inner: Any = encrypted.stores.attachments
+        raw = await inner.inner.get(**where)
+        assert raw is not None and SECRET.encode() not in raw.data
+        assert raw.ref.filename is not None and SECRET not in raw.ref.filename
+        assert (await session.read_attachment(notes.id))[1] == f"notes: {SECRET}".encode()
+        await host.erase_session("ops", "f1")
+        with pytest.raises(ContentDeletedError, match="erased"):
+            await session.read_attachment(notes.id)
+        assert await inner.inner.get(**where) is None

@@ -7,7 +7,9 @@ subprocess, `tether serve`) gives the same answers:
 - "check X" -> calls `slow_check` (sleeps SLOW_CHECK seconds; on its first attempt in a
   worker that has ``SERVER_TEST_HANG=1``, hangs until killed), then "Checked.";
 - "ask" -> calls the workflow tool `triage` (asks a question), then "Triaged.";
-- anything else -> "You said: <text>" streamed word by word.
+- anything else -> "You said: <text>" streamed word by word, followed by
+  " (files: NAME:SIZE, ...)" when the message carries files (a text file's content
+  after "=").
 """
 
 from __future__ import annotations
@@ -62,6 +64,14 @@ def answer(request: ModelRequest) -> Any:
         return Reply(text="Checking.", tool_calls=(tool_call("slow_check", {"service": "db"}),))
     if words and words[0] == "ask":
         return Reply(tool_calls=(tool_call("triage", {"incident": "inc-1"}),))
+    files = last.attachments if isinstance(last, UserMessage) else ()
+    if files:
+        seen = ", ".join(
+            f"{f.filename or f.mime_type}:{len(f.data)}"
+            + (f"={f.data.decode()}" if f.mime_type.startswith("text/") else "")
+            for f in files
+        )
+        return f"You said: {text} (files: {seen})"
     return f"You said: {text}"
 
 

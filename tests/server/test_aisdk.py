@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from served_process import TOKEN, tether_serve
 
@@ -51,8 +52,21 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
             text=True,
             timeout=120,
         )
-    assert done.returncode == 0, done.stderr
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+        assert done.returncode == 0, done.stderr
+        out = json.loads(done.stdout.strip().splitlines()[-1])
+        headers = {"Authorization": f"Bearer {TOKEN}"}
+        history = httpx.get(
+            f"{process.url}/v1/sessions/chat-1/history", headers=headers, timeout=10
+        ).json()["events"]
+        files = [e for e in history if e["type"] == "turn.started"][-1]["data"]["attachments"]
+        downloads = [
+            httpx.get(
+                f"{process.url}/v1/sessions/chat-1/attachments/{f['id']}",
+                headers=headers,
+                timeout=10,
+            )
+            for f in files
+        ]
     assert out["errors"] == [] and out["status"] == "ready"
     assert out["hello"]["role"] == "assistant"
     assert _texts(out["hello"]) == "You said: hello there"
@@ -67,6 +81,19 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
     assert _texts(out["resumed"]) == _texts(out["sender"]) == "Checking.Checked."
     resumed_tool = next(p for p in out["resumed"]["parts"] if p["type"] == "dynamic-tool")
     assert resumed_tool["state"] == "output-available"
+    # File parts (data: URLs) became attachments the model was given, by reference.
+    assert [p["type"] for p in out["fileMessage"]["parts"]] == ["file", "file", "text"]
+    assert _texts(out["files"]) == (
+        "You said: read this (files: notes.txt:12=zwölf notes, dot.png:11)"
+    )
+    assert [(f["filename"], f["mime_type"], f["size"]) for f in files] == [
+        ("notes.txt", "text/plain", 12),
+        ("dot.png", "image/png", 11),
+    ]
+    assert [d.content for d in downloads] == [
+        "zwölf notes".encode(),
+        bytes([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]),
+    ]
 
 
 def test_projection_of_a_turn() -> None:

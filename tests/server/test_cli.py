@@ -49,6 +49,37 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         assert [i["session_id"] for i in json.loads(direct)] == ["s1"]
 
 
+def test_send_with_files(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("zwölf")
+    image = tmp_path / "dot.bin"
+    image.write_bytes(b"\x89PNG\r\n\x1a\n")
+    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+        args = ["--file", str(notes), "--file", f"{image}:image/png", "--follow"]
+        out = run(process, "send", "s1", "read", "--client-message-id", "m1", *args)
+        assert "> read [files: notes.md, dot.bin]" in out
+        assert "You said: read (files: notes.md:6=zwölf, dot.bin:8)" in out
+        # Again with the same message id: the same files, nothing new admitted.
+        assert "sent s1:m1" in run(
+            process, "send", "s1", "read", "--client-message-id", "m1", *args[:4]
+        )
+        direct = run(process, "send", "s1", "again", "--file", str(notes), "--follow", via="db")
+        assert "You said: again (files: notes.md:6=zwölf)" in direct
+        done = subprocess.run(
+            [
+                *tether_command(),
+                *("sessions", "send", "s1", "x", "--file", str(tmp_path / "nope")),
+                *("--server", process.url, "--token", TOKEN),
+            ],
+            cwd=HERE,
+            env=process.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode != 0 and "nope" in done.stderr
+
+
 def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
     import os
 

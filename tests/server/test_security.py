@@ -26,6 +26,8 @@ SESSION_ROUTES = [
     ("GET", "/v1/sessions/s1/events?follow=false", None),
     ("GET", "/v1/sessions/s1/events", None),
     ("GET", "/v1/ui/aisdk/chat/s1/stream", None),
+    ("POST", "/v1/sessions/s1/attachments", None),
+    ("GET", "/v1/sessions/s1/attachments/att_1", None),
 ]
 
 

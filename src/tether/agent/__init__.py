@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
+from ._attachments import Attachment
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._entries import (
     ApprovalEntry,
@@ -44,10 +45,10 @@ from ._event_data import (
 )
 from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
-from ._line import SessionLine
+from ._line import Predecessor, SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
-from ._session import Predecessor, Session
+from ._session import Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
@@ -61,6 +62,7 @@ __all__ = [
     "ApprovalEntry",
     "ApprovalPolicy",
     "AssistantEntry",
+    "Attachment",
     "AuthorizationEntry",
     "AuthorizationRequested",
     "Compaction",

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import ConfigurationError
+from ._attachments import files_note
 from ._entries import AssistantEntry, ContextEntry, ToolResultEntry, TurnEndEntry, UserEntry
 from .models import Model, ModelRequest, UserMessage, collect_response
 
@@ -48,7 +49,7 @@ def transcript_text(entries: Sequence[Any]) -> list[str]:
         if isinstance(entry, ContextEntry):
             lines.append(f"earlier: {entry.text}")
         elif isinstance(entry, UserEntry):
-            lines.append(f"user: {entry.text}")
+            lines.append(f"user: {entry.text}{files_note(entry.attachments)}")
         elif isinstance(entry, AssistantEntry) and entry.text:
             lines.append(f"assistant: {entry.text}")
     return lines

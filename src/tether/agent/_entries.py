@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 
 from pydantic import Field
 
+from ._attachments import Attachment
 from ._event_data import ToolOutcome
 from ._json import json_value, read_record
 
@@ -35,12 +36,17 @@ TurnOutcome: TypeAlias = Literal["completed", "failed", "cancelled"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UserEntry:
-    """A user's message; it began its turn or steered it."""
+    """A user's message; it began its turn or steered it.
+
+    ``attachments`` are references to the files it carries (their bytes stay in the
+    attachment store and are read when a model request is built).
+    """
 
     turn_id: str
     submission_id: str
     text: str
     principal: str | None = None
+    attachments: tuple[Attachment, ...] = ()
     kind: Literal["user"] = "user"
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from ._attachments import Attachment
 from ._requests import InputRequest, TaskRef
 
 __all__ = [
@@ -90,11 +91,12 @@ class SessionMoved:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnStarted:
-    """``turn.started``: a message began a turn."""
+    """``turn.started``: a message began a turn (with the files it carries, by reference)."""
 
     submission_id: str
     text: str
     principal: str | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -188,6 +190,7 @@ class TurnSteered:
     submission_id: str
     text: str
     principal: str | None = None
+    attachments: tuple[Attachment, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .._ids import new_ulid
-from ..durable import Client, Worker
+from ..durable import Client, RunInfo, Worker
 from ..errors import (
     ConfigurationError,
     ConflictError,
@@ -17,10 +17,12 @@ from ..errors import (
 )
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, TurnPolicy, check_retention
+from ._attachments import Attachment
 from ._erasure import SessionErasure, erased_note
+from ._inbox import Inbox
 from ._registry import SESSION_WORKFLOW, Agents
-from ._session import Session, session_info, session_run_id
-from ._state import SessionInfo
+from ._session import Session, session_run_id
+from ._state import RUN_ENDINGS, SessionInfo
 
 __all__ = ["AgentHost", "address_session_id"]
 
@@ -28,6 +30,31 @@ __all__ = ["AgentHost", "address_session_id"]
 def address_session_id(agent_name: str, address: str) -> str:
     """The id of the session that owns `address` for an agent."""
     return f"{agent_name}@{address}"
+
+
+async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
+    """The `SessionInfo` of a session run (None if the run is not a session)."""
+    if run.generation > 0:
+        return None  # a later run of a session: the session is listed by its first run
+    handle = await host.client.get(run.run_id)
+    args = (await handle.input()).args
+    if len(args) < 2:
+        return None
+    if run.status == "continued" or run.status in RUN_ENDINGS:
+        # A session moved (or reset) goes on in its chain's current run.
+        run = await host.client.latest(run.run_id)
+    status = RUN_ENDINGS.get(run.status)
+    if status is None:
+        inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
+        status = "running" if await inbox.busy() else "idle"
+    return SessionInfo(
+        session_id=str(args[1]),
+        agent_name=str(args[0]),
+        owner=args[2] if len(args) > 2 else None,
+        status=status,
+        created_at=run.created_at.timestamp(),
+        updated_at=run.updated_at.timestamp(),
+    )
 
 
 class AgentHost:
@@ -132,6 +159,7 @@ class AgentHost:
         principal: str | None = None,
         client_message_id: str | None = None,
         turn_policy: TurnPolicy | None = None,
+        attachments: Sequence[Attachment | str] = (),
     ) -> tuple[Session, str]:
         """Send to the live session that owns a channel address, opening one if none does.
 
@@ -141,7 +169,9 @@ class AgentHost:
         every message lands there, once, in arrival order. The address stays owned
         across the session's moves (a deploy, a compaction). When the session ended or
         is stranded, the message resets it: a new session opens at the same address and
-        knows its predecessor (`Session.reset`, `Session.predecessor`).
+        knows its predecessor (`Session.reset`, `Session.predecessor`). `attachments`
+        are files attached to the address's session (`Session.attach`; they stay with
+        its id across a reset).
 
         Returns:
             The session and the message's submission id.
@@ -162,6 +192,7 @@ class AgentHost:
                 client_message_id=client_message_id,
                 principal=principal,
                 turn_policy=turn_policy,
+                attachments=attachments,
             )
         except (SessionStrandedError, SessionClosedError):
             fresh = await session.reset(principal=principal)
@@ -170,6 +201,7 @@ class AgentHost:
                 client_message_id=client_message_id,
                 principal=principal,
                 turn_policy=turn_policy,
+                attachments=attachments,
             )
 
     async def get_session(self, session_id: str) -> Session:

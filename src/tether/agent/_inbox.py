@@ -24,6 +24,7 @@ from ..stores import (
     run_scope,
 )
 from ._agent import TurnPolicy
+from ._attachments import Attachment
 from ._keys import (
     COMMANDS_LANE,
     answer_id,
@@ -116,11 +117,18 @@ class Inbox:
         )
 
     async def admit_message(
-        self, submission_id: str, text: str, principal: str | None, policy: TurnPolicy | None
+        self,
+        submission_id: str,
+        text: str,
+        principal: str | None,
+        policy: TurnPolicy | None,
+        attachments: tuple[Attachment, ...] = (),
     ) -> None:
         payload: dict[str, Any] = {"text": text, "principal": principal}
         if policy is not None:
             payload["turn_policy"] = policy
+        if attachments:
+            payload["attachments"] = [a.to_json() for a in attachments]
         await self._admit(
             SubmissionInput(
                 submission_id=submission_id,

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from ..errors import SessionFormatError
 from ..stores import Stores
+from ._attachments import files_note
 from ._entries import AssistantEntry, UserEntry
 from ._keys import conversation_path
 from ._transcript import Transcript
@@ -29,6 +30,7 @@ __all__ = [
     "OLDEST_LINE_FORMAT",
     "PREDECESSOR_ENTRIES",
     "PREDECESSOR_TIMEOUT",
+    "Predecessor",
     "SessionLine",
     "predecessor_text",
     "read_line",
@@ -46,6 +48,20 @@ OLDEST_LINE_FORMAT = 1
 PREDECESSOR_ENTRIES = 20
 #: Seconds the predecessor's transcript may take to read; past that, no history.
 PREDECESSOR_TIMEOUT = 5.0
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Predecessor:
+    """The session a reset session follows (`Session.predecessor`).
+
+    Attributes:
+        run_id: Its (ended) run.
+        text: Its last messages, ``role: text`` per line (what the new session's model
+            was given, marked as history, not instructions).
+    """
+
+    run_id: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,7 +155,7 @@ async def predecessor_text(
     lines: list[str] = []
     for entry in entries:
         if isinstance(entry, UserEntry):
-            lines.append(f"user: {entry.text}")
+            lines.append(f"user: {entry.text}{files_note(entry.attachments)}")
         elif isinstance(entry, AssistantEntry) and entry.text:
             lines.append(f"assistant: {entry.text}")
     return "\n".join(lines[-last:] if last > 0 else [])

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..stores import Stores, Submission
+from ._attachments import Attachment, read_refs
 from ._keys import commands_lane, messages_lane
 
 __all__ = ["Mail", "MessageView", "read_mail"]
@@ -29,6 +30,7 @@ class MessageView:
     principal: str | None
     policy: str | None
     status: str
+    attachments: tuple[Attachment, ...] = ()
 
     @classmethod
     def of(cls, sub: Submission) -> MessageView:
@@ -40,6 +42,7 @@ class MessageView:
             principal=payload.get("principal"),
             policy=payload.get("turn_policy"),
             status=sub.status,
+            attachments=read_refs(payload.get("attachments")),
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from .._ids import new_ulid
 from ..errors import FatalError, ModelError, RetryableError
+from ._attachments import load_attachments
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
 from ._event_data import MessageCompleted, MessageDelta, ToolCallRef
@@ -26,11 +27,17 @@ from .models import ModelRequest, ModelResponse, ModelSettings, ResponseComplete
 __all__ = ["call_model"]
 
 
-def _request(work: StepWork) -> ModelRequest:
+async def _request(work: StepWork) -> ModelRequest:
     agent = work.agent
+    steps = work.steps
+    # The files' bytes are read now, from the attachment store: the transcript and the
+    # journal hold references only.
+    files = await load_attachments(
+        steps.stores, agent.name, work.cursor.session_id, work.entries, steps.attachment_cache
+    )
     return ModelRequest(
         instructions=agent.instructions or None,
-        messages=tuple(to_messages(work.entries)),
+        messages=tuple(to_messages(work.entries, files)),
         tools=tuple(t.definition() for t in agent.tools),
         settings=ModelSettings(max_tokens=agent.max_tokens),
     )
@@ -38,7 +45,7 @@ def _request(work: StepWork) -> ModelRequest:
 
 async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> ModelResponse | None:
     response: ModelResponse | None = None
-    stream = work.steps.model.stream(_request(work))
+    stream = work.steps.model.stream(await _request(work))
     index = 0
     try:
         async for event in stream:

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..errors import InputRequestError
 from ._json import json_value
 
-__all__ = ["InputRequest", "RequestKind", "TaskRef"]
+__all__ = ["InputRequest", "RequestKind", "TaskRef", "check_answer"]
 
 RequestKind = Literal["approval", "question", "authorization"]
 
@@ -74,3 +75,26 @@ class TaskRef:
     agent: str
     task_session_id: str
     run_id: str
+
+
+def check_answer(
+    session_id: str, request: InputRequest, answer: Any, principal: str | None
+) -> None:
+    """Refuse an answer its principal may not give, or one not among the options.
+
+    Raises:
+        InputRequestError: The reason.
+    """
+    if not request.may_answer(principal):
+        allowed = [p for p in (request.principal, *request.approvers) if p]
+        raise InputRequestError(
+            session_id,
+            request.request_id,
+            f"{principal!r} may not answer it (it is for {allowed})",
+        )
+    if request.options and answer not in request.options:
+        raise InputRequestError(
+            session_id,
+            request.request_id,
+            f"the answer must be one of {list(request.options)}, not {answer!r}",
+        )

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..durable import Client
 from ..errors import ContentDeletedError, NotFoundError
 from ..stores import successor_run_id
+from ._attachments import attachments_path
 from ._entries import AssistantEntry
 from ._erasure import SessionErasure, shred_session_keys
 from ._keys import (
@@ -92,6 +93,7 @@ async def purge_session(
     )
     for path in paths:
         await stores.conversations.purge(path)
+    await stores.attachments.purge(attachments_path(agent.name, session_id))
     await stores.submissions.redact_submissions(
         [messages_lane(agent.name, session_id), commands_lane(agent.name, session_id)]
     )

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._ids import new_ulid
@@ -23,6 +22,7 @@ from ..errors import (
     WorkflowError,
 )
 from ._agent import TurnPolicy
+from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
@@ -31,73 +31,30 @@ from ._inbox import Inbox
 from ._line import (
     PREDECESSOR_ENTRIES,
     PREDECESSOR_TIMEOUT,
+    Predecessor,
     SessionLine,
     predecessor_text,
     read_line,
 )
 from ._registry import SESSION_WORKFLOW
-from ._requests import InputRequest
+from ._requests import InputRequest, check_answer
 from ._retention import purge_session
-from ._state import SessionInfo, SessionState, SessionStatus, fold_events
+from ._state import RUN_ENDINGS as _ENDED
+from ._state import SessionState, fold_events
 
 if TYPE_CHECKING:
     from ._host import AgentHost
 
-__all__ = ["Predecessor", "Session", "session_info", "session_run_id"]
+__all__ = ["Session", "session_run_id"]
 
 # How long an erasure waits for a running session to obey its cancel (a lease's
 # holder obeys at its next commit); past it the keys are destroyed all the same.
 _ERASE_WAIT = 30.0
 
-_ENDED: dict[str, SessionStatus] = {
-    "completed": "closed",
-    "failed": "failed",
-    "cancelled": "cancelled",
-}
-
 
 def session_run_id(session_id: str) -> str:
     """The run id of a session's run."""
     return f"session:{session_id}"
-
-
-async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
-    """The `SessionInfo` of a session run (None if the run is not a session)."""
-    if run.generation > 0:
-        return None  # a later run of a session: the session is listed by its first run
-    handle = await host.client.get(run.run_id)
-    args = (await handle.input()).args
-    if len(args) < 2:
-        return None
-    if run.status == "continued" or run.status in _ENDED:
-        # A session moved (or reset) goes on in its chain's current run.
-        run = await host.client.latest(run.run_id)
-    status = _ENDED.get(run.status)
-    if status is None:
-        inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
-        status = "running" if await inbox.busy() else "idle"
-    return SessionInfo(
-        session_id=str(args[1]),
-        agent_name=str(args[0]),
-        owner=args[2] if len(args) > 2 else None,
-        status=status,
-        created_at=run.created_at.timestamp(),
-        updated_at=run.updated_at.timestamp(),
-    )
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Predecessor:
-    """The session a reset session follows (`Session.predecessor`).
-
-    Attributes:
-        run_id: Its (ended) run.
-        text: Its last messages, ``role: text`` per line (what the new session's model
-            was given, marked as history, not instructions).
-    """
-
-    run_id: str
-    text: str
 
 
 class Session:
@@ -162,6 +119,7 @@ class Session:
         client_message_id: str | None = None,
         principal: str | None = None,
         turn_policy: TurnPolicy | None = None,
+        attachments: Sequence[Attachment | str] = (),
     ) -> str:
         """Send a user message; returns its submission id.
 
@@ -171,16 +129,20 @@ class Session:
         (``turn_policy="queue"``, or while the turn is parked for another principal).
 
         Args:
-            text: The message.
+            text: The message (may be empty when it carries files).
             client_message_id: Makes the send idempotent.
             principal: Who sends it (only the turn's principal may steer it or answer
                 its approvals).
             turn_policy: Overrides the agent's policy for this message.
+            attachments: Files stored with `attach` (references or ids): the message
+                carries them by reference, the model is given their bytes.
 
         Raises:
             SessionClosedError: The session was closed, failed or its run ended.
             SessionStrandedError: No live worker serves the versions that built it.
             ConflictError: `client_message_id` was used before with other content.
+            AttachmentError: An attachment unknown to this session, or of a type the
+                agent's model does not take (nothing is admitted).
             ConfigurationError: A bad argument (nothing is admitted).
         """
         if not isinstance(text, str):
@@ -188,14 +150,22 @@ class Session:
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
-
-        async def admit() -> None:
-            await self._inbox.admit_message(submission_id, text, principal, turn_policy)
-
         info, line = await self._current()
         self._check_open(info)
         if await self._inbox.closing(line.generation):
             raise SessionClosedError(self.session_id, "closing")
+        # After the checks above: a closed session says so, not that its files are gone.
+        refs = await resolve_attachments(
+            self.host.backend.stores,
+            agent_name=self.agent_name,
+            session_id=self.session_id,
+            model=self.host.agents.get(self.agent_name).model,
+            items=attachments,
+        )
+
+        async def admit() -> None:
+            await self._inbox.admit_message(submission_id, text, principal, turn_policy, refs)
+
         if await wants_move(self, info):
             if await deliver_moving(self, info, admit):
                 return submission_id
@@ -205,6 +175,64 @@ class Session:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
         await admit()
         return submission_id
+
+    async def attach(
+        self,
+        data: bytes,
+        *,
+        mime_type: str,
+        filename: str | None = None,
+        attachment_id: str | None = None,
+    ) -> Attachment:
+        """Store a file or image with the session, to send with messages (`send`).
+
+        The bytes are stored once, immutable and verified by their SHA-256, under the
+        session's data key on an encrypted store; retention and erasure delete them
+        with the session. Messages, the transcript and events carry the returned
+        reference only.
+
+        Args:
+            data: The bytes.
+            mime_type: Their media type: ``image/png``, ``image/jpeg``, ``image/gif``,
+                ``image/webp``, ``application/pdf``, or text (``text/*``, JSON, XML,
+                YAML, ...; UTF-8), as far as the agent's model takes it.
+            filename: Its name (shown to the model for files).
+            attachment_id: Makes the upload idempotent (default: a new id).
+
+        Raises:
+            AttachmentError: A type the agent's model does not take, a malformed type,
+                id or filename, or text that is not UTF-8 (nothing is stored).
+            ConflictError: `attachment_id` holds other bytes or another type.
+            SessionClosedError: The session ended (or is closing).
+            SessionStrandedError: No live worker serves it.
+        """
+        await self._require_open()
+        return await store_attachment(
+            self.host.backend.stores,
+            agent_name=self.agent_name,
+            session_id=self.session_id,
+            run_id=self.run_id,
+            model=self.host.agents.get(self.agent_name).model,
+            data=data,
+            mime_type=mime_type,
+            filename=filename,
+            attachment_id=attachment_id,
+        )
+
+    async def read_attachment(self, attachment_id: str) -> tuple[Attachment, bytes]:
+        """An attachment of this session: its reference and its bytes (verified).
+
+        Raises:
+            NotFoundError: The session has no attachment of that id.
+            ContentDeletedError: Retention or erasure deleted the session's content.
+        """
+        await self._ensure_readable()
+        stored = await read_attachment(
+            self.host.backend.stores, self.agent_name, self.session_id, attachment_id
+        )
+        if stored is None:
+            raise NotFoundError(f"session {self.session_id!r} has no attachment {attachment_id!r}")
+        return Attachment.of(stored), stored.data
 
     def _check_open(self, info: RunInfo) -> None:
         status = _ENDED.get(info.status)
@@ -275,7 +303,7 @@ class Session:
             else:
                 reason = "no such request"
             raise InputRequestError(self.session_id, request_id, reason)
-        _check_answer(self.session_id, request, answer, principal)
+        check_answer(self.session_id, request, answer, principal)
         try:
             await self._inbox.answer(request_id, answer, principal)
         except ConflictError:
@@ -566,21 +594,3 @@ class Session:
             raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
 
         return await asyncio.wait_for(find(), timeout)
-
-
-def _check_answer(
-    session_id: str, request: InputRequest, answer: Any, principal: str | None
-) -> None:
-    if not request.may_answer(principal):
-        allowed = [p for p in (request.principal, *request.approvers) if p]
-        raise InputRequestError(
-            session_id,
-            request.request_id,
-            f"{principal!r} may not answer it (it is for {allowed})",
-        )
-    if request.options and answer not in request.options:
-        raise InputRequestError(
-            session_id,
-            request.request_id,
-            f"the answer must be one of {list(request.options)}, not {answer!r}",
-        )

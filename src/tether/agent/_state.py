@@ -29,13 +29,28 @@ from ._requests import InputRequest
 if TYPE_CHECKING:
     from ._events import SessionEvent
 
-__all__ = ["Fold", "ParkedOn", "SessionInfo", "SessionState", "SessionStatus", "fold_events"]
+__all__ = [
+    "RUN_ENDINGS",
+    "Fold",
+    "ParkedOn",
+    "SessionInfo",
+    "SessionState",
+    "SessionStatus",
+    "fold_events",
+]
 
 SessionStatus: TypeAlias = Literal["idle", "running", "parked", "closed", "failed", "cancelled"]
 """``idle`` (no turn), ``running`` (a turn works), ``parked`` (a turn waits, no worker
 held), ``closed``, ``failed`` or ``cancelled`` (the session's run ended)."""
 
 ParkedOn: TypeAlias = Literal["input", "tasks", "authorization"]
+
+#: The status of a session whose run ended with this run status.
+RUN_ENDINGS: dict[str, SessionStatus] = {
+    "completed": "closed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

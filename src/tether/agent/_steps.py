@@ -13,6 +13,7 @@ from ..durable import Client
 from ..stores import Backend
 from . import _lifecycle, _parked
 from ._agent import Agent, Retention
+from ._attachments import AttachmentCache
 from ._cursor import Cursor, ParkedResult, StepResult
 from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
@@ -39,6 +40,7 @@ class SessionSteps:
         self.model: Model = resolve_model(agent.model)
         self.client = Client(backend, registry=agents.registry)
         self.transcript_cache = TranscriptCache()
+        self.attachment_cache = AttachmentCache()
 
     async def open_session(
         self,

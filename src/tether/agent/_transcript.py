@@ -13,7 +13,7 @@ transcript, the ledger and the events of a step land in one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,14 @@ from ._entries import (
     entry_json,
     read_entries,
 )
-from .models import AssistantMessage, ChatMessage, ToolCall, ToolResultMessage, UserMessage
+from .models import (
+    AssistantMessage,
+    AttachmentData,
+    ChatMessage,
+    ToolCall,
+    ToolResultMessage,
+    UserMessage,
+)
 
 __all__ = ["TRANSCRIPT_CACHE_SIZE", "Transcript", "TranscriptCache", "to_messages"]
 
@@ -162,8 +169,13 @@ def context_message(entry: ContextEntry) -> str:
     return f"{header}\n<history>\n{entry.text}\n</history>"
 
 
-def to_messages(entries: Iterable[Any]) -> list[ChatMessage]:
+def to_messages(
+    entries: Iterable[Any], files: Mapping[str, AttachmentData] | None = None
+) -> list[ChatMessage]:
     """The conversation a model sees for these entries.
+
+    `files` holds the bytes of the attachments the user messages carry, by id
+    (`load_attachments`); without it a message's files are left out.
 
     Every tool call is followed at once by its result: a result recorded after a
     message that came in between (a steering message, say) moves up to its call, and a
@@ -175,7 +187,8 @@ def to_messages(entries: Iterable[Any]) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     for entry in listed:
         if isinstance(entry, UserEntry):
-            out.append(UserMessage(text=entry.text))
+            carried = tuple(files[ref.id] for ref in entry.attachments) if files is not None else ()
+            out.append(UserMessage(text=entry.text, attachments=carried))
         elif isinstance(entry, ContextEntry):
             out.append(UserMessage(text=context_message(entry)))
         elif isinstance(entry, AssistantEntry):

@@ -93,12 +93,16 @@ def begin_turn(work: StepWork, message: MessageView, owner: str) -> TurnState:
                 submission_id=message.submission_id,
                 text=message.text,
                 principal=message.principal,
+                attachments=message.attachments,
             )
         )
     # Live: a slow model must not hide that the turn began (a fast one's commit takes it).
     work.emitter.emit_live(
         TurnStarted(
-            submission_id=message.submission_id, text=message.text, principal=message.principal
+            submission_id=message.submission_id,
+            text=message.text,
+            principal=message.principal,
+            attachments=message.attachments,
         ),
         0,
         0,
@@ -119,6 +123,7 @@ def join_messages(work: StepWork, messages: Iterable[MessageView], part: int) ->
                 submission_id=message.submission_id,
                 text=message.text,
                 principal=message.principal,
+                attachments=message.attachments,
             )
         )
         work.emitter.emit_live(
@@ -126,6 +131,7 @@ def join_messages(work: StepWork, messages: Iterable[MessageView], part: int) ->
                 submission_id=message.submission_id,
                 text=message.text,
                 principal=message.principal,
+                attachments=message.attachments,
             ),
             part,
         )

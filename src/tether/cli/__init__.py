@@ -167,6 +167,13 @@ def _parser() -> argparse.ArgumentParser:
     s_send.add_argument("text")
     s_send.add_argument("--client-message-id", default=None)
     s_send.add_argument("--follow", action="store_true", help="render the turn until it ends")
+    s_send.add_argument(
+        "--file",
+        action="append",
+        default=[],
+        metavar="PATH[:MIME]",
+        help="attach a file (repeatable); its type is guessed from its name unless given",
+    )
     s_answer = client(verbs.add_parser("answer", help="answer an input request"))
     s_answer.add_argument("session_id")
     s_answer.add_argument("request_id")

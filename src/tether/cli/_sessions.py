@@ -8,19 +8,52 @@ rendered as it arrives; everything printed from the data is escaped.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import mimetypes
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigurationError, MissingExtraError, TetherError
 from ._format import printable, table
 
+# A file to attach: (bytes, media type, name, id to upload it under or None).
+File = tuple[bytes, str, str, str | None]
+
+
+def read_files(specs: Sequence[str], message_id: str | None) -> list[File]:
+    """The files ``--file PATH[:MIME]`` names, read.
+
+    With a message id each file gets an id derived from it, so sending the same
+    message again (a retry) uploads nothing new.
+    """
+    out: list[File] = []
+    for index, spec in enumerate(specs):
+        path, mime = spec, None
+        head, sep, tail = spec.rpartition(":")
+        if sep and "/" in tail and not Path(spec).exists():
+            path, mime = head, tail
+        mime = mime or mimetypes.guess_type(path)[0] or "application/octet-stream"
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise ConfigurationError(f"--file {spec!r}: {exc.strerror or exc}") from None
+        attachment_id = None
+        if message_id:
+            seed = f"{message_id}\x00{index}".encode()
+            attachment_id = "att_" + hashlib.sha256(seed).hexdigest()[:32]
+        out.append((data, mime, Path(path).name, attachment_id))
+    return out
+
 
 class _Sessions(Protocol):
     async def list(self) -> list[dict[str, Any]]: ...
     async def show(self, session_id: str) -> dict[str, Any]: ...
-    async def send(self, session_id: str, text: str, message_id: str | None) -> str: ...
+    async def send(
+        self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
+    ) -> str: ...
     async def tail(self, session_id: str) -> int: ...
     async def answer(self, session_id: str, request_id: str, answer: Any) -> None: ...
     def events(self, session_id: str, start: int, follow: bool) -> AsyncIterator[dict[str, Any]]:
@@ -60,13 +93,34 @@ class _HttpSessions:
         page = await self._call("GET", f"/v1/sessions/{session_id}/history?start=-1")
         return int(page["next_offset"])
 
-    async def send(self, session_id: str, text: str, message_id: str | None) -> str:
+    async def send(
+        self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
+    ) -> str:
         await self._call("POST", "/v1/sessions", {"session_id": session_id})
         body: dict[str, Any] = {"text": text}
         if message_id:
             body["client_message_id"] = message_id
+        if files:
+            body["attachments"] = [{"id": await self._upload(session_id, file)} for file in files]
         sent = await self._call("POST", f"/v1/sessions/{session_id}/messages", body)
         return str(sent["submission_id"])
+
+    async def _upload(self, session_id: str, file: File) -> str:
+        data, mime, name, attachment_id = file
+        params = {"filename": name, **({"id": attachment_id} if attachment_id else {})}
+        r = await self._http.post(
+            f"/v1/sessions/{session_id}/attachments",
+            content=data,
+            params=params,
+            headers={"Content-Type": mime},
+        )
+        if r.status_code >= 400:
+            try:
+                detail = r.json().get("detail", r.text)
+            except ValueError:
+                detail = r.text
+            raise TetherError(f"{r.status_code}: {name}: {detail}")
+        return str(r.json()["id"])
 
     async def answer(self, session_id: str, request_id: str, answer: Any) -> None:
         await self._call(
@@ -109,9 +163,15 @@ class _StoreSessions:
         last = await session.read_events(-1)
         return last[-1].index + 1 if last else 0
 
-    async def send(self, session_id: str, text: str, message_id: str | None) -> str:
+    async def send(
+        self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
+    ) -> str:
         session = await self._host.get_session(session_id)
-        return str(await session.send(text, client_message_id=message_id))
+        refs = [
+            await session.attach(data, mime_type=mime, filename=name, attachment_id=attachment_id)
+            for data, mime, name, attachment_id in files
+        ]
+        return str(await session.send(text, client_message_id=message_id, attachments=refs))
 
     async def answer(self, session_id: str, request_id: str, answer: Any) -> None:
         session = await self._host.get_session(session_id)
@@ -138,7 +198,11 @@ def render(event: dict[str, Any], out: Any = None) -> None:
     elif kind == "message.completed":
         out.write("\n")
     elif kind == "turn.started":
-        out.write(f"> {printable(str(data.get('text', '')))}\n")
+        names = [
+            str(f.get("filename") or f.get("mime_type")) for f in data.get("attachments") or []
+        ]
+        files = f" [files: {printable(', '.join(names))}]" if names else ""
+        out.write(f"> {printable(str(data.get('text', '')))}{files}\n")
     elif kind == "tool.call":
         args = json.dumps(data.get("arguments") or {})
         out.write(f"  -> {printable(str(data.get('name')))}({printable(args)})\n")
@@ -196,8 +260,11 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
             return 0
         if args.sessions == "send":
             # Where the stream is before the message: its turn's events all come after.
+            files = read_files(args.file, args.client_message_id)
             offset = await client.tail(args.session_id) if args.follow else 0
-            submission = await client.send(args.session_id, args.text, args.client_message_id)
+            submission = await client.send(
+                args.session_id, args.text, args.client_message_id, files
+            )
             print(f"sent {printable(submission)}", flush=True)
             if args.follow:
                 async for event in client.events(args.session_id, offset, True):

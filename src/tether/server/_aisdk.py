@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from ._attachments import message_attachments
 from ._models import ID_PATTERN
 from ._problems import ApiProblem, problem_of, problem_response
 
@@ -248,7 +249,9 @@ def aisdk_routes(api: _Api) -> list[Route]:
     async def chat(request: Request) -> Response:
         try:
             principal = await api.principal(request)
-            body = await api.body(request, ChatBody)
+            options = api.options
+            limit = options.max_body_bytes + 2 * options.max_attachment_bytes
+            body = await api.body(request, ChatBody, limit)
             agent = body.agent or request.query_params.get("agent")
             if agent is None:
                 names = api.host.agents.names()
@@ -279,7 +282,10 @@ def aisdk_routes(api: _Api) -> list[Route]:
                     message_id = None
                 elif not ID_PATTERN_RE.match(message_id):
                     raise ApiProblem(422, "invalid_input", "message ids are [A-Za-z0-9._:-]")
-                await session.send(text, client_message_id=message_id, principal=principal.id)
+                files = await message_attachments(api, session, last, message_id)
+                await session.send(
+                    text, client_message_id=message_id, principal=principal.id, attachments=files
+                )
                 opened = False
                 announced: set[str] = set()
             else:

@@ -30,6 +30,7 @@ from ..errors import (
     SessionStrandedError,
 )
 from ..stores import Backend
+from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
 from ._feeds import FeedHub, SqliteWatcher, WireEvent
 from ._http import Handler, bool_param, endpoint, int_param, is_loopback, json_response
@@ -52,6 +53,9 @@ class ServerOptions:
 
     Attributes:
         max_body_bytes: Request bodies over this size are refused with 413.
+        max_attachment_bytes: Attachments (uploads, AI SDK file parts) over this size
+            are refused with 413; the AI SDK chat route takes bodies up to
+            ``max_body_bytes + 2 * max_attachment_bytes`` (files come as base64).
         keepalive: Seconds between keep-alive comments on a quiet event stream.
         feed_linger: Seconds a session's shared listener outlives its last follower.
         sqlite_watch_interval: On SQLite, seconds between looks at the database's
@@ -61,6 +65,7 @@ class ServerOptions:
     """
 
     max_body_bytes: int = 1 << 20
+    max_attachment_bytes: int = 20 << 20
     keepalive: float = 15.0
     feed_linger: float = 5.0
     sqlite_watch_interval: float = 0.002
@@ -122,8 +127,8 @@ class _Api:
             raise ApiProblem(401, "unauthenticated", "a valid bearer token is required")
         return principal
 
-    async def body(self, request: Request, model: type[M]) -> M:
-        limit = self.options.max_body_bytes
+    async def body(self, request: Request, model: type[M], limit: int | None = None) -> M:
+        limit = limit or self.options.max_body_bytes
         declared = request.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             raise ApiProblem(413, "body_too_large", f"the body exceeds {limit} bytes")
@@ -258,6 +263,7 @@ class _Api:
             client_message_id=body.client_message_id,
             principal=principal.id,
             turn_policy=body.turn_policy,
+            attachments=refs_of(body.attachments),
         )
         return json_response({"submission_id": submission, "session_id": session.session_id}, 202)
 
@@ -570,6 +576,7 @@ def create_app(
     ]
     from ._aisdk import aisdk_routes
 
+    routes.extend(attachment_routes(api))
     routes.extend(aisdk_routes(api))
 
     async def http_error(request: Request, exc: Exception) -> Response:

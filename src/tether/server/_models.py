@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 __all__ = [
     "AnswerBody",
+    "AttachmentIn",
+    "AttachmentOut",
     "CreateSessionBody",
     "EventOut",
     "HistoryOut",
@@ -47,6 +49,37 @@ class CreateSessionBody(_Body):
     )
 
 
+class AttachmentIn(_Body):
+    """A file uploaded to the session, sent with a message.
+
+    Its id alone, or its whole reference as the upload returned it (then its type,
+    size and digest are checked against what is stored).
+    """
+
+    id: str = Field(pattern=ID_PATTERN, description="The id the upload returned.")
+    mime_type: str | None = Field(default=None, max_length=255)
+    size: int | None = Field(default=None, ge=0)
+    sha256: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
+    filename: str | None = Field(default=None, max_length=255, description="Not checked.")
+
+    @model_validator(mode="after")
+    def _whole_or_id(self) -> AttachmentIn:
+        given = [self.mime_type is not None, self.size is not None, self.sha256 is not None]
+        if any(given) and not all(given):
+            raise ValueError("give the id alone, or with mime_type, size and sha256")
+        return self
+
+
+class AttachmentOut(BaseModel):
+    """A file stored with a session, by reference."""
+
+    id: str
+    mime_type: str
+    size: int
+    sha256: str = Field(description="Lowercase hex SHA-256 of the bytes.")
+    filename: str | None
+
+
 class SendBody(_Body):
     """Send a user message."""
 
@@ -59,6 +92,11 @@ class SendBody(_Body):
     turn_policy: Literal["steer", "queue"] | None = Field(
         default=None,
         description="steer the running turn (default) or queue behind it.",
+    )
+    attachments: list[AttachmentIn] = Field(
+        default_factory=list,
+        max_length=32,
+        description="Files uploaded to this session (POST .../attachments) it carries.",
     )
 
 

@@ -10,6 +10,7 @@ from pydantic.json_schema import models_json_schema
 from ._models import (
     ID_PATTERN,
     AnswerBody,
+    AttachmentOut,
     CreateSessionBody,
     HistoryOut,
     Problem,
@@ -24,6 +25,7 @@ __all__ = ["openapi_document"]
 _REF = "#/components/schemas/{model}"
 _MODELS: list[type[BaseModel]] = [
     AnswerBody,
+    AttachmentOut,
     CreateSessionBody,
     HistoryOut,
     Problem,
@@ -53,6 +55,17 @@ def _problems(*statuses: int) -> dict[str, Any]:
     content = {"application/problem+json": {"schema": _ref(Problem)}}
     return {str(s): {"description": "problem details", "content": content} for s in statuses}
 
+
+# Media types listed for uploads (any type the agent's model takes is accepted).
+_UPLOAD_TYPES = (
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "application/pdf",
+    "text/plain",
+    "application/octet-stream",
+)
 
 _SESSION_ID = {
     "name": "session_id",
@@ -126,6 +139,53 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
                     "202": _ok("202", "admitted", _ref(SubmissionOut)),
                     **common,
                     **_problems(409, 410, 413),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/attachments": {
+            "post": {
+                "parameters": [
+                    _SESSION_ID,
+                    _query("filename", {"type": "string", "maxLength": 255}, "its name"),
+                    _query("id", {"type": "string", "pattern": ID_PATTERN}, "idempotent upload"),
+                ],
+                "operationId": "uploadAttachment",
+                "summary": "Store a file with the session (raw body; Content-Type is its media "
+                "type): images, PDFs, UTF-8 text, as the agent's model takes them",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        kind: {"schema": {"type": "string", "format": "binary"}}
+                        for kind in _UPLOAD_TYPES
+                    },
+                },
+                "responses": {
+                    "201": _ok("201", "stored", _ref(AttachmentOut)),
+                    **common,
+                    **_problems(409, 413, 415),
+                },
+            }
+        },
+        "/v1/sessions/{session_id}/attachments/{attachment_id}": {
+            "get": {
+                "parameters": [
+                    _SESSION_ID,
+                    {
+                        "name": "attachment_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": ID_PATTERN},
+                    },
+                ],
+                "operationId": "getAttachment",
+                "summary": "The bytes of a file stored with the session (a download)",
+                "responses": {
+                    "200": {
+                        "description": "the bytes, with their media type; ETag is the SHA-256",
+                        "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
+                    },
+                    **common,
+                    **_problems(410),
                 },
             }
         },

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from starlette.responses import Response
 
 from ..errors import (
+    AttachmentError,
     ConfigurationError,
     ConflictError,
     ContentDeletedError,
@@ -117,6 +118,14 @@ def problem_of(exc: Exception) -> ApiProblem | None:
         return ApiProblem(404, "not_found", str(exc))
     if isinstance(exc, SessionClosedError):
         return ApiProblem(409, "session_closed", str(exc), session_status=exc.status)
+    if isinstance(exc, AttachmentError):
+        return ApiProblem(
+            422,
+            "invalid_attachment",
+            str(exc),
+            reason=exc.reason,
+            attachment_id=exc.attachment_id,
+        )
     if isinstance(exc, InputRequestError):
         return ApiProblem(409, "answer_refused", str(exc), reason=exc.reason)
     if isinstance(exc, ConflictError):

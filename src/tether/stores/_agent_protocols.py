@@ -355,3 +355,11 @@ class AttachmentStore(Protocol):
             IntegrityError: The stored bytes no longer match their ref.
         """
         ...
+
+    async def purge(self, stream_path: str) -> None:
+        """Delete every attachment stored under `stream_path` (retention, erasure).
+
+        Idempotent: purging a stream with nothing stored does nothing. An id purged
+        may be stored again afterwards.
+        """
+        ...

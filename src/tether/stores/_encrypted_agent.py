@@ -447,3 +447,6 @@ class EncryptedAttachmentStore:
         data = body[4 + size :]
         verify_attachment_bytes(ref, data)
         return StoredAttachment(ref=ref, conversation_id=stored.conversation_id, data=data)
+
+    async def purge(self, stream_path: str) -> None:
+        await self.inner.purge(stream_path)

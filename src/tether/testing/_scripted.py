@@ -32,6 +32,7 @@ from ..agent.models import (
     UsageUpdate,
     UserMessage,
 )
+from ..agent.models._attachments import ALL_KINDS, AttachmentKind, attachment_kind
 from ..errors import ModelError
 
 __all__ = ["Reply", "ScriptEntry", "ScriptedModel", "tool_call"]
@@ -102,6 +103,8 @@ class ScriptedModel:
             provider adapter raises.
         stall_timeout: See ``stall_on``.
         delta_delay: Seconds to sleep before each delta (to kill a process mid-stream).
+        attachment_kinds: The kinds of files it takes (``"image"``, ``"pdf"``,
+            ``"text"``; default all), as a provider's model declares them.
     """
 
     def __init__(
@@ -115,6 +118,7 @@ class ScriptedModel:
         stall_on: Iterable[int] = (),
         stall_timeout: float = DEFAULT_STALL_TIMEOUT,
         delta_delay: float = 0.0,
+        attachment_kinds: Iterable[AttachmentKind] = ALL_KINDS,
     ) -> None:
         self._script = script if callable(script) else tuple(script)
         self._name = name
@@ -125,11 +129,16 @@ class ScriptedModel:
         self.stall_timeout = stall_timeout
         self.delta_delay = delta_delay
         self.requests: list[ModelRequest] = []
+        self.attachment_kinds = frozenset(attachment_kinds)
 
     @property
     def name(self) -> str:
         """The model as ``"scripted:<name>"``."""
         return f"scripted:{self._name}"
+
+    def accepts_attachment(self, mime_type: str) -> bool:
+        """Whether a message may carry a file of `mime_type` to it."""
+        return attachment_kind(mime_type) in self.attachment_kinds
 
     @property
     def calls(self) -> int:

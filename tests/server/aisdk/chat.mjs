@@ -76,6 +76,20 @@ await sending;
 await idle(chat);
 out.resumed = last(other);
 out.sender = last(chat);
+
+// Files: a message with file parts, as useChat sends a FileList (data: URLs).
+const notes = Buffer.from("zwölf notes").toString("base64");
+const png = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]).toString("base64");
+await chat.sendMessage({
+  text: "read this",
+  files: [
+    { type: "file", mediaType: "text/plain", filename: "notes.txt", url: `data:text/plain;base64,${notes}` },
+    { type: "file", mediaType: "image/png", filename: "dot.png", url: `data:image/png;base64,${png}` },
+  ],
+});
+await idle(chat);
+out.files = last(chat);
+out.fileMessage = chat.messages[chat.messages.length - 2];
 out.errors = errors;
 out.status = chat.status;
 console.log(JSON.stringify(out));

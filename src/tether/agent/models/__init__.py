@@ -9,6 +9,10 @@ directly (:class:`OpenAIChatModel`, :class:`AnthropicModel`). Every model stream
 
 from __future__ import annotations
 
+from ._attachments import AttachmentData as AttachmentData
+from ._attachments import AttachmentKind as AttachmentKind
+from ._attachments import accepts_attachment as accepts_attachment
+from ._attachments import attachment_kind as attachment_kind
 from ._guard import forbid_network_models as forbid_network_models
 from ._model import DEFAULT_STALL_TIMEOUT as DEFAULT_STALL_TIMEOUT
 from ._model import Model as Model
@@ -42,6 +46,8 @@ __all__ = [
     "KNOWN_PROVIDERS",
     "AnthropicModel",
     "AssistantMessage",
+    "AttachmentData",
+    "AttachmentKind",
     "ChatMessage",
     "Model",
     "ModelRequest",
@@ -61,6 +67,8 @@ __all__ = [
     "Usage",
     "UsageUpdate",
     "UserMessage",
+    "accepts_attachment",
+    "attachment_kind",
     "collect_response",
     "forbid_network_models",
     "parse_tool_arguments",

@@ -8,6 +8,8 @@ from typing import Any, Literal, TypeAlias
 
 import orjson
 
+from ._attachments import AttachmentData
+
 __all__ = [
     "AssistantMessage",
     "ChatMessage",
@@ -88,9 +90,10 @@ def parse_tool_arguments(call_id: str, name: str, arguments_json: str) -> ToolCa
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UserMessage:
-    """Text from the user."""
+    """Text from the user, with the files and images the message carries."""
 
     text: str
+    attachments: tuple[AttachmentData, ...] = ()
     role: Literal["user"] = field(default="user", init=False)
 
 

@@ -5,13 +5,20 @@ Needs ``httpx`` (``pip install 'tether[anthropic]'``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from ...errors import ModelError
+from ._attachments import (
+    AttachmentData,
+    AttachmentKind,
+    attachment_kind,
+    check_request_attachments,
+    provider_kinds,
+)
 from ._guard import check_network_allowed
 from ._http import DEFAULT_CONNECT_TIMEOUT, require_httpx, stream_sse
 from ._model import DEFAULT_STALL_TIMEOUT
@@ -77,6 +84,8 @@ class AnthropicModel:
         connect_timeout: Seconds to establish a connection.
         headers: Extra headers for every request (e.g. ``anthropic-beta``).
         http_client: An ``httpx.AsyncClient`` to reuse; by default each call opens its own.
+        attachment_kinds: The kinds of files the model takes (default: images, PDFs and
+            text); a message carrying another kind is refused when it is sent.
     """
 
     provider = "anthropic"
@@ -92,6 +101,7 @@ class AnthropicModel:
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         headers: dict[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        attachment_kinds: Iterable[AttachmentKind] | None = None,
     ) -> None:
         require_httpx("anthropic")
         self.model = model
@@ -102,17 +112,29 @@ class AnthropicModel:
         self.connect_timeout = connect_timeout
         self.headers = dict(headers or {})
         self.http_client = http_client
+        self.attachment_kinds = frozenset(
+            provider_kinds("anthropic") if attachment_kinds is None else attachment_kinds
+        )
 
     @property
     def name(self) -> str:
         """The model as ``"anthropic:model"``."""
         return f"anthropic:{self.model}"
 
+    def accepts_attachment(self, mime_type: str) -> bool:
+        """Whether a message may carry a file of `mime_type` to this model."""
+        return attachment_kind(mime_type) in self.attachment_kinds
+
     def __repr__(self) -> str:
         return f"AnthropicModel({self.model!r}, base_url={self.base_url!r})"
 
     def build_body(self, request: ModelRequest) -> dict[str, Any]:
-        """Return the JSON body sent for ``request``."""
+        """Return the JSON body sent for ``request``.
+
+        Raises:
+            ModelError: (not retryable) a message carries a file the model does not take.
+        """
+        check_request_attachments("anthropic", request, self.attachment_kinds)
         settings = request.settings
         body: dict[str, Any] = {
             "model": self.model,
@@ -187,6 +209,20 @@ class AnthropicModel:
         yield ResponseComplete(response=state.response())
 
 
+def _attachment_block(item: AttachmentData) -> dict[str, Any]:
+    kind = item.kind
+    if kind == "image":
+        source = {"type": "base64", "media_type": item.mime_type, "data": item.base64()}
+        return {"type": "image", "source": source}
+    if kind == "pdf":
+        source = {"type": "base64", "media_type": "application/pdf", "data": item.base64()}
+        block: dict[str, Any] = {"type": "document", "source": source}
+        if item.filename:
+            block["title"] = item.filename
+        return block
+    return {"type": "text", "text": item.as_text()}
+
+
 def _messages(request: ModelRequest) -> list[dict[str, Any]]:
     """Convert messages, merging neighbours of one role as the API requires."""
     messages: list[dict[str, Any]] = []
@@ -199,7 +235,12 @@ def _messages(request: ModelRequest) -> list[dict[str, Any]]:
 
     for message in request.messages:
         if isinstance(message, UserMessage):
-            add("user", {"type": "text", "text": message.text})
+            # Files first, then the words about them (as Anthropic advises); a message
+            # of files alone sends no empty text block, which the API refuses.
+            for item in message.attachments:
+                add("user", _attachment_block(item))
+            if message.text or not message.attachments:
+                add("user", {"type": "text", "text": message.text})
         elif isinstance(message, AssistantMessage):
             if message.text:
                 add("assistant", {"type": "text", "text": message.text})

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import orjson
 
 from ...errors import ModelError
+from ._attachments import (
+    AttachmentData,
+    AttachmentKind,
+    attachment_kind,
+    check_request_attachments,
+    provider_kinds,
+)
 from ._guard import check_network_allowed
 from ._http import (
     DEFAULT_CONNECT_TIMEOUT,
@@ -80,6 +87,10 @@ class OpenAIChatModel:
             (what OpenAI-compatible servers take).
         headers: Extra headers for every request.
         http_client: An ``httpx.AsyncClient`` to reuse; by default each call opens its own.
+        attachment_kinds: The kinds of files the model takes; a message carrying another
+            kind is refused when it is sent. Default: images, PDFs (as file parts) and
+            text for ``openai``; images and text for other providers, since few
+            compatible servers take file parts.
     """
 
     def __init__(
@@ -95,6 +106,7 @@ class OpenAIChatModel:
         max_tokens_field: Literal["max_tokens", "max_completion_tokens"] | None = None,
         headers: dict[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
+        attachment_kinds: Iterable[AttachmentKind] | None = None,
     ) -> None:
         require_httpx("openai")
         self.model = model
@@ -109,17 +121,29 @@ class OpenAIChatModel:
         )
         self.headers = dict(headers or {})
         self.http_client = http_client
+        self.attachment_kinds = frozenset(
+            provider_kinds(provider) if attachment_kinds is None else attachment_kinds
+        )
 
     @property
     def name(self) -> str:
         """The model as ``"provider:model"``."""
         return f"{self.provider}:{self.model}"
 
+    def accepts_attachment(self, mime_type: str) -> bool:
+        """Whether a message may carry a file of `mime_type` to this model."""
+        return attachment_kind(mime_type) in self.attachment_kinds
+
     def __repr__(self) -> str:
         return f"OpenAIChatModel({self.model!r}, base_url={self.base_url!r})"
 
     def build_body(self, request: ModelRequest) -> dict[str, Any]:
-        """Return the JSON body sent for ``request``."""
+        """Return the JSON body sent for ``request``.
+
+        Raises:
+            ModelError: (not retryable) a message carries a file the model does not take.
+        """
+        check_request_attachments(self.provider, request, self.attachment_kinds)
         body: dict[str, Any] = {
             "model": self.model,
             "messages": _messages(request),
@@ -202,13 +226,28 @@ def _hints(provider: str, model: str, base_url: str) -> dict[int, str]:
     }
 
 
+def _attachment_part(item: AttachmentData) -> dict[str, Any]:
+    kind = item.kind
+    if kind == "image":
+        return {"type": "image_url", "image_url": {"url": item.data_url()}}
+    if kind == "pdf":
+        filename = item.filename or "attachment.pdf"
+        return {"type": "file", "file": {"filename": filename, "file_data": item.data_url()}}
+    return {"type": "text", "text": item.as_text()}
+
+
 def _messages(request: ModelRequest) -> list[dict[str, Any]]:
     messages: list[dict[str, Any]] = []
     if request.instructions:
         messages.append({"role": "system", "content": request.instructions})
     for message in request.messages:
         if isinstance(message, UserMessage):
-            messages.append({"role": "user", "content": message.text})
+            if message.attachments:
+                parts = [{"type": "text", "text": message.text}] if message.text else []
+                parts.extend(_attachment_part(item) for item in message.attachments)
+                messages.append({"role": "user", "content": parts})
+            else:
+                messages.append({"role": "user", "content": message.text})
         elif isinstance(message, AssistantMessage):
             entry: dict[str, Any] = {"role": "assistant", "content": message.text or None}
             if message.tool_calls:

@@ -41,3 +41,7 @@ class MemoryAttachmentStore:
             return None
         verify_attachment_bytes(stored.ref, stored.data)
         return stored
+
+    async def purge(self, stream_path: str) -> None:
+        for key in [k for k in self._items if k[0] == stream_path]:
+            del self._items[key]

@@ -73,6 +73,11 @@ def _put(
         )
 
 
+def _purge(conn: Conn, stream_path: str) -> None:
+    conn.execute("DELETE FROM tether_attachment_chunks WHERE stream_path = %s", (stream_path,))
+    conn.execute("DELETE FROM tether_attachments WHERE stream_path = %s", (stream_path,))
+
+
 class PostgresAttachmentStore:
     """An `AttachmentStore` in a Postgres namespace, shared by any number of processes.
 
@@ -99,3 +104,6 @@ class PostgresAttachmentStore:
             return None
         verify_attachment_bytes(stored.ref, stored.data)
         return stored
+
+    async def purge(self, stream_path: str) -> None:
+        await self._run_tx(lambda conn: _purge(conn, stream_path))

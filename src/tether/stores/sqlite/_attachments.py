@@ -80,6 +80,11 @@ def _put(
     )
 
 
+def _purge(conn: sqlite3.Connection, stream_path: str) -> None:
+    conn.execute("DELETE FROM tether_attachment_chunks WHERE stream_path = ?", (stream_path,))
+    conn.execute("DELETE FROM tether_attachments WHERE stream_path = ?", (stream_path,))
+
+
 class SqliteAttachmentStore:
     """An `AttachmentStore` in a SQLite file, safe for many processes on one file.
 
@@ -106,3 +111,6 @@ class SqliteAttachmentStore:
             return None
         verify_attachment_bytes(stored.ref, stored.data)
         return stored
+
+    async def purge(self, stream_path: str) -> None:
+        await self._db.write(lambda conn: _purge(conn, stream_path))

@@ -115,6 +115,30 @@ class AttachmentContract:
             )
         assert await self.get(attachments) is None
 
+    async def test_purge_deletes_the_streams_attachments_only(
+        self, attachments: AttachmentStore
+    ) -> None:
+        big = bytes(range(256)) * 2048 + b"+"  # over one chunk
+        await self.put(attachments, b"one")
+        await self.put(attachments, big, attachment_id="att-2")
+        kept = make_attachment_ref("att-1", b"kept", mime_type="text/plain")
+        await attachments.put(
+            stream_path=STREAM + "~1", conversation_id=CONVERSATION, ref=kept, data=b"kept"
+        )
+        await attachments.purge(STREAM)
+        assert await self.get(attachments) is None
+        assert await self.get(attachments, "att-2") is None
+        other = await attachments.get(
+            stream_path=STREAM + "~1", conversation_id=CONVERSATION, attachment_id="att-1"
+        )
+        assert other is not None and other.data == b"kept"
+        await attachments.purge(STREAM)  # nothing left: no error
+        await attachments.purge("agents/helper/never-written")
+        # Nothing of the purged one remains to conflict with.
+        await self.put(attachments, b"new bytes")
+        stored = await self.get(attachments)
+        assert stored is not None and stored.data == b"new bytes"
+
     async def test_another_conversation_reads_nothing(self, attachments: AttachmentStore) -> None:
         await self.put(attachments, b"private")
         assert await self.get(attachments, conversation="conv-2") is None
