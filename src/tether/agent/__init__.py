@@ -44,6 +44,7 @@ from ._event_data import (
 )
 from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
+from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -53,7 +54,9 @@ from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
+    "AGENT_LABEL",
     "EVENTS_STREAM",
+    "OWNER_LABEL",
     "TERMINAL_EVENTS",
     "Agent",
     "AgentHost",
@@ -115,6 +118,7 @@ __all__ = [
     "address_session_id",
     "approval",
     "decode_event",
+    "label_sessions",
     "tool",
     "workflow_tool",
 ]
