@@ -17,7 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -915,6 +915,7 @@ class Activation:
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         run_id: str | None,
+        labels: Mapping[str, str] | None = None,
     ) -> ChildRun:
         name = workflow_name_of(workflow)
         slot = self._next_slot()
@@ -938,6 +939,7 @@ class Activation:
             queue=self.run.queue,
             parent_run_id=self.run_id,
             parent_slot=slot,
+            labels=dict(labels or {}),
         )
         child = ChildOp(child_run_id=child_id, workflow_name=name)
         self.journal._add(slot, child_id, child)
