@@ -114,7 +114,9 @@ class WorkflowStore(Protocol):
         """Runs, newest first (by creation time, then run id).
 
         With `labels`, only the runs carrying every one of them (key and value): a
-        backend finds them through an index of labels, without reading other runs.
+        backend finds them through an index of labels, without reading other runs
+        (the SQL backends scan the first label's index entries: put the most selective
+        label first).
         Invalid labels raise `InvalidInputError` (as `check_labels`).
         """
         ...

@@ -367,12 +367,15 @@ def labeled_runs_query(
 ) -> tuple[str, list[Any]]:
     """``SELECT`` of the runs carrying every label (newest first), and its parameters.
 
-    The first label drives: its index entries (``tether_run_labels_lookup``: key, value,
-    created_at, run_id) come in the order the page wants, so the database reads the
-    entries of that one label up to the page's end and no other run; each further label
-    is one primary-key probe per candidate. Ends with ``LIMIT mark OFFSET mark``.
+    The first label (in the mapping's order) drives: its index entries
+    (``tether_run_labels_lookup``: key, value, created_at, run_id) come in the order
+    the page wants, so the database reads the entries of that one label up to the
+    page's end and no other run; each further label is one primary-key probe per
+    candidate. Callers put their most selective label first (SQLite keeps that plan;
+    PostgreSQL picks the most selective label by its statistics). Ends with
+    ``LIMIT mark OFFSET mark``.
     """
-    (key, value), *more = sorted(labels.items())
+    (key, value), *more = labels.items()
     params: list[Any] = [key, value]
     where = [f"l.key = {mark}", f"l.value = {mark}"]
     for other_key, other_value in more:
