@@ -87,17 +87,16 @@ async def label_sessions(backend: Backend) -> int:
         How many runs it labeled.
     """
     client = Client(backend)
-    store = backend.stores.workflow
     labeled = 0
     cursor: str | None = None
     while True:
-        page = await store.list_runs(workflow_name=SESSION_WORKFLOW, limit=200, cursor=cursor)
+        page = await client.page_runs(workflow=SESSION_WORKFLOW, limit=200, cursor=cursor)
         for run in page.items:
             if AGENT_LABEL in run.labels:
                 continue
             labels = await _labels_of(client, run.run_id)
             if labels is not None:
-                await store.label_run(run.run_id, labels)
+                await client.label_run(run.run_id, labels)
                 labeled += 1
         cursor = page.next_cursor
         if cursor is None:

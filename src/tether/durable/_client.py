@@ -597,6 +597,20 @@ class Client:
             next_cursor=page.next_cursor,
         )
 
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunInfo:
+        """Add labels to an existing run (a backfill; new runs get theirs from `start`).
+
+        A key it already has takes the new value; adding the same labels again changes
+        nothing.
+
+        Raises:
+            NotFoundError: No run has this id.
+            InvalidInputError: An invalid label, or more than 32 in all.
+        """
+        check_identifier(run_id, what="run_id")
+        await self._store.label_run(run_id, check_labels(labels, what=f"run {run_id!r}"))
+        return await RunHandle(self._store, run_id, follow=False, liveness=self._liveness).info()
+
     def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
         """A named stream of a run's chain: `read(start)`, `follow(start)` (ends with the chain).
 
