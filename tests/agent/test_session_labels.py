@@ -194,3 +194,21 @@ async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(
         listed = await host.list_sessions(owner="ada")
         assert [i.session_id for i in listed.items] == ["old-kept", "kept"]
         assert kept.session_id == "kept"
+
+
+async def test_a_retention_0_session_keeps_its_owner_label_on_a_plain_store(
+    backend: Backend,
+) -> None:
+    async with hosted(backend, _agent()) as host:
+        session = await host.open_session("ops", session_id="brief", owner="ada", retention=0)
+        await session.send("hi")
+        await session.wait_for("turn.completed")
+        await session.close()
+        # Its events went with its content: wait for the session's run to end instead.
+        await (await host.client.get(session.run_id)).result(timeout=30)
+        # Its content went; its identity (agent, owner) stays readable, and so do the
+        # labels that describe it: it is still listed as the owner's.
+        listed = await host.list_sessions(owner="ada")
+        assert [(i.session_id, i.status) for i in listed.items] == [("brief", "closed")]
+        with pytest.raises(tether.errors.ContentDeletedError):
+            await session.transcript()

@@ -304,11 +304,12 @@ class RunHandle:
     async def purge_content(self, *, keep_input: bool = False) -> None:
         """Delete the run's content (retention).
 
-        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay.
+        Inputs, outputs, errors, event payloads, stream chunks and the run's labels go;
+        ids, slots, names, statuses and timestamps stay.
 
         Args:
-            keep_input: Keep the run's own input (when it holds identity, not content).
+            keep_input: Keep the run's own input (when it holds identity, not content),
+                and its labels with it.
         """
         await self._store.purge_run_content(self.run_id, keep_input=keep_input)
 

@@ -312,8 +312,8 @@ class WorkflowStore(Protocol):
 
         Inputs, outputs, errors, event payloads, stream chunks and the run's labels
         go; ids, slots, names, statuses and timestamps stay. `keep_input` keeps the
-        run's own input (its identity, for runs whose input holds no content); its
-        labels go even then (they may name whom the content was about).
+        run's own input (its identity, for runs whose input holds no content) and its
+        labels (they are metadata of that identity, such as its owner).
         """
         ...
 

@@ -403,7 +403,7 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
     """Statements (one run-id parameter each) that delete a run's content.
 
     Ids, slots, names, statuses and timestamps stay; with `keep_input` the run's input
-    too (in its row and its `run_created` event).
+    too (in its row and its `run_created` event), and its labels with it.
     """
     if keep_input:
         return (
@@ -413,7 +413,6 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
             f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark} "
             "AND event_type <> 'run_created'",
             f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
-            *_purge_labels(mark),
         )
     return (
         # The input's digest goes too: a digest of a guessable input reveals it.
@@ -427,7 +426,7 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
 
 
 def _purge_labels(mark: str) -> tuple[str, ...]:
-    # A label may name whom the content was about (an owner): it goes with the content.
+    # A label may name whom the input was about (an owner): it goes with the input.
     return (
         f"UPDATE tether_runs SET labels = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_run_labels WHERE run_id = {mark}",

@@ -586,9 +586,9 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
-            # Labels go in both cases: they may name whom the content was about.
+            # Labels go with the input (they may name whom it was about), not before.
             if keep_input:
-                s.runs[run_id] = dataclasses.replace(run, output=None, error=None, labels={})
+                s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
             else:
                 s.runs[run_id] = dataclasses.replace(
                     run, input=None, output=None, error=None, input_digest=None, labels={}
