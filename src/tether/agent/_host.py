@@ -217,8 +217,8 @@ class AgentHost:
         The store finds them by their runs' labels (``tether.owner``, ``tether.agent``),
         so a page reads its own sessions only, never other owners'. Sessions opened
         before labels existed are listed by owner or agent once labeled (``tether
-        migrate`` or `label_sessions`); a session whose content was deleted (retention
-        ``0``, erasure) has lost its labels with it and is listed only unfiltered.
+        migrate`` or `label_sessions`). An erased session of an encrypted store lost
+        its labels with its identity and is not listed.
 
         Args:
             owner: Only sessions opened with this owner.
