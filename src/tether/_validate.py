@@ -17,9 +17,13 @@ from .errors import ConfigurationError, InvalidInputError
 
 __all__ = [
     "MAX_IDENTIFIER_BYTES",
+    "MAX_LABELS",
+    "MAX_LABEL_KEY_BYTES",
+    "MAX_LABEL_VALUE_BYTES",
     "check_attrs",
     "check_duration",
     "check_identifier",
+    "check_labels",
     "check_optional_duration",
     "check_text",
 ]
@@ -69,6 +73,57 @@ def check_identifier(value: Any, *, what: str) -> str:
     if problem is not None:
         raise InvalidInputError(what, value, problem, hint=_IDENTIFIER_HINT)
     return value
+
+
+#: Most labels one run carries, and the longest key and value, in UTF-8 bytes. A label
+#: index entry holds the key, the value, a timestamp and the run id (at most
+#: `MAX_IDENTIFIER_BYTES`): together well under PostgreSQL's 2,704-byte b-tree limit.
+MAX_LABELS = 32
+MAX_LABEL_KEY_BYTES = 128
+MAX_LABEL_VALUE_BYTES = 512
+
+
+def _bounded(value: Any, *, what: str, limit: int) -> str:
+    hint = f"use a non-empty string of at most {limit} UTF-8 bytes without NUL characters"
+    if not isinstance(value, str):
+        raise InvalidInputError(what, value, f"it is a {type(value).__name__}, not a string")
+    if not value:
+        raise InvalidInputError(what, value, "it is empty", hint=hint)
+    problem = _text_problem(value)
+    if problem is None and len(value.encode("utf-8")) > limit:
+        problem = f"it is {len(value.encode('utf-8'))} UTF-8 bytes long"
+    if problem is not None:
+        raise InvalidInputError(what, value, problem, hint=hint)
+    return value
+
+
+def check_labels(labels: Any, *, what: str = "labels") -> dict[str, str]:
+    """Return `labels` as a dict if every backend can store and index them.
+
+    Args:
+        labels: A mapping of label keys to values (None is no labels).
+        what: What they label, for the message.
+
+    Raises:
+        InvalidInputError: It is not a mapping, has more than `MAX_LABELS` entries, or a
+            key or value is not a non-empty string of at most `MAX_LABEL_KEY_BYTES` /
+            `MAX_LABEL_VALUE_BYTES` UTF-8 bytes without NUL characters.
+    """
+    if labels is None:
+        return {}
+    if not isinstance(labels, Mapping):
+        raise InvalidInputError(
+            what, labels, f"it is a {type(labels).__name__}, not a mapping of str to str"
+        )
+    if len(labels) > MAX_LABELS:
+        raise InvalidInputError(
+            what, None, f"there are {len(labels)} of them", hint=f"use at most {MAX_LABELS}"
+        )
+    checked: dict[str, str] = {}
+    for key, value in labels.items():
+        _bounded(key, what=f"label key of {what}", limit=MAX_LABEL_KEY_BYTES)
+        checked[key] = _bounded(value, what=f"label {key!r} of {what}", limit=MAX_LABEL_VALUE_BYTES)
+    return checked
 
 
 def check_text(value: str, *, what: str) -> str:

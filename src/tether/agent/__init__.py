@@ -45,6 +45,7 @@ from ._event_data import (
 )
 from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
+from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -54,7 +55,9 @@ from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
 __all__ = [
+    "AGENT_LABEL",
     "EVENTS_STREAM",
+    "OWNER_LABEL",
     "TERMINAL_EVENTS",
     "Agent",
     "AgentHost",
@@ -117,6 +120,7 @@ __all__ = [
     "address_session_id",
     "approval",
     "decode_event",
+    "label_sessions",
     "tool",
     "workflow_tool",
 ]

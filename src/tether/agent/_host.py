@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._ids import new_ulid
@@ -20,6 +20,7 @@ from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._attachments import Attachment
 from ._erasure import SessionErasure, erased_note
 from ._inbox import Inbox
+from ._labels import label_sessions, session_labels, user_labels
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
 from ._state import RUN_ENDINGS, SessionInfo
@@ -109,6 +110,7 @@ class AgentHost:
         session_id: str | None = None,
         owner: str | None = None,
         retention: Retention | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Session:
         """Open a session, or return the existing one with the same id.
 
@@ -116,15 +118,23 @@ class AgentHost:
             agent: The agent (or its name).
             session_id: The session's id; default a new one. Opening the same id again
                 returns that session.
-            owner: Who the session belongs to (`list_sessions` filters by it).
+            owner: Who the session belongs to (`list_sessions` filters by it). It is
+                also the session run's ``tether.owner`` label, stored in clear.
             retention: Overrides the agent's `retention` for this session.
+            labels: More labels of the session's run (clear-text metadata that
+                `Client.page_runs(labels=...)` filters on); keys starting ``tether.``
+                are tether's own and refused.
 
         Raises:
             ConfigurationError: The agent is not served, or a bad retention.
+            InvalidInputError: An invalid label, a ``tether.`` key, or an owner that
+                cannot be a label value (empty, a NUL character, over 512 bytes).
             ConflictError: The id names a session of another agent or another owner.
         """
         name = agent.name if isinstance(agent, Agent) else agent
         served = self.agents.get(name)
+        extra = user_labels(labels)
+        own = session_labels(name, owner)
         if session_id is not None and (not isinstance(session_id, str) or not session_id):
             raise ConfigurationError(f"session_id must be a non-empty string, not {session_id!r}")
         session_id = session_id or new_ulid("ses_")
@@ -143,7 +153,7 @@ class AgentHost:
             return found
         chosen = check_retention(served.retention if retention is None else retention)
         handle = await self.client.start(
-            SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id
+            SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id, labels=extra | own
         )
         session = Session(self, name, session_id, handle.run_id, owner=owner)
         session._run_handle = handle  # spares its first read a lookup of the run
@@ -236,20 +246,33 @@ class AgentHost:
     ) -> Page[SessionInfo]:
         """Sessions, newest first, optionally of one owner or agent.
 
+        The store finds them by their runs' labels (``tether.owner``, ``tether.agent``),
+        so a page reads its own sessions only, never other owners'. Sessions opened
+        before labels existed are listed by owner or agent once labeled (``tether
+        migrate`` or `label_sessions`). An erased session of an encrypted store lost
+        its labels with its identity and is not listed.
+
         Args:
             owner: Only sessions opened with this owner.
             agent: Only sessions of this agent.
             limit: At most this many per page.
             cursor: The `next_cursor` of the previous page.
+
+        Raises:
+            ConfigurationError: `limit` is below 1.
+            InvalidInputError: `owner` cannot be a label value.
         """
         if limit < 1:
             raise ConfigurationError(f"limit must be at least 1, not {limit}")
+        labels = session_labels(agent, owner) or None
         found: list[SessionInfo] = []
         while len(found) < limit:
             page = await self.client.page_runs(
-                workflow=SESSION_WORKFLOW, limit=limit - len(found), cursor=cursor
+                workflow=SESSION_WORKFLOW, limit=limit - len(found), cursor=cursor, labels=labels
             )
             for run in page.items:
+                if run.generation > 0:
+                    continue  # a session's later run: it is listed by its first one
                 info = await session_info(self, run)
                 if info is None:
                     continue
@@ -261,6 +284,18 @@ class AgentHost:
             if cursor is None:
                 break
         return Page(items=tuple(found), next_cursor=cursor)
+
+    async def label_sessions(self) -> int:
+        """Label the sessions opened before run labels existed (``tether migrate`` does).
+
+        Reads each unlabeled session run's input (with the backend's keys) and gives
+        it the ``tether.agent`` and ``tether.owner`` labels `list_sessions` filters
+        on. Idempotent; erased sessions stay unlabeled.
+
+        Returns:
+            How many session runs it labeled.
+        """
+        return await label_sessions(self.backend)
 
     async def hand_off_sessions(self) -> list[str]:
         """Move every idle session built by other versions to this host's deployment now.

@@ -102,6 +102,10 @@ async def purge_session(
             handle = await client.get(each, follow=False)
         except NotFoundError:
             continue
-        # The first run's input is the session's identity; later ones carry content.
-        await handle.purge_content(keep_input=keep_input and each == run_id)
+        # The first run's input is the session's identity; later ones carry content. Once
+        # the keys are shredded the identity is unreadable: it goes too, and with it the
+        # run's labels, which name the owner in clear (`purge_content` deletes them with
+        # the input, in the same write).
+        shredded = erasure is not None and erasure.crypto_shredded
+        await handle.purge_content(keep_input=keep_input and each == run_id and not shredded)
     return erasure

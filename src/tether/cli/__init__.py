@@ -210,8 +210,14 @@ async def _dispatch(args: argparse.Namespace) -> int:
 
         return await run_demo()
     if args.command == "migrate":
+        from ..agent import label_sessions
+
         async with open_backend(args.url) as backend:
             print(f"migrated {args.url}")
+            # Sessions opened before run labels existed get theirs (idempotent).
+            labeled = await label_sessions(backend)
+            if labeled:
+                print(f"labeled {labeled} session run(s) opened before run labels existed")
             if args.runtime_role:
                 from ..stores.postgres import grant_runtime_role
 

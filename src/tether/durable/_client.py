@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, get_args
 
 from .._codec import decode, decode_error, describe, digest, encode
 from .._ids import new_ulid
-from .._validate import check_identifier, check_optional_duration, check_text
+from .._validate import check_identifier, check_labels, check_optional_duration, check_text
 from .._version import ENGINE_VERSION
 from ..errors import (
     ConfigurationError,
@@ -88,6 +88,9 @@ class RunInfo:
     chain_id: str = ""
     generation: int = 0
     continued_to: str | None = None
+    #: The run's labels (`Client.start(labels=...)`): clear-text metadata listings
+    #: filter on. Empty once the run's content was purged.
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -301,11 +304,12 @@ class RunHandle:
     async def purge_content(self, *, keep_input: bool = False) -> None:
         """Delete the run's content (retention).
 
-        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay.
+        Inputs, outputs, errors, event payloads, stream chunks and the run's labels go;
+        ids, slots, names, statuses and timestamps stay.
 
         Args:
-            keep_input: Keep the run's own input (when it holds identity, not content).
+            keep_input: Keep the run's own input (when it holds identity, not content),
+                and its labels with it.
         """
         await self._store.purge_run_content(self.run_id, keep_input=keep_input)
 
@@ -328,12 +332,17 @@ def _info(run: RunRecord, stranded: bool) -> RunInfo:
         stranded=stranded,
         chain_id=chain_of(run),
         generation=run.generation,
+        labels=dict(run.labels),
         continued_to=(
             successor_run_id(chain_of(run), run.generation + 1)
             if run.status == "continued"
             else None
         ),
     )
+
+
+def _filter(labels: Mapping[str, str] | None) -> dict[str, str] | None:
+    return check_labels(labels, what="label filter") or None
 
 
 def _outcome(run: RunRecord) -> Any:
@@ -410,6 +419,7 @@ class Client:
         workflow: Callable[..., Any] | str,
         *args: Any,
         run_id: str | None = None,
+        labels: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> RunHandle:
         """Start a run, or return the existing run with the same id.
@@ -419,16 +429,25 @@ class Client:
             *args: Arguments after the context.
             run_id: The run's id; starting the same id again returns the same run (a
                 different workflow or input under that id is a `ConflictError`).
+            labels: Clear-text metadata (key to value, both strings) that `list_runs`
+                and `page_runs` filter on through an index; stored unencrypted, like
+                names and statuses. The run's later runs (continue-as-new, `restart`)
+                keep them; child runs do not. Keys starting ``tether.`` are tether's own
+                (the agent layer sets them).
             **kwargs: Keyword arguments of the workflow.
 
         Raises:
             InvalidInputError: `run_id` or the workflow name is not an identifier every
-                backend stores (empty, a NUL character, over 1024 UTF-8 bytes).
+                backend stores (empty, a NUL character, over 1024 UTF-8 bytes), or a
+                label is not a non-empty string (key at most 128, value at most 512
+                UTF-8 bytes, no NUL), or there are more than 32.
             ConflictError: The run id names a run of another workflow or input.
         """
         if run_id is not None:
             check_identifier(run_id, what="run_id")
         new = self._new_run(workflow, args, kwargs, run_id or new_ulid("run_"))
+        if labels:
+            new = dataclasses.replace(new, labels=check_labels(labels, what="labels of the run"))
         if self._eager is not None:
             run = await self._eager(new)
         else:
@@ -522,9 +541,14 @@ class Client:
         return RunHandle(self._store, run_id, follow=follow, liveness=self._liveness)
 
     async def list_runs(
-        self, *, status: RunStatus | None = None, workflow: str | None = None, limit: int = 100
+        self,
+        *,
+        status: RunStatus | None = None,
+        workflow: str | None = None,
+        limit: int = 100,
+        labels: Mapping[str, str] | None = None,
     ) -> list[RunInfo]:
-        """Runs, newest first.
+        """Runs, newest first; with `labels`, only the runs carrying every one of them.
 
         Raises:
             ConfigurationError: `status` is not a run status.
@@ -536,7 +560,9 @@ class Client:
             )
         if workflow is not None:
             check_identifier(workflow, what="workflow name")
-        page = await self._store.list_runs(status=status, workflow_name=workflow, limit=limit)
+        page = await self._store.list_runs(
+            status=status, workflow_name=workflow, limit=limit, labels=_filter(labels)
+        )
         return [
             await RunHandle(self._store, r.run_id, follow=False, liveness=self._liveness).info()
             for r in page.items
@@ -549,15 +575,42 @@ class Client:
         workflow: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunInfo]:
-        """A page of runs, newest first; pass its `next_cursor` back for the next one."""
+        """A page of runs, newest first; pass its `next_cursor` back for the next one.
+
+        With `labels`, only the runs carrying every one of them (key and value); the
+        store finds them through its label index, so a page costs that page's runs.
+
+        Raises:
+            InvalidInputError: A label is not one a run could carry (see `start`).
+        """
         page, served = await page_runs(
-            self._store, status=status, workflow=workflow, limit=limit, cursor=cursor
+            self._store,
+            status=status,
+            workflow=workflow,
+            limit=limit,
+            cursor=cursor,
+            labels=_filter(labels),
         )
         return Page(
             items=tuple(_info(run, is_stranded(run, served)) for run in page.items),
             next_cursor=page.next_cursor,
         )
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunInfo:
+        """Add labels to an existing run (a backfill; new runs get theirs from `start`).
+
+        A key it already has takes the new value; adding the same labels again changes
+        nothing.
+
+        Raises:
+            NotFoundError: No run has this id.
+            InvalidInputError: An invalid label, or more than 32 in all.
+        """
+        check_identifier(run_id, what="run_id")
+        await self._store.label_run(run_id, check_labels(labels, what=f"run {run_id!r}"))
+        return await RunHandle(self._store, run_id, follow=False, liveness=self._liveness).info()
 
     def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
         """A named stream of a run's chain: `read(start)`, `follow(start)` (ends with the chain).

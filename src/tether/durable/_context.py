@@ -6,13 +6,13 @@ import contextvars
 import math
 import random as _random
 import uuid as _uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
 
 from .._codec import decode, decode_error
-from .._validate import check_identifier
+from .._validate import check_identifier, check_labels
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
 from ._retry import RetryPolicy, parse_duration
 
@@ -298,6 +298,7 @@ class WorkflowContext:
         workflow: Callable[..., Any] | str,
         *args: Any,
         run_id: str | None = None,
+        labels: Mapping[str, str] | None = None,
         **kwargs: Any,
     ) -> ChildRun:
         """Start a child run of another registered workflow of this deployment.
@@ -306,14 +307,18 @@ class WorkflowContext:
             workflow: The registered workflow function or its name.
             *args: Its arguments.
             run_id: The child's id; default ``<this run id>:<slot>``.
+            labels: The child's run labels (see `Client.start`); a child does not
+                inherit its parent's.
             **kwargs: Its keyword arguments.
 
         Raises:
-            InvalidInputError: `run_id` is not an identifier every backend stores.
+            InvalidInputError: `run_id` is not an identifier every backend stores, or a
+                label is invalid.
         """
         if run_id is not None:
             check_identifier(run_id, what="run_id")
-        return await self._a.start_child(workflow, args, kwargs, run_id)
+        checked = check_labels(labels, what="labels of the child run")
+        return await self._a.start_child(workflow, args, kwargs, run_id, checked)
 
     async def continue_as_new(
         self,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode, encode_error
@@ -378,6 +378,7 @@ class Activation(ActivationCore):
         args: tuple[Any, ...],
         kwargs: dict[str, Any],
         run_id: str | None,
+        labels: Mapping[str, str] | None = None,
     ) -> ChildRun:
         name = workflow_name_of(workflow)
         slot = self._next_slot()
@@ -401,6 +402,7 @@ class Activation(ActivationCore):
             queue=self.run.queue,
             parent_run_id=self.run_id,
             parent_slot=slot,
+            labels=dict(labels or {}),
         )
         child = ChildOp(child_run_id=child_id, workflow_name=name)
         self.journal._add(slot, child_id, child)

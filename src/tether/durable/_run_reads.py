@@ -88,9 +88,12 @@ async def page_runs(
     workflow: str | None,
     limit: int,
     cursor: str | None,
+    labels: Mapping[str, str] | None = None,
 ) -> tuple[Page[RunRecord], set[tuple[str, str]]]:
     """A page of runs, newest first, and the (engine, deployment) pairs live workers serve."""
-    page = await store.list_runs(status=status, workflow_name=workflow, limit=limit, cursor=cursor)
+    page = await store.list_runs(
+        status=status, workflow_name=workflow, limit=limit, cursor=cursor, labels=labels
+    )
     now = time.time()
     served = {
         (w.engine_version, w.deployment)

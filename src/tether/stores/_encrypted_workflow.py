@@ -222,12 +222,19 @@ class EncryptedWorkflowStore:
         workflow_name: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
+        # Labels are clear text (like names and statuses): the inner store filters on them.
         page = await self.inner.list_runs(
-            status=status, workflow_name=workflow_name, limit=limit, cursor=cursor
+            status=status, workflow_name=workflow_name, limit=limit, cursor=cursor, labels=labels
         )
         items = [await self._open_run(r) for r in page.items]
         return Page(items=tuple(r for r in items if r is not None), next_cursor=page.next_cursor)
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+        run = await self._open_run(await self.inner.label_run(run_id, labels))
+        assert run is not None
+        return run
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         return [await self._open_step(s) for s in await self.inner.list_steps(run_id)]

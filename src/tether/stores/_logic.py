@@ -20,7 +20,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
-from .._validate import check_attrs, check_identifier
+from .._validate import MAX_LABELS, check_attrs, check_identifier, check_labels
 from ..errors import (
     ConflictError,
     FencedError,
@@ -57,9 +57,11 @@ __all__ = [
     "ViewTxn",
     "apply_commit",
     "cancel_run",
+    "chain_labels",
     "claim_messages",
     "claim_run",
     "create_run",
+    "relabeled",
     "resume_hook",
     "start_run",
     "wake_message",
@@ -152,6 +154,7 @@ def create_run(
     # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
     check_identifier(new.run_id, what="run_id")
     check_identifier(new.workflow_name, what="workflow_name")
+    check_labels(new.labels, what=f"run {new.run_id!r}")
     existing = txn.get_run(new.run_id)
     if existing is not None:
         if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
@@ -169,11 +172,46 @@ def create_run(
             )
         return existing, False
     if new.chain_id is not None or new.generation:
-        _check_restart(txn, new)
+        previous = _check_restart(txn, new)
+        new = dataclasses.replace(new, labels=chain_labels(previous, new))
     return _new_run(txn, new, now, leased_to=leased_to), True
 
 
-def _check_restart(txn: ViewTxn, new: NewRun) -> None:
+def chain_labels(previous: RunRecord, new: NewRun) -> dict[str, str]:
+    """The labels of a chain's next run: the previous run's, then its own on top.
+
+    Raises:
+        InvalidInputError: Together they are more than `MAX_LABELS`.
+    """
+    merged = {**previous.labels, **new.labels}
+    if len(merged) > MAX_LABELS:
+        check_labels(merged, what=f"run {new.run_id!r} (with its chain's labels)")
+    return merged
+
+
+def relabeled(run: RunRecord | None, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+    """`run` with `labels` added (a backfill: `WorkflowStore.label_run`).
+
+    Raises:
+        NotFoundError: No such run.
+        InvalidInputError: Invalid labels, or more than `MAX_LABELS` in all.
+    """
+    if run is None:
+        raise NotFoundError(f"run {run_id!r} does not exist")
+    added = check_labels(labels, what=f"run {run_id!r}")
+    merged = {**run.labels, **added}
+    if len(merged) > MAX_LABELS:
+        check_labels(merged, what=f"run {run_id!r} (with the labels it has)")
+    return evolve(run, labels=merged)
+
+
+def _check_new_labels(new: NewRun) -> NewRun:
+    """`new`, once its labels are checked (`check_labels`)."""
+    check_labels(new.labels, what=f"run {new.run_id!r}")
+    return new
+
+
+def _check_restart(txn: ViewTxn, new: NewRun) -> RunRecord:
     chain = new.chain_id or new.run_id
     current_id = txn.last_run_of_chain(chain)
     current = None if current_id is None else txn.get_run(current_id)
@@ -190,6 +228,7 @@ def _check_restart(txn: ViewTxn, new: NewRun) -> None:
             f"run {new.run_id!r} (generation {new.generation}) cannot start chain {chain!r} "
             f"again: its next run is {expected!r}, generation {current.generation + 1}"
         )
+    return current
 
 
 def _new_run(
@@ -217,6 +256,7 @@ def _new_run(
         input_digest=new.input_digest,
         chain_id=new.chain_id or new.run_id,
         generation=new.generation,
+        labels=dict(new.labels),
     )
     attrs: dict[str, Attr] = {
         "workflow_name": new.workflow_name,
@@ -394,7 +434,12 @@ def _continue(
     # The successor answers to the run's parent: the chain's end is the child's end.
     successor = _new_run(
         txn,
-        dataclasses.replace(new, parent_run_id=run.parent_run_id, parent_slot=run.parent_slot),
+        dataclasses.replace(
+            new,
+            parent_run_id=run.parent_run_id,
+            parent_slot=run.parent_slot,
+            labels=chain_labels(run, _check_new_labels(new)),
+        ),
         now,
     )
     moved: set[str] = set()

@@ -8,7 +8,7 @@ suites in `tether.testing`.
 from __future__ import annotations
 
 import enum
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -109,8 +109,25 @@ class WorkflowStore(Protocol):
         workflow_name: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
-        """Runs, newest first."""
+        """Runs, newest first (by creation time, then run id).
+
+        With `labels`, only the runs carrying every one of them (key and value): a
+        backend finds them through an index of labels, without reading other runs
+        (the SQL backends scan the first label's index entries: put the most selective
+        label first).
+        Invalid labels raise `InvalidInputError` (as `check_labels`).
+        """
+        ...
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+        """Add labels to an existing run (a backfill), replacing a key's value; idempotent.
+
+        Raises:
+            NotFoundError: No run has this id.
+            InvalidInputError: Invalid labels, or more than `MAX_LABELS` in all.
+        """
         ...
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
@@ -293,9 +310,10 @@ class WorkflowStore(Protocol):
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         """Delete a run's content (retention).
 
-        Inputs, outputs, errors, event payloads and stream chunks go; ids, slots, names,
-        statuses and timestamps stay. `keep_input` keeps the run's own input (its
-        identity, for runs whose input holds no content).
+        Inputs, outputs, errors, event payloads, stream chunks and the run's labels
+        go; ids, slots, names, statuses and timestamps stay. `keep_input` keeps the
+        run's own input (its identity, for runs whose input holds no content) and its
+        labels (they are metadata of that identity, such as its owner).
         """
         ...
 

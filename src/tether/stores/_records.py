@@ -179,6 +179,10 @@ class NewRun:
     #: whose id is `run_id`.
     chain_id: str | None = None
     generation: int = 0
+    #: Clear-text, indexed metadata (`WorkflowStore.list_runs` filters on it), checked
+    #: by `tether._validate.check_labels`. A chain's later runs keep its labels (and
+    #: take these too); a child run has only its own.
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -208,6 +212,8 @@ class RunRecord:
     #: it: 0 for the first run, n for ``<chain>~n`` (see `successor_run_id`).
     chain_id: str | None = None
     generation: int = 0
+    #: The run's labels (see `NewRun.labels`); empty once its content was purged.
+    labels: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -7,6 +7,7 @@ mappers normalise both to `bytes`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ __all__ = [
     "HOOK_ACTIVE",
     "HOOK_COLS",
     "HOOK_UPDATE_COLS",
+    "LABEL_COLS",
     "REPLAY_EVENT_COLS",
     "RUN_COLS",
     "RUN_UPDATE_COLS",
@@ -41,6 +43,9 @@ __all__ = [
     "hook_from_row",
     "hook_update_values",
     "hook_values",
+    "label_values",
+    "labeled_runs_query",
+    "labels_text",
     "placeholders",
     "purge_run_statements",
     "run_from_row",
@@ -58,8 +63,12 @@ __all__ = [
 RUN_COLS = (
     "run_id, workflow_name, status, deployment, engine_version, queue, input, output, error, "
     "head, parent_run_id, parent_slot, lease_owner, lease_epoch, lease_expires_at, created_at, "
-    "updated_at, completed_at, input_digest, chain_id, generation"
+    "updated_at, completed_at, input_digest, chain_id, generation, labels"
 )
+#: A run's labels are kept twice: as JSON text in its row (`labels`), read with the run,
+#: and one row each in ``tether_run_labels``, whose index serves `list_runs(labels=...)`
+#: (both written when the run is created, both deleted with its content).
+LABEL_COLS = "run_id, key, value, created_at"
 #: The columns a write may change after insert, in `run_update_values` order (run_id last).
 RUN_UPDATE_COLS = (
     "status",
@@ -141,6 +150,8 @@ def run_from_row(row: Any) -> RunRecord:
         # Rows from before migration 9 carry no chain: each is its own chain's first run.
         chain_id=row[19] or row[0],
         generation=row[20] or 0,
+        # NULL when it has none (and for rows from before migration 14).
+        labels=orjson.loads(row[21]) if row[21] else {},
     )
 
 
@@ -150,8 +161,18 @@ def run_values(r: RunRecord) -> tuple[Any, ...]:
         r.run_id, r.workflow_name, r.status, r.deployment, r.engine_version, r.queue,
         r.input, r.output, r.error, r.head, r.parent_run_id, r.parent_slot, r.lease_owner,
         r.lease_epoch, r.lease_expires_at, r.created_at, r.updated_at, r.completed_at,
-        r.input_digest, r.chain_id or r.run_id, r.generation,
+        r.input_digest, r.chain_id or r.run_id, r.generation, labels_text(r.labels),
     )  # fmt: skip
+
+
+def labels_text(labels: Mapping[str, str]) -> str | None:
+    """The `labels` column's value: JSON text, NULL for none."""
+    return orjson.dumps(dict(labels), option=orjson.OPT_SORT_KEYS).decode() if labels else None
+
+
+def label_values(r: RunRecord) -> list[tuple[Any, ...]]:
+    """Insert parameters in `LABEL_COLS` order, one row per label of the run."""
+    return [(r.run_id, k, v, r.created_at) for k, v in r.labels.items()]
 
 
 def run_update_values(r: RunRecord) -> tuple[Any, ...]:
@@ -299,6 +320,8 @@ class Statements:
     last_of_chain: str
     #: The unfinished children of a run (by the index ``tether_runs_by_parent``).
     active_children: str
+    #: One row of ``tether_run_labels`` (a label already there keeps its row).
+    insert_label: str
 
 
 def statements(mark: str) -> Statements:
@@ -332,14 +355,55 @@ def statements(mark: str) -> Statements:
             f"SELECT run_id FROM tether_runs WHERE parent_run_id = {mark} "
             "AND status IN ('pending', 'running') ORDER BY run_id"
         ),
+        insert_label=(
+            f"INSERT INTO tether_run_labels ({LABEL_COLS}) VALUES ({placeholders(4, mark)}) "
+            f"ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value"
+        ),
     )
+
+
+def labeled_runs_query(
+    mark: str, labels: Mapping[str, str], status: str | None, workflow_name: str | None
+) -> tuple[str, list[Any]]:
+    """``SELECT`` of the runs carrying every label (newest first), and its parameters.
+
+    The first label (in the mapping's order) drives: its index entries
+    (``tether_run_labels_lookup``: key, value, created_at, run_id) come in the order
+    the page wants, so the database reads the entries of that one label up to the
+    page's end and no other run; each further label is one primary-key probe per
+    candidate. Callers put their most selective label first (SQLite keeps that plan;
+    PostgreSQL picks the most selective label by its statistics). Ends with
+    ``LIMIT mark OFFSET mark``.
+    """
+    (key, value), *more = labels.items()
+    params: list[Any] = [key, value]
+    where = [f"l.key = {mark}", f"l.value = {mark}"]
+    for other_key, other_value in more:
+        where.append(
+            "EXISTS (SELECT 1 FROM tether_run_labels o WHERE o.run_id = l.run_id "
+            f"AND o.key = {mark} AND o.value = {mark})"
+        )
+        params += [other_key, other_value]
+    if status is not None:
+        where.append(f"r.status = {mark}")
+        params.append(status)
+    if workflow_name is not None:
+        where.append(f"r.workflow_name = {mark}")
+        params.append(workflow_name)
+    cols = ", ".join("r." + c for c in RUN_COLS.split(", "))
+    sql = (
+        f"SELECT {cols} FROM tether_run_labels l JOIN tether_runs r ON r.run_id = l.run_id "
+        f"WHERE {' AND '.join(where)} ORDER BY l.created_at DESC, l.run_id DESC "
+        f"LIMIT {mark} OFFSET {mark}"
+    )
+    return sql, params
 
 
 def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, ...]:
     """Statements (one run-id parameter each) that delete a run's content.
 
     Ids, slots, names, statuses and timestamps stay; with `keep_input` the run's input
-    too (in its row and its `run_created` event).
+    too (in its row and its `run_created` event), and its labels with it.
     """
     if keep_input:
         return (
@@ -357,4 +421,13 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
         f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
+        *_purge_labels(mark),
+    )
+
+
+def _purge_labels(mark: str) -> tuple[str, ...]:
+    # A label may name whom the input was about (an owner): it goes with the input.
+    return (
+        f"UPDATE tether_runs SET labels = NULL WHERE run_id = {mark}",
+        f"DELETE FROM tether_run_labels WHERE run_id = {mark}",
     )

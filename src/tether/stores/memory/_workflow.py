@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..._ids import new_ulid
+from ..._validate import check_labels
 from ...errors import ConflictError, InvalidTransitionError
 from .. import _logic
 from .._records import (
@@ -340,18 +341,27 @@ class MemoryWorkflowStore:
         workflow_name: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
+        wanted = check_labels(labels).items()
         runs = sorted(self._s.runs.values(), key=lambda r: (r.created_at, r.run_id), reverse=True)
+        # The reference store filters in place: it holds every run in memory anyway.
         runs = [
             r
             for r in runs
             if (status is None or r.status == status)
             and (workflow_name is None or r.workflow_name == workflow_name)
+            and wanted <= r.labels.items()
         ]
         start = int(cursor) if cursor else 0
         page = runs[start : start + limit]
         more = start + limit < len(runs)
         return Page(items=tuple(page), next_cursor=str(start + limit) if more else None)
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+        run = _logic.relabeled(self._s.runs.get(run_id), run_id, labels)
+        self._s.runs[run_id] = run
+        return run
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         return sorted(
@@ -576,11 +586,12 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
+            # Labels go with the input (they may name whom it was about), not before.
             if keep_input:
                 s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
             else:
                 s.runs[run_id] = dataclasses.replace(
-                    run, input=None, output=None, error=None, input_digest=None
+                    run, input=None, output=None, error=None, input_digest=None, labels={}
                 )
         for key, step in list(s.steps.items()):
             if key[0] == run_id:

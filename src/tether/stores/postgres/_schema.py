@@ -325,6 +325,22 @@ _V9 = (
     "UPDATE tether_hooks SET chain_id = run_id WHERE chain_id IS NULL",
 )
 
+# Run labels: clear-text metadata, kept in the run's row (read with it) and one row per
+# label, whose index finds the runs carrying a label newest first without reading
+# any other run.
+_V14 = (
+    "ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS labels TEXT",
+    """CREATE TABLE IF NOT EXISTS tether_run_labels (
+        run_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (run_id, key)
+    )""",
+    "CREATE INDEX IF NOT EXISTS tether_run_labels_lookup "
+    "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
@@ -358,6 +374,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="one-statement end of a run",
         statements=(_fast_commit_function(end=True),),
     ),
+    Migration(version=14, name="run labels", statements=_V14),
 )
 
 

@@ -235,6 +235,8 @@ class _Txn:
         self._complete.add(r.run_id)
         self._hookless.add(r.run_id)
         self._later(_INSERT_RUN, rows.run_values(r), r.run_id)
+        for label in rows.label_values(r):
+            self._later(_SQL.insert_label, label)
 
     def update_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
@@ -23,6 +23,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from ..._validate import check_labels
 from ...errors import (
     ConflictError,
     InvalidInputError,
@@ -77,6 +78,7 @@ FALLBACK_POLL = 1.0
 FAST_CHECKOUT = 1.0
 #: Chunks a stream follower reads at a time.
 _FOLLOW_BATCH = 1000
+_LABEL_SQL = rows.statements("%s").insert_label
 #: How often a transaction rolled back by a deadlock or serialization failure is run
 #: again before the error reaches the caller.
 ROLLBACK_RETRIES = 8
@@ -400,8 +402,19 @@ class PostgresWorkflowStore:
         workflow_name: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
         offset = int(cursor) if cursor else 0
+        if labels:
+            sql, params = rows.labeled_runs_query("%s", check_labels(labels), status, workflow_name)
+            labeled = await self._sql(
+                lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall()
+            )
+            runs = [rows.run_from_row(r) for r in labeled]
+            more = len(runs) > limit
+            return Page(
+                items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None
+            )
         found = await self._sql(
             lambda c: c.execute(
                 f"SELECT {rows.RUN_COLS} FROM tether_runs "
@@ -415,6 +428,19 @@ class PostgresWorkflowStore:
         runs = [rows.run_from_row(r) for r in found]
         more = len(runs) > limit
         return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+        def label(t: _Txn) -> RunRecord:
+            run = _logic.relabeled(t.get_run(run_id), run_id, labels)
+            t.c.execute(
+                "UPDATE tether_runs SET labels = %s WHERE run_id = %s",
+                (rows.labels_text(run.labels), run_id),
+            )
+            for values in rows.label_values(run):
+                t.c.execute(_LABEL_SQL, values)
+            return run
+
+        return await self._write(label)
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._sql(

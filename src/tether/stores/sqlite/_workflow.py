@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from typing import TypeVar
 
 import orjson
 
 from ..._ids import new_ulid
+from ..._validate import check_labels
 from ...errors import ConflictError
 from .. import _logic
 from .. import _rows as rows
@@ -79,6 +80,8 @@ class _Txn:
 
     def insert_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.insert_run, rows.run_values(r))
+        if r.labels:
+            self.c.executemany(_SQL.insert_label, rows.label_values(r))
         self._runs[r.run_id] = r
 
     def update_run(self, r: RunRecord) -> None:
@@ -383,8 +386,19 @@ class SqliteWorkflowStore:
         workflow_name: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
         offset = int(cursor) if cursor else 0
+        if labels:
+            sql, params = rows.labeled_runs_query("?", check_labels(labels), status, workflow_name)
+            found = await self._db.read(
+                lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall()
+            )
+            runs = [rows.run_from_row(r) for r in found]
+            more = len(runs) > limit
+            return Page(
+                items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None
+            )
 
         def read(c: sqlite3.Connection) -> list[RunRecord]:
             found = c.execute(
@@ -398,6 +412,18 @@ class SqliteWorkflowStore:
         runs = await self._db.read(read)
         more = len(runs) > limit
         return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
+
+    async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
+        def label(c: sqlite3.Connection) -> RunRecord:
+            run = _logic.relabeled(_Txn(c, self._hook_retention).get_run(run_id), run_id, labels)
+            c.execute(
+                "UPDATE tether_runs SET labels = ? WHERE run_id = ?",
+                (rows.labels_text(run.labels), run_id),
+            )
+            c.executemany(_SQL.insert_label, rows.label_values(run))
+            return run
+
+        return await self._db.write(label)
 
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._db.read(

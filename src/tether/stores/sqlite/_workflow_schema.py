@@ -142,10 +142,27 @@ _V9 = (
     "UPDATE tether_hooks SET chain_id = run_id WHERE chain_id IS NULL",
 )
 
+# Run labels: clear-text metadata, kept in the run's row (read with it) and one row per
+# label, whose index finds the runs carrying a label newest first without reading
+# any other run.
+_V14 = (
+    "ALTER TABLE tether_runs ADD COLUMN labels TEXT",
+    """CREATE TABLE IF NOT EXISTS tether_run_labels (
+        run_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (run_id, key)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS tether_run_labels_lookup "
+    "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
+)
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
     (5, "host identity of workers", _V5),
     (6, "run input digests", _V6),
     (9, "chains of runs, hook retention", _V9),
+    (14, "run labels", _V14),
 )

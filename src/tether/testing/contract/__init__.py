@@ -17,6 +17,7 @@ from __future__ import annotations
 from ._attachments import AttachmentContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
+from ._labels import LabelContract
 from ._markers import FormatStampAccess, requires
 from ._submissions import SubmissionContract
 from ._workflow import WorkflowStoreContract
@@ -27,6 +28,7 @@ __all__ = [
     "ChainContract",
     "ConversationContract",
     "FormatStampAccess",
+    "LabelContract",
     "SubmissionContract",
     "WorkflowStoreContract",
     "requires",

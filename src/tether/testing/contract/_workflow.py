@@ -27,6 +27,7 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._labels import LabelContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -64,7 +65,7 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract):
+class WorkflowStoreContract(ChainContract, LabelContract):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
