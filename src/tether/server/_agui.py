@@ -283,7 +283,7 @@ def agui_routes(api: _Api) -> list[Route]:
         # Fold from the turn the run begins in: the earliest marker already recorded
         # (a retried run), else the tail before this request's writes.
         first = min([tail, *(started[f"{sid}:{m}"] for m, _ in new if f"{sid}:{m}" in started)])
-        first = min([first, *(e["index"] for e in events if _resolves(e, resumed))])
+        first = min([first, *(e["index"] for e in events if _asks(e, resumed))])
         begin = _turn_start(events, first)
         projection = AguiProjection(sid, body.runId, markers=frozenset(markers))
         opening = [{"type": "RUN_STARTED", "threadId": sid, "runId": body.runId}]
@@ -339,8 +339,11 @@ def _kind_of(events: list[dict[str, Any]], request_id: str) -> str | None:
     return None
 
 
-def _resolves(event: dict[str, Any], request_ids: set[str]) -> bool:
-    return event["type"] == "input.resolved" and event["data"].get("request_id") in request_ids
+def _asks(event: dict[str, Any], request_ids: set[str]) -> bool:
+    """Whether `event` asks one of `request_ids` (the run that answers it begins there)."""
+    if event["type"] not in ("input.requested", "authorization.required"):
+        return False
+    return (event["data"].get("request") or {}).get("request_id") in request_ids
 
 
 def _turn_start(events: list[dict[str, Any]], index: int) -> int:

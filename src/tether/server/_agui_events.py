@@ -99,6 +99,7 @@ class AguiProjection:
         self.text: tuple[str, Any, Any] | None = None  # (message id, step, attempt)
         self.parent: str | None = None  # the reply's text message, for its tool calls
         self.step: str | None = None
+        self.next_step: str | None = None
         self.announced: set[str] = set()
         self.requests: dict[str, tuple[dict[str, Any], str]] = {}
 
@@ -112,7 +113,7 @@ class AguiProjection:
         out = self._close_text()
         if self.step is not None:
             out.append({"type": "STEP_FINISHED", "stepName": self.step})
-            self.step = None
+        self.step = self.next_step = None
         return out
 
     def _announce(self, call_id: str, name: str, arguments: Any) -> list[dict[str, Any]]:
@@ -158,20 +159,26 @@ class AguiProjection:
             self.waiting.discard("sub:" + data["submission_id"])
         elif kind == "input.resolved":
             self.waiting.discard("req:" + str(data.get("request_id")))
+        elif kind in RUN_ENDS:
+            # No request outlives its turn (a workflow tool's question may end with it
+            # unresolved, when the turn is cancelled).
+            self.waiting = {m for m in self.waiting if not m.startswith("req:")}
         if not self.armed and not self.waiting and index > self.after:
             self.armed = True
             if self.after < 0:
                 # A new run: the client saw nothing of what came before.
-                self.text = self.step = self.parent = None
-        out: list[dict[str, Any]] = []
+                self.text = self.step = self.next_step = self.parent = None
+        head: list[dict[str, Any]] = []
         step_index = meta.get("stepIndex")
         if step_index is not None and kind not in RUN_ENDS and kind != "turn.waiting":
+            # A durable step of the turn is an AG-UI step, opened by its first event
+            # that shows something.
             name = f"{meta.get('turnId')}/step-{step_index}"
-            if name != self.step:
-                out.extend(self._close_step())
+            if name not in (self.step, self.next_step):
+                head.extend(self._close_step())
                 self.parent = None
-                self.step = name
-                out.append({"type": "STEP_STARTED", "stepName": name})
+                self.next_step = name
+        out: list[dict[str, Any]] = []
         end = False
         if kind == "message.delta":
             coords = (step_index, meta.get("attempt"))
@@ -249,11 +256,14 @@ class AguiProjection:
             message = data.get("error") or f"the {kind.split('.')[0]} failed"
             out.append({"type": "RUN_ERROR", "message": message, "code": code})
             end = True
+        if out and not end and self.step is None and self.next_step is not None:
+            self.step, self.next_step = self.next_step, None
+            head.append({"type": "STEP_STARTED", "stepName": self.step})
         if not self.armed:
             if end:
                 self.requests.clear()
             return [], False
-        return out, end
+        return head + out, end
 
     def ended(self) -> list[dict[str, Any]]:
         """What ends a stream whose session events stopped before the run's end."""
