@@ -10,6 +10,7 @@ in .ci/run). The HTTP tests run on SQLite and Postgres.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ import httpx
 import pytest
 from served_process import TOKEN, tether_serve
 
-from conftest import Served
+from conftest import Served, stranded_session
 from tether.server import agui_events
 
 AGUI = Path(__file__).with_name("agui")
@@ -407,3 +408,30 @@ async def test_error_statuses(served: Served) -> None:
     assert r.status_code == 422
     r = await client.get("/v1/agui/ops/th-f/stream")
     assert r.status_code == 204
+
+
+async def test_stranded_and_expired_threads(served: Served) -> None:
+    client = served.client()
+    await stranded_session(served, "old1")
+    [pending] = (await client.get("/v1/sessions/old1")).json()["pending"]
+    entry = {"interruptId": pending["request_id"], "status": "resolved"}
+    for r in (
+        await client.post("/v1/agui/ops", json=_run("old1", "r1", resume=[entry])),
+        await client.get("/v1/agui/ops/old1/stream"),
+    ):
+        assert r.status_code == 409 and r.json()["code"] == "session_stranded", r.text
+    # Refused before anything was admitted.
+    assert (await client.get("/v1/sessions/old1")).json()["pending"] == [pending]
+    # Retention 0: once closed, the content is gone: 410.
+    r = await client.post("/v1/sessions", json={"session_id": "gone", "retention": 0})
+    assert r.status_code == 201
+    await agui(served, _run("gone", "r1", "hello"))
+    assert (await client.post("/v1/sessions/gone/close")).status_code == 202
+    for _ in range(500):
+        if (await client.get("/v1/sessions/gone")).json()["status"] == "closed":
+            break
+        await asyncio.sleep(0.02)
+    r = await client.post("/v1/agui/ops", json=_run("gone", "r2", "again"))
+    assert r.status_code == 410 and r.json()["code"] == "session_expired", r.text
+    r = await client.get("/v1/agui/ops/gone/stream")
+    assert r.status_code == 410 and r.json()["code"] == "session_expired"

@@ -155,11 +155,18 @@ def agui_routes(api: _Api) -> list[Route]:
             yield _sse(opening, None)
         source = api.feeds.follow(session.run_id, start)
         pending: asyncio.Future[Any] | None = None
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(api.stopping.wait())
         try:
             while True:
                 if pending is None:
                     pending = asyncio.ensure_future(anext(source))
-                done, _ = await asyncio.wait({pending}, timeout=api.options.keepalive)
+                done, _ = await asyncio.wait(
+                    {pending, stopping},
+                    timeout=api.options.keepalive,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                if stopping.done():
+                    return  # the server stops: the client goes on by offset elsewhere
                 if not done:
                     yield b": keep-alive\n\n"
                     continue
@@ -175,6 +182,7 @@ def agui_routes(api: _Api) -> list[Route]:
                 if end:
                     return
         finally:
+            stopping.cancel()
             if pending is not None:
                 pending.cancel()
                 with contextlib.suppress(BaseException):
@@ -216,6 +224,8 @@ def agui_routes(api: _Api) -> list[Route]:
         if len({e.interruptId for e in resume}) != len(resume):
             raise ApiProblem(422, "invalid_input", "an interrupt is resumed twice")
         session = await thread(request, body.threadId, create=True)
+        # 409 stranded (a client stops retrying), 410 when retention deleted it.
+        await api._check_followable(session)
         sid = session.session_id
         events = [e.to_json() for e in await session.read_events()]
         tail = events[-1]["index"] + 1 if events else 0
@@ -296,6 +306,7 @@ def agui_routes(api: _Api) -> list[Route]:
     async def follow(request: Request) -> Response:
         thread_id = request.path_params["thread_id"]
         session = await thread(request, thread_id, create=False)
+        await api._check_followable(session)
         query = request.query_params
         raw = request.headers.get("last-event-id") or query.get("offset")
         run_id = query.get("runId")
