@@ -22,7 +22,7 @@ import pytest
 from served_process import TOKEN, tether_serve
 
 from conftest import Served, stranded_session
-from tether.server import agui_events
+from tether.server import AguiProjection, agui_events
 
 AGUI = Path(__file__).with_name("agui")
 
@@ -435,3 +435,46 @@ async def test_stranded_and_expired_threads(served: Served) -> None:
     assert r.status_code == 410 and r.json()["code"] == "session_expired", r.text
     r = await client.get("/v1/agui/ops/gone/stream")
     assert r.status_code == 410 and r.json()["code"] == "session_expired"
+
+
+def test_projection_goes_on_after_an_offset_and_across_attempts() -> None:
+    turn = [
+        _event(0, "turn.started", step=0, submission_id="s:m1", text="go"),
+        _event(1, "message.delta", text="Chec"),
+        _event(2, "message.delta", text="king."),
+        _event(3, "message.completed", text="Checking."),
+        _event(4, "turn.completed", step=2, submission_id="s:m1"),
+    ]
+    whole = AguiProjection("th", "r1")
+    frames = [whole.feed(e) for e in turn]
+    # Going on after index 1 shows exactly what the whole run showed after it: the
+    # open text is known from the events before, not from the adapter.
+    rest = AguiProjection("th", "r1", after=1)
+    assert [rest.feed(e) for e in turn][2:] == frames[2:]
+    silent = AguiProjection("th", "r1", after=1)
+    assert silent.feed(turn[0]) == ([], False) and silent.feed(turn[1]) == ([], False)
+    # A step that ran again (its worker died) streams its reply again: the abandoned
+    # attempt's text is closed, the new attempt's is a message of its own.
+    retried = agui_events(
+        [
+            turn[0],
+            turn[1],
+            {
+                **_event(2, "message.delta", text="Checking."),
+                "meta": {"turnId": "t1", "stepIndex": 1, "attempt": 2},
+            },
+            turn[3],
+            turn[4],
+        ],
+        thread_id="th",
+    )
+    texts = [(e["type"], e.get("messageId")) for e in retried if "TEXT" in e["type"]]
+    assert texts == [
+        ("TEXT_MESSAGE_START", "th:1"),
+        ("TEXT_MESSAGE_CONTENT", "th:1"),
+        ("TEXT_MESSAGE_END", "th:1"),
+        ("TEXT_MESSAGE_START", "th:2"),
+        ("TEXT_MESSAGE_CONTENT", "th:2"),
+        ("TEXT_MESSAGE_END", "th:2"),
+    ]
+    assert retried[-1]["outcome"] == {"type": "success"}
