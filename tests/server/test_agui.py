@@ -400,6 +400,9 @@ async def test_error_statuses(served: Served) -> None:
     assert r.status_code == 422
     r = await client.post("/v1/agui/ops", json=_run("th-e", "r1", "x" * (1 << 20)))
     assert r.status_code == 413 and r.json()["code"] == "body_too_large"
+    entry = {"interruptId": "approve:c1", "status": "resolved"}
+    r = await client.post("/v1/agui/ops", json=_run("th-e", "r1", "hi", resume=[entry]))
+    assert r.status_code == 404  # a resume answers a thread that exists
     r = await client.get("/v1/agui/ops/th-e/stream")
     assert r.status_code == 404  # no thread was opened by the refused runs
     assert (await client.get("/v1/sessions/th-e")).status_code == 404

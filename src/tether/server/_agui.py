@@ -223,7 +223,8 @@ def agui_routes(api: _Api) -> list[Route]:
             )
         if len({e.interruptId for e in resume}) != len(resume):
             raise ApiProblem(422, "invalid_input", "an interrupt is resumed twice")
-        session = await thread(request, body.threadId, create=True)
+        # A resume answers a thread that exists: only a run with messages opens one.
+        session = await thread(request, body.threadId, create=not resume)
         # 409 stranded (a client stops retrying), 410 when retention deleted it.
         await api._check_followable(session)
         sid = session.session_id

@@ -62,7 +62,8 @@ function resumableFetch(stats, dropAfter) {
           stats.reconnects.push(lastId);
           const again = await fetch(
             `${url}/${input.threadId}/stream?runId=${encodeURIComponent(input.runId)}`,
-            { headers: { ...auth, "Last-Event-ID": lastId } },
+            // Without an id yet, the GET replays the run from its start.
+            { headers: { ...auth, ...(lastId === null ? {} : { "Last-Event-ID": lastId }) } },
           );
           how = await pump(again, null);
         }
