@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -481,3 +482,38 @@ def test_projection_goes_on_after_an_offset_and_across_attempts() -> None:
         ("TEXT_MESSAGE_END", "th:2"),
     ]
     assert retried[-1]["outcome"] == {"type": "success"}
+
+
+@pytest.mark.crash
+async def test_reconnect_after_the_worker_was_killed(db: tuple[str, str | None]) -> None:
+    from test_reconnect import start_worker
+
+    from conftest import start_served
+
+    async for served in start_served(*db, worker=False):
+        first_worker = start_worker(served, hang=True)
+        second_worker = None
+        try:
+            first = await agui(served, _run("th-k", "r1", "check db"), drop_after="TOOL_CALL_END")
+            # The tool hangs in the first worker: kill it while the turn is in flight.
+            first_worker.send_signal(signal.SIGKILL)
+            first_worker.wait()
+            second_worker = start_worker(served, hang=False)
+            headers = {"Last-Event-ID": str(first[-1][0])}
+            async with served.client().stream(
+                "GET", "/v1/agui/ops/th-k/stream?runId=r1", headers=headers
+            ) as r:
+                rest = await _frames(r)
+            joined = first + rest
+            ids = [i for i, _ in joined if i is not None]
+            assert ids == sorted(set(ids))
+            assert _types(joined).count("TOOL_CALL_START") == 1
+            assert _types(joined).count("TEXT_MESSAGE_START") == 2  # Checking., Checked.
+            assert joined[-1][1]["outcome"] == {"type": "success"}
+            result = next(e for _, e in joined if e["type"] == "TOOL_CALL_RESULT")
+            assert result["content"] == "db: healthy"
+        finally:
+            for proc in (first_worker, second_worker):
+                if proc is not None and proc.poll() is None:
+                    proc.send_signal(signal.SIGKILL)
+                    proc.wait()
