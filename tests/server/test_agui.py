@@ -517,3 +517,14 @@ async def test_reconnect_after_the_worker_was_killed(db: tuple[str, str | None])
                 if proc is not None and proc.poll() is None:
                     proc.send_signal(signal.SIGKILL)
                     proc.wait()
+
+
+async def test_an_approver_the_agent_names_may_resume(served: Served) -> None:
+    first = await agui(served, _run("th-l", "r1", "restart db"))
+    [interrupt] = first[-1][1]["outcome"]["interrupts"]
+    assert interrupt["metadata"]["tether"]["approvers"] == ["lead"]
+    entry = {"interruptId": interrupt["id"], "status": "resolved", "payload": True}
+    run = await agui(served, _run("th-l", "r2", resume=[entry]), who="lead")
+    assert run[-1][1]["outcome"] == {"type": "success"}
+    resolved = [e for e in await _history(served, "th-l") if e["type"] == "input.resolved"]
+    assert [(e["data"]["answer"], e["data"]["by"]) for e in resolved] == [("approve", "lead")]
