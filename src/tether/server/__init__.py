@@ -13,6 +13,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 
     raise MissingExtraError("starlette", "server") from exc
 
+from ._agui_events import AguiProjection, agui_events
 from ._aisdk import ui_parts
 from ._app import ServerOptions, create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
@@ -21,6 +22,7 @@ from ._problems import ApiProblem
 
 __all__ = [
     "LOCAL_PRINCIPAL",
+    "AguiProjection",
     "ApiProblem",
     "Authenticator",
     "BearerTokens",
@@ -29,6 +31,7 @@ __all__ = [
     "ServerOptions",
     "SqliteWatcher",
     "WireEvent",
+    "agui_events",
     "create_app",
     "default_authenticator",
     "ui_parts",

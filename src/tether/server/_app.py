@@ -574,10 +574,10 @@ def create_app(
         route("/v1/sessions/{session_id}/events", api.events, ["GET"]),
         route("/v1/hooks/{token}", api.hook, ["POST"]),
     ]
+    from ._agui import agui_routes
     from ._aisdk import aisdk_routes
 
-    routes.extend(attachment_routes(api))
-    routes.extend(aisdk_routes(api))
+    routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api)])
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

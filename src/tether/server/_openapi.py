@@ -97,6 +97,12 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
         _query("follow", {"type": "boolean"}, "wait for new events (default true)"),
         _query("format", {"enum": ["sse", "ndjson"]}, "default from Accept, else sse"),
     ]
+    _agent = {
+        "name": "agent",
+        "in": "path",
+        "required": True,
+        "schema": {"type": "string", "enum": agents},
+    }
     paths: dict[str, Any] = {
         "/v1/sessions": {
             "post": {
@@ -355,6 +361,85 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
                         "content": {"text/event-stream": {"schema": {"type": "string"}}},
                     },
                     "204": {"description": "no turn in progress"},
+                    **common,
+                },
+            }
+        },
+        "/v1/agui/{agent}": {
+            "post": {
+                "parameters": [_agent],
+                "operationId": "aguiRun",
+                "summary": "AG-UI: run the agent on a thread (its session, opened on first use) "
+                "with the new user messages or the resume of its interrupts; answers the "
+                "run as AG-UI events (SSE; each frame's id is its session event's index)",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["threadId", "runId", "messages"],
+                                "properties": {
+                                    "threadId": {"type": "string", "pattern": ID_PATTERN},
+                                    "runId": {"type": "string", "minLength": 1},
+                                    "messages": {"type": "array", "items": {"type": "object"}},
+                                    "resume": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": ["interruptId", "status"],
+                                            "properties": {
+                                                "interruptId": {"type": "string"},
+                                                "status": {"enum": ["resolved", "cancelled"]},
+                                                "payload": {},
+                                            },
+                                        },
+                                    },
+                                },
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": {
+                        "description": "the run's AG-UI events, RUN_STARTED to RUN_FINISHED "
+                        "(outcome success, interrupt or cancelled) or RUN_ERROR",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **common,
+                    **_problems(403, 409, 413),
+                },
+            }
+        },
+        "/v1/agui/{agent}/{thread_id}/stream": {
+            "get": {
+                "parameters": [
+                    _agent,
+                    {
+                        "name": "thread_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "pattern": ID_PATTERN},
+                    },
+                    _query("offset", {"type": "integer", "minimum": -1}, "go on after it"),
+                    _query("runId", {"type": "string", "minLength": 1}, "the run's id"),
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": -1},
+                        "description": "the id of the last frame received (wins over offset)",
+                    },
+                ],
+                "operationId": "aguiStream",
+                "summary": "AG-UI: go on with a run's stream after an event index, or (without "
+                "one) replay the thread's run in progress or parked on interrupts",
+                "responses": {
+                    "200": {
+                        "description": "AG-UI events",
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    "204": {"description": "no run in progress or waiting"},
                     **common,
                 },
             }
