@@ -143,6 +143,14 @@ class _Txn:
                 self.c.execute(sql, params)
         self.take_stamps(stamped)
 
+    def read_many(self, statements: Sequence[tuple[str, Any]]) -> list[psycopg.Cursor[Any]]:
+        """Run statements whose results are read, behind the buffered writes: one round trip."""
+        with self.c.pipeline():
+            stamped = self.send_held()
+            cursors = [self.c.execute(sql, params) for sql, params in statements]
+        self.take_stamps(stamped)
+        return cursors
+
     def known(self) -> list[KnownRun]:
         """What each run row written here holds once the transaction commits."""
         return [

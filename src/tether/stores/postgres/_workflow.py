@@ -60,7 +60,7 @@ from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
 from ._txn import Conn, HeldConn, _events, _Txn
-from ._writes import PostgresWrites
+from ._writes import PostgresWrites, read_ahead
 
 if TYPE_CHECKING:
     from ._conversations import PostgresConversationStore
@@ -211,13 +211,22 @@ class PostgresWorkflowStore:
         self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
         with self._pool.connection() as conn:
-            # BEGIN and the server's clock in one round trip: the rules' "now".
-            cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
-            cursor.nextset()
-            row = cursor.fetchone()
-            assert row is not None
             paths: set[str] = set()
+            ahead = read_ahead(writes) if writes else None
             try:
+                if ahead is None:
+                    # BEGIN and the server's clock in one round trip: the rules' "now".
+                    cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
+                    cursor.nextset()
+                else:
+                    # With what the writes read (their locks first): one round trip.
+                    with conn.pipeline():
+                        conn.execute("BEGIN")
+                        cursor = conn.execute(f"SELECT {SERVER_NOW}")
+                        cursors = [conn.execute(q, v) for q, v in ahead.statements(self._namespace)]
+                    ahead.take(cursors)
+                row = cursor.fetchone()
+                assert row is not None
                 txn = _Txn(conn, float(row[0]), self._hook_retention)
                 if writes:
                     # The other stores' writes first (see `stores._writes`): every
@@ -233,6 +242,7 @@ class PostgresWorkflowStore:
                         None if conversations is None else conversations.announce,
                         now=txn.now,
                         held=held,
+                        ahead=ahead,
                     )
                     apply_writes(targets, writes)
                     paths = targets.paths
@@ -265,6 +275,10 @@ class PostgresWorkflowStore:
                 # statement (one round trip fewer). Only the lease's end is the server's.
                 txn = _Txn(conn, time.time(), self._hook_retention)
                 txn.hold("BEGIN", None)
+                # What the writes read (their locks first) goes out with the BEGIN.
+                ahead = read_ahead(writes)
+                if ahead is not None:
+                    ahead.take(txn.read_many(ahead.statements(self._namespace)))
                 held = HeldConn(txn)
                 conversations = self._conversations
                 targets = PostgresWrites(
@@ -274,6 +288,7 @@ class PostgresWorkflowStore:
                     None if conversations is None else conversations.announce,
                     now=txn.now,
                     held=held,
+                    ahead=ahead,
                 )
                 apply_writes(targets, writes)
                 run_id = fast.run.run_id

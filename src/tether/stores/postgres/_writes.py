@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import psycopg
 
 from ...errors import InvalidTransitionError
-from .._writes import AppendStream
+from .. import _conversation_rules as conv
+from .._writes import (
+    AdmitSubmission,
+    AppendRecords,
+    AppendStream,
+    JoinSubmissions,
+    RedactSubmissions,
+    ResolveSubmissions,
+    SettleSubmission,
+    StartSubmission,
+    StoreWrite,
+)
+from ._conversations import LOCK_STREAMS, streams_ahead
 from ._conversations import _Tx as _ConversationTx
 from ._notify import stream_key
+from ._submissions import LedgerAhead
 from ._submissions import _Tx as _LedgerTx
 from ._txn import HeldConn
 
-__all__ = ["PostgresWrites"]
+__all__ = ["PostgresWrites", "WritesAhead", "read_ahead"]
 
 Conn = psycopg.Connection[Any]
 
@@ -32,6 +46,66 @@ WITH s AS (
 )
 SELECT first FROM s
 """
+
+
+@dataclass(slots=True, kw_only=True)
+class WritesAhead:
+    """What a transaction's writes read, read ahead in the round trip of its BEGIN.
+
+    Ledger sessions are locked first (sorted), then conversation streams (sorted,
+    ``FOR UPDATE``): the order every transaction takes its locks in, ledger sessions
+    and streams before the run row.
+    """
+
+    ledger: LedgerAhead | None
+    paths: list[str]
+    streams: dict[str, conv.StreamRow | None] | None = field(default=None)
+
+    def statements(self, namespace: str) -> list[tuple[str, Any]]:
+        """The statements to send (in one pipeline, after BEGIN)."""
+        found = [] if self.ledger is None else self.ledger.statements(namespace)
+        if self.paths:
+            found.append((LOCK_STREAMS, (self.paths,)))
+        return found
+
+    def take(self, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
+        """Keep the rows the statements returned (their cursors, in order)."""
+        rest = list(cursors)
+        if self.ledger is not None:
+            locked, found, *rest = rest
+            self.ledger.take(locked.fetchall(), found.fetchall())
+        if self.paths:
+            self.streams = streams_ahead(self.paths, rest[0].fetchall())
+
+
+def read_ahead(writes: Sequence[StoreWrite]) -> WritesAhead | None:
+    """What `writes` will read, to read ahead; None when they read nothing."""
+    ids: set[str] = set()
+    keys: set[str] = set()
+    hosts: set[str] = set()
+    paths: set[str] = set()
+    for write in writes:
+        if isinstance(write, AppendRecords):
+            paths.add(write.path)
+        elif isinstance(write, AdmitSubmission):
+            ids.add(write.submission.submission_id)
+            keys.add(write.submission.session_key)
+        elif isinstance(write, StartSubmission):
+            ids.add(write.attempt.submission_id)
+        elif isinstance(write, JoinSubmissions):
+            ids.add(write.host.submission_id)
+            ids.update(write.submission_ids)
+        elif isinstance(write, SettleSubmission):
+            ids.add(write.attempt.submission_id)
+            hosts.add(write.attempt.submission_id)
+        elif isinstance(write, ResolveSubmissions):
+            ids.update(write.submission_ids)
+        elif isinstance(write, RedactSubmissions):
+            keys.update(write.session_keys)
+    if not (ids or keys or paths):
+        return None
+    ledger = LedgerAhead(ids=ids, keys=keys, hosts=hosts) if ids or keys else None
+    return WritesAhead(ledger=ledger, paths=sorted(paths))
 
 
 class PostgresWrites:
@@ -54,8 +128,11 @@ class PostgresWrites:
         *,
         now: float,
         held: HeldConn | None = None,
+        ahead: WritesAhead | None = None,
     ) -> None:
         self._now = now
+        # What the writes read, read ahead (`read_ahead`), shared by each write's rows.
+        self._ahead = ahead
         self._conn = conn
         # With `held` (the transaction's `HeldConn`), writes whose results nobody reads
         # are buffered for the transaction's next statement (its COMMIT at the latest).
@@ -69,10 +146,14 @@ class PostgresWrites:
 
     def ledger(self) -> _LedgerTx:
         now = self._now
-        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True, hold=self._hold)
+        ahead = None if self._ahead is None else self._ahead.ledger
+        return _LedgerTx(
+            self._conn, self._namespace, lambda: now, locking=True, hold=self._hold, ahead=ahead
+        )
 
     def conversations(self) -> _ConversationTx:
-        return _ConversationTx(self._conn, self._namespace, self._hold)
+        streams = None if self._ahead is None else self._ahead.streams
+        return _ConversationTx(self._conn, self._namespace, self._hold, streams)
 
     def append_stream(self, write: AppendStream) -> None:
         data = [bytes(c) for c in write.chunks]
