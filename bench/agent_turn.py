@@ -105,7 +105,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
 
-    def in_txn(self: Any, fn: Any, writes: Any = ()) -> Any:
+    def in_txn(self: Any, fn: Any, writes: Any = (), *rest: Any) -> Any:
         wrote = [False]
         execute = psycopg.Connection.execute
 
@@ -118,7 +118,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
 
         psycopg.Connection.execute = watched  # type: ignore[method-assign]
         try:
-            result = original_txn(self, fn, writes)
+            result = original_txn(self, fn, writes, *rest)
         finally:
             psycopg.Connection.execute = execute  # type: ignore[method-assign]
         if wrote[0] or writes:

@@ -236,6 +236,19 @@ class _Tx:
         return [s for s in decoded if s.status in statuses]
 
     def insert(self, submission: Submission) -> Submission:
+        ahead = self._ahead
+        if self._hold is not None and ahead is not None and submission.session_key in self._locked:
+            # A write riding on a commit (`AdmitSubmission`), its session locked ahead:
+            # nothing reads its sequence, so it goes with the next statement. The row
+            # returned has none; a later read in this transaction reads it from the
+            # server (behind the insert), sequence included.
+            self._hold(_INSERT, ledger_rows.insert_values(submission))
+            for chunk in ledger_rows.chunk_rows(submission):
+                self._hold(_INSERT_CHUNK, chunk)
+            ahead.ids.discard(submission.submission_id)
+            ahead.rows.pop(submission.submission_id, None)
+            ahead.raw.pop(submission.submission_id, None)
+            return submission
         # Sequences are drawn under the session lock, so within a session they commit
         # in order: a later admission can never become the head before an earlier one.
         # The lock and the insert go out together (one round trip): the server runs

@@ -45,10 +45,21 @@ _RUN_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= %s")
 _MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").replace(
     " FOR UPDATE", " ORDER BY r.run_id FOR UPDATE"
 )
+# A hook payload's reads, sent ahead with the transaction's first statements (see
+# `_Txn.hook_ahead`): the hook, its run locked, the hook again under that lock, and the
+# run's log (for an eager claim).
+_HOOK_BY_TOKEN = f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = %s"
+_RUN_OF_TOKEN = _RUNS_WITH_ACTIVE_STEPS.format(
+    "= (SELECT run_id FROM tether_hooks WHERE token = %s)"
+)
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 # A claim's log, for its replay: without the payloads no replay reads.
 _REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
+_LOG_OF_TOKEN = (
+    f"SELECT {_REPLAY_SELECT} FROM tether_events "
+    "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %s) ORDER BY slot"
+)
 
 
 def _events(conn: Conn, run_id: str, after: int, limit: int | None) -> list[EventRecord]:
@@ -93,6 +104,53 @@ class _Txn:
         # whole logs, kept current by this transaction's own inserts.
         self._loaded: dict[str, RunRecord | None] = {}
         self._logs: dict[str, list[EventRecord]] = {}
+        # Answers to `get_hook_by_token` read ahead (`take_hook_ahead`), in the order the
+        # rules ask for them.
+        self._hook_answers: dict[str, list[HookRecord | None]] = {}
+
+    @staticmethod
+    def hook_ahead(token: str, *, log: bool) -> list[tuple[str, Any]]:
+        """The reads of a hook payload (`_logic.resume_hook_and_claim`), to send ahead.
+
+        The hook, then its run locked (with its unfinished steps), then the hook again
+        under that lock, and with `log` the run's log: in one round trip with the
+        transaction's first statements instead of one each. `take_hook_ahead` keeps them.
+        """
+        found = [
+            (_HOOK_BY_TOKEN, (token,)),
+            (_RUN_OF_TOKEN, (token,)),
+            (_HOOK_BY_TOKEN, (token,)),
+        ]
+        if log:
+            found.append((_LOG_OF_TOKEN, (token,)))
+        return found
+
+    def take_hook_ahead(self, token: str, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
+        """Keep what the statements of `hook_ahead` returned, as far as it is consistent.
+
+        The rules read the hook, lock its run, and read the hook again under that lock.
+        Ahead, the run locked is the one the hook named when the lock statement ran:
+        the answers stand for the rules' reads only when it is the run the first read
+        named. Otherwise (the hook moved in between) the rules read again as usual.
+        """
+        before_row, locked_cur, again_cur, *log = cursors
+        before = before_row.fetchone()
+        locked = locked_cur.fetchall()
+        again = again_cur.fetchone()
+        hook = None if before is None else rows.hook_from_row(before)
+        if hook is None:
+            self._hook_answers[token] = [None]
+            return
+        if not locked or locked[0][0] != hook.run_id:
+            self._hook_answers[token] = [hook]
+            return
+        self._take_runs(locked)
+        after = None if again is None else rows.hook_from_row(again)
+        self._hook_answers[token] = [hook, after]
+        if log and after is not None and after.run_id == hook.run_id:
+            # Read under the run's lock, after the hook was seen still on it: the whole
+            # log, kept current by this transaction's own inserts.
+            self._logs[hook.run_id] = [rows.event_from_row(r) for r in log[0].fetchall()]
 
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
@@ -260,8 +318,8 @@ class _Txn:
         log = self._logs.get(run_id)
         if log is not None:
             return list(log)
-        self.flush()
-        found = self.c.execute(
+        # Behind the buffered writes (this transaction's events among them): one trip.
+        found = self._read(
             f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s ORDER BY slot",
             (run_id,),
         ).fetchall()
@@ -306,6 +364,9 @@ class _Txn:
         )
 
     def get_hook_by_token(self, token: str) -> HookRecord | None:
+        answers = self._hook_answers.get(token)
+        if answers:
+            return answers.pop(0)
         row = self._read(
             f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = %s", (token,)
         ).fetchone()

@@ -23,6 +23,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from ..._validate import check_identifier
 from ...errors import (
     ConflictError,
     InvalidInputError,
@@ -208,26 +209,42 @@ class PostgresWorkflowStore:
 
     # -- plumbing ----------------------------------------------------------------------
     def _in_txn(
-        self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()
+        self,
+        fn: Callable[[_Txn], T],
+        writes: Sequence[StoreWrite] = (),
+        hook: tuple[str, bool] | None = None,
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
+        """Run `fn` (and `writes` before it) in one transaction.
+
+        With `hook` (a token, and whether its run's log is wanted), the reads of a hook
+        payload go ahead too (`_Txn.hook_ahead`).
+        """
         with self._pool.connection() as conn:
             paths: set[str] = set()
             ahead = read_ahead(writes) if writes else None
+            first = [] if ahead is None else ahead.statements(self._namespace)
+            mine = len(first)
+            if hook is not None:
+                first += _Txn.hook_ahead(hook[0], log=hook[1])
             try:
-                if ahead is None:
+                if not first:
                     # BEGIN and the server's clock in one round trip: the rules' "now".
                     cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
                     cursor.nextset()
                 else:
-                    # With what the writes read (their locks first): one round trip.
+                    # With what the writes and the rules read (the writes' locks first,
+                    # then the run's): one round trip.
                     with conn.pipeline():
                         conn.execute("BEGIN")
                         cursor = conn.execute(f"SELECT {SERVER_NOW}")
-                        cursors = [conn.execute(q, v) for q, v in ahead.statements(self._namespace)]
-                    ahead.take(cursors)
+                        cursors = [conn.execute(q, v) for q, v in first]
+                    if ahead is not None:
+                        ahead.take(cursors[:mine])
                 row = cursor.fetchone()
                 assert row is not None
                 txn = _Txn(conn, float(row[0]), self._hook_retention)
+                if hook is not None:
+                    txn.take_hook_ahead(hook[0], cursors[mine:])
                 if writes:
                     # The other stores' writes first (see `stores._writes`): every
                     # transaction locks ledger sessions and streams before the run row.
@@ -312,13 +329,14 @@ class PostgresWorkflowStore:
         *,
         retry_conflict: bool = False,
         writes: Sequence[StoreWrite] = (),
+        hook: tuple[str, bool] | None = None,
     ) -> T:
         loop = asyncio.get_running_loop()
         conflicts = rollbacks = 0
         while True:
             try:
                 result, notes, known, paths = await loop.run_in_executor(
-                    self._executor, self._in_txn, fn, writes
+                    self._executor, self._in_txn, fn, writes, hook
                 )
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now
@@ -567,8 +585,12 @@ class PostgresWorkflowStore:
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
     ) -> HookRecord:
+        # Checked before its reads go out ahead of the rules (which check it too).
+        check_identifier(token, what="hook token")
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id), writes=writes
+            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id),
+            writes=writes,
+            hook=(token, False),
         )
 
     async def resume_hook_and_claim(
@@ -583,9 +605,11 @@ class PostgresWorkflowStore:
         run_id: str | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
+        check_identifier(token, what="hook token")
         return await self._write(
             lambda t: _logic.resume_hook_and_claim(t, token, payload, t.now, run_id, claim_for),
             writes=writes,
+            hook=(token, True),
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
