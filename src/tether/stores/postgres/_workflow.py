@@ -292,8 +292,9 @@ class PostgresWorkflowStore:
                 # statement (one round trip fewer). Only the lease's end is the server's.
                 txn = _Txn(conn, time.time(), self._hook_retention)
                 txn.hold("BEGIN", None)
-                # What the writes read (their locks first) goes out with the BEGIN.
-                ahead = read_ahead(writes)
+                # What the writes read (their locks first) goes out with the BEGIN;
+                # conversation appends check the stream in their own statement.
+                ahead = read_ahead(writes, checked=True)
                 if ahead is not None:
                     ahead.take(txn.read_many(ahead.statements(self._namespace)))
                 held = HeldConn(txn)
@@ -306,6 +307,7 @@ class PostgresWorkflowStore:
                     now=txn.now,
                     held=held,
                     ahead=ahead,
+                    checked=True,
                 )
                 apply_writes(targets, writes)
                 run_id = fast.run.run_id

@@ -47,6 +47,29 @@ WITH s AS (
 SELECT first FROM s
 """
 
+# A conversation append decided by the statement itself (`PostgresWrites.append_checked`):
+# it locks the stream row and moves its head only when the producer is the write's and
+# expects its sequence. Otherwise it fails (a division by the zero rows written), so
+# the server aborts the transaction before the COMMIT that follows it in the pipeline:
+# a refusal seen only once the round trip returned would come after that COMMIT.
+_APPEND_CHECKED = """
+WITH s AS (
+    UPDATE tether_conversation_streams
+    SET head = head + 1, next_producer_sequence = next_producer_sequence + 1
+    WHERE path = %(path)s AND producer_id = %(producer)s AND producer_epoch = %(epoch)s
+    AND incarnation = %(incarnation)s AND next_producer_sequence = %(sequence)s
+    RETURNING head
+), b AS (
+    INSERT INTO tether_conversation_batches (path, seq, producer_id, producer_epoch,
+        producer_sequence, submission_id, attempt_id, record_count, byte_size, digest,
+        chunk_count, data)
+    SELECT %(path)s, s.head, %(producer)s, %(epoch)s, %(sequence)s, NULL, NULL, %(count)s,
+        %(size)s, %(digest)s, 0, %(data)s::bytea FROM s
+    RETURNING seq
+)
+SELECT 1 / (SELECT count(*)::int FROM b)
+"""
+
 
 @dataclass(slots=True, kw_only=True)
 class WritesAhead:
@@ -78,15 +101,19 @@ class WritesAhead:
             self.streams = streams_ahead(self.paths, rest[0].fetchall())
 
 
-def read_ahead(writes: Sequence[StoreWrite]) -> WritesAhead | None:
-    """What `writes` will read, to read ahead; None when they read nothing."""
+def read_ahead(writes: Sequence[StoreWrite], *, checked: bool = False) -> WritesAhead | None:
+    """What `writes` will read, to read ahead; None when they read nothing.
+
+    With `checked`, conversation appends are left to `PostgresWrites.append_checked`.
+    """
     ids: set[str] = set()
     keys: set[str] = set()
     hosts: set[str] = set()
     paths: set[str] = set()
     for write in writes:
         if isinstance(write, AppendRecords):
-            paths.add(write.path)
+            if not checked:
+                paths.add(write.path)
         elif isinstance(write, AdmitSubmission):
             ids.add(write.submission.submission_id)
             keys.add(write.submission.session_key)
@@ -129,10 +156,13 @@ class PostgresWrites:
         now: float,
         held: HeldConn | None = None,
         ahead: WritesAhead | None = None,
+        checked: bool = False,
     ) -> None:
         self._now = now
         # What the writes read, read ahead (`read_ahead`), shared by each write's rows.
         self._ahead = ahead
+        # Conversation appends as one checking statement each (see `append_checked`).
+        self._checked = checked and held is not None
         self._conn = conn
         # With `held` (the transaction's `HeldConn`), writes whose results nobody reads
         # are buffered for the transaction's next statement (its COMMIT at the latest).
@@ -166,6 +196,35 @@ class PostgresWrites:
         elif self._conn.execute(_APPEND_STREAM, params).fetchone() is None:
             raise closed
         self._streams.add(stream_key(write.run_id, write.name))
+
+    def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
+        """Append in one statement, held for the next round trip (the COMMIT's).
+
+        Only on the one-round-trip path (`checked`), for a batch kept in its own row: a
+        stream that is not where the write expects it (another producer, a replayed
+        or skipped sequence, no stream) fails the transaction when the round trip
+        returns, nothing written, and the commit is decided again on the ordinary
+        path, where the rules give the answer (`FencedError`, the replay's offset...).
+        (It fails on the server, so the COMMIT after it in the pipeline never runs.)
+        The stream row is locked by the statement, after the ledger's sessions (read
+        ahead) and before the run's stream and row: the one lock order.
+        """
+        data, digest = encoded
+        if not self._checked or len(data) > conv.BATCH_CHUNK_BYTES or self._held is None:
+            return False
+        params = {
+            "path": write.path,
+            "producer": write.producer_id,
+            "epoch": write.producer_epoch,
+            "incarnation": write.incarnation,
+            "sequence": write.producer_sequence,
+            "count": len(write.records),
+            "size": len(data),
+            "digest": digest,
+            "data": data,
+        }
+        self._held.hold(_APPEND_CHECKED, params)
+        return True
 
     def appended(self, path: str) -> None:
         if path not in self.paths and self._announce is not None:
