@@ -179,3 +179,22 @@ async def test_an_append_the_stream_does_not_expect_is_decided_by_the_rules(
     assert [b.records for b in read.batches] == [({"text": "one"},)]
     run = await stores.workflow.get_run("r1")
     assert run is not None and run.head == head  # nothing of the refused commit landed
+
+
+async def test_a_worker_claims_queued_runs_in_few_trips(pg_backend: PostgresBackend) -> None:
+    # A wake-up taken from the queue (no eager claim: another process's message): the
+    # messages, the runs locked with the logs of those it takes, the claim's writes.
+    store = pg_backend.stores.workflow
+    for run_id in ("r1", "r2"):
+        await store.create_run(
+            NewRun(
+                run_id=run_id, workflow_name="wf", input=b"", deployment="d",
+                engine_version="e", queue="q",
+            )
+        )  # fmt: skip
+    trips = PostgresRoundTrips()
+    with trips.counting():
+        claimed = await store.claim_next("q", owner="w1", lease_seconds=30, limit=4)
+    assert sorted(c.run.run_id for _, c in claimed if c.run is not None) == ["r1", "r2"]
+    assert all(c.events and c.events[0].event_type == "run_created" for _, c in claimed)
+    assert trips.count <= 4, trips.describe()

@@ -56,6 +56,14 @@ _RUN_OF_TOKEN = _RUNS_WITH_ACTIVE_STEPS.format(
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 # A claim's log, for its replay: without the payloads no replay reads.
 _REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
+# The logs of the runs a claim will take (not ended, no live lease), read right after
+# `_MANY_RUNS_WITH_ACTIVE_STEPS` locked them, in the same round trip (see `prefetch`).
+_LOGS_OF_CLAIMABLE = (
+    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id IN ("
+    "SELECT run_id FROM tether_runs WHERE run_id = ANY(%s) AND status <> ALL(%s) "
+    "AND (lease_owner IS NULL OR lease_expires_at <= %s)) ORDER BY run_id, slot"
+)
+_LOGS = f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) ORDER BY run_id, slot"
 _LOG_OF_TOKEN = (
     f"SELECT {_REPLAY_SELECT} FROM tether_events "
     "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %s) ORDER BY slot"
@@ -277,24 +285,41 @@ class _Txn:
                 self._steps.setdefault((step.run_id, step.step_id), step)
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
-        """Lock and read these runs (and their logs) in one round trip each."""
+        """Lock and read these runs (and their logs) in one round trip.
+
+        Without `events`, the logs of those a claim would take now (not ended, no live
+        lease: `_logic.claim_messages` reads exactly those next) come along too, read
+        once the runs are locked, so nothing appends to them meanwhile. The rules still
+        decide which runs are claimed; a log read here for one they leave is unused, one
+        they claim without its log here is read then.
+        """
         wanted = sorted({r for r in run_ids if r not in self._runs and r not in self._loaded})
+        logs = sorted({r for r in run_ids if r not in self._logs})
         if wanted:
-            self._take_runs(self._read(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,)).fetchall())
+            statements: list[tuple[str, Any]] = [(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,))]
+            if events:
+                statements.append((_LOGS, (logs,)))
+            else:
+                terminal = sorted(TERMINAL_RUN_STATUSES)
+                statements.append((_LOGS_OF_CLAIMABLE, (wanted, terminal, self.now)))
+            locked, found = self.read_many(statements)
+            self._take_runs(locked.fetchall())
             for run_id in wanted:
                 self._loaded.setdefault(run_id, None)
-        if events:
-            logs = sorted({r for r in run_ids if r not in self._logs})
-            if logs:
-                found = self._read(
-                    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
-                    "ORDER BY run_id, slot",
-                    (logs,),
-                ).fetchall()
-                for run_id in logs:
-                    self._logs[run_id] = []
-                for row in found:
-                    self._logs[row[0]].append(rows.event_from_row(row))
+            self._take_logs(logs if events else [], found.fetchall())
+        elif events and logs:
+            self._take_logs(logs, self._read(_LOGS, (logs,)).fetchall())
+
+    def _take_logs(self, run_ids: Sequence[str], found: Sequence[Any]) -> None:
+        # Every run named gets a log (maybe empty); a run found without being named (read
+        # ahead for a claim) gets the events found for it.
+        for run_id in run_ids:
+            self._logs[run_id] = []
+        for row in found:
+            log = self._logs.get(row[0])
+            if log is None:
+                log = self._logs[row[0]] = []
+            log.append(rows.event_from_row(row))
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
