@@ -115,6 +115,8 @@ class _Txn:
         # Answers to `get_hook_by_token` read ahead (`take_hook_ahead`), in the order the
         # rules ask for them.
         self._hook_answers: dict[str, list[HookRecord | None]] = {}
+        #: The cursor of a statement sent with the BEGIN for `fn` (`_in_txn`'s `lead`).
+        self.lead: psycopg.Cursor[Any] | None = None
 
     @staticmethod
     def hook_ahead(token: str, *, log: bool) -> list[tuple[str, Any]]:
