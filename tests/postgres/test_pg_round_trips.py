@@ -18,11 +18,17 @@ from tether.agent.models import ModelRequest, ToolResultMessage
 from tether.errors import FencedError
 from tether.stores import (
     AppendRecords,
+    AttemptRef,
     Commit,
+    JoinSubmissions,
     NewEvent,
     NewRun,
     ProducerClaim,
+    SettleSubmission,
+    StartSubmission,
+    StoreWrite,
     StreamIdentity,
+    SubmissionInput,
 )
 from tether.stores.postgres import PostgresBackend
 from tether.testing import PostgresRoundTrips, Reply, ScriptedModel, WatchedCall, tool_call
@@ -136,7 +142,7 @@ def _append(producer: ProducerClaim, sequence: int, text: str) -> AppendRecords:
 
 
 async def _step(
-    pg_backend: PostgresBackend, epoch: int, head: int, n: int, *writes: AppendRecords
+    pg_backend: PostgresBackend, epoch: int, head: int, n: int, *writes: StoreWrite
 ) -> int:
     created = NewEvent(
         event_type="step_created",
@@ -199,3 +205,37 @@ async def test_a_worker_claims_queued_runs_in_few_trips(pg_backend: PostgresBack
     assert sorted(c.run.run_id for _, c in claimed if c.run is not None) == ["r1", "r2"]
     assert all(c.events and c.events[0].event_type == "run_created" for _, c in claimed)
     assert trips.count <= 3, trips.describe()
+
+
+async def test_joins_of_earlier_commits_settle_with_their_host(pg_backend: PostgresBackend) -> None:
+    # The ledger rows a commit changes are read ahead (the joins of a settling host
+    # among them, joined by an earlier commit): confirmed joins settle with the host,
+    # unconfirmed ones go back to the queue, on the one-round-trip path as elsewhere.
+    stores = pg_backend.stores
+    epoch, head = await _claimed(pg_backend, "r1")
+    for sid in ("m1", "m2", "m3"):
+        await stores.submissions.admit_direct(
+            SubmissionInput(
+                submission_id=sid, agent_name="a", instance_id="s", payload={}, canonical_ready=True
+            )
+        )
+    host = AttemptRef(submission_id="m1", attempt_id="t1")
+    head = await _step(
+        pg_backend, epoch, head, 1,
+        StartSubmission(attempt=host, owner_id="run:r1"),
+        JoinSubmissions(host=host, submission_ids=("m2",)),
+    )  # fmt: skip
+    joining = await stores.submissions.claim_joinable_submissions(host, agent_name="a")
+    assert [s.submission_id for s in joining] == ["m3"]
+    trips = PostgresRoundTrips()
+    trips.watch(stores.workflow, "commit")
+    with trips.counting():
+        await _step(pg_backend, epoch, head, 2, SettleSubmission(attempt=host, outcome="completed"))
+    (settle,) = trips.calls_of("commit")
+    assert settle.count <= 2, settle.describe()
+    got = {s: await stores.submissions.get_submission(s) for s in ("m1", "m2", "m3")}
+    assert [(g.status, g.outcome) for g in got.values() if g is not None] == [
+        ("settled", "completed"),
+        ("settled", "completed"),
+        ("queued", None),
+    ]

@@ -79,7 +79,8 @@ _LOCK_SESSIONS = (
     "SELECT session_key AS k FROM tether_agent_submissions WHERE submission_id = ANY(%s) "
     "UNION SELECT unnest(%s::text[])) AS keys ORDER BY k"
 )
-_JOINS = sorted({"joining", "joined"})
+_JOIN_STATUSES: frozenset[SubmissionStatus] = frozenset({"joining", "joined"})
+_JOINS = sorted(_JOIN_STATUSES)
 # The rows named, and every join of the hosts named, read once their sessions are locked.
 _SELECT_AHEAD = (
     f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = ANY(%s) "
@@ -210,7 +211,12 @@ class _Tx:
         joined_into: str | None = None,
     ) -> list[Submission]:
         ahead = self._ahead
-        if ahead is not None and session_key is None and joined_into in ahead.hosts:
+        if (
+            ahead is not None
+            and session_key is None
+            and joined_into in ahead.hosts
+            and statuses <= _JOIN_STATUSES
+        ):
             # Every join of the host was read ahead (its session locked), and every
             # row this transaction changed since is kept current there.
             for submission_id in list(ahead.raw):
