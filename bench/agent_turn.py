@@ -1,7 +1,7 @@
 """Whole agent turns as a user waits for them: from `send` to `turn.completed`.
 
     python bench/agent_turn.py [--pg URL | --no-pg] [--turns N] [--langgraph PYTHON]
-                               [--rounds R]
+                               [--rounds R] [--backends memory,sqlite,postgres]
 
 Each turn runs in a fresh session (opened, and idle, before the clock starts), with a
 model that answers at once: one tool call, then the final answer (and a variant with
@@ -11,6 +11,11 @@ share the event loop). Write commits are counted in the same window: on SQLite e
 transaction of the file's writer that changed rows; on Postgres every transaction of
 the backend that changed rows (one-round-trip commits, commits with writes decided
 on the run's copy, and stream writes included).
+
+On Postgres the round trips of a turn are counted too (`tether.testing.PostgresRoundTrips`,
+every statement or pipeline sync of the store connections, client and worker), in
+three more turns after the timed ones, so the counting's own cost stays out of the
+times: on a busy machine each round trip costs more than the CPU around it.
 
 `--langgraph PYTHON` also runs `bench/agent_turn_langgraph.py` with that interpreter (a
 venv with langgraph and its SQLite and Postgres checkpointers) in the same run, so the
@@ -105,7 +110,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
 
-    def in_txn(self: Any, fn: Any, writes: Any = ()) -> Any:
+    def in_txn(self: Any, fn: Any, writes: Any = (), *rest: Any) -> Any:
         wrote = [False]
         execute = psycopg.Connection.execute
 
@@ -118,7 +123,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
 
         psycopg.Connection.execute = watched  # type: ignore[method-assign]
         try:
-            result = original_txn(self, fn, writes)
+            result = original_txn(self, fn, writes, *rest)
         finally:
             psycopg.Connection.execute = execute  # type: ignore[method-assign]
         if wrote[0] or writes:
@@ -153,22 +158,40 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
 
 
+def round_trip_counter() -> Any:
+    """A `PostgresRoundTrips`, or None on a tree from before it (the bench runs on both)."""
+    try:
+        from tether.testing import PostgresRoundTrips  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        return None
+    return PostgresRoundTrips()
+
+
 async def tether_turns(
-    backend: Any, calls: int, turns: int, counter: Counter
-) -> tuple[list[float], list[int]]:
+    backend: Any, calls: int, turns: int, counter: Counter, trips: Any = None
+) -> tuple[list[float], list[int], list[int]]:
     agent = Agent(name=f"bench{calls}", model=ScriptedModel(script(calls)), tools=[noop])
     host = AgentHost(backend, [agent], deployment="bench-turn")
     tag = secrets.token_hex(3)
     seconds: list[float] = []
     commits: list[int] = []
+    round_trips: list[int] = []
+    counted = 3 if trips is not None else 0
     async with host.worker(poll_interval=0.01):
-        for i in range(turns + 2):
+        for i in range(turns + 2 + counted):
             session = await host.open_session(agent.name, session_id=f"{tag}-{calls}-{i}")
             for _ in range(500):
                 if (await session.state()).status == "idle":
                     break
                 await asyncio.sleep(0.005)
             await asyncio.sleep(0.05)  # the session's run has parked: nothing else writes
+            if i >= turns + 2:  # counted, not timed
+                trips.reset()
+                with trips.counting():
+                    await session.send("go")
+                    await session.wait_for("turn.completed", timeout=60)
+                round_trips.append(trips.count)
+                continue
             counter.on, counter.commits = True, 0
             start = time.perf_counter()
             await session.send("go")
@@ -178,17 +201,18 @@ async def tether_turns(
             if i >= 2:  # two warm-up turns: imports, statements, caches
                 seconds.append(elapsed)
                 commits.append(counter.commits)
-    return seconds, commits
+    return seconds, commits, round_trips
 
 
-Samples = dict[int, tuple[list[float], list[int]]]
+Samples = dict[int, tuple[list[float], list[int], list[int]]]
 
 
-def summary(seconds: list[float], commits: list[int]) -> dict[str, float]:
+def summary(seconds: list[float], commits: list[int], trips: list[int]) -> dict[str, float]:
     return {
         "ms": statistics.median(seconds) * 1000,
         "commits": statistics.median(commits),
         "max_commits": max(commits),
+        "trips": statistics.median(trips) if trips else float("nan"),
     }
 
 
@@ -215,7 +239,8 @@ async def on_postgres(url: str, turns: int) -> Samples:
     try:
         with counting_postgres(counter):
             async with tether.open_backend(url, namespace=namespace, pool_size=8) as backend:
-                return {c: await tether_turns(backend, c, turns, counter) for c in (1, 10)}
+                trips = round_trip_counter()
+                return {c: await tether_turns(backend, c, turns, counter, trips) for c in (1, 10)}
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(
@@ -248,23 +273,31 @@ def main() -> None:
         help="split the turns into rounds, tether then LangGraph in each, so a load that "
         "comes and goes on a shared machine weighs on both sides alike",
     )
+    parser.add_argument(
+        "--backends",
+        default="memory,sqlite,postgres",
+        help="which of memory, sqlite, postgres to run (comma-separated)",
+    )
     args = parser.parse_args()
-    pg = None if args.no_pg else args.pg
+    chosen = set(args.backends.split(","))
+    pg = None if args.no_pg or "postgres" not in chosen else args.pg
     per_round = max(1, args.turns // max(1, args.rounds))
-    ours: dict[str, dict[int, tuple[list[float], list[int]]]] = {}
+    ours: dict[str, dict[int, tuple[list[float], list[int], list[int]]]] = {}
     theirs: dict[str, dict[str, dict[str, list[Any]]]] = {}
     for _ in range(max(1, args.rounds)):
-        measured = {
-            "memory": asyncio.run(on_memory(per_round)),
-            "sqlite": asyncio.run(on_sqlite(per_round)),
-        }
+        measured = {}
+        if "memory" in chosen:
+            measured["memory"] = asyncio.run(on_memory(per_round))
+        if "sqlite" in chosen:
+            measured["sqlite"] = asyncio.run(on_sqlite(per_round))
         if pg:
             measured["postgres"] = asyncio.run(on_postgres(pg, per_round))
         for backend, shapes in measured.items():
-            for calls, (seconds, commits) in shapes.items():
-                kept = ours.setdefault(backend, {}).setdefault(calls, ([], []))
+            for calls, (seconds, commits, trips) in shapes.items():
+                kept = ours.setdefault(backend, {}).setdefault(calls, ([], [], []))
                 kept[0].extend(seconds)
                 kept[1].extend(commits)
+                kept[2].extend(trips)
         if args.langgraph:
             for backend, shapes in langgraph(args.langgraph, pg, per_round).items():
                 for calls, figures in shapes.items():
@@ -295,15 +328,18 @@ def main() -> None:
         "in each; one run; the machine may be shared)\n"
     )
     print(f"{'backend':<10}{'shape':<14}{'tether ms':>10}{'commits':>9}{'(max)':>7}"
-          f"{'LangGraph ms':>14}{'LG commits':>11}{'tether/LG':>11}")  # fmt: skip
+          f"{'trips':>7}{'LangGraph ms':>14}{'LG commits':>11}{'tether/LG':>11}")  # fmt: skip
     for backend, shapes in rows.items():
         for calls, figures in shapes.items():
             lg = other.get(backend, {}).get(str(calls), {})
             lg_ms = lg.get("ms")
             ratio = f"{figures['ms'] / lg_ms:10.2f}x" if lg_ms else f"{'-':>11}"
+            counted = figures["trips"]
+            trips = "-" if counted != counted else f"{counted:.0f}"  # NaN: not counted
             print(
                 f"{backend:<10}{f'{calls} tool call(s)':<14}{figures['ms']:>10.2f}"
                 f"{figures['commits']:>9.0f}{figures['max_commits']:>7.0f}"
+                f"{trips:>7}"
                 f"{(f'{lg_ms:.2f}' if lg_ms else '-'):>14}"
                 f"{lg.get('commits', '-')!s:>11}{ratio}"
             )

@@ -48,11 +48,25 @@ class WriteTargets(Protocol):
         """A batch was appended to conversation `path` (wake its subscribers after it)."""
         ...
 
+    def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
+        """Append the batch in one statement that checks the stream, if the backend can.
+
+        The statement must write only when the stream's producer is the write's and
+        expects its sequence next, and fail the whole transaction otherwise (the
+        backend then runs it again without this, and the rules give the answer).
+        False: not taken; the rules append it.
+        """
+        ...
+
 
 def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
     """Apply `writes` in order; raises (and the transaction must roll back) on a refusal."""
     for write in writes:
         if isinstance(write, AppendRecords):
+            encoded = conv.encode_batch(write.path, write.records)
+            if targets.append_checked(write, encoded):
+                targets.appended(write.path)
+                continue
             _, wrote = conv.append(
                 targets.conversations(),
                 path=write.path,
@@ -62,7 +76,7 @@ def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
                 producer_sequence=write.producer_sequence,
                 records=write.records,
                 submission=None,
-                encoded=conv.encode_batch(write.path, write.records),
+                encoded=encoded,
             )
             if wrote:
                 targets.appended(write.path)

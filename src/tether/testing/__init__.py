@@ -1,10 +1,13 @@
-"""Test helpers shipped with tether: a scripted model, a network-model guard, fault injection."""
+"""Test helpers shipped with tether: a scripted model, fault injection, round-trip counts."""
 
 from __future__ import annotations
 
 from ..agent.models import forbid_network_models as forbid_network_models
 from ._faults import FaultProxy as FaultProxy
 from ._faults import SmallDisk as SmallDisk
+from ._roundtrips import PostgresRoundTrips as PostgresRoundTrips
+from ._roundtrips import RoundTrip as RoundTrip
+from ._roundtrips import WatchedCall as WatchedCall
 from ._scripted import Reply as Reply
 from ._scripted import ScriptedModel as ScriptedModel
 from ._scripted import ScriptEntry as ScriptEntry
@@ -12,10 +15,13 @@ from ._scripted import tool_call as tool_call
 
 __all__ = [
     "FaultProxy",
+    "PostgresRoundTrips",
     "Reply",
+    "RoundTrip",
     "ScriptEntry",
     "ScriptedModel",
     "SmallDisk",
+    "WatchedCall",
     "forbid_network_models",
     "tool_call",
 ]

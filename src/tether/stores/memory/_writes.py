@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import InvalidTransitionError
 from .. import _conversation_rules as conv
 from .._agent_records import Submission, SubmissionStatus
-from .._writes import AppendStream
+from .._writes import AppendRecords, AppendStream
 
 if TYPE_CHECKING:
     from ._conversations import MemoryConversationStore
@@ -138,6 +138,9 @@ class MemoryWrites:
         if self._conversations is None:
             raise InvalidTransitionError("this memory backend has no conversation store")
         return _Streams(self._conversations, self._undo)
+
+    def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
+        return False  # the rules append it: their reads are local calls
 
     def append_stream(self, write: AppendStream) -> None:
         key = (write.run_id, write.name)

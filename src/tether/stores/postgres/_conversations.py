@@ -60,19 +60,51 @@ def _get_stream(conn: Conn, path: str, *, lock: bool) -> rules.StreamRow | None:
     return None if row is None else conv_rows.stream_from_row(row)
 
 
-class _Tx:
-    """`StreamTx` over one Postgres transaction; it locks the streams it reads."""
+#: Streams read ahead and locked, in sorted order (see `_Tx`).
+LOCK_STREAMS = (
+    f"SELECT {conv_rows.STREAM_COLUMNS} FROM tether_conversation_streams "
+    "WHERE path = ANY(%s) ORDER BY path FOR UPDATE"
+)
 
-    def __init__(self, conn: Conn, namespace: str, hold: Hold | None = None) -> None:
+
+def streams_ahead(paths: Sequence[str], found: Sequence[Any]) -> dict[str, rules.StreamRow | None]:
+    """The rows `LOCK_STREAMS` returned for `paths` (None: no such stream)."""
+    ahead: dict[str, rules.StreamRow | None] = dict.fromkeys(paths)
+    for row in found:
+        stream = conv_rows.stream_from_row(row)
+        ahead[stream.path] = stream
+    return ahead
+
+
+class _Tx:
+    """`StreamTx` over one Postgres transaction; it locks the streams it reads.
+
+    With `ahead`, the streams a transaction appends to were locked and read ahead
+    (`LOCK_STREAMS`, in the round trip of its first statements): they are served
+    from there, kept current by this transaction's own writes.
+    """
+
+    def __init__(
+        self,
+        conn: Conn,
+        namespace: str,
+        hold: Hold | None = None,
+        ahead: dict[str, rules.StreamRow | None] | None = None,
+    ) -> None:
         self.conn = conn
         self._namespace = namespace
         # Buffers a write whose result nobody reads, for the transaction's next statement.
         self._hold = hold
+        self._ahead = ahead
 
     def get_stream(self, path: str) -> rules.StreamRow | None:
+        if self._ahead is not None and path in self._ahead:
+            return self._ahead[path]
         return _get_stream(self.conn, path, lock=True)
 
     def put_stream(self, row: rules.StreamRow, *, new: bool) -> None:
+        if self._ahead is not None and row.path in self._ahead:
+            self._ahead[row.path] = row
         # A concurrent creation of the same path fails on the primary key; the runner
         # retries and the rules then compare identities.
         if new or self._hold is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 import psycopg
@@ -27,7 +28,7 @@ from .._agent_records import (
 )
 from .._ledger_store import LedgerStore
 
-__all__ = ["PostgresSubmissionStore", "TxRunner", "lookup_submission"]
+__all__ = ["LedgerAhead", "PostgresSubmissionStore", "TxRunner", "lookup_submission"]
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]
@@ -70,6 +71,62 @@ _LOCK_BY_SUBMISSION = (
 )
 
 
+# Every session involved, locked in one statement in sorted order (the server evaluates
+# a volatile function of the select list after the sort): those of the rows named, and
+# those named outright (an admission's, whose row may not exist yet).
+_LOCK_SESSIONS = (
+    "SELECT k, pg_advisory_xact_lock(hashtextextended(%s || k, 0)) FROM ("
+    "SELECT session_key AS k FROM tether_agent_submissions WHERE submission_id = ANY(%s) "
+    "UNION SELECT unnest(%s::text[])) AS keys ORDER BY k"
+)
+_JOIN_STATUSES: frozenset[SubmissionStatus] = frozenset({"joining", "joined"})
+_JOINS = sorted(_JOIN_STATUSES)
+# The rows named, and every join of the hosts named, read once their sessions are locked.
+_SELECT_AHEAD = (
+    f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = ANY(%s) "
+    "OR (joined_into = ANY(%s) AND status = ANY(%s))"
+)
+
+
+@dataclass(slots=True, kw_only=True)
+class LedgerAhead:
+    """Ledger rows a transaction reads ahead, in the round trip of its first statements.
+
+    A step commit's ledger writes each read the rows they change (`_ledger`): read one
+    by one that is a round trip per row (its session's lock with it). Read ahead, the
+    sessions of every row named are locked first, in sorted order, then the rows and
+    the joins of the hosts named are read in the same round trip, and the rules are
+    served from here. The rows stay current: every write of the transaction passes
+    through `_Tx.update`, which keeps the copy here. A row not named, or a select this
+    cannot answer whole, is read from the server as before.
+    """
+
+    ids: set[str]
+    keys: set[str]
+    hosts: set[str]
+    locked: set[str] = field(default_factory=set)
+    raw: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    rows: dict[str, Submission | None] = field(default_factory=dict)
+
+    def statements(self, namespace: str) -> list[tuple[str, Any]]:
+        """The lock and the read, to send in one pipeline (after BEGIN)."""
+        ids = sorted(self.ids)
+        return [
+            (_LOCK_SESSIONS, (_lock_prefix(namespace), ids, sorted(self.keys))),
+            (_SELECT_AHEAD, (ids, sorted(self.hosts), _JOINS)),
+        ]
+
+    def take(self, locked: Sequence[Any], found: Sequence[Any]) -> None:
+        """Keep what the two statements returned."""
+        self.locked.update(str(row[0]) for row in locked)
+        for row in found:
+            self.raw[str(row[1])] = tuple(row)
+
+    def known(self, submission_id: str) -> bool:
+        """Whether the row (or its absence) is known here: named, a join read, or written."""
+        return submission_id in self.ids or submission_id in self.raw or submission_id in self.rows
+
+
 class _Tx:
     """`LedgerTx` over one Postgres transaction.
 
@@ -85,6 +142,7 @@ class _Tx:
         *,
         locking: bool,
         hold: Hold | None = None,
+        ahead: LedgerAhead | None = None,
     ) -> None:
         self.conn = conn
         # Buffers a write whose result nobody reads, for the transaction's next statement.
@@ -93,7 +151,9 @@ class _Tx:
         self._lock_prefix = _lock_prefix(namespace)
         self._now = clock()
         self._locking = locking
-        self._locked: set[str] = set()
+        # Rows read ahead (with their sessions' locks), shared by the transaction's writes.
+        self._ahead = ahead
+        self._locked: set[str] = set() if ahead is None else ahead.locked
 
     def now(self) -> float:
         return self._now
@@ -117,6 +177,12 @@ class _Tx:
         )
 
     def get(self, submission_id: str) -> Submission | None:
+        ahead = self._ahead
+        if ahead is not None and ahead.known(submission_id):
+            if submission_id not in ahead.rows:
+                raw = ahead.raw.pop(submission_id, None)
+                ahead.rows[submission_id] = None if raw is None else self._decode(raw)
+            return ahead.rows[submission_id]
         select = (
             f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
         )
@@ -144,6 +210,25 @@ class _Tx:
         session_key: str | None = None,
         joined_into: str | None = None,
     ) -> list[Submission]:
+        ahead = self._ahead
+        if (
+            ahead is not None
+            and session_key is None
+            and joined_into in ahead.hosts
+            and statuses <= _JOIN_STATUSES
+        ):
+            # Every join of the host was read ahead (its session locked), and every
+            # row this transaction changed since is kept current there.
+            for submission_id in list(ahead.raw):
+                self.get(submission_id)
+            return sorted(
+                (
+                    s
+                    for s in ahead.rows.values()
+                    if s is not None and s.status in statuses and s.joined_into == joined_into
+                ),
+                key=lambda s: s.sequence,
+            )
         if self._locking and session_key is not None:
             self.lock_sessions([session_key])
         rows = self.conn.execute(
@@ -157,6 +242,19 @@ class _Tx:
         return [s for s in decoded if s.status in statuses]
 
     def insert(self, submission: Submission) -> Submission:
+        ahead = self._ahead
+        if self._hold is not None and ahead is not None and submission.session_key in self._locked:
+            # A write riding on a commit (`AdmitSubmission`), its session locked ahead:
+            # nothing reads its sequence, so it goes with the next statement. The row
+            # returned has none; a later read in this transaction reads it from the
+            # server (behind the insert), sequence included.
+            self._hold(_INSERT, ledger_rows.insert_values(submission))
+            for chunk in ledger_rows.chunk_rows(submission):
+                self._hold(_INSERT_CHUNK, chunk)
+            ahead.ids.discard(submission.submission_id)
+            ahead.rows.pop(submission.submission_id, None)
+            ahead.raw.pop(submission.submission_id, None)
+            return submission
         # Sequences are drawn under the session lock, so within a session they commit
         # in order: a later admission can never become the head before an earlier one.
         # The lock and the insert go out together (one round trip): the server runs
@@ -172,15 +270,25 @@ class _Tx:
         if chunks:
             with self.conn.cursor() as cur:
                 cur.executemany(_INSERT_CHUNK, chunks)
-        return _ledger.replace_row(submission, sequence=int(row[0]))
+        inserted_row = _ledger.replace_row(submission, sequence=int(row[0]))
+        if self._ahead is not None:
+            self._ahead.rows[submission.submission_id] = inserted_row
+        return inserted_row
 
     def update(self, s: Submission) -> None:
+        if self._ahead is not None:
+            self._ahead.rows[s.submission_id] = s
         if self._hold is not None:
             self._hold(_UPDATE, ledger_rows.update_values(s))
         else:
             self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
     def redact(self, s: Submission) -> None:
+        if self._ahead is not None:
+            # Read again if asked for: the content the copy holds is gone.
+            self._ahead.ids.discard(s.submission_id)
+            self._ahead.rows.pop(s.submission_id, None)
+            self._ahead.raw.pop(s.submission_id, None)
         row, chunks = ledger_rows.redact_values(s)
         self.conn.execute(_REDACT, row)
         self.conn.execute(_REDACT_CHUNKS, chunks)

@@ -45,10 +45,29 @@ _RUN_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= %s")
 _MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").replace(
     " FOR UPDATE", " ORDER BY r.run_id FOR UPDATE"
 )
+# A hook payload's reads, sent ahead with the transaction's first statements (see
+# `_Txn.hook_ahead`): the hook, its run locked, the hook again under that lock, and the
+# run's log (for an eager claim).
+_HOOK_BY_TOKEN = f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = %s"
+_RUN_OF_TOKEN = _RUNS_WITH_ACTIVE_STEPS.format(
+    "= (SELECT run_id FROM tether_hooks WHERE token = %s)"
+)
 # attrs is JSONB: read it back as text so the shared mapper parses it with orjson.
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 # A claim's log, for its replay: without the payloads no replay reads.
 _REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
+# The logs of the runs a claim will take (not ended, no live lease), read right after
+# `_MANY_RUNS_WITH_ACTIVE_STEPS` locked them, in the same round trip (see `prefetch`).
+_LOGS_OF_CLAIMABLE = (
+    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id IN ("
+    "SELECT run_id FROM tether_runs WHERE run_id = ANY(%s) AND status <> ALL(%s) "
+    "AND (lease_owner IS NULL OR lease_expires_at <= %s)) ORDER BY run_id, slot"
+)
+_LOGS = f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) ORDER BY run_id, slot"
+_LOG_OF_TOKEN = (
+    f"SELECT {_REPLAY_SELECT} FROM tether_events "
+    "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %s) ORDER BY slot"
+)
 
 
 def _events(conn: Conn, run_id: str, after: int, limit: int | None) -> list[EventRecord]:
@@ -93,6 +112,55 @@ class _Txn:
         # whole logs, kept current by this transaction's own inserts.
         self._loaded: dict[str, RunRecord | None] = {}
         self._logs: dict[str, list[EventRecord]] = {}
+        # Answers to `get_hook_by_token` read ahead (`take_hook_ahead`), in the order the
+        # rules ask for them.
+        self._hook_answers: dict[str, list[HookRecord | None]] = {}
+        #: The cursor of a statement sent with the BEGIN for `fn` (`_in_txn`'s `lead`).
+        self.lead: psycopg.Cursor[Any] | None = None
+
+    @staticmethod
+    def hook_ahead(token: str, *, log: bool) -> list[tuple[str, Any]]:
+        """The reads of a hook payload (`_logic.resume_hook_and_claim`), to send ahead.
+
+        The hook, then its run locked (with its unfinished steps), then the hook again
+        under that lock, and with `log` the run's log: in one round trip with the
+        transaction's first statements instead of one each. `take_hook_ahead` keeps them.
+        """
+        found = [
+            (_HOOK_BY_TOKEN, (token,)),
+            (_RUN_OF_TOKEN, (token,)),
+            (_HOOK_BY_TOKEN, (token,)),
+        ]
+        if log:
+            found.append((_LOG_OF_TOKEN, (token,)))
+        return found
+
+    def take_hook_ahead(self, token: str, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
+        """Keep what the statements of `hook_ahead` returned, as far as it is consistent.
+
+        The rules read the hook, lock its run, and read the hook again under that lock.
+        Ahead, the run locked is the one the hook named when the lock statement ran:
+        the answers stand for the rules' reads only when it is the run the first read
+        named. Otherwise (the hook moved in between) the rules read again as usual.
+        """
+        before_row, locked_cur, again_cur, *log = cursors
+        before = before_row.fetchone()
+        locked = locked_cur.fetchall()
+        again = again_cur.fetchone()
+        hook = None if before is None else rows.hook_from_row(before)
+        if hook is None:
+            self._hook_answers[token] = [None]
+            return
+        if not locked or locked[0][0] != hook.run_id:
+            self._hook_answers[token] = [hook]
+            return
+        self._take_runs(locked)
+        after = None if again is None else rows.hook_from_row(again)
+        self._hook_answers[token] = [hook, after]
+        if log and after is not None and after.run_id == hook.run_id:
+            # Read under the run's lock, after the hook was seen still on it: the whole
+            # log, kept current by this transaction's own inserts.
+            self._logs[hook.run_id] = [rows.event_from_row(r) for r in log[0].fetchall()]
 
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
@@ -142,6 +210,14 @@ class _Txn:
             for sql, params in then:
                 self.c.execute(sql, params)
         self.take_stamps(stamped)
+
+    def read_many(self, statements: Sequence[tuple[str, Any]]) -> list[psycopg.Cursor[Any]]:
+        """Run statements whose results are read, behind the buffered writes: one round trip."""
+        with self.c.pipeline():
+            stamped = self.send_held()
+            cursors = [self.c.execute(sql, params) for sql, params in statements]
+        self.take_stamps(stamped)
+        return cursors
 
     def known(self) -> list[KnownRun]:
         """What each run row written here holds once the transaction commits."""
@@ -211,24 +287,41 @@ class _Txn:
                 self._steps.setdefault((step.run_id, step.step_id), step)
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
-        """Lock and read these runs (and their logs) in one round trip each."""
+        """Lock and read these runs (and their logs) in one round trip.
+
+        Without `events`, the logs of those a claim would take now (not ended, no live
+        lease: `_logic.claim_messages` reads exactly those next) come along too, read
+        once the runs are locked, so nothing appends to them meanwhile. The rules still
+        decide which runs are claimed; a log read here for one they leave is unused, one
+        they claim without its log here is read then.
+        """
         wanted = sorted({r for r in run_ids if r not in self._runs and r not in self._loaded})
+        logs = sorted({r for r in run_ids if r not in self._logs})
         if wanted:
-            self._take_runs(self._read(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,)).fetchall())
+            statements: list[tuple[str, Any]] = [(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,))]
+            if events:
+                statements.append((_LOGS, (logs,)))
+            else:
+                terminal = sorted(TERMINAL_RUN_STATUSES)
+                statements.append((_LOGS_OF_CLAIMABLE, (wanted, terminal, self.now)))
+            locked, found = self.read_many(statements)
+            self._take_runs(locked.fetchall())
             for run_id in wanted:
                 self._loaded.setdefault(run_id, None)
-        if events:
-            logs = sorted({r for r in run_ids if r not in self._logs})
-            if logs:
-                found = self._read(
-                    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) "
-                    "ORDER BY run_id, slot",
-                    (logs,),
-                ).fetchall()
-                for run_id in logs:
-                    self._logs[run_id] = []
-                for row in found:
-                    self._logs[row[0]].append(rows.event_from_row(row))
+            self._take_logs(logs if events else [], found.fetchall())
+        elif events and logs:
+            self._take_logs(logs, self._read(_LOGS, (logs,)).fetchall())
+
+    def _take_logs(self, run_ids: Sequence[str], found: Sequence[Any]) -> None:
+        # Every run named gets a log (maybe empty); a run found without being named (read
+        # ahead for a claim) gets the events found for it.
+        for run_id in run_ids:
+            self._logs[run_id] = []
+        for row in found:
+            log = self._logs.get(row[0])
+            if log is None:
+                log = self._logs[row[0]] = []
+            log.append(rows.event_from_row(row))
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
@@ -254,8 +347,8 @@ class _Txn:
         log = self._logs.get(run_id)
         if log is not None:
             return list(log)
-        self.flush()
-        found = self.c.execute(
+        # Behind the buffered writes (this transaction's events among them): one trip.
+        found = self._read(
             f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s ORDER BY slot",
             (run_id,),
         ).fetchall()
@@ -300,6 +393,9 @@ class _Txn:
         )
 
     def get_hook_by_token(self, token: str) -> HookRecord | None:
+        answers = self._hook_answers.get(token)
+        if answers:
+            return answers.pop(0)
         row = self._read(
             f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = %s", (token,)
         ).fetchone()

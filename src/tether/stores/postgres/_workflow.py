@@ -23,7 +23,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
-from ..._validate import check_labels
+from ..._validate import check_identifier, check_labels
 from ...errors import (
     ConflictError,
     InvalidInputError,
@@ -61,7 +61,7 @@ from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
 from ._txn import Conn, HeldConn, _events, _Txn
-from ._writes import PostgresWrites
+from ._writes import PostgresWrites, read_ahead
 
 if TYPE_CHECKING:
     from ._conversations import PostgresConversationStore
@@ -151,19 +151,32 @@ def _raise_wrapped(exc: BaseException) -> NoReturn:
     raise wrapped from exc
 
 
-def _take(
-    c: Conn, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    until = now + lease_seconds
-    found = c.execute(
-        "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %s AND "
-        "available_at <= %s AND (lease_owner IS NULL OR lease_expires_at <= %s) "
-        "ORDER BY available_at, message_id LIMIT %s FOR UPDATE SKIP LOCKED) "
-        "UPDATE tether_queue q SET lease_owner = %s, lease_expires_at = %s, "
-        "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
-        "RETURNING q.message_id, q.payload, q.deliveries, q.available_at",
-        (queue, now, now, limit, owner, until),
-    ).fetchall()
+# The transaction's clock (its start, so the same in each of its statements): a take
+# sent with the BEGIN measures its deliveries and leases on it, as the rules then do.
+_TXN_NOW = "extract(epoch FROM transaction_timestamp())::float8"
+_TAKE = (
+    "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %(queue)s AND "
+    "available_at <= {now} AND (lease_owner IS NULL OR lease_expires_at <= {now}) "
+    "ORDER BY available_at, message_id LIMIT %(limit)s FOR UPDATE SKIP LOCKED) "
+    "UPDATE tether_queue q SET lease_owner = %(owner)s, lease_expires_at = {now} + %(lease)s, "
+    "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
+    "RETURNING q.message_id, q.payload, q.deliveries, q.available_at"
+)
+
+
+def _take_statement(
+    queue: str, owner: str, lease_seconds: float, limit: int, now: float | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The take of up to `limit` messages; at `now`, or at the transaction's clock."""
+    params: dict[str, Any] = {"queue": queue, "owner": owner, "lease": lease_seconds}
+    params["limit"] = limit
+    if now is None:
+        return _TAKE.format(now=_TXN_NOW), params
+    params["now"] = now
+    return _TAKE.format(now="%(now)s"), params
+
+
+def _taken(found: list[Any], queue: str, owner: str, until: float) -> list[Message]:
     found.sort(key=lambda r: (r[3], r[0]))
     return [
         Message(
@@ -176,6 +189,13 @@ def _take(
         )
         for r in found
     ]
+
+
+def _take(
+    c: Conn, queue: str, owner: str, lease_seconds: float, limit: int, now: float
+) -> list[Message]:
+    sql, params = _take_statement(queue, owner, lease_seconds, limit, now)
+    return _taken(c.execute(sql, params).fetchall(), queue, owner, now + lease_seconds)
 
 
 class PostgresWorkflowStore:
@@ -210,17 +230,50 @@ class PostgresWorkflowStore:
 
     # -- plumbing ----------------------------------------------------------------------
     def _in_txn(
-        self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite] = ()
+        self,
+        fn: Callable[[_Txn], T],
+        writes: Sequence[StoreWrite] = (),
+        hook: tuple[str, bool] | None = None,
+        lead: tuple[str, Any] | None = None,
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
+        """Run `fn` (and `writes` before it) in one transaction.
+
+        With `hook` (a token, and whether its run's log is wanted), the reads of a hook
+        payload go ahead too (`_Txn.hook_ahead`). With `lead`, a statement on the
+        transaction's clock (`_TXN_NOW`, the rules' "now" then) goes with the BEGIN,
+        its cursor in `_Txn.lead` (writes and hook not with it).
+        """
         with self._pool.connection() as conn:
-            # BEGIN and the server's clock in one round trip: the rules' "now".
-            cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
-            cursor.nextset()
-            row = cursor.fetchone()
-            assert row is not None
             paths: set[str] = set()
+            ahead = read_ahead(writes) if writes else None
+            first = [] if ahead is None else ahead.statements(self._namespace)
+            mine = len(first)
+            if hook is not None:
+                first += _Txn.hook_ahead(hook[0], log=hook[1])
+            if lead is not None:
+                first.append(lead)
             try:
+                if not first:
+                    # BEGIN and the server's clock in one round trip: the rules' "now".
+                    cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
+                    cursor.nextset()
+                else:
+                    # With what the writes and the rules read (the writes' locks first,
+                    # then the run's): one round trip.
+                    clock = SERVER_NOW if lead is None else _TXN_NOW
+                    with conn.pipeline():
+                        conn.execute("BEGIN")
+                        cursor = conn.execute(f"SELECT {clock}")
+                        cursors = [conn.execute(q, v) for q, v in first]
+                    if ahead is not None:
+                        ahead.take(cursors[:mine])
+                row = cursor.fetchone()
+                assert row is not None
                 txn = _Txn(conn, float(row[0]), self._hook_retention)
+                if hook is not None:
+                    txn.take_hook_ahead(hook[0], cursors[mine:])
+                if lead is not None:
+                    txn.lead = cursors[-1]
                 if writes:
                     # The other stores' writes first (see `stores._writes`): every
                     # transaction locks ledger sessions and streams before the run row.
@@ -235,6 +288,7 @@ class PostgresWorkflowStore:
                         None if conversations is None else conversations.announce,
                         now=txn.now,
                         held=held,
+                        ahead=ahead,
                     )
                     apply_writes(targets, writes)
                     paths = targets.paths
@@ -267,6 +321,11 @@ class PostgresWorkflowStore:
                 # statement (one round trip fewer). Only the lease's end is the server's.
                 txn = _Txn(conn, time.time(), self._hook_retention)
                 txn.hold("BEGIN", None)
+                # What the writes read (their locks first) goes out with the BEGIN;
+                # conversation appends check the stream in their own statement.
+                ahead = read_ahead(writes, checked=True)
+                if ahead is not None:
+                    ahead.take(txn.read_many(ahead.statements(self._namespace)))
                 held = HeldConn(txn)
                 conversations = self._conversations
                 targets = PostgresWrites(
@@ -276,6 +335,8 @@ class PostgresWorkflowStore:
                     None if conversations is None else conversations.announce,
                     now=txn.now,
                     held=held,
+                    ahead=ahead,
+                    checked=True,
                 )
                 apply_writes(targets, writes)
                 run_id = fast.run.run_id
@@ -299,13 +360,15 @@ class PostgresWorkflowStore:
         *,
         retry_conflict: bool = False,
         writes: Sequence[StoreWrite] = (),
+        hook: tuple[str, bool] | None = None,
+        lead: tuple[str, Any] | None = None,
     ) -> T:
         loop = asyncio.get_running_loop()
         conflicts = rollbacks = 0
         while True:
             try:
                 result, notes, known, paths = await loop.run_in_executor(
-                    self._executor, self._in_txn, fn, writes
+                    self._executor, self._in_txn, fn, writes, hook, lead
                 )
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now
@@ -578,8 +641,12 @@ class PostgresWorkflowStore:
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
     ) -> HookRecord:
+        # Checked before its reads go out ahead of the rules (which check it too).
+        check_identifier(token, what="hook token")
         return await self._write(
-            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id), writes=writes
+            lambda t: _logic.resume_hook(t, token, payload, t.now, run_id),
+            writes=writes,
+            hook=(token, False),
         )
 
     async def resume_hook_and_claim(
@@ -594,9 +661,11 @@ class PostgresWorkflowStore:
         run_id: str | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
+        check_identifier(token, what="hook token")
         return await self._write(
             lambda t: _logic.resume_hook_and_claim(t, token, payload, t.now, run_id, claim_for),
             writes=writes,
+            hook=(token, True),
         )
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
@@ -634,15 +703,18 @@ class PostgresWorkflowStore:
     ) -> list[tuple[Message, Claim]]:
         # One transaction: a message is never left leased to a worker whose claim of the
         # run did not commit (that message would look busy to others and be dropped).
+        # The take goes with the BEGIN, on the transaction's clock: one round trip.
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
-            taken = _take(t.c, queue, owner, lease_seconds, limit, t.now)
+            assert t.lead is not None
+            taken = _taken(t.lead.fetchall(), queue, owner, t.now + lease_seconds)
             if not taken:
                 return []
             return _logic.claim_messages(t, taken, owner, lease_seconds, t.now)
 
         # A wake-up kept for a busy run can meet another one for it (unique pending key):
         # the claim is all-or-nothing, so it is simply taken again.
-        return await self._write(claim, retry_conflict=True)
+        lead = _take_statement(queue, owner, lease_seconds, limit)
+        return await self._write(claim, retry_conflict=True, lead=lead)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

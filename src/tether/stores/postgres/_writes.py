@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import psycopg
 
 from ...errors import InvalidTransitionError
-from .._writes import AppendStream
+from .. import _conversation_rules as conv
+from .._writes import (
+    AdmitSubmission,
+    AppendRecords,
+    AppendStream,
+    JoinSubmissions,
+    RedactSubmissions,
+    ResolveSubmissions,
+    SettleSubmission,
+    StartSubmission,
+    StoreWrite,
+)
+from ._conversations import LOCK_STREAMS, streams_ahead
 from ._conversations import _Tx as _ConversationTx
 from ._notify import stream_key
+from ._submissions import LedgerAhead
 from ._submissions import _Tx as _LedgerTx
 from ._txn import HeldConn
 
-__all__ = ["PostgresWrites"]
+__all__ = ["PostgresWrites", "WritesAhead", "read_ahead"]
 
 Conn = psycopg.Connection[Any]
 
@@ -32,6 +46,93 @@ WITH s AS (
 )
 SELECT first FROM s
 """
+
+# A conversation append decided by the statement itself (`PostgresWrites.append_checked`):
+# it locks the stream row and moves its head only when the producer is the write's and
+# expects its sequence. Otherwise it fails (a division by the zero rows written), so
+# the server aborts the transaction before the COMMIT that follows it in the pipeline:
+# a refusal seen only once the round trip returned would come after that COMMIT.
+_APPEND_CHECKED = """
+WITH s AS (
+    UPDATE tether_conversation_streams
+    SET head = head + 1, next_producer_sequence = next_producer_sequence + 1
+    WHERE path = %(path)s AND producer_id = %(producer)s AND producer_epoch = %(epoch)s
+    AND incarnation = %(incarnation)s AND next_producer_sequence = %(sequence)s
+    RETURNING head
+), b AS (
+    INSERT INTO tether_conversation_batches (path, seq, producer_id, producer_epoch,
+        producer_sequence, submission_id, attempt_id, record_count, byte_size, digest,
+        chunk_count, data)
+    SELECT %(path)s, s.head, %(producer)s, %(epoch)s, %(sequence)s, NULL, NULL, %(count)s,
+        %(size)s, %(digest)s, 0, %(data)s::bytea FROM s
+    RETURNING seq
+)
+SELECT 1 / (SELECT count(*)::int FROM b)
+"""
+
+
+@dataclass(slots=True, kw_only=True)
+class WritesAhead:
+    """What a transaction's writes read, read ahead in the round trip of its BEGIN.
+
+    Ledger sessions are locked first (sorted), then conversation streams (sorted,
+    ``FOR UPDATE``): the order every transaction takes its locks in, ledger sessions
+    and streams before the run row.
+    """
+
+    ledger: LedgerAhead | None
+    paths: list[str]
+    streams: dict[str, conv.StreamRow | None] | None = field(default=None)
+
+    def statements(self, namespace: str) -> list[tuple[str, Any]]:
+        """The statements to send (in one pipeline, after BEGIN)."""
+        found = [] if self.ledger is None else self.ledger.statements(namespace)
+        if self.paths:
+            found.append((LOCK_STREAMS, (self.paths,)))
+        return found
+
+    def take(self, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
+        """Keep the rows the statements returned (their cursors, in order)."""
+        rest = list(cursors)
+        if self.ledger is not None:
+            locked, found, *rest = rest
+            self.ledger.take(locked.fetchall(), found.fetchall())
+        if self.paths:
+            self.streams = streams_ahead(self.paths, rest[0].fetchall())
+
+
+def read_ahead(writes: Sequence[StoreWrite], *, checked: bool = False) -> WritesAhead | None:
+    """What `writes` will read, to read ahead; None when they read nothing.
+
+    With `checked`, conversation appends are left to `PostgresWrites.append_checked`.
+    """
+    ids: set[str] = set()
+    keys: set[str] = set()
+    hosts: set[str] = set()
+    paths: set[str] = set()
+    for write in writes:
+        if isinstance(write, AppendRecords):
+            if not checked:
+                paths.add(write.path)
+        elif isinstance(write, AdmitSubmission):
+            ids.add(write.submission.submission_id)
+            keys.add(write.submission.session_key)
+        elif isinstance(write, StartSubmission):
+            ids.add(write.attempt.submission_id)
+        elif isinstance(write, JoinSubmissions):
+            ids.add(write.host.submission_id)
+            ids.update(write.submission_ids)
+        elif isinstance(write, SettleSubmission):
+            ids.add(write.attempt.submission_id)
+            hosts.add(write.attempt.submission_id)
+        elif isinstance(write, ResolveSubmissions):
+            ids.update(write.submission_ids)
+        elif isinstance(write, RedactSubmissions):
+            keys.update(write.session_keys)
+    if not (ids or keys or paths):
+        return None
+    ledger = LedgerAhead(ids=ids, keys=keys, hosts=hosts) if ids or keys else None
+    return WritesAhead(ledger=ledger, paths=sorted(paths))
 
 
 class PostgresWrites:
@@ -54,8 +155,14 @@ class PostgresWrites:
         *,
         now: float,
         held: HeldConn | None = None,
+        ahead: WritesAhead | None = None,
+        checked: bool = False,
     ) -> None:
         self._now = now
+        # What the writes read, read ahead (`read_ahead`), shared by each write's rows.
+        self._ahead = ahead
+        # Conversation appends as one checking statement each (see `append_checked`).
+        self._checked = checked and held is not None
         self._conn = conn
         # With `held` (the transaction's `HeldConn`), writes whose results nobody reads
         # are buffered for the transaction's next statement (its COMMIT at the latest).
@@ -69,10 +176,14 @@ class PostgresWrites:
 
     def ledger(self) -> _LedgerTx:
         now = self._now
-        return _LedgerTx(self._conn, self._namespace, lambda: now, locking=True, hold=self._hold)
+        ahead = None if self._ahead is None else self._ahead.ledger
+        return _LedgerTx(
+            self._conn, self._namespace, lambda: now, locking=True, hold=self._hold, ahead=ahead
+        )
 
     def conversations(self) -> _ConversationTx:
-        return _ConversationTx(self._conn, self._namespace, self._hold)
+        streams = None if self._ahead is None else self._ahead.streams
+        return _ConversationTx(self._conn, self._namespace, self._hold, streams)
 
     def append_stream(self, write: AppendStream) -> None:
         data = [bytes(c) for c in write.chunks]
@@ -85,6 +196,35 @@ class PostgresWrites:
         elif self._conn.execute(_APPEND_STREAM, params).fetchone() is None:
             raise closed
         self._streams.add(stream_key(write.run_id, write.name))
+
+    def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
+        """Append in one statement, held for the next round trip (the COMMIT's).
+
+        Only on the one-round-trip path (`checked`), for a batch kept in its own row: a
+        stream that is not where the write expects it (another producer, a replayed
+        or skipped sequence, no stream) fails the transaction when the round trip
+        returns, nothing written, and the commit is decided again on the ordinary
+        path, where the rules give the answer (`FencedError`, the replay's offset...).
+        (It fails on the server, so the COMMIT after it in the pipeline never runs.)
+        The stream row is locked by the statement, after the ledger's sessions (read
+        ahead) and before the run's stream and row: the one lock order.
+        """
+        data, digest = encoded
+        if not self._checked or len(data) > conv.BATCH_CHUNK_BYTES or self._held is None:
+            return False
+        params = {
+            "path": write.path,
+            "producer": write.producer_id,
+            "epoch": write.producer_epoch,
+            "incarnation": write.incarnation,
+            "sequence": write.producer_sequence,
+            "count": len(write.records),
+            "size": len(data),
+            "digest": digest,
+            "data": data,
+        }
+        self._held.hold(_APPEND_CHECKED, params)
+        return True
 
     def appended(self, path: str) -> None:
         if path not in self.paths and self._announce is not None:

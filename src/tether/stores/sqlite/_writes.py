@@ -6,7 +6,7 @@ import sqlite3
 import time
 
 from ...errors import InvalidTransitionError
-from .._writes import AppendStream
+from .._writes import AppendRecords, AppendStream
 from ._conversations import _Tx as _ConversationTx
 from ._submissions import _Tx as _LedgerTx
 
@@ -49,6 +49,9 @@ class SqliteWrites:
 
     def conversations(self) -> _ConversationTx:
         return _ConversationTx(self._conn)
+
+    def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
+        return False  # the rules append it: their reads are local calls
 
     def append_stream(self, write: AppendStream) -> None:
         append_stream_rows(self._conn, write.run_id, write.name, [bytes(c) for c in write.chunks])

@@ -1,0 +1,241 @@
+"""Round trips of the hot agent paths on Postgres, pinned so they cannot creep back up.
+
+A round trip (see `tether.testing.PostgresRoundTrips`) costs far more than the CPU of
+the statements it carries once the machine is busy, so the counts here are the
+figures that matter: an agent turn (a message sent to an idle session, one tool call,
+then the answer) through the real worker, each store operation's trips counted apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tether.agent import Agent, AgentHost, tool
+from tether.agent.models import ModelRequest, ToolResultMessage
+from tether.errors import FencedError
+from tether.stores import (
+    AppendRecords,
+    AttemptRef,
+    Commit,
+    JoinSubmissions,
+    NewEvent,
+    NewRun,
+    ProducerClaim,
+    SettleSubmission,
+    StartSubmission,
+    StoreWrite,
+    StreamIdentity,
+    SubmissionInput,
+)
+from tether.stores.postgres import PostgresBackend
+from tether.testing import PostgresRoundTrips, Reply, ScriptedModel, WatchedCall, tool_call
+
+pytestmark = pytest.mark.postgres
+
+
+@tool
+def noop(i: int) -> int:
+    """Return i."""
+    return i
+
+
+def one_tool_call(request: ModelRequest) -> Reply | str:
+    if isinstance(request.messages[-1], ToolResultMessage):
+        return "done"
+    return Reply(tool_calls=(tool_call("noop", {"i": 1}, call_id=f"c{len(request.messages)}"),))
+
+
+def _writes(call: WatchedCall) -> bool:
+    commit = call.args[0]
+    assert isinstance(commit, Commit)
+    return bool(commit.writes)
+
+
+def _report(calls: list[WatchedCall]) -> str:
+    return "\n".join(call.describe() for call in calls)
+
+
+@pytest.fixture
+async def turn(pg_backend: PostgresBackend) -> AsyncIterator[PostgresRoundTrips]:
+    """One whole turn in a fresh idle session, every trip of it counted."""
+    stores = pg_backend.stores
+    trips = PostgresRoundTrips()
+    trips.watch(stores.workflow, "resume_hook_and_claim", "commit")
+    trips.watch(stores.conversations, "read")
+    trips.watch(stores.submissions, "list_unsettled_submissions")
+    agent = Agent(name="rt", model=ScriptedModel(one_tool_call), tools=[noop])
+    host = AgentHost(pg_backend, [agent], deployment="rt")
+    async with host.worker(poll_interval=0.01):
+        session = await host.open_session("rt", session_id="warm")
+        await session.send("warm up")  # statements prepared, caches filled
+        await session.wait_for("turn.completed", timeout=60)
+        session = await host.open_session("rt", session_id="measured")
+        # Parked on its inbox, its lease given back: the message claims it at once.
+        for _ in range(1000):
+            run = await stores.workflow.get_run(session.run_id)
+            hooks = await stores.workflow.list_hooks(session.run_id)
+            if run is not None and run.lease_owner is None and hooks:
+                break
+            await asyncio.sleep(0.01)
+        with trips.counting():
+            await session.send("go")
+            await session.wait_for("turn.completed", timeout=60)
+        yield trips
+
+
+async def test_a_message_is_admitted_and_its_run_claimed_in_few_trips(
+    turn: PostgresRoundTrips,
+) -> None:
+    # The submission, the inbox hook's payload, the session run's claim (its log read
+    # for the replay) and the wake-up, in one transaction.
+    (admission,) = turn.calls_of("resume_hook_and_claim")
+    assert admission.count <= 2, admission.describe()
+
+
+async def test_a_step_start_is_one_trip(turn: PostgresRoundTrips) -> None:
+    starts = [c for c in turn.calls_of("commit") if not _writes(c)]
+    assert starts, "the turn's step commits nothing without writes"
+    assert max(c.count for c in starts) <= 1, _report(starts)
+
+
+async def test_a_step_end_with_writes_takes_few_trips(turn: PostgresRoundTrips) -> None:
+    # The transcript append, the ledger's start or settle, the session events and the
+    # step's commit, in one transaction.
+    ends = [c for c in turn.calls_of("commit") if _writes(c)]
+    assert len(ends) == 3, _report(ends)
+    # The step that starts the turn's submission, the tool result's, the settling one.
+    limits = [2, 1, 2]
+    assert all(c.count <= n for c, n in zip(ends, limits, strict=True)), _report(ends)
+
+
+async def test_the_turn_step_reads_are_one_trip_each(turn: PostgresRoundTrips) -> None:
+    reads = turn.calls_of("read") + turn.calls_of("list_unsettled_submissions")
+    assert reads
+    assert max(c.count for c in reads) <= 1, _report(reads)
+
+
+async def _claimed(pg_backend: PostgresBackend, run_id: str) -> tuple[int, int]:
+    store = pg_backend.stores.workflow
+    await store.create_run(
+        NewRun(
+            run_id=run_id, workflow_name="wf", input=b"", deployment="d", engine_version="e",
+            queue="q",
+        )
+    )  # fmt: skip
+    claim = await store.claim_run(run_id, owner="w1", lease_seconds=30)
+    assert claim.run is not None
+    return claim.epoch, claim.run.head
+
+
+def _append(producer: ProducerClaim, sequence: int, text: str) -> AppendRecords:
+    return AppendRecords(
+        path="c/1",
+        producer_id=producer.producer_id,
+        producer_epoch=producer.producer_epoch,
+        incarnation=producer.incarnation,
+        producer_sequence=sequence,
+        records=({"text": text},),
+    )
+
+
+async def _step(
+    pg_backend: PostgresBackend, epoch: int, head: int, n: int, *writes: StoreWrite
+) -> int:
+    created = NewEvent(
+        event_type="step_created",
+        correlation_id=f"step_{n}",
+        attrs={"slot": n, "name": "noop", "attempt": 1, "format_version": 1},
+    )
+    result = await pg_backend.stores.workflow.commit(
+        Commit(
+            run_id="r1", owner="w1", epoch=epoch, expected_head=head, events=(created,),
+            writes=writes,
+        )
+    )  # fmt: skip
+    return result.head
+
+
+async def test_an_append_the_stream_does_not_expect_is_decided_by_the_rules(
+    pg_backend: PostgresBackend,
+) -> None:
+    # On the one-round-trip path an append checks the stream in its own statement; one
+    # that does not apply (a replay, a fenced producer) fails that transaction on the
+    # server, before its COMMIT, and the ordinary path gives the rules' answer.
+    stores = pg_backend.stores
+    epoch, head = await _claimed(pg_backend, "r1")
+    await stores.conversations.create_stream("c/1", StreamIdentity(agent_name="a", instance_id="s"))
+    producer = await stores.conversations.acquire_producer("c/1", "p")
+    trips = PostgresRoundTrips()
+    trips.watch(stores.workflow, "commit")
+    with trips.counting():
+        head = await _step(pg_backend, epoch, head, 1, _append(producer, 0, "one"))
+        (first,) = trips.calls_of("commit")
+        assert first.count == 1, first.describe()
+        # The same batch again (an answer lost, say): a replay, nothing appended twice.
+        head = await _step(pg_backend, epoch, head, 2, _append(producer, 0, "one"))
+    read = await stores.conversations.read("c/1")
+    assert [b.records for b in read.batches] == [({"text": "one"},)]
+    await stores.conversations.acquire_producer("c/1", "intruder")
+    with pytest.raises(FencedError):
+        await _step(pg_backend, epoch, head, 3, _append(producer, 1, "two"))
+    read = await stores.conversations.read("c/1")
+    assert [b.records for b in read.batches] == [({"text": "one"},)]
+    run = await stores.workflow.get_run("r1")
+    assert run is not None and run.head == head  # nothing of the refused commit landed
+
+
+async def test_a_worker_claims_queued_runs_in_few_trips(pg_backend: PostgresBackend) -> None:
+    # A wake-up taken from the queue (no eager claim: another process's message): the
+    # messages with the BEGIN, the runs locked with the logs of those it takes, the
+    # claim's writes with the COMMIT.
+    store = pg_backend.stores.workflow
+    for run_id in ("r1", "r2"):
+        await store.create_run(
+            NewRun(
+                run_id=run_id, workflow_name="wf", input=b"", deployment="d",
+                engine_version="e", queue="q",
+            )
+        )  # fmt: skip
+    trips = PostgresRoundTrips()
+    with trips.counting():
+        claimed = await store.claim_next("q", owner="w1", lease_seconds=30, limit=4)
+    assert sorted(c.run.run_id for _, c in claimed if c.run is not None) == ["r1", "r2"]
+    assert all(c.events and c.events[0].event_type == "run_created" for _, c in claimed)
+    assert trips.count <= 3, trips.describe()
+
+
+async def test_joins_of_earlier_commits_settle_with_their_host(pg_backend: PostgresBackend) -> None:
+    # The ledger rows a commit changes are read ahead (the joins of a settling host
+    # among them, joined by an earlier commit): confirmed joins settle with the host,
+    # unconfirmed ones go back to the queue, on the one-round-trip path as elsewhere.
+    stores = pg_backend.stores
+    epoch, head = await _claimed(pg_backend, "r1")
+    for sid in ("m1", "m2", "m3"):
+        await stores.submissions.admit_direct(
+            SubmissionInput(
+                submission_id=sid, agent_name="a", instance_id="s", payload={}, canonical_ready=True
+            )
+        )
+    host = AttemptRef(submission_id="m1", attempt_id="t1")
+    head = await _step(
+        pg_backend, epoch, head, 1,
+        StartSubmission(attempt=host, owner_id="run:r1"),
+        JoinSubmissions(host=host, submission_ids=("m2",)),
+    )  # fmt: skip
+    joining = await stores.submissions.claim_joinable_submissions(host, agent_name="a")
+    assert [s.submission_id for s in joining] == ["m3"]
+    trips = PostgresRoundTrips()
+    trips.watch(stores.workflow, "commit")
+    with trips.counting():
+        await _step(pg_backend, epoch, head, 2, SettleSubmission(attempt=host, outcome="completed"))
+    (settle,) = trips.calls_of("commit")
+    assert settle.count <= 2, settle.describe()
+    got = {s: await stores.submissions.get_submission(s) for s in ("m1", "m2", "m3")}
+    assert [(g.status, g.outcome) for g in got.values() if g is not None] == [
+        ("settled", "completed"),
+        ("settled", "completed"),
+        ("queued", None),
+    ]
