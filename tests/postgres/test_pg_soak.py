@@ -14,7 +14,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,17 +44,6 @@ def fleet(pg_url: str, pg_namespace: str, tmp_path: Path) -> Iterator[Fleet]:
         yield f
     finally:
         f.stop()
-
-
-@pytest.fixture
-async def soak_backend(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
-    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=4)
-    await backend.migrate()
-    await backend.connect()
-    try:
-        yield backend
-    finally:
-        await backend.close()
 
 
 def soak_fleet(url: str, namespace: str, log_dir: Path, step_seconds: float) -> Fleet:
@@ -87,11 +76,11 @@ def _cut_short(fleet: Fleet) -> bool:
 
 @pytest.mark.slow
 async def test_sigkill_a_random_worker_every_second(
-    soak_backend: PostgresBackend, fleet: Fleet
+    pg_backend: PostgresBackend, fleet: Fleet
 ) -> None:
     started = time.monotonic()
     started_ns = time.monotonic_ns()
-    client = tether.Client(soak_backend, registry=soak_app.registry)
+    client = tether.Client(pg_backend, registry=soak_app.registry)
     handles = [await client.start("chain", seed, run_id=f"soak-{seed}") for seed in range(RUNS)]
     for _ in range(WORKERS):
         fleet.start()
@@ -109,7 +98,7 @@ async def test_sigkill_a_random_worker_every_second(
     assert results == [soak_app.expected(seed) for seed in range(RUNS)]
     finished = time.monotonic() - started
 
-    store = soak_backend.stores.workflow
+    store = pg_backend.stores.workflow
     retried = 0
     for handle in handles:
         events = await store.list_events(handle.run_id)
