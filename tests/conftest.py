@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+import fcntl
 import secrets
+import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -9,7 +12,21 @@ import pytest
 from psycopg import sql
 
 import tether
-from tether.stores import Backend
+from tether.stores import Backend, Capability, Stores
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the slow tests first, then the crash tests, then the rest (a stable sort).
+
+    Under pytest-xdist (`pytest -n 4`) a long test started last is a tail that no
+    other worker can share; started first, it overlaps the many short ones.
+    """
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("slow") is None,
+            item.get_closest_marker("crash") is None,
+        )
+    )
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -29,9 +46,74 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         yield opened
 
 
+@pytest.fixture
+def backend_without_handoff(backend: Backend) -> Backend:
+    """The same backend, not declaring the capabilities a hand-off needs."""
+    return _NoHandoff(backend)
+
+
+class _NoHandoff:
+    """A real backend that does not declare the hand-off capabilities."""
+
+    def __init__(self, inner: Backend) -> None:
+        self._inner = inner
+
+    @property
+    def url(self) -> str:
+        return self._inner.url
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        return self._inner.capabilities - {Capability.CONTINUE_AS_NEW, Capability.HOOK_RETENTION}
+
+    @property
+    def stores(self) -> Stores:
+        return self._inner.stores
+
+    async def migrate(self) -> None:
+        await self._inner.migrate()
+
+    async def connect(self) -> Stores:
+        return await self._inner.connect()
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
 def drop_namespace(url: str, namespace: str) -> None:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace)))
+
+
+@pytest.fixture(name="tether_postgres_url")
+def server_held(request: pytest.FixtureRequest, tether_postgres_url: str) -> Iterator[str]:
+    """The plugin's Postgres URL, with the server held for the test.
+
+    A test marked ``restarts_postgres`` holds it alone: under pytest-xdist the other
+    workers' tests would otherwise lose their connections to its restart. Every other
+    test holds it shared, so they run side by side.
+    """
+    with _server_lock(request.node.get_closest_marker("restarts_postgres") is not None):
+        yield tether_postgres_url
+
+
+@contextmanager
+def _server_lock(exclusive: bool) -> Iterator[None]:
+    """A shared or exclusive hold of the test server, across processes (flock).
+
+    The gate keeps a waiting exclusive hold from starving: readers pass it one at a
+    time on their way in, and the exclusive holder keeps it shut while it waits.
+    """
+    folder = Path(tempfile.gettempdir())
+    with open(folder / "tether-tests-pg.gate", "a") as gate:
+        with open(folder / "tether-tests-pg.lock", "a") as lock:
+            fcntl.flock(gate, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            finally:
+                if not exclusive:
+                    fcntl.flock(gate, fcntl.LOCK_UN)
+            yield  # closing the files releases both locks
 
 
 @pytest.fixture

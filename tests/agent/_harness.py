@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
 
 from tether.agent import Agent, AgentHost, Session
 from tether.agent.models import (
@@ -83,3 +89,46 @@ async def wait_settled_steps(host: AgentHost, session: Session, timeout: float =
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"the steps of {session.session_id!r} never settled")
+
+
+_W = TypeVar("_W", bound="WorkerProcesses")
+
+
+@dataclass
+class WorkerProcesses:
+    """Worker processes of a test on one store (a SQLite file or a Postgres namespace).
+
+    The `worker_processes` fixture (conftest.py) opens the store and SIGKILLs whatever
+    process is still alive at the end; the crash and hand-off tests build their
+    harness on it (`as_`), sharing its list of processes.
+    """
+
+    url: str
+    dir: Path
+    backend: Backend
+    env: dict[str, str] = field(default_factory=dict)
+    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def as_(self, cls: type[_W], **more: Any) -> _W:
+        """This store and its processes, as a harness of type `cls`."""
+        return cls(
+            url=self.url, dir=self.dir, backend=self.backend, env=self.env, procs=self.procs, **more
+        )
+
+    def spawn(self, app: Path, *args: str) -> subprocess.Popen[bytes]:
+        """Run ``python APP URL DIR *ARGS`` with the app's folder on the import path."""
+        path = [str(app.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), **self.env}
+        argv = [sys.executable, str(app), self.url, str(self.dir), *args]
+        proc = subprocess.Popen(argv, env=env)
+        self.procs.append(proc)
+        return proc
+
+    def kill(self, proc: subprocess.Popen[bytes]) -> None:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            if proc.poll() is None:
+                self.kill(proc)

@@ -11,23 +11,18 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
-import os
-import secrets
-import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg import sql
+from _harness import WorkerProcesses
 
-import tether
 from tether.agent import AgentHost, Session
-from tether.stores import Backend, Submission
+from tether.stores import Submission
 from tether.testing import ScriptedModel
 
 pytestmark = pytest.mark.crash
@@ -38,14 +33,9 @@ import agent_crash_app as app  # noqa: E402
 
 
 @dataclass
-class Harness:
-    url: str
-    dir: Path
-    backend: Backend
-    env: dict[str, str] = field(default_factory=dict)
+class Harness(WorkerProcesses):
     scenario: str = ""
     host: AgentHost | None = None
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def use(self, scenario: str) -> AgentHost:
         self.scenario = scenario
@@ -57,17 +47,7 @@ class Harness:
         return await self.host.open_session("ops", session_id="s1")
 
     def start_worker(self) -> subprocess.Popen[bytes]:
-        path = [str(APP.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), **self.env}
-        proc = subprocess.Popen(
-            [sys.executable, str(APP), self.url, str(self.dir), self.scenario], env=env
-        )
-        self.procs.append(proc)
-        return proc
-
-    def kill(self, proc: subprocess.Popen[bytes]) -> None:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        return self.spawn(APP, self.scenario)
 
     def effects(self, event: str | None = None) -> list[dict[str, Any]]:
         path = self.dir / "effects.log"
@@ -120,29 +100,9 @@ class Harness:
         return transcript
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def harness(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Harness]:
-    if request.param == "sqlite":
-        url, env, options = f"sqlite:///{tmp_path / 'agent.db'}", {}, {}
-    else:
-        url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
-        env, options = {"TETHER_POSTGRES_NAMESPACE": namespace}, {"namespace": namespace}
-    try:
-        async with tether.open_backend(url, **options) as backend:
-            h = Harness(url, tmp_path, backend, env)
-            try:
-                yield h
-            finally:
-                for proc in h.procs:
-                    if proc.poll() is None:
-                        h.kill(proc)
-    finally:
-        if request.param == "postgres":
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(
-                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace))
-                )
+@pytest.fixture
+def harness(worker_processes: WorkerProcesses) -> Harness:
+    return worker_processes.as_(Harness)
 
 
 def assistant_texts(transcript: list[dict[str, Any]]) -> list[str]:

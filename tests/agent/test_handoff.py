@@ -17,7 +17,7 @@ from _harness import users, wait_settled_steps
 from tether.agent import Agent, AgentHost, approval, tool
 from tether.agent.models import ModelRequest, UserMessage
 from tether.errors import SessionStrandedError
-from tether.stores import Backend, Capability, Stores
+from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
 
@@ -143,12 +143,12 @@ async def test_an_old_host_never_pulls_a_session_back(backend: Backend) -> None:
 
 
 async def test_a_backend_without_chains_never_moves_sessions(
-    backend: Backend, caplog: pytest.LogCaptureFixture
+    backend: Backend, backend_without_handoff: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
     seen: list[ModelRequest] = []
     agent = Agent(name="ops", model=recording(seen), tools=[restart_service])
     old = AgentHost(backend, [agent], deployment="v1")
-    new = AgentHost(_NoHandoff(backend), [agent], deployment="v2")
+    new = AgentHost(backend_without_handoff, [agent], deployment="v2")
     session = await old.open_session("ops", session_id="h5")
     async with old.worker(poll_interval=0.02):
         await session.send("one")
@@ -163,34 +163,6 @@ async def test_a_backend_without_chains_never_moves_sessions(
         assert not await on_new.hand_off()
     unavailable = [r for r in caplog.records if "session handoff unavailable" in r.getMessage()]
     assert len(unavailable) == 1
-
-
-class _NoHandoff:
-    """A real backend that does not declare the hand-off capabilities."""
-
-    def __init__(self, inner: Backend) -> None:
-        self._inner = inner
-
-    @property
-    def url(self) -> str:
-        return self._inner.url
-
-    @property
-    def capabilities(self) -> frozenset[Capability]:
-        return self._inner.capabilities - {Capability.CONTINUE_AS_NEW, Capability.HOOK_RETENTION}
-
-    @property
-    def stores(self) -> Stores:
-        return self._inner.stores
-
-    async def migrate(self) -> None:
-        await self._inner.migrate()
-
-    async def connect(self) -> Stores:
-        return await self._inner.connect()
-
-    async def close(self) -> None:
-        await self._inner.close()
 
 
 async def test_a_running_turn_blocks_the_move(backend: Backend) -> None:

@@ -11,23 +11,15 @@ compact on restart, and a message sent meanwhile runs once, on the new run.
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
-import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import psycopg
 import pytest
-from _harness import wait_settled_steps
-from psycopg import sql
+from _harness import WorkerProcesses, wait_settled_steps
 
-import tether
 from tether.agent import AgentHost, AssistantEntry, ContextEntry, Session
-from tether.stores import Backend
 
 pytestmark = pytest.mark.crash
 
@@ -37,28 +29,14 @@ import handoff_app as app  # noqa: E402
 
 
 @dataclass
-class Procs:
-    url: str
-    dir: Path
-    backend: Backend
-    env: dict[str, str]
+class Procs(WorkerProcesses):
     scenario: str = ""
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def host(self, deployment: str) -> AgentHost:
         return app.build_host(self.backend, deployment, self.dir, self.scenario)
 
     def start(self, role: str, deployment: str) -> subprocess.Popen[bytes]:
-        path = [str(APP.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), **self.env}
-        argv = [sys.executable, str(APP), self.url, str(self.dir), role, deployment]
-        proc = subprocess.Popen([*argv, self.scenario or "-"], env=env)
-        self.procs.append(proc)
-        return proc
-
-    def kill(self, proc: subprocess.Popen[bytes]) -> None:
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
+        return self.spawn(APP, role, deployment, self.scenario or "-")
 
     async def until(self, path: str, timeout: float = 20) -> None:
         for _ in range(int(timeout / 0.02)):
@@ -68,29 +46,9 @@ class Procs:
         raise AssertionError(f"{path} never appeared")
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def procs(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Procs]:
-    if request.param == "sqlite":
-        url, env, options = f"sqlite:///{tmp_path / 'agent.db'}", {}, {}
-    else:
-        url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
-        env, options = {"TETHER_POSTGRES_NAMESPACE": namespace}, {"namespace": namespace}
-    try:
-        async with tether.open_backend(url, **options) as backend:
-            h = Procs(url, tmp_path, backend, env)
-            try:
-                yield h
-            finally:
-                for proc in h.procs:
-                    if proc.poll() is None:
-                        h.kill(proc)
-    finally:
-        if request.param == "postgres":
-            with psycopg.connect(url, autocommit=True) as conn:
-                conn.execute(
-                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace))
-                )
+@pytest.fixture
+def procs(worker_processes: WorkerProcesses) -> Procs:
+    return worker_processes.as_(Procs)
 
 
 async def until_newest(host: AgentHost, deployment: str) -> None:
@@ -128,6 +86,7 @@ async def test_an_idle_session_moves_between_two_worker_processes(procs: Procs) 
     assert (await on_v2.state()).deployment == "v2"
 
 
+@pytest.mark.slow
 async def test_a_client_killed_during_a_hand_off_loses_no_message(procs: Procs) -> None:
     v1, v2 = procs.host("v1"), procs.host("v2")
     worker_v1 = procs.start("worker", "v1")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from _harness import hosted, settled
 
 from tether.agent import Agent, tool
@@ -27,6 +28,7 @@ async def answer(request: ModelRequest) -> str:
     return "noted"
 
 
+@pytest.mark.slow
 async def test_sixty_quick_sends_racing_the_worker(backend: Backend) -> None:
     agent = Agent(name="ops", model=ScriptedModel(answer), tools=[lookup])
     async with hosted(backend, agent) as host:

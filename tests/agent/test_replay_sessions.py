@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from _harness import hosted, wait_status
+from _harness import hosted, wait_settled_steps, wait_status
 
 from tether.agent import Agent, Agents, workflow_tool
 from tether.durable import check_runs
@@ -54,6 +54,8 @@ async def test_parked_and_idle_sessions_are_replayed(backend: Backend) -> None:
         parked = await host.open_session("ops", session_id="parked")
         await parked.send("incident i1", client_message_id="m2")
         await parked.wait_for("input.requested")
+        # The event is read before its step commits: stop the worker only once it has.
+        await wait_settled_steps(host, parked)
     assert ran == ["collect"]
     ran.clear()
     store = backend.stores.workflow

@@ -168,6 +168,7 @@ async def finish(backend: Backend, run_id: str) -> str:
     return str(await (await client.get(run_id)).result(timeout=20))
 
 
+@pytest.mark.slow
 async def test_a_run_in_flight_keeps_its_code_and_new_runs_get_the_new_code(
     project: Path, tmp_path: Path
 ) -> None:
@@ -218,6 +219,7 @@ async def in_flight_keeps_its_code(
     assert all(pid_is_dead(int(p)) for p in re.findall(r"worker pid (\d+)", dev.text()))
 
 
+@pytest.mark.slow
 async def test_restart_dormant_then_resume_recovers_or_cancels(
     project: Path, store: tuple[str, dict[str, str]], backend: Backend
 ) -> None:
@@ -323,6 +325,7 @@ async def replies(session: Session, count: int) -> list[Any]:
     raise AssertionError(f"no {count} turns: {[e.type for e in await session.read_events()]}")
 
 
+@pytest.mark.slow
 async def test_idle_sessions_move_to_the_new_code_busy_ones_once_idle(
     tmp_path: Path,
 ) -> None:

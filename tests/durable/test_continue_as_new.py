@@ -18,7 +18,7 @@ from tether.errors import (
     RunCancelledError,
     UnknownWorkflowError,
 )
-from tether.stores import Backend, Capability, Stores
+from tether.stores import Backend
 
 registry = tether.Registry(deployment="chain")
 gates: dict[str, asyncio.Event] = {}
@@ -173,6 +173,7 @@ async def test_a_run_continues_as_new_and_handles_follow_the_chain(
     assert sorted(r.run_id for r in continued) == ["c", "c~1", "c~2", "c~3", "c~4"]
 
 
+@pytest.mark.slow
 async def test_payloads_sent_across_moves_arrive_once_and_in_order(
     client: tether.Client,
 ) -> None:
@@ -300,38 +301,10 @@ async def test_continue_as_another_workflow_of_the_deployment(client: tether.Cli
     assert await unknown.result(timeout=30) == {"unknown": "nope"}
 
 
-class _NoHandoff:
-    """A real backend that does not declare the hand-off capabilities."""
-
-    def __init__(self, inner: Backend) -> None:
-        self._inner = inner
-
-    @property
-    def url(self) -> str:
-        return self._inner.url
-
-    @property
-    def capabilities(self) -> frozenset[Capability]:
-        return self._inner.capabilities - {Capability.CONTINUE_AS_NEW, Capability.HOOK_RETENTION}
-
-    @property
-    def stores(self) -> Stores:
-        return self._inner.stores
-
-    async def migrate(self) -> None:
-        await self._inner.migrate()
-
-    async def connect(self) -> Stores:
-        return await self._inner.connect()
-
-    async def close(self) -> None:
-        await self._inner.close()
-
-
 async def test_a_backend_without_the_capabilities_never_moves_a_run(
-    backend: Backend, caplog: pytest.LogCaptureFixture
+    backend: Backend, backend_without_handoff: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
-    limited = _NoHandoff(backend)
+    limited = backend_without_handoff
     caplog.set_level(logging.WARNING, logger="tether.worker")
     async with tether.Worker(limited, registry, poll_interval=0.02):
         client = tether.Client(limited, registry=registry)

@@ -156,12 +156,17 @@ async def running(backend: Backend) -> AsyncIterator[tether.Client]:
 
 async def resume_when_parked(client: tether.Client, token: str, payload: Any) -> None:
     """Resume a hook once its run has parked on it (its lease released)."""
+    await parked_on(client, token)
+    await client.resume_hook(token, payload)
+
+
+async def parked_on(client: tether.Client, token: str) -> None:
+    """Until a run has parked on the hook `token` (its lease released)."""
     store = client.backend.stores.workflow
     for _ in range(1000):
         hook = await store.get_hook(token)
         run = None if hook is None else await store.get_run(hook.run_id)
         if run is not None and run.lease_owner is None:
-            await client.resume_hook(token, payload)
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"no run parked on hook {token!r}")
@@ -238,12 +243,11 @@ async def test_unserializable_output_names_step_and_type(running: tether.Client)
 
 async def test_non_determinism_is_detected_and_named(running: tether.Client) -> None:
     handle = await running.start(branchy)
-    for _ in range(200):
-        if await running.backend.stores.workflow.get_hook(f"go-{handle.run_id}") is not None:
-            break
-        await asyncio.sleep(0.01)
+    # Parked, not only at the hook: a run still live on its worker would go on from the
+    # hook without a replay, and no replay sees the changed code.
+    await parked_on(running, f"go-{handle.run_id}")
     switch["branch"] = "b"
-    await resume_when_ready(running, f"go-{handle.run_id}", None)
+    await running.resume_hook(f"go-{handle.run_id}", None)
     with pytest.raises(tether.RunFailedError) as info:
         await handle.result(timeout=30)
     cause = info.value.cause

@@ -161,8 +161,15 @@ async def test_a_worker_client_starts_runs_on_the_worker_at_once(backend: Backen
         # A full worker starts through the queue instead.
         entered.clear()
         release.clear()
+        bodies.clear()
         busy = [await client.start(one_blocking_step) for _ in range(2)]
-        await asyncio.to_thread(entered.wait, 10)
+        # Full only once both blocking steps run (the first one entering is not enough).
+        for _ in range(500):
+            if len(bodies) == 2:
+                break
+            await asyncio.sleep(0.02)
+        else:
+            raise AssertionError(f"the worker never ran both blocking steps: {bodies}")
         queued = await client.start(two_quick_steps)
         release.set()
         assert [await h.result(timeout=10) for h in busy] == [7, 7]

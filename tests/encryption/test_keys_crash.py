@@ -103,6 +103,7 @@ async def _state(url: str, key: LocalKeyFile, i: int) -> str:
         return "readable"
 
 
+@pytest.mark.slow
 async def test_sigkill_during_rotation_leaves_every_key_readable(tmp_path: Path) -> None:
     db, key_file = tmp_path / "t.db", tmp_path / "key"
     url = f"sqlite:///{db}"

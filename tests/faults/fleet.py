@@ -27,11 +27,16 @@ class Execution:
 
 @dataclass
 class Fleet:
-    """Worker processes on one store, and the log of their step executions."""
+    """Worker processes on one store, and the log of their step executions.
+
+    They run `app` (``python APP URL LOG_DIR``, options in the environment), by default
+    ``fault_app.py``; the Postgres soak runs its own ``soak_app.py``.
+    """
 
     url: str
     log_dir: Path
     env: dict[str, str] = field(default_factory=dict)
+    app: Path = APP
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     killed_at: dict[int, int] = field(default_factory=dict)
 
@@ -39,10 +44,10 @@ class Fleet:
         self, url: str | None = None, *, wrap: tuple[str, ...] = (), **env: str
     ) -> subprocess.Popen[bytes]:
         """Start a worker process; `wrap` is a command it runs under (e.g. ``unshare``)."""
-        path = os.pathsep.join(filter(None, [str(APP.parent), os.environ.get("PYTHONPATH")]))
+        path = os.pathsep.join(filter(None, [str(self.app.parent), os.environ.get("PYTHONPATH")]))
         full = {**os.environ, "PYTHONPATH": path, **self.env, **env}
         proc = subprocess.Popen(
-            [*wrap, sys.executable, str(APP), url or self.url, str(self.log_dir)], env=full
+            [*wrap, sys.executable, str(self.app), url or self.url, str(self.log_dir)], env=full
         )
         self.procs.append(proc)
         return proc

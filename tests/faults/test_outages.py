@@ -34,6 +34,7 @@ def proxy(tether_postgres_url: str) -> AsyncIterator[FaultProxy]:
         yield p
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_a_postgres_cut_longer_than_the_lease_then_a_sigkill_loses_no_run(
     pg_url: str, pg_namespace: str, proxy: FaultProxy, tmp_path: Path
@@ -66,6 +67,7 @@ async def test_a_postgres_cut_longer_than_the_lease_then_a_sigkill_loses_no_run(
     fleet.check_no_overlap()
 
 
+@pytest.mark.slow
 async def test_a_full_disk_longer_than_the_lease_then_a_sigkill_loses_no_run(
     tmp_path: Path,
 ) -> None:
@@ -97,6 +99,7 @@ async def test_a_full_disk_longer_than_the_lease_then_a_sigkill_loses_no_run(
         fleet.check_no_overlap()
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_a_commit_stalled_past_the_lease_does_not_run_a_step_twice(
     pg_url: str, pg_namespace: str, proxy: FaultProxy, tmp_path: Path

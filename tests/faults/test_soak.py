@@ -84,6 +84,7 @@ async def _check(backend: tether.Backend, handles: list[tether.RunHandle], fleet
     return f"{cut} executions cut short, {retried} steps retried"
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 async def test_soak_postgres_kills_cuts_and_stalls(
     pg_url: str, pg_namespace: str, tmp_path: Path
@@ -119,6 +120,7 @@ async def test_soak_postgres_kills_cuts_and_stalls(
     )
 
 
+@pytest.mark.slow
 async def test_soak_sqlite_kills_and_a_full_disk(tmp_path: Path) -> None:
     if not SmallDisk.available():
         pytest.skip("needs root to mount a small tmpfs")

@@ -1,6 +1,8 @@
 """A worker process for the Postgres soak and restart tests.
 
-Usage: ``python soak_app.py URL NAMESPACE LOG_DIR [STEP_SECONDS]``.
+Usage: ``python soak_app.py URL LOG_DIR``, with ``NAMESPACE`` and ``STEP_SECONDS``
+(how long each step body sleeps, 0 by default) in the environment, as the fault tests'
+``fault_app.py`` takes them: both run under `tests/faults/fleet.py`'s ``Fleet``.
 
 Every step execution appends a ``start`` line before its body and an ``end`` line
 after it to ``LOG_DIR/steps-<pid>.log`` (outside the database), each with the run id,
@@ -84,6 +86,6 @@ async def main(url: str, namespace: str, log_dir: str, step_seconds: float) -> N
 
 
 if __name__ == "__main__":
-    url, namespace, log_dir = sys.argv[1:4]
-    seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
-    asyncio.run(main(url, namespace, log_dir, seconds))
+    url, log_dir = sys.argv[1:3]
+    seconds = float(os.environ.get("STEP_SECONDS", "0"))
+    asyncio.run(main(url, os.environ["NAMESPACE"], log_dir, seconds))

@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.crash]
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import soak_app  # noqa: E402
-from test_pg_soak import Fleet, check_no_overlap  # noqa: E402
+from test_pg_soak import Fleet, check_no_overlap, soak_fleet  # noqa: E402
 
 RUNS = 100
 STEP_SECONDS = 0.1
@@ -71,7 +71,7 @@ def cluster(pg_url: str) -> Iterator[list[str]]:
 
 @pytest.fixture
 def fleet(pg_url: str, pg_namespace: str, tmp_path: Path) -> Iterator[Fleet]:
-    f = Fleet(pg_url, pg_namespace, tmp_path, STEP_SECONDS)
+    f = soak_fleet(pg_url, pg_namespace, tmp_path, STEP_SECONDS)
     try:
         yield f
     finally:
@@ -93,6 +93,7 @@ def _ended_steps(fleet: Fleet) -> int:
     return sum(1 for found in fleet.executions().values() for e in found if e.end is not None)
 
 
+@pytest.mark.restarts_postgres
 async def test_workers_survive_a_database_restart(
     restart_backend: PostgresBackend, fleet: Fleet, cluster: list[str], pg_url: str
 ) -> None:

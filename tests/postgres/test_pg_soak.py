@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import itertools
 import os
 import random
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +26,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.crash]
 
 APP = Path(__file__).with_name("soak_app.py")
 sys.path.insert(0, str(APP.parent))
+sys.path.insert(0, str(APP.parent.parent / "faults"))
 import soak_app  # noqa: E402
+from fleet import Fleet  # noqa: E402
 
 RUNS = int(os.environ.get("TETHER_SOAK_RUNS", "500"))
 WORKERS = 4
@@ -39,100 +37,30 @@ KILLS = 10
 STEP_SECONDS = 0.07
 
 
-@dataclass
-class Execution:
-    pid: int
-    attempt: int
-    start: int
-    end: int | None
-
-
-@dataclass
-class Fleet:
-    """Worker processes of one namespace, and the log of their step executions."""
-
-    url: str
-    namespace: str
-    log_dir: Path
-    step_seconds: float
-    procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
-    killed_at: dict[int, int] = field(default_factory=dict)
-
-    def start(self) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "PYTHONPATH": str(APP.parent)}
-        args = [sys.executable, str(APP), self.url, self.namespace, str(self.log_dir)]
-        proc = subprocess.Popen([*args, str(self.step_seconds)], env=env)
-        self.procs.append(proc)
-        return proc
-
-    def live(self) -> list[subprocess.Popen[bytes]]:
-        return [p for p in self.procs if p.poll() is None]
-
-    def kill(self, proc: subprocess.Popen[bytes]) -> None:
-        # Taken as the signal is sent (see tests/faults/fleet.py): a zombie is already
-        # dead to the other workers, and this process may get the CPU back much later.
-        self.killed_at[proc.pid] = time.monotonic_ns()
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-
-    def executions(self) -> dict[tuple[str, int], list[Execution]]:
-        """Step executions by (run, slot); an unfinished one ends when its process died."""
-        open_: dict[tuple[str, int, int, int], int] = {}
-        done: dict[tuple[str, int], list[Execution]] = collections.defaultdict(list)
-        for path in self.log_dir.glob("steps-*.log"):
-            for line in path.read_text().splitlines():
-                kind, run_id, slot, attempt, pid, at = line.split()
-                key = (run_id, int(slot), int(attempt), int(pid))
-                if kind == "start":
-                    open_[key] = int(at)
-                else:
-                    start = open_.pop(key)
-                    done[key[:2]].append(Execution(key[3], key[2], start, int(at)))
-        for (run_id, slot, attempt, pid), start in open_.items():
-            done[run_id, slot].append(Execution(pid, attempt, start, None))
-        return done
-
-    def stop(self) -> None:
-        for proc in self.live():
-            self.kill(proc)
-
-
 @pytest.fixture
 def fleet(pg_url: str, pg_namespace: str, tmp_path: Path) -> Iterator[Fleet]:
-    f = Fleet(pg_url, pg_namespace, tmp_path, STEP_SECONDS)
+    f = soak_fleet(pg_url, pg_namespace, tmp_path, STEP_SECONDS)
     try:
         yield f
     finally:
         f.stop()
 
 
-@pytest.fixture
-async def soak_backend(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
-    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=4)
-    await backend.migrate()
-    await backend.connect()
-    try:
-        yield backend
-    finally:
-        await backend.close()
+def soak_fleet(url: str, namespace: str, log_dir: Path, step_seconds: float) -> Fleet:
+    """Worker processes running `soak_app.py` on one namespace."""
+    env = {"NAMESPACE": namespace, "STEP_SECONDS": str(step_seconds)}
+    return Fleet(url, log_dir, env=env, app=APP)
 
 
 def check_no_overlap(fleet: Fleet, runs: list[str]) -> int:
-    """Assert no two executions of one step overlapped; return how many were cut short."""
-    cut = 0
+    """Assert no two executions of one step overlapped and every step of `runs` finished.
+
+    Returns how many executions were cut short.
+    """
+    cut = fleet.check_no_overlap()
     for (run_id, slot), executions in fleet.executions().items():
-        executions.sort(key=lambda e: e.start)
-        for before, after in itertools.pairwise(executions):
-            end = before.end
-            if end is None and before.pid in fleet.killed_at:
-                end = max(fleet.killed_at[before.pid], before.start)
-            assert end is not None, f"{run_id} slot {slot}: pid {before.pid} never ended it"
-            assert end <= after.start, (
-                f"{run_id} slot {slot}: attempt {before.attempt} (pid {before.pid}) and "
-                f"attempt {after.attempt} (pid {after.pid}) executed at the same time"
-            )
-        cut += sum(e.end is None for e in executions)
-        assert executions[-1].end is not None, f"{run_id} slot {slot} never finished"
+        last = max(executions, key=lambda e: e.start)
+        assert last.end is not None, f"{run_id} slot {slot} never finished"
     steps = {key for key in fleet.executions()}
     assert steps == {(r, s) for r in runs for s in range(1, soak_app.STEPS + 1)}
     return cut
@@ -146,12 +74,13 @@ def _cut_short(fleet: Fleet) -> bool:
     )
 
 
+@pytest.mark.slow
 async def test_sigkill_a_random_worker_every_second(
-    soak_backend: PostgresBackend, fleet: Fleet
+    pg_backend: PostgresBackend, fleet: Fleet
 ) -> None:
     started = time.monotonic()
     started_ns = time.monotonic_ns()
-    client = tether.Client(soak_backend, registry=soak_app.registry)
+    client = tether.Client(pg_backend, registry=soak_app.registry)
     handles = [await client.start("chain", seed, run_id=f"soak-{seed}") for seed in range(RUNS)]
     for _ in range(WORKERS):
         fleet.start()
@@ -169,7 +98,7 @@ async def test_sigkill_a_random_worker_every_second(
     assert results == [soak_app.expected(seed) for seed in range(RUNS)]
     finished = time.monotonic() - started
 
-    store = soak_backend.stores.workflow
+    store = pg_backend.stores.workflow
     retried = 0
     for handle in handles:
         events = await store.list_events(handle.run_id)
@@ -193,7 +122,7 @@ async def test_sigkill_a_random_worker_every_second(
 
 
 def test_the_overlap_check_catches_overlaps(tmp_path: Path) -> None:
-    fleet = Fleet("", "", tmp_path, 0)
+    fleet = soak_fleet("", "", tmp_path, 0)
     (tmp_path / "steps-1.log").write_text("start r 1 1 1 100\n")  # killed at 150
     (tmp_path / "steps-2.log").write_text("start r 1 2 2 120\nend r 1 2 2 130\n")
     fleet.killed_at[1] = 150

@@ -7,6 +7,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from served_process import HERE, TOKEN, Process, tether_command, tether_serve
 
 
@@ -28,6 +29,7 @@ def run(process: Process, *args: str, via: str = "server") -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
         out = run(process, "send", "s1", "hello \x1b[31mworld", "--follow")

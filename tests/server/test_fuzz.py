@@ -85,6 +85,7 @@ def fuzz_document(raw: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
+@pytest.mark.slow
 async def test_fuzz_the_openapi_document(quiet: Served) -> None:
     served = quiet
     await served.session("s1")
