@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import json
+import secrets
 import subprocess
 import sys
 from collections.abc import Callable
