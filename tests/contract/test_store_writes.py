@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tether.errors import ConflictError, FencedError, NotFoundError
+from tether.errors import ConflictError, FencedError, InvalidTransitionError, NotFoundError
 from tether.stores import (
     AdmitSubmission,
     AppendRecords,
@@ -225,3 +225,41 @@ async def test_resume_hook_admits_with_the_wake_up_or_not_at_all(backend: Backen
             "tok-4", b"ring", writes=(AdmitSubmission(submission=_message("m1", "other")),)
         )
     assert len(await stores.workflow.list_events("r4")) == before
+
+
+async def test_an_append_to_a_closed_stream_leaves_nothing_of_the_commit(
+    backend: Backend,
+) -> None:
+    # On Postgres the append went out held, with the COMMIT, and its refusal was seen
+    # only once that round trip returned: the error was raised, the commit was written.
+    stores = backend.stores
+    epoch, head = await _claimed_run(backend, "r3")
+    step = NewEvent(
+        event_type="step_created",
+        correlation_id="s1",
+        attrs={"slot": 1, "name": "s", "attempt": 1},
+        payload=b"in",
+    )
+    # A first commit, so a backend that plans commits on its copy of the run has one.
+    first = await stores.workflow.commit(
+        Commit(run_id="r3", owner="w1", epoch=epoch, expected_head=head, events=(step,))
+    )
+    await stores.workflow.write_stream("r3", "events", [b"a"])
+    await stores.workflow.close_stream("r3", "events")
+    done = NewEvent(event_type="step_completed", correlation_id="s1", payload=b"out")
+    with pytest.raises(InvalidTransitionError):
+        await stores.workflow.commit(
+            Commit(
+                run_id="r3",
+                owner="w1",
+                epoch=epoch,
+                expected_head=first.head,
+                events=(done,),
+                writes=(AppendStream(run_id="r3", name="events", chunks=(b"b",)),),
+            )
+        )
+    run = await stores.workflow.get_run("r3")
+    assert run is not None and run.head == first.head and run.status == "running"
+    steps = await stores.workflow.list_steps("r3")
+    assert [s.status for s in steps] == ["running"]
+    assert [c.data for c in (await stores.workflow.read_stream("r3", "events"))[0]] == [b"a"]

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import psycopg
+from psycopg import errors as pg_errors
 
 from ..._ids import new_ulid
 from .. import _rows as rows
@@ -168,9 +169,10 @@ class _Txn:
     def hold(self, sql: str, params: Any, refusal: Exception | None = None) -> None:
         """Buffer a write whose result nobody reads; it goes out with the next statement.
 
-        With `refusal`, the write must return a row: if it returns none, `refusal` is
-        raised once the round trip that carried it returns (the transaction then rolls
-        back, as it would had it been raised at once).
+        With `refusal`, the write fails on the server when it cannot be done, by a
+        division by zero (the next statement may be the COMMIT: a refusal seen only
+        once the round trip returned would come after it); `refusal` is raised for it.
+        The transaction then rolls back, as it would had it been raised at once.
         """
         self._writes.append((sql, params, refusal))
 
@@ -201,22 +203,33 @@ class _Txn:
             elif row is not None:
                 self._stamps[key] = str(row[0])
 
+    @contextlib.contextmanager
+    def _behind_held(self) -> Iterator[None]:
+        """A pipeline that sends the buffered writes first, then the block's statements."""
+        refusals = [r for _, _, r in self._writes if isinstance(r, Exception)]
+        try:
+            with self.c.pipeline():
+                stamped = self.send_held()
+                yield
+        except pg_errors.DivisionByZero:
+            # How a held write with a refusal fails on the server (`hold`).
+            if refusals:
+                raise refusals[0] from None
+            raise
+        self.take_stamps(stamped)
+
     def flush(self, *then: tuple[str, Sequence[Any]]) -> None:
         """Send the buffered writes, then `then`, in one pipeline: one round trip."""
         if not self._writes and not then:
             return
-        with self.c.pipeline():
-            stamped = self.send_held()
+        with self._behind_held():
             for sql, params in then:
                 self.c.execute(sql, params)
-        self.take_stamps(stamped)
 
     def read_many(self, statements: Sequence[tuple[str, Any]]) -> list[psycopg.Cursor[Any]]:
         """Run statements whose results are read, behind the buffered writes: one round trip."""
-        with self.c.pipeline():
-            stamped = self.send_held()
+        with self._behind_held():
             cursors = [self.c.execute(sql, params) for sql, params in statements]
-        self.take_stamps(stamped)
         return cursors
 
     def known(self) -> list[KnownRun]:
@@ -240,10 +253,8 @@ class _Txn:
         """Run a statement whose result is read: behind the buffered writes, one round trip."""
         if not self._writes:
             return self.c.execute(sql, params)
-        with self.c.pipeline():
-            stamped = self.send_held()
+        with self._behind_held():
             cursor = self.c.execute(sql, params)
-        self.take_stamps(stamped)
         return cursor
 
     _read = read

@@ -46,6 +46,12 @@ WITH s AS (
 )
 SELECT first FROM s
 """
+# The same append held for a later round trip (perhaps the COMMIT's): a closed stream
+# fails it on the server (a division by the zero rows appended), so the transaction is
+# aborted before a COMMIT behind it runs; `_Txn` raises the write's refusal for it.
+_APPEND_STREAM_HELD = _APPEND_STREAM.replace(
+    "SELECT first FROM s", "SELECT 1 / (SELECT count(*)::int FROM s)"
+)
 
 # A conversation append decided by the statement itself (`PostgresWrites.append_checked`):
 # it locks the stream row and moves its head only when the producer is the write's and
@@ -191,8 +197,8 @@ class PostgresWrites:
         closed = InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
         if self._held is not None:
             # Nothing reads its index: it goes with the next statement, and a closed
-            # stream (no row back) fails the transaction when that round trip returns.
-            self._held.hold(_APPEND_STREAM, params, closed)
+            # stream fails it on the server, before any COMMIT sent behind it.
+            self._held.hold(_APPEND_STREAM_HELD, params, closed)
         elif self._conn.execute(_APPEND_STREAM, params).fetchone() is None:
             raise closed
         self._streams.add(stream_key(write.run_id, write.name))
