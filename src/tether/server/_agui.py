@@ -18,7 +18,6 @@ no resume yet: ag-ui#2105).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator
@@ -153,41 +152,18 @@ def agui_routes(api: _Api) -> list[Route]:
     ) -> AsyncIterator[bytes]:
         if opening:
             yield _sse(opening, None)
-        source = api.feeds.follow(session.run_id, start)
-        pending: asyncio.Future[Any] | None = None
-        stopping: asyncio.Future[Any] = asyncio.ensure_future(api.stopping.wait())
-        try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(anext(source))
-                done, _ = await asyncio.wait(
-                    {pending, stopping},
-                    timeout=api.options.keepalive,
-                    return_when=asyncio.FIRST_COMPLETED,
-                )
-                if stopping.done():
-                    return  # the server stops: the client goes on by offset elsewhere
-                if not done:
+        async with contextlib.aclosing(api.live(session.run_id, start)) as events:
+            async for event in events:
+                if event is None:
                     yield b": keep-alive\n\n"
                     continue
-                try:
-                    event = pending.result()
-                except StopAsyncIteration:
-                    yield _sse(projection.ended(), None)
-                    return
-                pending = None
                 parts, end = projection.feed(orjson.loads(event.json))
                 if parts:
                     yield _sse(parts, event.index)
                 if end:
                     return
-        finally:
-            stopping.cancel()
-            if pending is not None:
-                pending.cancel()
-                with contextlib.suppress(BaseException):
-                    await pending
-            await source.aclose()  # type: ignore[attr-defined]
+        if not api.stopping.is_set():  # the server stops: the client goes on by offset
+            yield _sse(projection.ended(), None)
 
     def check_agent(request: Request) -> str:
         agent: str = request.path_params["agent"]

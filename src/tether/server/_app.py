@@ -8,7 +8,7 @@ import logging
 import re
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -430,6 +430,15 @@ class _Api:
         keepalive = b": keep-alive\n\n" if fmt == "sse" else b"\n"
         if fmt == "sse":
             yield b"retry: 1000\n\n"
+        async with contextlib.aclosing(self.live(run_id, start)) as events:
+            async for event in events:
+                yield keepalive if event is None else _frame(event, fmt)
+
+    async def live(self, run_id: str, start: int) -> AsyncGenerator[WireEvent | None, None]:
+        """A session's events from `start`, None when `keepalive` passed without one.
+
+        Ends with the stream, or when the server stops (clients go on by offset).
+        """
         source = self.feeds.follow(run_id, start)
         pending: asyncio.Future[Any] | None = None
         stopping: asyncio.Future[Any] = asyncio.ensure_future(self.stopping.wait())
@@ -445,14 +454,14 @@ class _Api:
                 if stopping.done():
                     return
                 if not done:
-                    yield keepalive
+                    yield None
                     continue
                 try:
                     event = pending.result()
                 except StopAsyncIteration:
                     return
                 pending = None
-                yield _frame(event, fmt)
+                yield event
         finally:
             stopping.cancel()
             if pending is not None:
