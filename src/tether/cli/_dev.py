@@ -338,14 +338,18 @@ class _Supervisor:
         if current is None:
             return 2
         self.current = current
-        say(
-            f"generation {snapshot.digest} ({current.deployment}) serving new runs, worker pid "
-            f"{current.process.pid if current.process else '?'}; watching {self.o.root}"
-        )
         try:
             async with Forwarder(
                 self.backend, source=self.o.deployment, target=current.deployment
             ) as forwarder:
+                # Said once the forwarder is registered too: a client that sends at once
+                # must find the app's own deployment served (else an idle session of a
+                # dormant generation reads as stranded instead of moving).
+                say(
+                    f"generation {snapshot.digest} ({current.deployment}) serving new runs, "
+                    f"worker pid {current.process.pid if current.process else '?'}; "
+                    f"watching {self.o.root}"
+                )
                 await self._loop(forwarder)
         finally:
             for generation in self.generations.values():
