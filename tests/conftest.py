@@ -1,18 +1,21 @@
 from __future__ import annotations
 
+import base64
 import fcntl
+import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
 from psycopg import sql
 
 import tether
-from tether.stores import Backend, Capability, Stores
+from tether.stores import Backend, Capability, EnvKeyProvider, Stores
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -29,20 +32,41 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     )
 
 
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    """Every engine and workflow-store test runs on each backend tether ships."""
+#: The key of the `encrypted` backends.
+ENCRYPTION_KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+
+
+async def _open_each(
+    request: pytest.FixtureRequest, tmp_path: Path, **options: Any
+) -> AsyncIterator[Backend]:
     if request.param == "postgres":
         url = request.getfixturevalue("tether_postgres_url")
         namespace = f"t_{secrets.token_hex(6)}"
         try:
-            async with tether.open_backend(url, namespace=namespace, pool_size=4) as opened:
+            async with tether.open_backend(
+                url, namespace=namespace, pool_size=4, **options
+            ) as opened:
                 yield opened
         finally:
             drop_namespace(url, namespace)
+            drop_namespace(url, f"{namespace}_keyring")  # there with `keys` only
         return
     url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path}/tether.db"
-    async with tether.open_backend(url) as opened:
+    async with tether.open_backend(url, **options) as opened:
+        yield opened
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    """Every engine and workflow-store test runs on each backend tether ships."""
+    async for opened in _open_each(request, tmp_path):
+        yield opened
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def encrypted(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    """Each backend with encryption on (`ENCRYPTION_KEYS`)."""
+    async for opened in _open_each(request, tmp_path, keys=ENCRYPTION_KEYS):
         yield opened
 
 

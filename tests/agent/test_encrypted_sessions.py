@@ -5,51 +5,20 @@ as plaintext, replay idempotently, and are erased with the session's keys."""
 
 from __future__ import annotations
 
-import base64
-import os
 import secrets
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from _harness import hosted
 
-import tether
 from tether.agent import Agent, UserEntry, tool
 from tether.agent.models import ModelRequest, UserMessage
 from tether.errors import ContentDeletedError
-from tether.stores import Backend, EnvKeyProvider
+from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
-KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
 SECRET = "sealed-secret-" + secrets.token_hex(4)
-
-
-@pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def encrypted(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "postgres":
-        import psycopg
-        from psycopg import sql
-
-        url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
-        try:
-            async with tether.open_backend(
-                url, namespace=namespace, pool_size=4, keys=KEYS
-            ) as opened:
-                yield opened
-        finally:
-            with psycopg.connect(url, autocommit=True) as conn:
-                for schema in (namespace, f"{namespace}_keyring"):
-                    conn.execute(
-                        sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-                    )
-        return
-    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path}/tether.db"
-    async with tether.open_backend(url, keys=KEYS) as opened:
-        yield opened
 
 
 def _echo(request: ModelRequest) -> str:

@@ -36,11 +36,18 @@ def recording(seen: list[ModelRequest], n: int = 20) -> ScriptedModel:
     return ScriptedModel([answer] * n)
 
 
-async def test_an_idle_session_moves_to_the_new_deployment(backend: Backend) -> None:
+def two_versions(
+    backend: Backend, new_backend: Backend | None = None
+) -> tuple[list[ModelRequest], AgentHost, AgentHost]:
+    """What the model saw, and hosts of the same agent deployed as v1 and v2."""
     seen: list[ModelRequest] = []
     agent = Agent(name="ops", model=recording(seen), tools=[restart_service])
     old = AgentHost(backend, [agent], deployment="v1")
-    new = AgentHost(backend, [agent], deployment="v2")
+    return seen, old, AgentHost(new_backend or backend, [agent], deployment="v2")
+
+
+async def test_an_idle_session_moves_to_the_new_deployment(backend: Backend) -> None:
+    seen, old, new = two_versions(backend)
     session = await old.open_session("ops", session_id="h1", owner="ada")
     async with old.worker(poll_interval=0.02):
         await session.send("one")
@@ -90,17 +97,14 @@ async def test_a_parked_session_stays_and_is_stranded(backend: Backend) -> None:
 
 
 async def test_messages_racing_a_hand_off_run_once_in_arrival_order(backend: Backend) -> None:
-    seen: list[ModelRequest] = []
-    agent = Agent(name="ops", model=recording(seen), tools=[restart_service])
-    old = AgentHost(backend, [agent], deployment="v1")
-    new = AgentHost(backend, [agent], deployment="v2")
+    _, old, new = two_versions(backend)
     session = await old.open_session("ops", session_id="h3")
     async with old.worker(poll_interval=0.02):
         await session.send("zero")
         await session.wait_for("turn.completed")
         await wait_settled_steps(old, session)
     async with new.worker(poll_interval=0.02):
-        hosts = [new, AgentHost(backend, [agent], deployment="v2")]
+        hosts = [new, AgentHost(backend, new.agents, deployment="v2")]
         sends = [
             hosts[i % 2].session("ops", "h3").send(f"m{i}", client_message_id=f"m{i}")
             for i in range(6)
@@ -128,10 +132,7 @@ async def test_messages_racing_a_hand_off_run_once_in_arrival_order(backend: Bac
 
 
 async def test_an_old_host_never_pulls_a_session_back(backend: Backend) -> None:
-    seen: list[ModelRequest] = []
-    agent = Agent(name="ops", model=recording(seen), tools=[restart_service])
-    old = AgentHost(backend, [agent], deployment="v1")
-    new = AgentHost(backend, [agent], deployment="v2")
+    _, old, new = two_versions(backend)
     session = await new.open_session("ops", session_id="h4")
     async with old.worker(poll_interval=0.02), new.worker(poll_interval=0.02):
         await session.send("one")
@@ -145,10 +146,7 @@ async def test_an_old_host_never_pulls_a_session_back(backend: Backend) -> None:
 async def test_a_backend_without_chains_never_moves_sessions(
     backend: Backend, backend_without_handoff: Backend, caplog: pytest.LogCaptureFixture
 ) -> None:
-    seen: list[ModelRequest] = []
-    agent = Agent(name="ops", model=recording(seen), tools=[restart_service])
-    old = AgentHost(backend, [agent], deployment="v1")
-    new = AgentHost(backend_without_handoff, [agent], deployment="v2")
+    _, old, new = two_versions(backend, backend_without_handoff)
     session = await old.open_session("ops", session_id="h5")
     async with old.worker(poll_interval=0.02):
         await session.send("one")

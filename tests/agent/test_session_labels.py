@@ -5,11 +5,6 @@ a session's labels with its content."""
 
 from __future__ import annotations
 
-import base64
-import os
-import secrets
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +16,8 @@ from tether.agent._agent import check_retention
 from tether.agent._registry import SESSION_WORKFLOW
 from tether.agent._session import session_run_id
 from tether.errors import InvalidInputError
-from tether.stores import Backend, EnvKeyProvider, Page, RunRecord
+from tether.stores import Backend, Page, RunRecord
 from tether.testing import ScriptedModel
-
-KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
 
 
 def _agent(name: str = "ops") -> Agent:
@@ -148,30 +141,6 @@ async def test_sessions_opened_before_labels_are_labeled_once(backend: Backend) 
     assert [i.session_id for i in agents.items] == ["new", "old2", "old1"]
     # Idempotent: nothing is left to label.
     assert await label_sessions(backend) == 0
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def encrypted(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "postgres":
-        import psycopg
-        from psycopg import sql
-
-        url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
-        try:
-            async with tether.open_backend(
-                url, namespace=namespace, pool_size=4, keys=KEYS
-            ) as opened:
-                yield opened
-        finally:
-            with psycopg.connect(url, autocommit=True) as conn:
-                for schema in (namespace, f"{namespace}_keyring"):
-                    conn.execute(
-                        sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-                    )
-        return
-    async with tether.open_backend(f"sqlite:///{tmp_path}/tether.db", keys=KEYS) as opened:
-        yield opened
 
 
 async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(

@@ -19,22 +19,13 @@ from ...stores import (
     Commit,
     Continuation,
     NewEvent,
-    NewRun,
     RunRecord,
     WorkflowStore,
 )
+from ._chains import _new
 from ._markers import requires
 
 __all__ = ["LabelContract"]
-
-
-def _new(run_id: str, **kw: Any) -> NewRun:
-    base: dict[str, Any] = dict(
-        run_id=run_id, workflow_name="wf", input=b"in", deployment="d", engine_version="e",
-        queue="q",
-    )  # fmt: skip
-    base.update(kw)
-    return NewRun(**base)
 
 
 async def _all(store: WorkflowStore, limit: int, **filters: Any) -> list[str]:
