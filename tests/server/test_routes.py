@@ -92,7 +92,7 @@ async def test_a_named_approver_may_answer(served: Served) -> None:
         f"/v1/sessions/s1/requests/{request_id}/answer", json={"answer": "deny"}
     )
     assert r.status_code == 200, r.text
-    tail = await served.events("s1", start=-2, until="turn.completed")
+    tail = await served.events("s1", start=events[-1]["index"] + 1, until="turn.completed")
     assert tail[-1]["type"] == "turn.completed"
 
 
@@ -106,17 +106,19 @@ async def test_question_answered_over_http(served: Served) -> None:
     bad = await served.client().post(url, json={"answer": "p9"})
     assert bad.status_code == 409
     assert (await served.client().post(url, json={"answer": "p2"})).status_code == 200
-    tail = await served.events("s1", start=-1, until="turn.completed")
+    tail = await served.events("s1", start=events[-1]["index"] + 1, until="turn.completed")
     assert tail[-1]["type"] == "turn.completed"
 
 
 async def test_cancel_turn_and_close(served: Served) -> None:
     await served.session("s1")
     await served.send("s1", "restart api")
-    await served.events("s1", until="turn.waiting")
+    waiting = await served.events("s1", until="turn.waiting")
     r = await served.client().post("/v1/sessions/s1/cancel")
     assert r.status_code == 202
-    tail = await served.events("s1", start=-1, until="turn.cancelled")
+    # From after the wait, not from the tail: the cancel's events may all be written
+    # before this follow starts, and the tail is then the one after `turn.cancelled`.
+    tail = await served.events("s1", start=waiting[-1]["index"] + 1, until="turn.cancelled")
     assert tail[-1]["type"] == "turn.cancelled"
     r = await served.client().post("/v1/sessions/s1/close")
     assert r.status_code == 202
