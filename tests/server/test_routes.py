@@ -73,7 +73,7 @@ async def test_approval_answer_by_the_turns_principal(served: Served) -> None:
     assert (await served.client().post(url, json={"answer": "approve"})).status_code == 200
     other = await served.client().post(url, json={"answer": "deny"})
     assert other.status_code == 409 and other.json()["code"] == "answer_refused"
-    tail = await served.events("s1", start=-3, until="turn.completed")
+    tail = await served.events("s1", start=events[-1]["index"] + 1, until="turn.completed")
     assert tail[-1]["type"] == "turn.completed"
     unknown = await served.client().post(
         "/v1/sessions/s1/requests/nope/answer", json={"answer": "approve"}
