@@ -13,11 +13,11 @@ that wrote it: keys it does not know are dropped, and the drop is logged.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
+from .._aio import within
 from ..errors import SessionFormatError
 from ..stores import Stores
 from ._attachments import files_note
@@ -148,7 +148,7 @@ async def predecessor_text(
         return await Transcript(stores, path).entries()
 
     try:
-        entries = await asyncio.wait_for(read(), timeout)
+        entries = await within(read(), timeout)
     except Exception as exc:
         log.warning("the predecessor transcript %r was not read: %s", path, exc)
         return ""

@@ -8,6 +8,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._aio import within
 from .._ids import new_ulid
 from .._version import ENGINE_VERSION
 from ..durable import RunHandle, RunInfo
@@ -593,4 +594,4 @@ class Session:
                     return event
             raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
 
-        return await asyncio.wait_for(find(), timeout)
+        return await within(find(), timeout)

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from .._aio import within
 from ..errors import StepTimeoutError
 from ._context import StepInfo, reset_step_info, set_step_info
 from ._step_scope import StepScope, bind_scope, unbind_scope
@@ -109,7 +110,7 @@ class StepBodies:
             running = started if started is not None else self.to_thread(fn, *args, **kwargs)
             try:
                 # Shielded: cancelling the wait must not look like stopping the thread.
-                result = await asyncio.wait_for(asyncio.shield(running), timeout)
+                result = await within(asyncio.shield(running), timeout)
             except TimeoutError:
                 if running.done():
                     raise  # the step's own TimeoutError

@@ -16,12 +16,12 @@ slot order, the same comparisons, the same decoded outputs handed back to the bo
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
 
+from .._aio import within
 from ..errors import NonDeterminismError, NotFoundError, UnknownWorkflowError
 from ..stores import Backend, EventRecord, RunRecord, RunStatus, StoreWrite
 from ._ambient import bind_backend, unbind_backend
@@ -285,13 +285,13 @@ async def _drive(
     if activation.journal.cancel_requested is not None:
         return report("cancelling", recorded=recorded, stopped_at="cancel requested")
     try:
-        outcome = await asyncio.wait_for(activation.run_to_boundary(), timeout)
+        outcome = await within(activation.run_to_boundary(), timeout)
     except TimeoutError:
         activation.abandon()
         outcome = "timeout"
     # The body task unwinds from its cancellation; a body that swallows it is left.
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(activation.quiesce(), 1.0)
+        await within(activation.quiesce(), 1.0)
     facts: dict[str, Any] = {
         "recorded": recorded,
         "replayed": activation.replayed,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import orjson
 
+from .._aio import wait_event
 from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, decode_event
 from ..durable import RunStream
 from ..stores import StreamChunk
@@ -355,7 +356,6 @@ class FeedHub:
                         feed.publish([wire_event(c) for c in rest])
                         return
                     next_status = time.monotonic() + STATUS_INTERVAL
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), STATUS_INTERVAL)
+                await wait_event(changed, STATUS_INTERVAL)
         finally:
             watcher.release()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
+from .._aio import wait_event
 from ._records import StreamChunk
 
 __all__ = ["follow", "resolve_start"]
@@ -60,8 +60,7 @@ async def follow(
             if event is None:
                 await asyncio.sleep(poll_interval)
             else:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(event.wait(), poll_interval)
+                await wait_event(event, poll_interval)
         # Take the event before reading: a write in between still wakes the next wait.
         event = wake() if wake is not None else None
         chunks, closed = await store.read_stream(run_id, name, start=max(index, 0), limit=_BATCH)

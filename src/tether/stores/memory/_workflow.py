@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..._aio import wait_event
 from ..._ids import new_ulid
 from ..._validate import check_labels
 from ...errors import ConflictError, InvalidTransitionError
@@ -472,9 +473,7 @@ class MemoryWorkflowStore:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return run
-                try:
-                    await asyncio.wait_for(self._changed.wait(), remaining)
-                except TimeoutError:
+                if not await wait_event(self._changed, remaining):
                     return self._s.runs.get(run_id)
 
     # -- queue ------------------------------------------------------------------------
@@ -547,10 +546,7 @@ class MemoryWorkflowStore:
 
     async def wait_for_messages(self, queue: str, timeout: float) -> None:
         event = self._queue_signal.setdefault(queue, asyncio.Event())
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
+        await wait_event(event, timeout)
         event.clear()
 
     # -- workers ----------------------------------------------------------------------

@@ -23,6 +23,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from ..._aio import wait_event
 from ..._validate import check_identifier, check_labels
 from ...errors import (
     ConflictError,
@@ -684,9 +685,7 @@ class PostgresWorkflowStore:
             remaining = deadline - time.monotonic()
             if run is None or run.status in TERMINAL_RUN_STATUSES or remaining <= 0:
                 return run
-            try:
-                await asyncio.wait_for(event.wait(), min(self._fallback(poll), remaining))
-            except TimeoutError:
+            if not await wait_event(event, min(self._fallback(poll), remaining)):
                 poll = min(poll * 2, 0.25)
 
     # -- queue -------------------------------------------------------------------------
@@ -756,10 +755,7 @@ class PostgresWorkflowStore:
             )
             if row is not None and row[0] is not None:
                 timeout = min(timeout, max(0.0, float(row[0])))
-            try:
-                await asyncio.wait_for(event.wait(), timeout)
-            except TimeoutError:
-                pass
+            await wait_event(event, timeout)
         event.clear()
 
     # -- workers -----------------------------------------------------------------------
@@ -893,7 +889,4 @@ class PostgresWorkflowStore:
             if len(chunks) < _FOLLOW_BATCH:
                 # Read to the tail: wait for more. (The event was taken before the
                 # read, so a chunk written since has set it already.)
-                try:
-                    await asyncio.wait_for(event.wait(), self._fallback(poll_interval))
-                except TimeoutError:
-                    pass
+                await wait_event(event, self._fallback(poll_interval))

@@ -11,10 +11,10 @@ one read per waiter per poll, which had cost more than the runs themselves.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Awaitable, Callable, Iterable
 
+from ..._aio import wait_event
 from ...errors import StoreError
 from .._records import TERMINAL_RUN_STATUSES, RunRecord
 
@@ -75,8 +75,7 @@ class RunEnds:
             if run is None or run.status in TERMINAL_RUN_STATUSES:
                 return run
             self._start_polling()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(watch.ended.wait(), timeout)
+            await wait_event(watch.ended, timeout)
             if watch.ended.is_set():
                 return watch.record
             return await get()
@@ -100,8 +99,7 @@ class RunEnds:
             # Only a backed-off wait is cut short by a new waiter: waiters arriving
             # all the time must not keep the watcher from ever reading.
             self._backed_off = self._interval > FIRST_POLL
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._arrived.wait(), self._interval)
+            await wait_event(self._arrived, self._interval)
             self._backed_off = False
             if self._arrived.is_set():
                 continue

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import orjson
 
+from ..._aio import wait_event
 from ..._ids import new_ulid
 from ..._validate import check_labels
 from ...errors import ConflictError
@@ -622,10 +623,7 @@ class SqliteWorkflowStore:
 
     async def wait_for_messages(self, queue: str, timeout: float) -> None:
         event = self._queue_signal.setdefault(queue, asyncio.Event())
-        try:
-            await asyncio.wait_for(event.wait(), timeout)
-        except TimeoutError:
-            pass
+        await wait_event(event, timeout)
         event.clear()
 
     # -- workers ----------------------------------------------------------------------------

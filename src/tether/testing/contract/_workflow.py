@@ -519,3 +519,17 @@ class WorkflowStoreContract(ChainContract, LabelContract):
         assert seen == [b"b", b"c", b"d"]
         with pytest.raises(InvalidTransitionError):
             await store.write_stream("r1", "out", [b"e"])
+
+    async def test_follower_cancelled_as_a_chunk_arrives_stops(self, store: WorkflowStore) -> None:
+        # A cancel that lands in the same loop turn as the chunk's wake-up must end the
+        # follower (`asyncio.wait_for` on Python 3.11 returns the wake-up instead and
+        # swallows the cancel: the follower read on, and a caller awaiting it hung).
+        await store.write_stream("r1", "out", [b"a"])
+        follower = store.follow_stream("r1", "out", start=1, poll_interval=30)
+        task = asyncio.ensure_future(anext(follower))
+        await asyncio.sleep(0.05)
+        await store.write_stream("r1", "out", [b"b"])
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 5)
+        await follower.aclose()  # type: ignore[attr-defined]
