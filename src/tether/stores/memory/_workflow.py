@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..._aio import wait_event
+from ..._aio import wait_event, within
 from ..._ids import new_ulid
 from ..._validate import check_labels
 from ...errors import ConflictError, InvalidTransitionError
@@ -473,7 +473,9 @@ class MemoryWorkflowStore:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return run
-                if not await wait_event(self._changed, remaining):
+                try:
+                    await within(self._changed.wait(), remaining)
+                except TimeoutError:
                     return self._s.runs.get(run_id)
 
     # -- queue ------------------------------------------------------------------------
