@@ -154,6 +154,13 @@ async def running(backend: Backend) -> AsyncIterator[tether.Client]:
         yield tether.Client(backend)
 
 
+@pytest.fixture
+async def replaying(backend: Backend) -> AsyncIterator[tether.Client]:
+    """A worker that keeps no parked run warm: every wake-up replays the history."""
+    async with tether.Worker(backend, registry, poll_interval=0.02, cached_runs=0):
+        yield tether.Client(backend)
+
+
 async def resume_when_parked(client: tether.Client, token: str, payload: Any) -> None:
     """Resume a hook once its run has parked on it (its lease released)."""
     await parked_on(client, token)
@@ -241,7 +248,8 @@ async def test_unserializable_output_names_step_and_type(running: tether.Client)
     assert "opaque" in str(cause) and "Opaque" in str(cause)
 
 
-async def test_non_determinism_is_detected_and_named(running: tether.Client) -> None:
+async def test_non_determinism_is_detected_and_named(replaying: tether.Client) -> None:
+    running = replaying
     handle = await running.start(branchy)
     # Parked, not only at the hook: a run still live on its worker would go on from the
     # hook without a replay, and no replay sees the changed code.
@@ -256,7 +264,8 @@ async def test_non_determinism_is_detected_and_named(running: tether.Client) -> 
     assert cause.requested.endswith("//second")
 
 
-async def test_now_random_uuid_are_stable_across_replay(running: tether.Client) -> None:
+async def test_now_random_uuid_are_stable_across_replay(replaying: tether.Client) -> None:
+    running = replaying
     handle = await running.start(deterministic)
     await resume_when_parked(running, f"det-{handle.run_id}", "x")
     result = await handle.result(timeout=30)

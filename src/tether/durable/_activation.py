@@ -145,6 +145,9 @@ class ActivationCore:
         self.bodies = StepBodies(run.run_id, threads)
         self._lease_timer: asyncio.TimerHandle | None = None
         self._cancelling = False
+        #: Whether a park leaves the body suspended where it waits (the worker keeps
+        #: the activation warm, `resume_parked`) instead of unwinding it.
+        self.keep_parked = False
         if lease_seconds is not None:
             self._lease_timer = loop.call_at(time.monotonic() + lease_seconds, self._lease_check)
 
@@ -154,12 +157,77 @@ class ActivationCore:
 
         Returns "completed", "failed", "cancelled", "continued", "parked" or "abandoned".
         """
+        if self._task is not None:
+            # Resumed warm: the body waits where it parked; what arrived may free it.
+            self._obey_cancel()
+            self._poke()
+            self._schedule_park_check()
+            return await self._done
         if self.journal.cancel_requested is not None:
             await self._end_cancelled(self.journal.cancel_requested)
             return self.outcome
         self._task = asyncio.create_task(self._body(), name=f"tether-run:{self.run_id}")
         self._task.add_done_callback(self._body_done)
         return await self._done
+
+    def resume_parked(
+        self,
+        *,
+        run: RunRecord,
+        epoch: int,
+        events: Sequence[EventRecord],
+        message_id: str | None,
+        lease_sent: float,
+    ) -> bool:
+        """Take this parked activation up again under a new claim, without a replay.
+
+        The body is still suspended where it parked, having consumed exactly the log up
+        to this activation's head: the park was committed at that head, and the store
+        appends only after it (a head check fences every commit). So the body is where a
+        replay of that prefix would leave it, and folding in what was appended since (a
+        hook payload, a timer's wake-up, a cancel, even another worker's progress) and
+        going on is the replay's own continuation. False, and nothing changed, when that
+        cannot be shown: the log does not hold this head, or the body is gone.
+
+        Args:
+            run: The run as the new claim returned it.
+            epoch: The new claim's fencing epoch.
+            events: The whole log, as the claim returned it.
+            message_id: The message the new claim holds.
+            lease_sent: When the write that took the lease was sent (monotonic).
+        """
+        task = self._task
+        if self.outcome != "parked" or task is None or task.done():
+            return False
+        # The head of the last commit (the journal's own head moves only on a fold).
+        head = self.head
+        if not any(e.slot == head for e in events) or run.head < head:
+            return False
+        loop = asyncio.get_running_loop()
+        self.run = run
+        self.epoch = epoch
+        self.message_id = message_id
+        self.lease = Lease(self.lease.seconds, lease_sent)
+        self.outcome = "running"
+        self._done = loop.create_future()
+        self._cancelling = False
+        self.journal.skip_to(head)
+        for event in events:
+            if event.slot > head:
+                self.journal.apply(event)
+        self.head = self.journal.head
+        if self.lease.seconds is not None:
+            self._lease_timer = loop.call_at(lease_sent + self.lease.seconds, self._lease_check)
+        if self.journal.cancelled:
+            self._settle("cancelled")
+        return True
+
+    def discard(self) -> None:
+        """Unwind the body of a parked activation kept warm (evicted, worker stopping)."""
+        self.keep_parked = False
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
 
     def _context(self) -> WorkflowContext:
         """The context the workflow body gets (`Activation` builds it over itself)."""
@@ -202,6 +270,8 @@ class ActivationCore:
             self._lease_timer = None
         if not self._done.done():
             self._done.set_result(self.outcome)
+        if self.outcome == "parked" and self.keep_parked:
+            return  # the body stays suspended where it waits (`resume_parked`)
         task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()
@@ -235,6 +305,8 @@ class ActivationCore:
         """
         await self.bodies.quiesce()
         task = self._task
+        if self.outcome == "parked" and self.keep_parked:
+            return  # a body kept warm waits where it parked: it runs nothing
         if task is not None and not task.done() and task is not asyncio.current_task():
             await asyncio.wait({task})
 

@@ -9,6 +9,7 @@ import logging
 import os
 import socket
 import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 
@@ -41,15 +42,17 @@ from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
 from ._executor import Activation
-from ._registry import Registry
+from ._registry import Registry, WorkflowDef
 from ._threads import StepThreads
 
-__all__ = ["DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
+__all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
 
 log = logging.getLogger("tether.worker")
 
 #: Runs a worker executes at once when neither the argument nor the environment says.
 DEFAULT_CONCURRENCY = 16
+#: Parked runs a worker keeps warm in memory by default (`Worker(cached_runs=...)`).
+DEFAULT_CACHED_RUNS = 256
 
 
 def _concurrency_from(env: Mapping[str, str]) -> int:
@@ -136,6 +139,11 @@ class Worker:
             an outage of the store does not make live workers look dead.
         shutdown_grace: On stop, how long to wait for step bodies still running in
             threads before handing their runs back.
+        cached_runs: How many parked runs this worker keeps in memory, suspended where
+            they wait, so that a run it parked (a session between turns, a workflow
+            waiting on a hook or a timer) goes on here without replaying its history.
+            Least recently parked first out; 0 keeps none. A run claimed elsewhere
+            meanwhile is still safe to go on from here: what it did since is replayed.
         env: Where to read ``TETHER_WORKER_CONCURRENCY`` (default `os.environ`).
 
     Raises:
@@ -153,6 +161,7 @@ class Worker:
         heartbeat_interval: float = 2.0,
         dead_after: float = 15.0,
         shutdown_grace: float = 30.0,
+        cached_runs: int | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
         if concurrency is None:
@@ -168,6 +177,12 @@ class Worker:
         )
         dead_after = check_duration(dead_after, what="dead_after", positive=True)
         shutdown_grace = check_duration(shutdown_grace, what="shutdown_grace")
+        if cached_runs is None:
+            cached_runs = DEFAULT_CACHED_RUNS
+        if isinstance(cached_runs, bool) or not isinstance(cached_runs, int) or cached_runs < 0:
+            raise ConfigurationError(
+                f"cached_runs must be an integer of at least 0, not {cached_runs!r}"
+            )
         if dead_after <= heartbeat_interval:
             raise ConfigurationError("dead_after must be longer than heartbeat_interval")
         self.backend = backend
@@ -183,6 +198,9 @@ class Worker:
         self.host_id = host_identity()
         self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
         self._activations: dict[str, tuple[Activation, Message]] = {}
+        self.cached_runs = cached_runs
+        # Parked activations kept warm, least recently parked first.
+        self._parked: OrderedDict[str, Activation] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._background: list[asyncio.Task[None]] = []
         self._context = contextvars.copy_context()
@@ -249,6 +267,9 @@ class Worker:
         for task in self._background:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        for parked in self._parked.values():
+            parked.discard()
+        self._parked.clear()
         held = list(self._activations.values())
         for activation, _ in held:
             activation.abandon()
@@ -478,30 +499,63 @@ class Worker:
             # activation replays (and may re-run) them, never alongside.
             previous[0].abandon()
             await previous[0].quiesce()
-        activation = Activation(
-            store=store,
-            registry=self.registry,
-            workflow=workflow,
-            run=run,
-            epoch=claim.epoch,
-            events=claim.events,
-            message_id=message.message_id,
-            owner=self.worker_id,
-            threads=self._threads,
-            lease_seconds=self.lease_seconds,
-            lease_sent=sent,
-            handoff=self._handoff,
-        )
+        activation = self._warm(run_id, workflow, claim, message, sent)
+        if activation is None:
+            activation = Activation(
+                store=store,
+                registry=self.registry,
+                workflow=workflow,
+                run=run,
+                epoch=claim.epoch,
+                events=claim.events,
+                message_id=message.message_id,
+                owner=self.worker_id,
+                threads=self._threads,
+                lease_seconds=self.lease_seconds,
+                lease_sent=sent,
+                handoff=self._handoff,
+            )
+            activation.keep_parked = self.cached_runs > 0
         self._activations[run_id] = (activation, message)
         try:
             outcome = await activation.run_to_boundary()
             if outcome == "abandoned" and not self._stopping:
                 await self._hand_back(activation, message)
+            elif outcome == "parked" and activation.keep_parked:
+                self._keep_parked(activation)
         finally:
             # Only now: until its step bodies have returned, a newer claim of the run
             # by this worker must find it (above), and its lease is still renewed.
             if self._activations.get(run_id, (None, None))[0] is activation:
                 del self._activations[run_id]
+
+    def _warm(
+        self, run_id: str, workflow: WorkflowDef, claim: Claim, message: Message, sent: float
+    ) -> Activation | None:
+        """The run's parked activation, taken up under this claim; None: replay."""
+        parked = self._parked.pop(run_id, None)
+        if parked is None:
+            return None
+        assert claim.run is not None
+        if parked.workflow is workflow and parked.resume_parked(
+            run=claim.run,
+            epoch=claim.epoch,
+            events=claim.events,
+            message_id=message.message_id,
+            lease_sent=sent,
+        ):
+            return parked
+        parked.discard()
+        return None
+
+    def _keep_parked(self, activation: Activation) -> None:
+        if self._stopping:
+            activation.discard()
+            return
+        self._parked[activation.run_id] = activation
+        while len(self._parked) > self.cached_runs:
+            _, evicted = self._parked.popitem(last=False)
+            evicted.discard()
 
     async def _hand_back(self, activation: Activation, message: Message) -> None:
         """Give an abandoned run back, retrying while the store is unavailable.

@@ -1,0 +1,145 @@
+"""Parked runs kept warm (`Worker(cached_runs=...)`): resumed without a replay.
+
+A worker keeps the activation of a run it parked suspended where the body waits; the
+run's next wake-up on that worker goes on from there. Every test counts how often the
+body's code before the park ran: once when the run was kept warm, twice when the
+wake-up replayed. Runs another worker moved on meanwhile, evicted runs, cancels and
+timers are covered on every backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import pytest
+
+import tether
+from tether.errors import ConfigurationError
+from tether.stores import Backend
+
+registry = tether.Registry(deployment="parked-cache")
+ran: Counter[str] = Counter()
+
+
+async def note(what: str) -> str:
+    ran[f"step:{what}"] += 1
+    return what
+
+
+@registry.workflow(name="cache.one_park")
+async def one_park(ctx: tether.WorkflowContext, key: str) -> list[object]:
+    ran[f"body:{key}"] += 1
+    first = await ctx.step(note, f"{key}-first")
+    seen = await ctx.create_hook(token=f"hook-{key}")
+    return [first, seen, await ctx.step(note, f"{key}-after")]
+
+
+@registry.workflow(name="cache.two_parks")
+async def two_parks(ctx: tether.WorkflowContext, key: str) -> list[object]:
+    ran[f"body:{key}"] += 1
+    one = await ctx.create_hook(token=f"one-{key}")
+    middle = await ctx.step(note, f"{key}-middle")
+    two = await ctx.create_hook(token=f"two-{key}")
+    return [one, middle, two]
+
+
+@registry.workflow(name="cache.sleeper")
+async def sleeper(ctx: tether.WorkflowContext, key: str) -> str:
+    ran[f"body:{key}"] += 1
+    await ctx.sleep(0.3)
+    return await ctx.step(note, f"{key}-woke")
+
+
+async def parked(backend: Backend, run_id: str) -> None:
+    """Until the run is parked (no lease held)."""
+    store = backend.stores.workflow
+    for _ in range(1000):
+        run = await store.get_run(run_id)
+        if run is not None and run.status == "running" and run.lease_owner is None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"run {run_id!r} never parked")
+
+
+@pytest.fixture(autouse=True)
+def _clear() -> None:
+    ran.clear()
+
+
+@pytest.mark.parametrize("cached", [256, 0])
+async def test_a_parked_run_goes_on_without_a_replay(backend: Backend, cached: int) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02, cached_runs=cached) as worker:
+        handle = await worker.client.start(one_park, "k", run_id="warm-1")
+        await parked(backend, "warm-1")
+        await worker.client.resume_hook("hook-k", "hello")
+        assert await handle.result(timeout=20) == ["k-first", "hello", "k-after"]
+    # Warm: the body before the park ran once. Replayed: twice (the step body only once).
+    assert ran["body:k"] == (1 if cached else 2)
+    assert ran["step:k-first"] == ran["step:k-after"] == 1
+
+
+async def test_a_run_another_worker_moved_on_is_taken_up_with_its_progress(
+    backend: Backend,
+) -> None:
+    async with (
+        tether.Worker(backend, registry, poll_interval=0.02) as first,
+        tether.Worker(backend, registry, poll_interval=0.02) as second,
+    ):
+        handle = await first.client.start(two_parks, "m", run_id="moved-1")
+        await parked(backend, "moved-1")  # warm on `first`
+        # The second worker claims the wake-up (eagerly, in the resume's own write),
+        # replays, runs the middle step and parks on the second hook.
+        await second.client.resume_hook("one-m", "one")
+        for _ in range(1000):
+            if ran["step:m-middle"]:
+                break
+            await asyncio.sleep(0.01)
+        await parked(backend, "moved-1")
+        # `first` takes the run up again from its warm activation, parked before all
+        # that: it folds in what the second worker did and goes on.
+        await first.client.resume_hook("two-m", "two")
+        assert await handle.result(timeout=20) == ["one", "m-middle", "two"]
+    assert ran["step:m-middle"] == 1
+    assert ran["body:m"] == 2  # `first` once, `second`'s replay once; no third
+
+
+async def test_evicted_runs_replay_and_finish(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02, cached_runs=1) as worker:
+        a = await worker.client.start(one_park, "a", run_id="evict-a")
+        await parked(backend, "evict-a")
+        b = await worker.client.start(one_park, "b", run_id="evict-b")
+        await parked(backend, "evict-b")  # a is evicted: one run kept
+        await worker.client.resume_hook("hook-a", 1)
+        await worker.client.resume_hook("hook-b", 2)
+        assert (await a.result(timeout=20))[1] == 1
+        assert (await b.result(timeout=20))[1] == 2
+    assert (ran["body:a"], ran["body:b"]) == (2, 1)
+
+
+async def test_a_warm_run_obeys_a_cancel_and_a_timer(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        doomed = await worker.client.start(one_park, "c", run_id="warm-cancel")
+        sleepy = await worker.client.start(sleeper, "s", run_id="warm-timer")
+        await parked(backend, "warm-cancel")
+        await worker.client.cancel("warm-cancel")
+        with pytest.raises(tether.RunCancelledError):
+            await doomed.result(timeout=20)
+        assert await sleepy.result(timeout=20) == "s-woke"
+    assert ran["body:s"] == 1 and ran["step:c-after"] == 0
+
+
+async def test_a_stopped_worker_leaves_its_warm_runs_to_others(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        handle = await worker.client.start(one_park, "w", run_id="warm-stop")
+        await parked(backend, "warm-stop")
+    async with tether.Worker(backend, registry, poll_interval=0.02) as other:
+        await other.client.resume_hook("hook-w", "x")
+        assert (await handle.result(timeout=20))[1] == "x"
+    assert ran["body:w"] == 2
+
+
+@pytest.mark.parametrize("bad", [-1, True, 1.5])
+async def test_cached_runs_is_checked(backend: Backend, bad: object) -> None:
+    with pytest.raises(ConfigurationError, match="cached_runs"):
+        tether.Worker(backend, registry, cached_runs=bad)  # type: ignore[arg-type]
