@@ -82,6 +82,13 @@ def test_migrate_and_bad_target(tmp_path: Path) -> None:
     assert bad.returncode == 2 and "cannot import" in bad.stderr
 
 
+def test_worker_refuses_a_bad_cache_size(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/c.db"
+    bad = tether_cmd("worker", "tether.cli._demo_app:agents", "--db", url, "--cached-runs", "-1")
+    assert bad.returncode != 0 and "cached_runs must be an integer of at least 0" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
 AGENTS_APP = '''
 from tether.agent import Agent, Agents, tool
 from tether.testing import Reply, ScriptedModel, tool_call

@@ -58,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
         help="runs executed at once (default: $TETHER_WORKER_CONCURRENCY or 16)",
     )
     worker.add_argument(
+        "--cached-runs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="parked runs kept warm in memory, to go on without a replay (default 256; 0: none)",
+    )
+    worker.add_argument(
         "--deployment",
         metavar="NAME",
         help="serve this deployment instead of the one the registry declares",
@@ -314,7 +321,9 @@ async def _worker(args: argparse.Namespace) -> int:
             f"{registry.names()}, store {backend.url}",
             flush=True,
         )
-        await Worker(backend, registry, concurrency=args.concurrency).run_forever()
+        await Worker(
+            backend, registry, concurrency=args.concurrency, cached_runs=args.cached_runs
+        ).run_forever()
     return 0
 
 
