@@ -143,3 +143,40 @@ async def test_a_stopped_worker_leaves_its_warm_runs_to_others(backend: Backend)
 async def test_cached_runs_is_checked(backend: Backend, bad: object) -> None:
     with pytest.raises(ConfigurationError, match="cached_runs"):
         tether.Worker(backend, registry, cached_runs=bad)  # type: ignore[arg-type]
+
+
+async def test_claims_leave_out_the_log_a_worker_holds_warm(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        handle = await worker.client.start(one_park, "p", run_id="partial-1")
+        await parked(backend, "partial-1")
+        held = worker._known()
+        assert held is not None and set(held) == {"partial-1"}
+    store = backend.stores.workflow
+    await tether.Client(backend).resume_hook("hook-p", "x")
+    ((message, claim),) = await store.claim_next(
+        registry.queue, owner="w9", lease_seconds=30, limit=1, known=held
+    )
+    assert claim.run is not None and claim.run.run_id == "partial-1"
+    # Memory and SQLite read only what the worker does not hold; Postgres reads the
+    # whole log in the claim's own round trips (not filtered yet).
+    expected = 0 if backend.url.startswith("postgres") else held["partial-1"]
+    assert claim.after == expected
+    assert claim.events[0].slot == claim.after + 1
+    await store.release_run("partial-1", owner="w9", epoch=claim.epoch)
+    await store.nack(message.message_id, owner="w9", delay=0)
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        assert (await handle.result(timeout=20))[1] == "x"
+
+
+async def test_a_partial_claim_without_its_warm_run_replays_the_whole_log(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        handle = await worker.client.start(one_park, "f", run_id="fallback-1")
+        await parked(backend, "fallback-1")
+        # The warm run is gone by the time the claim is handled (evicted meanwhile, say):
+        # the claim left its log out, so the worker reads it whole and replays.
+        monkeypatch.setattr(worker, "_warm", lambda *args: None)
+        await worker.client.resume_hook("hook-f", "y")
+        assert await handle.result(timeout=20) == ["f-first", "y", "f-after"]
+    assert ran["body:f"] == 2 and ran["step:f-first"] == 1

@@ -178,6 +178,7 @@ class ActivationCore:
         events: Sequence[EventRecord],
         message_id: str | None,
         lease_sent: float,
+        after: int = 0,
     ) -> bool:
         """Take this parked activation up again under a new claim, without a replay.
 
@@ -192,16 +193,18 @@ class ActivationCore:
         Args:
             run: The run as the new claim returned it.
             epoch: The new claim's fencing epoch.
-            events: The whole log, as the claim returned it.
+            events: The log as the claim returned it: whole, or after `after`.
             message_id: The message the new claim holds.
             lease_sent: When the write that took the lease was sent (monotonic).
+            after: The slot the claim's log starts after (`Claim.after`; 0: whole).
         """
         task = self._task
         if self.outcome != "parked" or task is None or task.done():
             return False
         # The head of the last commit (the journal's own head moves only on a fold).
         head = self.head
-        if not any(e.slot == head for e in events) or run.head < head:
+        holds_head = after == head if after else any(e.slot == head for e in events)
+        if not holds_head or run.head < head:
             return False
         loop = asyncio.get_running_loop()
         self.run = run

@@ -347,6 +347,7 @@ class Worker:
                 lease_seconds=self.lease_seconds,
                 queue=self.registry.queue,
                 writes=writes,
+                known=self._known(),
             )
         finally:
             self._reserved -= 1
@@ -392,7 +393,11 @@ class Worker:
             try:
                 sent = time.monotonic()
                 claimed = await store.claim_next(
-                    queue, owner=self.worker_id, lease_seconds=self.lease_seconds, limit=free
+                    queue,
+                    owner=self.worker_id,
+                    lease_seconds=self.lease_seconds,
+                    limit=free,
+                    known=self._known(),
                 )
                 for message, claim in claimed:
                     self._spawn(message, claim, sent)
@@ -500,6 +505,11 @@ class Worker:
             previous[0].abandon()
             await previous[0].quiesce()
         activation = self._warm(run_id, workflow, claim, message, sent)
+        events = claim.events
+        if activation is None and claim.after:
+            # The claim left out the log this worker held warm, and the warm activation
+            # could not go on after all: read the whole log for a replay.
+            events = tuple(await store.list_events(run_id))
         if activation is None:
             activation = Activation(
                 store=store,
@@ -507,7 +517,7 @@ class Worker:
                 workflow=workflow,
                 run=run,
                 epoch=claim.epoch,
-                events=claim.events,
+                events=events,
                 message_id=message.message_id,
                 owner=self.worker_id,
                 threads=self._threads,
@@ -543,10 +553,15 @@ class Worker:
             events=claim.events,
             message_id=message.message_id,
             lease_sent=sent,
+            after=claim.after,
         ):
             return parked
         parked.discard()
         return None
+
+    def _known(self) -> dict[str, int] | None:
+        """The logs this worker holds warm, by run: up to their parks' heads."""
+        return {r: a.head for r, a in self._parked.items()} if self._parked else None
 
     def _keep_parked(self, activation: Activation) -> None:
         if self._stopping:

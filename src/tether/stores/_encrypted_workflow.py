@@ -327,8 +327,10 @@ class EncryptedWorkflowStore:
         queue: str,
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
-        return await self._resume(token, payload, writes, run_id, (owner, lease_seconds, queue))
+        claim_for = (owner, lease_seconds, queue)
+        return await self._resume(token, payload, writes, run_id, claim_for, known)
 
     async def _resume(
         self,
@@ -337,6 +339,7 @@ class EncryptedWorkflowStore:
         writes: Sequence[StoreWrite],
         run_id: str | None,
         claim_for: tuple[str, float, str] | None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         hook = await self.inner.get_hook(token)
         while True:
@@ -369,6 +372,7 @@ class EncryptedWorkflowStore:
                     queue=queue,
                     writes=sealed_writes,
                     run_id=hook.run_id,
+                    known=known,
                 )
                 if claimed is not None:
                     message, claim = claimed
@@ -403,10 +407,16 @@ class EncryptedWorkflowStore:
         return await self.inner.clock()
 
     async def claim_next(
-        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
         claimed = await self.inner.claim_next(
-            queue, owner=owner, lease_seconds=lease_seconds, limit=limit
+            queue, owner=owner, lease_seconds=lease_seconds, limit=limit, known=known
         )
         return [(m, await self._open_claim(c)) for m, c in claimed]
 

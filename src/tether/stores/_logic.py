@@ -61,6 +61,7 @@ __all__ = [
     "claim_messages",
     "claim_run",
     "create_run",
+    "known_after",
     "relabeled",
     "resume_hook",
     "start_run",
@@ -302,6 +303,15 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
         run = _append(txn, run, [NewEvent(event_type="run_started")], now)
     txn.update_run(dataclasses.replace(run, updated_at=now))
     return Claim(outcome="claimed", run=run, epoch=epoch, events=tuple(txn.list_events(run_id)))
+
+
+def known_after(claim: Claim, known: Mapping[str, int] | None) -> int:
+    """The slot a claim's log may start after, given what the claimer holds (0: whole)."""
+    if not known or claim.outcome != "claimed" or claim.run is None:
+        return 0
+    after = known.get(claim.run.run_id, 0)
+    # A head beyond the run's is not a prefix of its log: hand over the whole log.
+    return after if 0 < after <= claim.run.head else 0
 
 
 def claim_messages(

@@ -219,6 +219,7 @@ class WorkflowStore(Protocol):
         queue: str,
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         """`resume_hook`, and claim the hook's run for `owner` in the same transaction.
 
@@ -227,6 +228,7 @@ class WorkflowStore(Protocol):
         `queue`; its activation message is then written already delivered to `owner`
         (it comes back to the queue if the owner dies). Otherwise the run is woken as
         `resume_hook` wakes it. Returns the hook, and the message and claim when claimed.
+        `known` as for `claim_next`.
         """
         ...
 
@@ -254,12 +256,22 @@ class WorkflowStore(Protocol):
         ...
 
     async def claim_next(
-        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
         """Lease up to `limit` activation messages and claim their runs, atomically.
 
         Messages whose run is missing, finished, or held by another live lease are
         acknowledged and not returned (see `stores._logic.claim_messages`).
+
+        `known` names runs whose log the caller holds up to a slot (a worker's parked
+        runs kept warm): a claim of one may then carry only the events after that slot
+        (`Claim.after`). A store may always return the whole log instead (`after` 0).
         """
         ...
 

@@ -384,12 +384,18 @@ ClaimOutcome = Literal["claimed", "busy", "finished", "missing"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Claim:
-    """The result of claiming a run: on success, the fencing epoch and the whole log."""
+    """The result of claiming a run: on success, the fencing epoch and the log.
+
+    The log is whole unless the claimer said it holds it up to a slot (`known`, see
+    `WorkflowStore.claim_next`): then `events` may start after `after`.
+    """
 
     outcome: ClaimOutcome
     run: RunRecord | None = None
     epoch: int = 0
     events: tuple[EventRecord, ...] = ()
+    #: The events are those after this slot (0: the whole log).
+    after: int = 0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

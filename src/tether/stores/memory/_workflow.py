@@ -52,6 +52,15 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def _partial(claim: Claim, known: Mapping[str, int] | None) -> Claim:
+    """The claim with only the log after what the claimer holds (`known`)."""
+    after = _logic.known_after(claim, known)
+    if not after:
+        return claim
+    events = tuple(e for e in claim.events if e.slot > after)
+    return dataclasses.replace(claim, events=events, after=after)
+
+
 @dataclass(slots=True)
 class _Row:
     message_id: str
@@ -446,6 +455,7 @@ class MemoryWorkflowStore:
         queue: str,
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
         hook, claimed = self._with_writes(
@@ -456,7 +466,8 @@ class MemoryWorkflowStore:
         )
         if claimed is None:
             await self._notify(self._queues())
-        return hook, claimed
+            return hook, None
+        return hook, (claimed[0], _partial(claimed[1], known))
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
@@ -518,12 +529,19 @@ class MemoryWorkflowStore:
         return out
 
     async def claim_next(
-        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
         taken = await self.dequeue(queue, owner=owner, lease_seconds=lease_seconds, limit=limit)
-        return self._write(
+        claimed = self._write(
             lambda t: _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
         )
+        return [(m, _partial(c, known)) for m, c in claimed]
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return self._write(lambda t: t.ack(message_id, owner))

@@ -660,7 +660,10 @@ class PostgresWorkflowStore:
         queue: str,
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+        # `known` is not used yet: the logs are read ahead in the claim's own round trips
+        # by run id alone, whole (`Claim.after` 0).
         claim_for = (owner, lease_seconds, queue)
         check_identifier(token, what="hook token")
         return await self._write(
@@ -698,7 +701,13 @@ class PostgresWorkflowStore:
         return await self._write(lambda t: _take(t.c, queue, owner, lease_seconds, limit, t.now))
 
     async def claim_next(
-        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
         # One transaction: a message is never left leased to a worker whose claim of the
         # run did not commit (that message would look busy to others and be dropped).

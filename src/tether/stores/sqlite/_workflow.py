@@ -253,11 +253,12 @@ class _Txn:
         )
 
 
-def _replay_log(conn: sqlite3.Connection, run_id: str) -> list[EventRecord]:
+def _replay_log(conn: sqlite3.Connection, run_id: str, after: int = 0) -> list[EventRecord]:
     """The log a claim hands to its replay: without the payloads a replay never reads."""
     found = conn.execute(
-        f"SELECT {rows.REPLAY_EVENT_COLS} FROM tether_events WHERE run_id = ? ORDER BY slot",
-        (run_id,),
+        f"SELECT {rows.REPLAY_EVENT_COLS} FROM tether_events WHERE run_id = ? AND slot > ? "
+        "ORDER BY slot",
+        (run_id, after),
     ).fetchall()
     return [rows.event_from_row(r) for r in found]
 
@@ -474,23 +475,32 @@ class SqliteWorkflowStore:
 
         return (await self._with_logs([(None, await self._write(claim))]))[0][1]
 
-    async def _with_logs(self, claims: list[tuple[M, Claim]]) -> list[tuple[M, Claim]]:
+    async def _with_logs(
+        self, claims: list[tuple[M, Claim]], known: Mapping[str, int] | None = None
+    ) -> list[tuple[M, Claim]]:
         """Read the logs of claimed runs on a reader connection, after the claim commits.
 
         A long run's log is thousands of rows: read inside the claim's transaction it
         would hold the database's one write lock (every process's commits) meanwhile.
         Read after the commit it is the log as of the claim or later, which is all a
         replay needs: its commits check the head the log ends at, so anything appended
-        since is caught up with, as it is during any activation.
+        since is caught up with, as it is during any activation. Of a run in `known`,
+        only the events after the slot the claimer holds are read.
         """
-        wanted = [c.run.run_id for _, c in claims if c.outcome == "claimed" and c.run]
+        wanted = {
+            c.run.run_id: _logic.known_after(c, known)
+            for _, c in claims
+            if c.outcome == "claimed" and c.run
+        }
         if not wanted:
             return claims
-        logs = await self._db.read(lambda c: {r: _replay_log(c, r) for r in wanted})
+        logs = await self._db.read(
+            lambda c: {r: _replay_log(c, r, after) for r, after in wanted.items()}
+        )
         return [
             (
                 m,
-                evolve(c, events=tuple(logs[c.run.run_id]))
+                evolve(c, events=tuple(logs[c.run.run_id]), after=wanted[c.run.run_id])
                 if c.outcome == "claimed" and c.run
                 else c,
             )
@@ -549,14 +559,18 @@ class SqliteWorkflowStore:
         queue: str,
         writes: Sequence[StoreWrite] = (),
         run_id: str | None = None,
+        known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
-        return await self._write(
-            lambda t: _logic.resume_hook_and_claim(
-                t, token, payload, time.time(), run_id, claim_for
-            ),
-            writes,
-        )
+
+        def resume(t: _Txn) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+            t.defer_logs = True
+            return _logic.resume_hook_and_claim(t, token, payload, time.time(), run_id, claim_for)
+
+        hook, claimed = await self._write(resume, writes)
+        if claimed is None:
+            return hook, None
+        return hook, (await self._with_logs([claimed], known))[0]
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
@@ -589,7 +603,13 @@ class SqliteWorkflowStore:
         )
 
     async def claim_next(
-        self, queue: str, *, owner: str, lease_seconds: float, limit: int
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
             t.defer_logs = True
@@ -597,7 +617,7 @@ class SqliteWorkflowStore:
             taken = _take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
-        return await self._with_logs(await self._write(claim))
+        return await self._with_logs(await self._write(claim), known)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

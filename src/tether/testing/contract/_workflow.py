@@ -17,6 +17,7 @@ from ...errors import (
     StaleHeadError,
 )
 from ...stores import (
+    Claim,
     Commit,
     NewEvent,
     NewMessage,
@@ -184,6 +185,51 @@ class WorkflowStoreContract(ChainContract, LabelContract):
         assert back.message_id == message.message_id and taken.epoch == claim.epoch + 1
         with pytest.raises(NotFoundError):
             await store.resume_hook_and_claim("nope", b"x", owner="w1", lease_seconds=30, queue="q")
+
+    async def test_a_claim_may_leave_out_the_log_its_claimer_holds(
+        self, store: WorkflowStore
+    ) -> None:
+        def check(claim: Claim, held: int) -> None:
+            # Whole (after 0) or from just after what the claimer said it holds.
+            assert claim.outcome == "claimed" and claim.run is not None
+            assert claim.after in (0, held)
+            slots = [e.slot for e in claim.events]
+            assert slots == list(range(claim.after + 1, claim.run.head + 1))
+
+        epoch, head = await _claimed(store)
+        hook = NewEvent(
+            event_type="hook_created", correlation_id="h1", attrs={"slot": 1, "token": "tk"}
+        )
+        held = (await store.commit(_commit("r1", epoch, head, hook, release=True))).head
+        _, claimed = await store.resume_hook_and_claim(
+            "tk", b"p1", owner="w1", lease_seconds=30, queue="q", known={"r1": held}
+        )
+        assert claimed is not None
+        message, claim = claimed
+        check(claim, held)
+        assert claim.events[-1].event_type == "hook_received"
+        assert claim.run is not None
+        held = (
+            await store.commit(
+                Commit(
+                    run_id="r1", owner="w1", epoch=claim.epoch, expected_head=claim.run.head,
+                    ack_message_id=message.message_id, release=True,
+                )
+            )
+        ).head  # fmt: skip
+        await store.resume_hook("tk", b"p2")
+        ((_, claim),) = await store.claim_next(
+            "q", owner="w2", lease_seconds=30, limit=10, known={"r1": held, "other": 3}
+        )
+        check(claim, held)
+        assert claim.run is not None
+        await store.release_run("r1", owner="w2", epoch=claim.epoch)
+        # A head the run never reached is no prefix of its log: the whole log comes back.
+        await store.resume_hook("tk", b"p3")
+        ((_, whole),) = await store.claim_next(
+            "q", owner="w3", lease_seconds=30, limit=10, known={"r1": claim.run.head + 5}
+        )
+        assert whole.after == 0 and whole.events[0].slot == 1
 
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
