@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg import errors as pg_errors
 
@@ -59,15 +60,23 @@ _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 _REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
 # The logs of the runs a claim will take (not ended, no live lease), read right after
 # `_MANY_RUNS_WITH_ACTIVE_STEPS` locked them, in the same round trip (see `prefetch`).
+# Each log from after the slot its claimer holds (`_Txn.held_logs`; 0: whole), the bound on
+# the (run_id, slot) key, so what it holds is not even read.
+_KNOWN_LOGS = (
+    f"SELECT {_REPLAY_SELECT} FROM unnest(%s::text[], %s::bigint[]) AS k(known_run, known_head) "
+    "JOIN tether_events ON run_id = known_run AND slot > known_head"
+)
 _LOGS_OF_CLAIMABLE = (
-    f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id IN ("
+    f"{_KNOWN_LOGS} WHERE known_run IN ("
     "SELECT run_id FROM tether_runs WHERE run_id = ANY(%s) AND status <> ALL(%s) "
     "AND (lease_owner IS NULL OR lease_expires_at <= %s)) ORDER BY run_id, slot"
 )
-_LOGS = f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = ANY(%s) ORDER BY run_id, slot"
+_LOGS = f"{_KNOWN_LOGS} ORDER BY run_id, slot"
 _LOG_OF_TOKEN = (
     f"SELECT {_REPLAY_SELECT} FROM tether_events "
-    "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %s) ORDER BY slot"
+    "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %(t)s) AND slot > "
+    "COALESCE((%(k)s::jsonb ->> (SELECT run_id FROM tether_hooks WHERE token = %(t)s))"
+    "::bigint, 0) ORDER BY slot"
 )
 
 
@@ -87,8 +96,16 @@ class _Txn:
     before COMMIT, so listeners hear of a write only once it is visible.
     """
 
-    def __init__(self, conn: Conn, now: float, hook_retention: float) -> None:
+    def __init__(
+        self,
+        conn: Conn,
+        now: float,
+        hook_retention: float,
+        held_logs: Mapping[str, int] | None = None,
+    ) -> None:
         self.c = conn
+        #: Runs whose log the claimer holds up to a slot: their logs are read after it.
+        self.held_logs: Mapping[str, int] = held_logs or {}
         #: The server's clock when the transaction began: the rules' "now", so leases,
         #: deliveries and heartbeats are all measured on the one clock every host shares.
         self.now = now
@@ -120,20 +137,23 @@ class _Txn:
         self.lead: psycopg.Cursor[Any] | None = None
 
     @staticmethod
-    def hook_ahead(token: str, *, log: bool) -> list[tuple[str, Any]]:
+    def hook_ahead(
+        token: str, *, log: bool, held_logs: Mapping[str, int] | None = None
+    ) -> list[tuple[str, Any]]:
         """The reads of a hook payload (`_logic.resume_hook_and_claim`), to send ahead.
 
         The hook, then its run locked (with its unfinished steps), then the hook again
         under that lock, and with `log` the run's log: in one round trip with the
         transaction's first statements instead of one each. `take_hook_ahead` keeps them.
         """
-        found = [
+        found: list[tuple[str, Any]] = [
             (_HOOK_BY_TOKEN, (token,)),
             (_RUN_OF_TOKEN, (token,)),
             (_HOOK_BY_TOKEN, (token,)),
         ]
         if log:
-            found.append((_LOG_OF_TOKEN, (token,)))
+            held = orjson.dumps(held_logs or {}).decode()
+            found.append((_LOG_OF_TOKEN, {"t": token, "k": held}))
         return found
 
     def take_hook_ahead(self, token: str, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
@@ -311,17 +331,22 @@ class _Txn:
         if wanted:
             statements: list[tuple[str, Any]] = [(_MANY_RUNS_WITH_ACTIVE_STEPS, (wanted,))]
             if events:
-                statements.append((_LOGS, (logs,)))
+                statements.append((_LOGS, self._known_heads(logs)))
             else:
                 terminal = sorted(TERMINAL_RUN_STATUSES)
-                statements.append((_LOGS_OF_CLAIMABLE, (wanted, terminal, self.now)))
+                statements.append(
+                    (_LOGS_OF_CLAIMABLE, (*self._known_heads(wanted), wanted, terminal, self.now))
+                )
             locked, found = self.read_many(statements)
             self._take_runs(locked.fetchall())
             for run_id in wanted:
                 self._loaded.setdefault(run_id, None)
             self._take_logs(logs if events else [], found.fetchall())
         elif events and logs:
-            self._take_logs(logs, self._read(_LOGS, (logs,)).fetchall())
+            self._take_logs(logs, self._read(_LOGS, self._known_heads(logs)).fetchall())
+
+    def _known_heads(self, run_ids: Sequence[str]) -> tuple[list[str], list[int]]:
+        return list(run_ids), [self.held_logs.get(r, 0) for r in run_ids]
 
     def _take_logs(self, run_ids: Sequence[str], found: Sequence[Any]) -> None:
         # Every run named gets a log (maybe empty); a run found without being named (read
@@ -360,8 +385,9 @@ class _Txn:
             return list(log)
         # Behind the buffered writes (this transaction's events among them): one trip.
         found = self._read(
-            f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s ORDER BY slot",
-            (run_id,),
+            f"SELECT {_REPLAY_SELECT} FROM tether_events WHERE run_id = %s AND slot > %s "
+            "ORDER BY slot",
+            (run_id, self.held_logs.get(run_id, 0)),
         ).fetchall()
         return [rows.event_from_row(r) for r in found]
 

@@ -53,6 +53,7 @@ from .._records import (
     StreamChunk,
     WaitRecord,
     WorkerRecord,
+    evolve,
 )
 from .._streams import resolve_start
 from .._write_rules import apply_writes
@@ -236,13 +237,15 @@ class PostgresWorkflowStore:
         writes: Sequence[StoreWrite] = (),
         hook: tuple[str, bool] | None = None,
         lead: tuple[str, Any] | None = None,
+        held_logs: Mapping[str, int] | None = None,
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
         """Run `fn` (and `writes` before it) in one transaction.
 
         With `hook` (a token, and whether its run's log is wanted), the reads of a hook
         payload go ahead too (`_Txn.hook_ahead`). With `lead`, a statement on the
         transaction's clock (`_TXN_NOW`, the rules' "now" then) goes with the BEGIN,
-        its cursor in `_Txn.lead` (writes and hook not with it).
+        its cursor in `_Txn.lead` (writes and hook not with it). `held_logs`: the logs
+        the caller holds, up to a slot, by run (`_Txn.held_logs`).
         """
         with self._pool.connection() as conn:
             paths: set[str] = set()
@@ -250,7 +253,7 @@ class PostgresWorkflowStore:
             first = [] if ahead is None else ahead.statements(self._namespace)
             mine = len(first)
             if hook is not None:
-                first += _Txn.hook_ahead(hook[0], log=hook[1])
+                first += _Txn.hook_ahead(hook[0], log=hook[1], held_logs=held_logs)
             if lead is not None:
                 first.append(lead)
             try:
@@ -270,7 +273,7 @@ class PostgresWorkflowStore:
                         ahead.take(cursors[:mine])
                 row = cursor.fetchone()
                 assert row is not None
-                txn = _Txn(conn, float(row[0]), self._hook_retention)
+                txn = _Txn(conn, float(row[0]), self._hook_retention, held_logs)
                 if hook is not None:
                     txn.take_hook_ahead(hook[0], cursors[mine:])
                 if lead is not None:
@@ -363,13 +366,14 @@ class PostgresWorkflowStore:
         writes: Sequence[StoreWrite] = (),
         hook: tuple[str, bool] | None = None,
         lead: tuple[str, Any] | None = None,
+        held_logs: Mapping[str, int] | None = None,
     ) -> T:
         loop = asyncio.get_running_loop()
         conflicts = rollbacks = 0
         while True:
             try:
                 result, notes, known, paths = await loop.run_in_executor(
-                    self._executor, self._in_txn, fn, writes, hook, lead
+                    self._executor, self._in_txn, fn, writes, hook, lead, held_logs
                 )
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now
@@ -662,15 +666,17 @@ class PostgresWorkflowStore:
         run_id: str | None = None,
         known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
-        # `known` is not used yet: the logs are read ahead in the claim's own round trips
-        # by run id alone, whole (`Claim.after` 0).
         claim_for = (owner, lease_seconds, queue)
         check_identifier(token, what="hook token")
-        return await self._write(
+        hook, claimed = await self._write(
             lambda t: _logic.resume_hook_and_claim(t, token, payload, t.now, run_id, claim_for),
             writes=writes,
             hook=(token, True),
+            held_logs=known,
         )
+        if claimed is None:
+            return hook, None
+        return hook, (claimed[0], await self._after_known(claimed[1], known))
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, t.now))
@@ -722,7 +728,19 @@ class PostgresWorkflowStore:
         # A wake-up kept for a busy run can meet another one for it (unique pending key):
         # the claim is all-or-nothing, so it is simply taken again.
         lead = _take_statement(queue, owner, lease_seconds, limit)
-        return await self._write(claim, retry_conflict=True, lead=lead)
+        claimed = await self._write(claim, retry_conflict=True, lead=lead, held_logs=known)
+        return [(m, await self._after_known(c, known)) for m, c in claimed]
+
+    async def _after_known(self, claim: Claim, known: Mapping[str, int] | None) -> Claim:
+        """Mark a claim whose log was read after a slot its claimer holds (`_Txn.held_logs`)."""
+        if not known or claim.run is None or claim.outcome != "claimed":
+            return claim
+        used = known.get(claim.run.run_id, 0)
+        after = _logic.known_after(claim, known)
+        if used == after:
+            return evolve(claim, after=after)
+        # A head the run never reached (no prefix of its log): the whole log after all.
+        return evolve(claim, events=tuple(await self.list_events(claim.run.run_id)), after=0)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

@@ -230,6 +230,19 @@ class WorkflowStoreContract(ChainContract, LabelContract):
             "q", owner="w3", lease_seconds=30, limit=10, known={"r1": claim.run.head + 5}
         )
         assert whole.after == 0 and whole.events[0].slot == 1
+        assert whole.run is not None
+        held = (
+            await store.commit(
+                Commit(
+                    run_id="r1", owner="w3", epoch=whole.epoch, expected_head=whole.run.head,
+                    release=True,
+                )
+            )
+        ).head  # fmt: skip
+        _, eager = await store.resume_hook_and_claim(
+            "tk", b"p4", owner="w4", lease_seconds=30, queue="q", known={"r1": held + 9}
+        )
+        assert eager is not None and eager[1].after == 0 and eager[1].events[0].slot == 1
 
     async def test_claim_fences_and_commit_appends_in_slot_order(
         self, store: WorkflowStore
