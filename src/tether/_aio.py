@@ -28,6 +28,9 @@ async def wait_event(event: asyncio.Event, timeout: float | None) -> bool:
     """
     if event.is_set():
         return True
+    if timeout is None:
+        await event.wait()
+        return True
     try:
         async with asyncio.timeout(timeout):
             await event.wait()
@@ -41,5 +44,7 @@ async def within(awaitable: Awaitable[T], timeout: float | None) -> T:
 
     As `asyncio.wait_for`, but a cancellation of the caller is never lost.
     """
+    if timeout is None:
+        return await awaitable  # no deadline, no timeout scope to pay for
     async with asyncio.timeout(timeout):
         return await awaitable
