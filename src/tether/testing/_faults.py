@@ -15,9 +15,10 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import ConfigurationError
@@ -133,7 +134,7 @@ class FaultProxy:
         if self._server is not None:
             return
         self._server = await asyncio.start_server(
-            self._accept, "127.0.0.1", self.port, reuse_address=True
+            self._accepted, "127.0.0.1", self.port, reuse_address=True
         )
         self.port = self._server.sockets[0].getsockname()[1]
 
@@ -169,8 +170,17 @@ class FaultProxy:
         for _ in range(3):
             await asyncio.sleep(0)
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _accepted(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Coroutine[Any, Any, None]:
+        # Known at once, not when its handler task first runs: a cut or a shutdown in
+        # between cancels that task before it starts (its own clean-up never runs), and
+        # must still find the connection to reset (else its socket is left to the
+        # garbage collector: an unclosed-transport warning, seen after a fault soak).
         self._writers.add(writer)
+        return self._accept(reader, writer)
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             await self._flowing.wait()
             up_reader, up_writer = await asyncio.open_connection(self.target_host, self.target_port)
