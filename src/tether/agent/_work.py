@@ -43,6 +43,11 @@ class StepWork:
             steps.stores, cursor.producer.path, cursor.producer, steps.transcript_cache
         )
         self.entries: list[Any] = []
+        # What `turn_entries` and `joined_ids` found so far, and how far they looked:
+        # entries are only ever appended, so each call scans only the new ones.
+        self._seen: tuple[list[Any] | None, str | None, int] = (None, None, 0)
+        self._turn_found: list[Any] = []
+        self._joined: set[str] = set()
         self.mail = Mail()
         self._entries: list[Any] = []
         self._writes: list[StoreWrite] = []
@@ -128,8 +133,8 @@ class StepWork:
         """The entries of the turn in progress."""
         if self.turn is None:
             return []
-        turn_id = self.turn.turn_id
-        return [e for e in self.entries if getattr(e, "turn_id", None) == turn_id]
+        self._scan()
+        return list(self._turn_found)
 
     def last_reply(self) -> AssistantEntry | None:
         """The turn's latest model reply."""
@@ -164,4 +169,18 @@ class StepWork:
 
     def joined_ids(self) -> set[str]:
         """Messages already in the transcript."""
-        return {e.submission_id for e in self.entries if isinstance(e, UserEntry)}
+        self._scan()
+        return set(self._joined)
+
+    def _scan(self) -> None:
+        entries, turn_id = self.entries, None if self.turn is None else self.turn.turn_id
+        listed, seen_turn, upto = self._seen
+        if listed is not entries or seen_turn != turn_id or upto > len(entries):
+            # Another list (the step loaded the transcript), or another turn: afresh.
+            upto, self._turn_found, self._joined = 0, [], set()
+        for entry in entries[upto:]:
+            if turn_id is not None and getattr(entry, "turn_id", None) == turn_id:
+                self._turn_found.append(entry)
+            if isinstance(entry, UserEntry):
+                self._joined.add(entry.submission_id)
+        self._seen = (entries, turn_id, len(entries))
