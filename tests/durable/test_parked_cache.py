@@ -44,6 +44,19 @@ async def two_parks(ctx: tether.WorkflowContext, key: str) -> list[object]:
     return [one, middle, two]
 
 
+async def slow(key: str) -> str:
+    ran[f"step:{key}"] += 1
+    await asyncio.sleep(2.0)
+    return key
+
+
+@registry.workflow(name="cache.slow_after_park")
+async def slow_after_park(ctx: tether.WorkflowContext, key: str) -> str:
+    ran[f"body:{key}"] += 1
+    await ctx.create_hook(token=f"slow-{key}")
+    return await ctx.step(slow, f"{key}-slow")
+
+
 @registry.workflow(name="cache.sleeper")
 async def sleeper(ctx: tether.WorkflowContext, key: str) -> str:
     ran[f"body:{key}"] += 1
@@ -149,7 +162,7 @@ async def test_claims_leave_out_the_log_a_worker_holds_warm(backend: Backend) ->
     async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
         handle = await worker.client.start(one_park, "p", run_id="partial-1")
         await parked(backend, "partial-1")
-        held = worker._known()
+        held = worker._known()  # kept warm in the same step that settled the park
         assert held is not None and set(held) == {"partial-1"}
     store = backend.stores.workflow
     client = tether.Client(backend)
@@ -179,3 +192,17 @@ async def test_a_partial_claim_without_its_warm_run_replays_the_whole_log(
         await worker.client.resume_hook("hook-f", "y")
         assert await handle.result(timeout=20) == ["f-first", "y", "f-after"]
     assert ran["body:f"] == 2 and ran["step:f-first"] == 1
+
+
+async def test_a_warm_run_keeps_its_lease_renewed(backend: Backend) -> None:
+    # A step longer than the lease, after a warm resume: the activation must be held
+    # (renewed) as any other, or it would give the run up and the step run again.
+    async with tether.Worker(
+        backend, registry, poll_interval=0.02, lease_seconds=0.6, heartbeat_interval=0.1,
+        dead_after=5.0,
+    ) as worker:  # fmt: skip
+        handle = await worker.client.start(slow_after_park, "l", run_id="warm-lease")
+        await parked(backend, "warm-lease")
+        await worker.client.resume_hook("slow-l", None)
+        assert await handle.result(timeout=30) == "l-slow"
+    assert ran["body:l"] == 1 and ran["step:l-slow"] == 1

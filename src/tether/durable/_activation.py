@@ -146,8 +146,10 @@ class ActivationCore:
         self._lease_timer: asyncio.TimerHandle | None = None
         self._cancelling = False
         #: Whether a park leaves the body suspended where it waits (the worker keeps
-        #: the activation warm, `resume_parked`) instead of unwinding it.
+        #: the activation warm, `resume_parked`) instead of unwinding it; then
+        #: `on_parked` is told at once, in the step that settles the park.
         self.keep_parked = False
+        self.on_parked: Callable[[ActivationCore], None] | None = None
         if lease_seconds is not None:
             self._lease_timer = loop.call_at(time.monotonic() + lease_seconds, self._lease_check)
 
@@ -266,7 +268,8 @@ class ActivationCore:
         self._settle("abandoned")
 
     def _settle(self, outcome: str) -> None:
-        if self.outcome == "running":
+        settles = self.outcome == "running"
+        if settles:
             self.outcome = outcome
         if self._lease_timer is not None:
             self._lease_timer.cancel()
@@ -274,7 +277,12 @@ class ActivationCore:
         if not self._done.done():
             self._done.set_result(self.outcome)
         if self.outcome == "parked" and self.keep_parked:
-            return  # the body stays suspended where it waits (`resume_parked`)
+            # The body stays suspended where it waits (`resume_parked`). Kept warm now,
+            # not once the caller hears of the park: a wake-up claimed in between (the
+            # park is already visible) finds it.
+            if settles and self.on_parked is not None:
+                self.on_parked(self)
+            return
         task = self._task
         if task is not None and not task.done() and task is not asyncio.current_task():
             task.cancel()

@@ -712,7 +712,8 @@ class Client:
             if run is None:
                 raise NotFoundError(f"chain {chain_id!r} does not exist")
             run = await _current(self._store, run)
-        return _info(run, await _is_stranded(self._store, run))
+        # A "served" answer is kept briefly (`_Liveness`): every send to a session asks.
+        return _info(run, await self._liveness.stranded(run))
 
     async def _refuse_dormant(self, token: str) -> None:
         """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.

@@ -38,6 +38,7 @@ from ..stores import (
     WorkerRecord,
     WorkflowStore,
 )
+from ._activation import ActivationCore
 from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
@@ -526,17 +527,18 @@ class Worker:
                 handoff=self._handoff,
             )
             activation.keep_parked = self.cached_runs > 0
+            activation.on_parked = self._keep_parked
         self._activations[run_id] = (activation, message)
         try:
             outcome = await activation.run_to_boundary()
             if outcome == "abandoned" and not self._stopping:
                 await self._hand_back(activation, message)
-            elif outcome == "parked" and activation.keep_parked:
-                self._keep_parked(activation)
         finally:
             # Only now: until its step bodies have returned, a newer claim of the run
-            # by this worker must find it (above), and its lease is still renewed.
-            if self._activations.get(run_id, (None, None))[0] is activation:
+            # by this worker must find it (above), and its lease is still renewed. Not
+            # a newer claim's entry: a warm activation may be taken up again (under
+            # another message) before this task gets here.
+            if self._activations.get(run_id) == (activation, message):
                 del self._activations[run_id]
 
     def _warm(
@@ -563,7 +565,8 @@ class Worker:
         """The logs this worker holds warm, by run: up to their parks' heads."""
         return {r: a.head for r, a in self._parked.items()} if self._parked else None
 
-    def _keep_parked(self, activation: Activation) -> None:
+    def _keep_parked(self, activation: ActivationCore) -> None:
+        assert isinstance(activation, Activation)
         if self._stopping:
             activation.discard()
             return
