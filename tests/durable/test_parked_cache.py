@@ -162,7 +162,7 @@ async def test_claims_leave_out_the_log_a_worker_holds_warm(backend: Backend) ->
     async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
         handle = await worker.client.start(one_park, "p", run_id="partial-1")
         await parked(backend, "partial-1")
-        held = worker._known()  # kept warm in the same step that settled the park
+        held = worker._parked.known()  # kept warm in the same step that settled the park
         assert held is not None and set(held) == {"partial-1"}
     store = backend.stores.workflow
     client = tether.Client(backend)
@@ -188,7 +188,7 @@ async def test_a_partial_claim_without_its_warm_run_replays_the_whole_log(
         await parked(backend, "fallback-1")
         # The warm run is gone by the time the claim is handled (evicted meanwhile, say):
         # the claim left its log out, so the worker reads it whole and replays.
-        monkeypatch.setattr(worker, "_warm", lambda *args: None)
+        monkeypatch.setattr(worker._parked, "take_up", lambda *args: None)
         await worker.client.resume_hook("hook-f", "y")
         assert await handle.result(timeout=20) == ["f-first", "y", "f-after"]
     assert ran["body:f"] == 2 and ran["step:f-first"] == 1

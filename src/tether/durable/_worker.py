@@ -9,7 +9,6 @@ import logging
 import os
 import socket
 import time
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from types import TracebackType
 
@@ -38,12 +37,12 @@ from ..stores import (
     WorkerRecord,
     WorkflowStore,
 )
-from ._activation import ActivationCore
 from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
 from ._executor import Activation
-from ._registry import Registry, WorkflowDef
+from ._parked import ParkedRuns
+from ._registry import Registry
 from ._threads import StepThreads
 
 __all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
@@ -200,8 +199,7 @@ class Worker:
         self.worker_id = f"{self.host}:{os.getpid()}:{new_ulid()}"
         self._activations: dict[str, tuple[Activation, Message]] = {}
         self.cached_runs = cached_runs
-        # Parked activations kept warm, least recently parked first.
-        self._parked: OrderedDict[str, Activation] = OrderedDict()
+        self._parked = ParkedRuns(cached_runs)
         self._tasks: set[asyncio.Task[None]] = set()
         self._background: list[asyncio.Task[None]] = []
         self._context = contextvars.copy_context()
@@ -268,9 +266,7 @@ class Worker:
         for task in self._background:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        for parked in self._parked.values():
-            parked.discard()
-        self._parked.clear()
+        self._parked.close()
         held = list(self._activations.values())
         for activation, _ in held:
             activation.abandon()
@@ -348,7 +344,7 @@ class Worker:
                 lease_seconds=self.lease_seconds,
                 queue=self.registry.queue,
                 writes=writes,
-                known=self._known(),
+                known=self._parked.known(),
             )
         finally:
             self._reserved -= 1
@@ -398,7 +394,7 @@ class Worker:
                     owner=self.worker_id,
                     lease_seconds=self.lease_seconds,
                     limit=free,
-                    known=self._known(),
+                    known=self._parked.known(),
                 )
                 for message, claim in claimed:
                     self._spawn(message, claim, sent)
@@ -505,7 +501,7 @@ class Worker:
             # activation replays (and may re-run) them, never alongside.
             previous[0].abandon()
             await previous[0].quiesce()
-        activation = self._warm(run_id, workflow, claim, message, sent)
+        activation = self._parked.take_up(workflow, claim, message, sent)
         events = claim.events
         if activation is None and claim.after:
             # The claim left out the log this worker held warm, and the warm activation
@@ -527,7 +523,7 @@ class Worker:
                 handoff=self._handoff,
             )
             activation.keep_parked = self.cached_runs > 0
-            activation.on_parked = self._keep_parked
+            activation.on_parked = self._parked.keep
         self._activations[run_id] = (activation, message)
         try:
             outcome = await activation.run_to_boundary()
@@ -540,40 +536,6 @@ class Worker:
             # another message) before this task gets here.
             if self._activations.get(run_id) == (activation, message):
                 del self._activations[run_id]
-
-    def _warm(
-        self, run_id: str, workflow: WorkflowDef, claim: Claim, message: Message, sent: float
-    ) -> Activation | None:
-        """The run's parked activation, taken up under this claim; None: replay."""
-        parked = self._parked.pop(run_id, None)
-        if parked is None:
-            return None
-        assert claim.run is not None
-        if parked.workflow is workflow and parked.resume_parked(
-            run=claim.run,
-            epoch=claim.epoch,
-            events=claim.events,
-            message_id=message.message_id,
-            lease_sent=sent,
-            after=claim.after,
-        ):
-            return parked
-        parked.discard()
-        return None
-
-    def _known(self) -> dict[str, int] | None:
-        """The logs this worker holds warm, by run: up to their parks' heads."""
-        return {r: a.head for r, a in self._parked.items()} if self._parked else None
-
-    def _keep_parked(self, activation: ActivationCore) -> None:
-        assert isinstance(activation, Activation)
-        if self._stopping:
-            activation.discard()
-            return
-        self._parked[activation.run_id] = activation
-        while len(self._parked) > self.cached_runs:
-            _, evicted = self._parked.popitem(last=False)
-            evicted.discard()
 
     async def _hand_back(self, activation: Activation, message: Message) -> None:
         """Give an abandoned run back, retrying while the store is unavailable.
