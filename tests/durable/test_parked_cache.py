@@ -206,3 +206,22 @@ async def test_a_warm_run_keeps_its_lease_renewed(backend: Backend) -> None:
         await worker.client.resume_hook("slow-l", None)
         assert await handle.result(timeout=30) == "l-slow"
     assert ran["body:l"] == 1 and ran["step:l-slow"] == 1
+
+
+async def test_a_run_parked_longer_than_the_ttl_replays(backend: Backend) -> None:
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        worker._parked.ttl = 0.2
+        handle = await worker.client.start(one_park, "t", run_id="ttl-1")
+        await parked(backend, "ttl-1")
+        assert worker._parked.known() == {"ttl-1": (await _head(backend, "ttl-1"))}
+        await asyncio.sleep(0.3)
+        assert worker._parked.known() is None  # expired: unwound, memory released
+        await worker.client.resume_hook("hook-t", "late")
+        assert (await handle.result(timeout=20))[1] == "late"
+    assert ran["body:t"] == 2
+
+
+async def _head(backend: Backend, run_id: str) -> int:
+    run = await backend.stores.workflow.get_run(run_id)
+    assert run is not None
+    return run.head

@@ -9,6 +9,7 @@ store which logs it holds, so a claim reads only what was appended since.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 
 from ..stores import Claim, Message
@@ -16,19 +17,27 @@ from ._activation import ActivationCore
 from ._executor import Activation
 from ._registry import WorkflowDef
 
-__all__ = ["ParkedRuns"]
+__all__ = ["PARKED_TTL", "ParkedRuns"]
+
+#: Seconds a parked run stays warm. Past that its next wake-up replays: a run parked
+#: this long is rarely woken on this worker, and what the activation holds (decoded
+#: payloads among them) should not outstay it in memory.
+PARKED_TTL = 600.0
 
 
 class ParkedRuns:
-    """At most `size` parked activations, by run id.
+    """At most `size` parked activations, by run id, each for at most `ttl` seconds.
 
     Args:
         size: How many to keep (0: none; an activation offered then is unwound).
+        ttl: Seconds an activation is kept after its park.
     """
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, ttl: float = PARKED_TTL) -> None:
         self.size = size
-        self._kept: OrderedDict[str, Activation] = OrderedDict()
+        self.ttl = ttl
+        # Least recently parked first, with when each parked (monotonic).
+        self._kept: OrderedDict[str, tuple[Activation, float]] = OrderedDict()
         self._closed = False
 
     def keep(self, activation: ActivationCore) -> None:
@@ -37,14 +46,26 @@ class ParkedRuns:
         if self._closed:
             activation.discard()
             return
-        self._kept[activation.run_id] = activation
+        self._kept.pop(activation.run_id, None)
+        self._kept[activation.run_id] = (activation, time.monotonic())
         while len(self._kept) > self.size:
-            _, evicted = self._kept.popitem(last=False)
+            _, (evicted, _) = self._kept.popitem(last=False)
             evicted.discard()
+
+    def expire(self) -> None:
+        """Unwind the activations kept longer than `ttl` (the worker's heartbeat asks)."""
+        oldest = time.monotonic() - self.ttl
+        while self._kept:
+            run_id, (activation, parked_at) = next(iter(self._kept.items()))
+            if parked_at > oldest:
+                return
+            del self._kept[run_id]
+            activation.discard()
 
     def known(self) -> dict[str, int] | None:
         """The logs held, by run: up to each park's head (`claim_next(known=...)`)."""
-        return {r: a.head for r, a in self._kept.items()} if self._kept else None
+        self.expire()
+        return {r: a.head for r, (a, _) in self._kept.items()} if self._kept else None
 
     def take_up(
         self, workflow: WorkflowDef, claim: Claim, message: Message, sent: float
@@ -52,9 +73,11 @@ class ParkedRuns:
         """The claimed run's parked activation, going on under `claim`; None: replay."""
         run = claim.run
         assert run is not None
-        parked = self._kept.pop(run.run_id, None)
-        if parked is None:
+        self.expire()
+        kept = self._kept.pop(run.run_id, None)
+        if kept is None:
             return None
+        parked = kept[0]
         if parked.workflow is workflow and parked.resume_parked(
             run=run,
             epoch=claim.epoch,
@@ -70,6 +93,6 @@ class ParkedRuns:
     def close(self) -> None:
         """Unwind every kept activation; later parks are unwound at once."""
         self._closed = True
-        for parked in self._kept.values():
+        for parked, _ in self._kept.values():
             parked.discard()
         self._kept.clear()

@@ -142,8 +142,9 @@ class Worker:
         cached_runs: How many parked runs this worker keeps in memory, suspended where
             they wait, so that a run it parked (a session between turns, a workflow
             waiting on a hook or a timer) goes on here without replaying its history.
-            Least recently parked first out; 0 keeps none. A run claimed elsewhere
-            meanwhile is still safe to go on from here: what it did since is replayed.
+            Least recently parked first out, and none longer than `PARKED_TTL` (10
+            minutes); 0 keeps none. A run claimed elsewhere meanwhile is still safe to
+            go on from here: what it did since is replayed.
         env: Where to read ``TETHER_WORKER_CONCURRENCY`` (default `os.environ`).
 
     Raises:
@@ -416,6 +417,7 @@ class Worker:
         last_renew = time.monotonic()
         while True:
             await asyncio.sleep(min(self.heartbeat_interval, renew_every))
+            self._parked.expire()
             try:
                 await self._store.heartbeat_worker(self.worker_id)
                 if self._healthy_since is None:
