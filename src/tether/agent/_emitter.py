@@ -84,8 +84,20 @@ class Emitter:
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.get_running_loop().create_task(self._flush_soon())
 
-    async def _flush_soon(self) -> None:
-        await asyncio.sleep(FLUSH_INTERVAL)
+    def emit_now(self, data: EventData, part: int, index: int | None = None) -> None:
+        """Emit an event readers should see at once (a turn beginning): written now.
+
+        One write of its own while the step goes on (the model is being called): a
+        client sees the turn begin one write after the step's start, not when the
+        model's first words or the step's end come.
+        """
+        self.emit(data, part, index)
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon(0.0))
+
+    async def _flush_soon(self, delay: float = FLUSH_INTERVAL) -> None:
+        if delay:
+            await asyncio.sleep(delay)
         # Shielded: `settle()` may cancel this task, and a write under way must still
         # land before what the commit writes after it (the stream orders them).
         await asyncio.shield(self._stream.flush())

@@ -96,8 +96,9 @@ def begin_turn(work: StepWork, message: MessageView, owner: str) -> TurnState:
                 attachments=message.attachments,
             )
         )
-    # Live: a slow model must not hide that the turn began (a fast one's commit takes it).
-    work.emitter.emit_live(
+    # At once: the turn's first event must not wait for the model (nor for the step's
+    # end, with a fast one).
+    work.emitter.emit_now(
         TurnStarted(
             submission_id=message.submission_id,
             text=message.text,
