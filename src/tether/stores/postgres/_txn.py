@@ -58,14 +58,14 @@ _RUN_OF_TOKEN = _RUNS_WITH_ACTIVE_STEPS.format(
 _EVENT_SELECT = rows.EVENT_COLS.replace("attrs", "attrs::text")
 # A claim's log, for its replay: without the payloads no replay reads.
 _REPLAY_SELECT = rows.REPLAY_EVENT_COLS.replace("attrs", "attrs::text")
-# The logs of the runs a claim will take (not ended, no live lease), read right after
-# `_MANY_RUNS_WITH_ACTIVE_STEPS` locked them, in the same round trip (see `prefetch`).
-# Each log from after the slot its claimer holds (`_Txn.held_logs`; 0: whole), the bound on
-# the (run_id, slot) key, so what it holds is not even read.
+# Logs, each from after the slot its claimer holds (`_Txn.held_logs`; 0: whole), the
+# bound on the (run_id, slot) key, so what it holds is not even read.
 _KNOWN_LOGS = (
     f"SELECT {_REPLAY_SELECT} FROM unnest(%s::text[], %s::bigint[]) AS k(known_run, known_head) "
     "JOIN tether_events ON run_id = known_run AND slot > known_head"
 )
+# The logs of the runs a claim will take (not ended, no live lease), read right after
+# `_MANY_RUNS_WITH_ACTIVE_STEPS` locked them, in the same round trip (see `prefetch`).
 _LOGS_OF_CLAIMABLE = (
     f"{_KNOWN_LOGS} WHERE known_run IN ("
     "SELECT run_id FROM tether_runs WHERE run_id = ANY(%s) AND status <> ALL(%s) "
