@@ -155,8 +155,17 @@ async def start_parked(backend: Backend, run_id: str) -> str:
     """Start `run_id` as a client does; return the deployment of the run that parked."""
     client = tether.Client(backend, registry=client_registry)
     handle = await client.start("job", 1, run_id=run_id)
+    store = backend.stores.workflow
     for _ in range(1000):
-        if await backend.stores.workflow.get_hook(f"go-{run_id}") is not None:
+        # Parked: the hook is there and the lease released. (The hook is durable a few
+        # loop turns before the park: a worker killed in between leaves the run held by
+        # a live-looking lease, which a send then rightly treats as held, not dormant.)
+        run = await store.get_run(run_id)
+        if (
+            await store.get_hook(f"go-{run_id}") is not None
+            and run is not None
+            and run.lease_owner is None
+        ):
             return (await handle.info()).deployment
         await asyncio.sleep(0.02)
     raise AssertionError(f"{run_id} never parked")
