@@ -35,7 +35,7 @@ from tether.stores import Backend
 from tether.testing import ScriptedModel
 
 if TYPE_CHECKING:
-    from conftest import ProviderServer
+    from _providers import ProviderServer
 
 PNG = b"\x89PNG\r\n\x1a\n" + secrets.token_bytes(64)
 MARKER = "file-only-marker-" + secrets.token_hex(6)

@@ -27,7 +27,7 @@ from tether.agent.models import (
 from tether.errors import ConfigurationError, ModelError
 
 if TYPE_CHECKING:
-    from conftest import ProviderServer
+    from _providers import ProviderServer
 
 WEATHER = ToolDefinition(
     name="get_weather",

@@ -21,7 +21,7 @@ from tether.agent.models import (
 from tether.errors import ModelError
 
 if TYPE_CHECKING:
-    from conftest import ProviderServer
+    from _providers import ProviderServer
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(40))
 PDF = b"%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n"

@@ -21,7 +21,7 @@ from tether.agent.models import (
 from tether.errors import ModelError
 
 if TYPE_CHECKING:
-    from conftest import ProviderServer
+    from _providers import ProviderServer
 
 
 def data(payload: Any) -> str:

@@ -30,7 +30,7 @@ from tether.agent.models import (
 from tether.errors import ConfigurationError, MissingExtraError, ModelError
 
 if TYPE_CHECKING:
-    from conftest import ProviderServer
+    from _providers import ProviderServer
 
 WEATHER = ToolDefinition(
     name="get_weather",

@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 import pytest
+from _served import Served, stranded_session
 from served_process import TOKEN, tether_serve
 
-from conftest import Served, stranded_session
 from tether.server import AguiProjection, agui_events
 
 AGUI = Path(__file__).with_name("agui")
@@ -486,9 +486,8 @@ def test_projection_goes_on_after_an_offset_and_across_attempts() -> None:
 
 @pytest.mark.crash
 async def test_reconnect_after_the_worker_was_killed(db: tuple[str, str | None]) -> None:
+    from _served import start_served
     from test_reconnect import start_worker
-
-    from conftest import start_served
 
     async for served in start_served(*db, worker=False):
         first_worker = start_worker(served, hang=True)

@@ -15,8 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-
-from conftest import Served, start_served
+from _served import Served, start_served
 
 PNG = b"\x89PNG\r\n\x1a\n" + secrets.token_bytes(48)
 NOTES = "zwölf notes".encode()

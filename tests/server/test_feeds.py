@@ -6,8 +6,8 @@ import asyncio
 from typing import Any
 
 import pytest
+from _served import Served
 
-from conftest import Served
 from tether.server import _feeds
 
 
@@ -62,7 +62,7 @@ async def test_a_worker_in_the_server_process_wakes_sqlite_followers_itself(
 ) -> None:
     # No look at SQLite's data_version after the first and no periodic read: only the
     # store's own signal (this process's stream writes) can bring the turn's events.
-    from conftest import start_served
+    from _served import start_served
 
     monkeypatch.setattr(_feeds, "STATUS_INTERVAL", 3600.0)
     async for served in start_served(

@@ -17,10 +17,9 @@ from typing import Any
 import psycopg
 import pytest
 import schemathesis
+from _served import TOKENS, Served, start_served
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
-from conftest import TOKENS, Served, start_served
 
 
 @pytest.fixture

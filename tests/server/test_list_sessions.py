@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Served
+from _served import Served
 
 
 async def _pages(served: Served, who: str, limit: int) -> tuple[list[str], int]:

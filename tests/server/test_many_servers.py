@@ -10,8 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-
-from conftest import Served, start_served
+from _served import Served, start_served
 
 
 @pytest.fixture

@@ -16,8 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-
-from conftest import Served, start_served
+from _served import Served, start_served
 
 WORKER = Path(__file__).with_name("server_worker.py")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import Served, stranded_session
+from _served import Served, stranded_session
 
 
 async def _state(served: Served, session_id: str) -> dict[str, object]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import Served
+from _served import Served
 
 
 async def test_create_is_idempotent_by_client_id(served: Served) -> None:

@@ -7,8 +7,8 @@ import secrets
 
 import httpx
 import pytest
+from _served import Served
 
-from conftest import Served
 from tether.errors import ConfigurationError
 from tether.server import BearerTokens, Principal, create_app
 
