@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from _served import Served
+from _served import Served, stranded_session
 
 
 async def test_create_is_idempotent_by_client_id(served: Served) -> None:
@@ -229,24 +229,9 @@ async def test_errors_are_problem_details(served: Served) -> None:
 
 
 async def test_stranded_session_is_409_on_send_and_follow(served: Served) -> None:
-    import server_app
-
-    from tether.agent import AgentHost, Agents
-
     # Built by a deployment no live worker serves any more (the served worker is
-    # "server-test"), and parked on an approval there: busy, so it cannot move to the
-    # newest deployment (an idle one would, on its next message).
-    old = AgentHost(served.backend, Agents([server_app.ops], deployment="old-release"))
-    session = await old.open_session("ops", session_id="old1", owner="acme")
-    async with old.worker(poll_interval=0.02):
-        await session.send("restart api", principal="acme")
-        await session.wait_for("input.requested")
-        for _ in range(500):  # until its park is committed (its steps all are)
-            current = await old.client.latest(session.run_id)
-            steps = await (await old.client.get(current.run_id, follow=False)).steps()
-            if steps and all(s.status == "completed" for s in steps):
-                break
-            await asyncio.sleep(0.02)
+    # "server-test"), and parked on an approval there.
+    await stranded_session(served, "old1")
     c = served.client()
     state = (await c.get("/v1/sessions/old1")).json()
     assert state["stranded"] is True and state["deployment"] == "old-release"
