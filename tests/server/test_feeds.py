@@ -57,26 +57,47 @@ async def test_a_follower_behind_the_buffer_reads_the_store(
     assert [e["index"] for e in late] == list(range(len(late)))
 
 
-async def test_a_worker_in_the_server_process_wakes_sqlite_followers_itself(
+def _count_event_reads(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    reads: list[int] = []
+    read_stream = store.read_stream
+
+    async def counted(run_id: str, name: str, **kw: Any) -> Any:
+        if name == "events":
+            reads.append(kw.get("start", 0))
+        return await read_stream(run_id, name, **kw)
+
+    monkeypatch.setattr(store, "read_stream", counted)
+    return reads
+
+
+async def test_a_worker_in_the_server_process_hands_sqlite_feeds_its_events(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # No look at SQLite's data_version after the first and no periodic read: only the
-    # store's own signal (this process's stream writes) can bring the turn's events.
+    # No look for other processes' commits after the first and no periodic read: only
+    # the store's hand-over of this process's appends can bring the turn's events, and
+    # the feed never reads them back.
     from _served import start_served
 
+    from tether.stores.sqlite import _db
+
     monkeypatch.setattr(_feeds, "STATUS_INTERVAL", 3600.0)
-    async for served in start_served(
-        f"sqlite:///{tmp_path}/tether.db", None, sqlite_watch_interval=3600.0
-    ):
+    monkeypatch.setattr(_db, "WATCH_INTERVAL", 3600.0)
+    async for served in start_served(f"sqlite:///{tmp_path}/tether.db", None):
         await served.session("s1")
+        store = served.backend.stores.workflow
+        reads = _count_event_reads(store, monkeypatch)
         seen: list[dict[str, Any]] = []
         task = asyncio.create_task(_follow(served, "s1", seen))
         hub = served.app.state.tether.feeds
         for _ in range(200):
-            if len(hub) == 1:
+            if len(hub) == 1 and reads:
                 break
             await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)  # the watch's first look (it reads once) is over
+        before = len(reads)
         await served.send("s1", "hello")
         await asyncio.wait_for(task, 20)
         assert [e["type"] for e in seen][-1] == "turn.completed"
         assert [e["index"] for e in seen] == list(range(len(seen)))
+        assert len(seen) > 3
+        assert reads[before:] == []

@@ -17,7 +17,7 @@ from ._agui_events import AguiProjection, agui_events
 from ._aisdk import ui_parts
 from ._app import ServerOptions, create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
-from ._feeds import FeedHub, SqliteWatcher, WireEvent
+from ._feeds import FeedHub, WireEvent
 from ._problems import ApiProblem
 
 __all__ = [
@@ -29,7 +29,6 @@ __all__ = [
     "FeedHub",
     "Principal",
     "ServerOptions",
-    "SqliteWatcher",
     "WireEvent",
     "agui_events",
     "create_app",

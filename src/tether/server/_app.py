@@ -32,7 +32,7 @@ from ..errors import (
 from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
-from ._feeds import FeedHub, SqliteWatcher, WireEvent
+from ._feeds import FeedHub, WireEvent
 from ._http import Handler, bool_param, endpoint, int_param, is_loopback, json_response
 from ._models import ID_PATTERN, AnswerBody, CreateSessionBody, SendBody
 from ._openapi import openapi_document
@@ -58,8 +58,6 @@ class ServerOptions:
             ``max_body_bytes + 2 * max_attachment_bytes`` (files come as base64).
         keepalive: Seconds between keep-alive comments on a quiet event stream.
         feed_linger: Seconds a session's shared listener outlives its last follower.
-        sqlite_watch_interval: On SQLite, seconds between looks at the database's
-            ``data_version`` for commits (one look serves every followed session).
         check_ttl: Seconds a follow's check of a session (not stranded, content not
             deleted) is reused by the next follow of the same session.
     """
@@ -68,13 +66,7 @@ class ServerOptions:
     max_attachment_bytes: int = 20 << 20
     keepalive: float = 15.0
     feed_linger: float = 5.0
-    sqlite_watch_interval: float = 0.002
     check_ttl: float = 1.0
-
-
-def _sqlite_path(backend: Backend) -> str | None:
-    url = backend.url
-    return url[len("sqlite:///") :] if url.startswith("sqlite:///") else None
 
 
 class _Api:
@@ -89,18 +81,7 @@ class _Api:
         self.host = host
         self.auth = authenticator
         self.options = options
-        path = _sqlite_path(host.backend)
-        watcher = (
-            SqliteWatcher(
-                path,
-                interval=options.sqlite_watch_interval,
-                # A worker in this process wakes followers with its writes at once.
-                local=getattr(host.backend.stores.workflow, "stream_signal", None),
-            )
-            if path is not None
-            else None
-        )
-        self.feeds = FeedHub(host, watcher=watcher, linger=options.feed_linger)
+        self.feeds = FeedHub(host, linger=options.feed_linger)
         # session id -> (agent, owner): both are fixed when a session opens.
         self._known: OrderedDict[str, tuple[str, str | None]] = OrderedDict()
         # Session handles, reused: each caches its run handle and its inbox's hook

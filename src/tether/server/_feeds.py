@@ -6,10 +6,10 @@ A follower that starts (or falls) behind the feed's buffer reads the stored even
 misses from the store, then joins the buffer: events are addressed by their index, so
 each is delivered once, in order, however the two sources overlap.
 
-Followers never poll the store. The feed waits for new events on the backend's own
-notifications (Postgres ``LISTEN``), or, on SQLite, on a `SqliteWatcher` (one per
-process): SQLite's ``data_version`` changes with every commit of any process, and one
-look per interval watches every session at once.
+Followers never poll the store. The feed follows the stream as the backend announces
+new events: Postgres with ``LISTEN``; SQLite and memory hand a worker's appends in this
+process to the feed as they commit (no read), and SQLite's writer notices other
+processes' commits (``data_version``), after which the feeds read.
 """
 
 from __future__ import annotations
@@ -17,19 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import orjson
 
-from .._aio import wait_event
 from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, decode_event
-from ..durable import RunStream
 from ..stores import StreamChunk
 
-__all__ = ["FeedHub", "SqliteWatcher", "WireEvent", "wire_event"]
+__all__ = ["FeedHub", "WireEvent", "wire_event"]
 
 log = logging.getLogger("tether.server")
 
@@ -69,88 +65,6 @@ def wire_event(chunk: StreamChunk) -> WireEvent:
     """Decode (and so validate) a stored event once and encode its wire form."""
     event = decode_event(chunk.data, chunk.index)
     return WireEvent(index=event.index, type=event.type, json=orjson.dumps(event.to_json()))
-
-
-class SqliteWatcher:
-    """Wakes waiters when any process commits to a SQLite database.
-
-    It asks SQLite's ``PRAGMA data_version`` on a connection of its own, which never
-    writes: the number changes whenever another connection commits, in this process or
-    any other. One look (about 20 microseconds) serves every followed session, and
-    the watcher runs only while some listener waits. Stream writes of this process
-    (a worker in the server's process) wake the waiters at once, through `local`,
-    without waiting for the next look.
-
-    Args:
-        path: The database file.
-        interval: Seconds between looks.
-        local: Returns an event the store sets at this process's next stream write
-            (`SqliteWorkflowStore.stream_signal`).
-    """
-
-    def __init__(
-        self,
-        path: str,
-        *,
-        interval: float = 0.002,
-        local: Callable[[], asyncio.Event] | None = None,
-    ) -> None:
-        self._path = path
-        self._interval = interval
-        self._local = local
-        self._event = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._relay: asyncio.Task[None] | None = None
-        self._users = 0
-
-    @property
-    def event(self) -> asyncio.Event:
-        """Set at the next commit (take it before reading, wait on it after)."""
-        return self._event
-
-    def wake(self) -> None:
-        """Wake the waiters now."""
-        old, self._event = self._event, asyncio.Event()
-        old.set()
-
-    def acquire(self) -> None:
-        """Someone waits: watch."""
-        self._users += 1
-        if self._task is None:
-            self._task = asyncio.create_task(self._watch())
-        if self._relay is None and self._local is not None:
-            self._relay = asyncio.create_task(self._relay_local(self._local))
-
-    def release(self) -> None:
-        """One waiter fewer; the last one stops the watcher."""
-        self._users -= 1
-        if self._users <= 0:
-            for task in (self._task, self._relay):
-                if task is not None:
-                    task.cancel()
-            self._task = self._relay = None
-
-    async def _relay_local(self, local: Callable[[], asyncio.Event]) -> None:
-        while True:
-            await local().wait()
-            self.wake()
-
-    async def _watch(self) -> None:
-        conn = sqlite3.connect(f"file:{self._path}?mode=ro", uri=True, check_same_thread=False)
-        try:
-            last = conn.execute("PRAGMA data_version").fetchone()[0]
-            while True:
-                await asyncio.sleep(self._interval)
-                try:
-                    now = conn.execute("PRAGMA data_version").fetchone()[0]
-                except sqlite3.Error:
-                    # Busy or briefly unavailable: wake the listeners, they read anyway.
-                    now = None
-                if now != last:
-                    last = now
-                    self.wake()
-        finally:
-            conn.close()
 
 
 class Feed:
@@ -198,17 +112,12 @@ class FeedHub:
 
     Args:
         host: The agent host whose sessions are followed.
-        watcher: On SQLite, the watcher of the database files; None where the store
-            announces new stream chunks itself (Postgres, memory).
         linger: Seconds a feed stays up after its last follower left, so a client that
             reconnects finds it warm.
     """
 
-    def __init__(
-        self, host: AgentHost, *, watcher: SqliteWatcher | None = None, linger: float = 5.0
-    ) -> None:
+    def __init__(self, host: AgentHost, *, linger: float = 5.0) -> None:
         self._host = host
-        self._watcher = watcher
         self._linger = linger
         self._feeds: dict[str, Feed] = {}
         self._closing = False
@@ -314,14 +223,13 @@ class FeedHub:
     async def _pump(self, feed: Feed) -> None:
         stream = self._host.client.stream(feed.run_id, EVENTS_STREAM)
         try:
-            if self._watcher is None:
-                async for chunk in stream.follow(feed.end, poll_interval=STATUS_INTERVAL):
-                    event = wire_event(chunk)
-                    feed.publish([event])
-                    if event.terminal:
-                        break
-            else:
-                await self._pump_watched(feed, stream, self._watcher)
+            async for chunk in stream.follow(
+                feed.end, poll_interval=STATUS_INTERVAL, status_interval=STATUS_INTERVAL
+            ):
+                event = wire_event(chunk)
+                feed.publish([event])
+                if event.terminal:
+                    break
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -330,32 +238,3 @@ class FeedHub:
             feed.finish(exc)
             return
         feed.finish()
-
-    async def _pump_watched(self, feed: Feed, stream: RunStream, watcher: SqliteWatcher) -> None:
-        watcher.acquire()
-        try:
-            next_status = time.monotonic() + STATUS_INTERVAL
-            while True:
-                # Take the event before reading: a commit in between still wakes the wait.
-                changed = watcher.event
-                chunks, closed = await stream.read(feed.end)
-                # A start past the tail reads from the tail (the store clamps it): skip.
-                chunks = [c for c in chunks if c.index >= feed.end]
-                if chunks:
-                    batch = [wire_event(c) for c in chunks]
-                    feed.publish(batch)
-                    if any(e.terminal for e in batch):
-                        return
-                    continue
-                if closed:
-                    return
-                if time.monotonic() >= next_status:
-                    if await stream.run_ended():
-                        # What the run wrote is all there is: read the rest, then stop.
-                        rest, _ = await stream.read(feed.end)
-                        feed.publish([wire_event(c) for c in rest])
-                        return
-                    next_status = time.monotonic() + STATUS_INTERVAL
-                await wait_event(changed, STATUS_INTERVAL)
-        finally:
-            watcher.release()

@@ -40,7 +40,7 @@ from .._records import (
     WorkerRecord,
     chain_of,
 )
-from .._streams import follow, resolve_start
+from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._writes import MemoryWrites
@@ -282,7 +282,8 @@ class MemoryWorkflowStore:
         self._queue_signal: dict[str, asyncio.Event] = {}
         self._submissions: MemorySubmissionStore | None = None
         self._conversations: MemoryConversationStore | None = None
-        self._stream_signal = asyncio.Event()
+        # Every append is in this process: followers are handed it, never read it back.
+        self._taps = StreamTaps()
 
     def attach_agent_stores(
         self, submissions: MemorySubmissionStore, conversations: MemoryConversationStore
@@ -307,7 +308,8 @@ class MemoryWorkflowStore:
 
         result = self._write(run)
         targets.committed()
-        self._wake_streams()
+        for run_id, name, first, chunks in targets.streams:
+            self._taps.appended(run_id, name, first, chunks)
         return result
 
     def _write(self, fn: Callable[[_Txn], T]) -> T:
@@ -627,14 +629,16 @@ class MemoryWorkflowStore:
         stream = self._s.streams.setdefault((run_id, name), _Stream())
         if stream.closed:
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
-        stream.chunks.extend(bytes(c) for c in chunks)
-        self._wake_streams()
+        data = [bytes(c) for c in chunks]
+        stream.chunks.extend(data)
+        if data:
+            self._taps.appended(run_id, name, len(stream.chunks) - len(data), data)
         await self._notify()
         return len(stream.chunks) - 1
 
     async def close_stream(self, run_id: str, name: str) -> None:
         self._s.streams.setdefault((run_id, name), _Stream()).closed = True
-        self._wake_streams()
+        self._taps.changed(run_id, name)
         await self._notify()
 
     async def read_stream(
@@ -653,14 +657,4 @@ class MemoryWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        # Every write is in this process: followers wake at once.
-        return follow(
-            self, run_id, name, start=start, poll_interval=poll_interval, wake=self._streams_woken
-        )
-
-    def _streams_woken(self) -> asyncio.Event:
-        return self._stream_signal
-
-    def _wake_streams(self) -> None:
-        self._stream_signal.set()
-        self._stream_signal = asyncio.Event()
+        return follow(self, run_id, name, start=start, poll_interval=poll_interval, taps=self._taps)

@@ -128,6 +128,8 @@ class MemoryWrites:
         self._conversations = conversations
         self._undo: list[Callable[[], None]] = []
         self.paths: set[str] = set()
+        #: What was appended to run streams: (run id, name, first index, chunks).
+        self.streams: list[tuple[str, str, int, list[bytes]]] = []
 
     def ledger(self) -> _Ledger:
         if self._submissions is None:
@@ -149,7 +151,9 @@ class MemoryWrites:
         if stream.closed:
             raise InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
         length = len(stream.chunks)
-        stream.chunks.extend(bytes(c) for c in write.chunks)
+        chunks = [bytes(c) for c in write.chunks]
+        stream.chunks.extend(chunks)
+        self.streams.append((write.run_id, write.name, length, chunks))
 
         def undo() -> None:
             del stream.chunks[length:]
@@ -167,6 +171,7 @@ class MemoryWrites:
             undo()
         self._undo.clear()
         self.paths.clear()
+        self.streams.clear()
 
     def committed(self) -> None:
         """Tell conversation subscribers what was appended."""

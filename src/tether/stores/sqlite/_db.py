@@ -36,6 +36,8 @@ log = logging.getLogger("tether.stores.sqlite")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _MAX_BATCH = 256
+#: Seconds between looks for other connections' commits while watched (`watch`).
+WATCH_INTERVAL = 0.002
 
 
 @dataclass(slots=True)
@@ -45,6 +47,10 @@ class _Job:
     future: asyncio.Future[Any]
     #: Called on this thread once the write is durable (see `SqliteDatabase.write`).
     after: Callable[[], None] | None = None
+
+
+#: Wakes the writer for a look at other connections' commits (`SqliteDatabase.watch`).
+_LOOK: Any = object()
 
 
 def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
@@ -160,6 +166,8 @@ class SqliteDatabase:
         self._reads: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._closed = False
+        # (loop, callback) told of other connections' commits; None: nobody asks.
+        self._watch: tuple[asyncio.AbstractEventLoop, Callable[[], None]] | None = None
 
     def open_connection(self) -> sqlite3.Connection:
         """A new connection to the file with tether's pragmas (used for migrations).
@@ -214,6 +222,19 @@ class SqliteDatabase:
         """
         return await self._submit(self._writes, fn, after)
 
+    def watch(self, callback: Callable[[], None] | None) -> None:
+        """Call `callback` (on this event loop) after other connections commit; None stops.
+
+        The writer thread asks SQLite's ``PRAGMA data_version`` on its own connection,
+        which changes only when another connection commits (another process, or another
+        `SqliteDatabase` on the file): the commits of this one never wake anybody. It
+        looks before every write and, while idle, every `WATCH_INTERVAL` seconds; once
+        when the watch starts, so nothing committed before its first look is missed.
+        """
+        self._watch = None if callback is None else (asyncio.get_running_loop(), callback)
+        if callback is not None and self._threads:
+            self._writes.put(_LOOK)  # an idle writer takes its first look now
+
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn` on the reader connection (a consistent WAL snapshot)."""
         return await self._submit(self._reads, fn)
@@ -247,10 +268,36 @@ class SqliteDatabase:
         await asyncio.to_thread(join)
 
     # -- threads ------------------------------------------------------------------
+    def _look(self, conn: sqlite3.Connection, seen: int | None) -> int | None:
+        """Tell the watcher if another connection committed since `seen`; the version."""
+        watch = self._watch
+        if watch is None:
+            return None
+        try:
+            version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        except sqlite3.Error:
+            version = None  # busy or failing: say "maybe", the followers read anyway
+        if seen is None or version != seen:
+            loop, callback = watch
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(callback)
+        return version
+
     def _write_loop(self, conn: sqlite3.Connection) -> None:
+        seen: int | None = None
         try:
             while True:
-                first = self._writes.get()
+                if self._watch is None:
+                    seen = None
+                    first = self._writes.get()
+                else:
+                    try:
+                        first = self._writes.get(timeout=WATCH_INTERVAL)
+                    except queue.Empty:
+                        first = _LOOK
+                seen = self._look(conn, seen)
+                if first is _LOOK:
+                    continue
                 if first is None:
                     return
                 batch = [first]
@@ -263,7 +310,8 @@ class SqliteDatabase:
                     if job is None:
                         stop = True
                         break
-                    batch.append(job)
+                    if job is not _LOOK:
+                        batch.append(job)
                 self._run_batch(conn, batch)
                 if stop:
                     return

@@ -41,7 +41,7 @@ from .._records import (
     WorkerRecord,
     evolve,
 )
-from .._streams import follow, resolve_start
+from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._db import SqliteDatabase
@@ -315,7 +315,9 @@ class SqliteWorkflowStore:
         # watch per run, so an end wakes its own waiters and no others.
         self._ends = RunEnds(self._read_runs)
         self._queue_signal: dict[str, asyncio.Event] = {}
-        self._stream_signal = asyncio.Event()
+        # This process's stream appends, handed to its followers; other processes'
+        # commits are noticed by the writer thread while someone follows.
+        self._taps = StreamTaps(watching=self._watch_others)
         self._conversation_listeners: Callable[[str], None] | None = None
 
     def attach_conversations(self, notify: Callable[[str], None]) -> None:
@@ -343,16 +345,15 @@ class SqliteWorkflowStore:
         # write transaction (its dequeue), a result waiter a read.
         self._notify(txn.ready_queues, finished=txn.finished)
         if targets is not None:
-            if targets.streams:
-                self._wake_streams()
+            for run_id, name, first, chunks in targets.streams:
+                self._taps.appended(run_id, name, first, chunks)
             if self._conversation_listeners is not None:
                 for path in targets.paths:
                     self._conversation_listeners(path)
         return result
 
-    def _wake_streams(self) -> None:
-        self._stream_signal.set()
-        self._stream_signal = asyncio.Event()
+    def _watch_others(self, on: bool) -> None:
+        self._db.watch(self._taps.changed_anywhere if on else None)
 
     def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[RunRecord] = ()) -> None:
         for q in queues:
@@ -699,7 +700,8 @@ class SqliteWorkflowStore:
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         data = [bytes(chunk) for chunk in chunks]
         last = await self._db.write(lambda c: append_stream_rows(c, run_id, name, data))
-        self._wake_streams()
+        if data:
+            self._taps.appended(run_id, name, last - len(data) + 1, data)
         return last
 
     async def close_stream(self, run_id: str, name: str) -> None:
@@ -710,6 +712,7 @@ class SqliteWorkflowStore:
                 (run_id, name),
             )
         )
+        self._taps.changed(run_id, name)
 
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
@@ -736,19 +739,6 @@ class SqliteWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        # Writes of this process wake followers at once; other processes' within
-        # `poll_interval`.
-        return follow(
-            self, run_id, name, start=start, poll_interval=poll_interval, wake=self._stream_woken
-        )
-
-    def _stream_woken(self) -> asyncio.Event:
-        return self._stream_signal
-
-    def stream_signal(self) -> asyncio.Event:
-        """An event set by this process's next stream write, once durable (then replaced).
-
-        Other processes' writes do not set it: they are seen by reading (or by SQLite's
-        ``data_version``, as the server's watcher does).
-        """
-        return self._stream_signal
+        # This process's appends are handed over without a read; other processes'
+        # commits are noticed within `WATCH_INTERVAL` and read.
+        return follow(self, run_id, name, start=start, poll_interval=poll_interval, taps=self._taps)

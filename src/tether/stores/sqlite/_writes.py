@@ -42,7 +42,8 @@ class SqliteWrites:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._conn = conn
         self.paths: set[str] = set()
-        self.streams = False
+        #: What was appended to run streams: (run id, name, first index, chunks).
+        self.streams: list[tuple[str, str, int, list[bytes]]] = []
 
     def ledger(self) -> _LedgerTx:
         return _LedgerTx(self._conn, time.time)
@@ -54,8 +55,9 @@ class SqliteWrites:
         return False  # the rules append it: their reads are local calls
 
     def append_stream(self, write: AppendStream) -> None:
-        append_stream_rows(self._conn, write.run_id, write.name, [bytes(c) for c in write.chunks])
-        self.streams = True
+        chunks = [bytes(c) for c in write.chunks]
+        last = append_stream_rows(self._conn, write.run_id, write.name, chunks)
+        self.streams.append((write.run_id, write.name, last - len(chunks) + 1, chunks))
 
     def appended(self, path: str) -> None:
         self.paths.add(path)

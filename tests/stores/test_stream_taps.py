@@ -1,0 +1,212 @@
+"""Followers are handed this process's stream appends; other processes' are noticed.
+
+Memory and SQLite put every append of this process on its followers' taps once it is
+durable, so a follower goes on without reading it back; SQLite's writer notices other
+connections' commits (`PRAGMA data_version` on its own connection) while someone
+follows, so another process's appends arrive within milliseconds, not a poll interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tether
+from tether.stores import StreamChunk
+from tether.stores._streams import TAP_LIMIT, StreamTaps
+
+# -- the taps themselves -----------------------------------------------------------------
+
+
+def _indexes(chunks: list[StreamChunk] | None) -> list[int] | None:
+    return None if chunks is None else [c.index for c in chunks]
+
+
+def test_a_tap_hands_over_what_follows_on_and_skips_what_was_read() -> None:
+    taps = StreamTaps()
+    with taps.tap("r", "s") as tap:
+        taps.appended("r", "s", 0, [b"a", b"b"])  # read already (the follower is at 2)
+        taps.appended("r", "s", 2, [b"c"])
+        taps.appended("r", "s", 3, [b"d", b"e"])
+        taps.appended("r", "other", 0, [b"x"])  # another stream: not this tap's
+        assert tap.event.is_set()
+        assert _indexes(tap.take(2)) == [2, 3, 4]
+        assert not tap.event.is_set()
+        assert tap.take(5) is None  # nothing handed over: read (the poll fallback)
+
+
+def test_a_tap_says_read_on_a_gap_a_change_a_negative_start_or_too_much() -> None:
+    taps = StreamTaps()
+    with taps.tap("r", "s") as tap:
+        taps.appended("r", "s", 3, [b"d"])  # 2 came from elsewhere (another process)
+        assert tap.take(2) is None
+        taps.appended("r", "s", 2, [b"c"])
+        taps.changed("r", "s")  # closed, say
+        taps.appended("r", "s", 3, [b"d"])
+        assert tap.take(2) is None
+        taps.appended("r", "s", 0, [b"a"])
+        assert tap.take(-1) is None  # a start from the tail not resolved yet
+        for i in range(TAP_LIMIT + 1):  # a follower that does not keep up
+            taps.appended("r", "s", i, [b"x"])
+        assert tap.take(0) is None
+        taps.appended("r", "s", 0, [b"a"])
+        taps.changed_anywhere()
+        assert tap.take(0) is None
+
+
+def test_the_first_tap_starts_the_watch_and_the_last_stops_it() -> None:
+    calls: list[bool] = []
+    taps = StreamTaps(watching=calls.append)
+    with taps.tap("r", "s"), taps.tap("r", "s"), taps.tap("q", "s"):
+        assert calls == [True]
+    assert calls == [True, False]
+    taps.appended("r", "s", 0, [b"a"])  # nobody follows: nothing held
+
+
+# -- through the stores ------------------------------------------------------------------
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
+    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path}/t.db"
+    async with tether.open_backend(url) as backend:
+        yield backend.stores.workflow
+
+
+def _count_reads(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    reads: list[int] = []
+    original = store.read_stream
+
+    async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
+        reads.append(kw.get("start", 0))
+        return await original(run_id, name, **kw)
+
+    monkeypatch.setattr(store, "read_stream", read_stream)
+    return reads
+
+
+async def _take(source: AsyncIterator[StreamChunk], n: int) -> list[StreamChunk]:
+    return [await anext(source) for _ in range(n)]
+
+
+async def test_a_follower_reads_nothing_this_process_appends(
+    store: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store.write_stream("r1", "out", [b"a", b"b"])
+    reads = _count_reads(store, monkeypatch)
+    source = store.follow_stream("r1", "out", poll_interval=3600)
+    try:
+        assert [c.data for c in await _take(source, 2)] == [b"a", b"b"]
+        assert len(reads) == 1  # its first read
+        # SQLite's watch starts with the first tap, and its first look makes the
+        # follower read once (what was committed before it is not on the tap).
+        await store.write_stream("r1", "out", [b"c"])
+        assert (await asyncio.wait_for(anext(source), 5)).data == b"c"
+        before = len(reads)
+        for i in range(5):
+            await store.write_stream("r1", "out", [b"%d" % i])
+            await store.write_stream("r2", "out", [b"elsewhere"])
+        got = await asyncio.wait_for(_take(source, 5), 5)
+        assert [(c.index, c.data) for c in got] == [(3 + i, b"%d" % i) for i in range(5)]
+        assert reads[before:] == []
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]
+
+
+async def test_a_follower_that_falls_behind_reads_the_rest_in_order(store: Any) -> None:
+    await store.write_stream("r1", "out", [b"first"])
+    source = store.follow_stream("r1", "out", poll_interval=3600)
+    try:
+        assert (await anext(source)).data == b"first"
+        # The follower holds at its yield while more than a tap keeps is appended.
+        total = TAP_LIMIT + 100
+        for start in range(0, total, 500):
+            await store.write_stream("r1", "out", [b"c"] * min(500, total - start))
+        got = await asyncio.wait_for(_take(source, total), 10)
+        assert [c.index for c in got] == list(range(1, total + 1))
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]
+
+
+async def test_a_close_ends_a_tapped_follower(store: Any) -> None:
+    await store.write_stream("r1", "out", [b"a"])
+    seen: list[bytes] = []
+
+    async def follow() -> None:
+        async for chunk in store.follow_stream("r1", "out", poll_interval=3600):
+            seen.append(chunk.data)
+
+    task = asyncio.create_task(follow())
+    await asyncio.sleep(0.05)
+    await store.write_stream("r1", "out", [b"b"])
+    await store.close_stream("r1", "out")
+    await asyncio.wait_for(task, 5)
+    assert seen == [b"a", b"b"]
+
+
+_WRITER = """
+import asyncio, sys, tether
+async def main():
+    async with tether.open_backend("sqlite:///" + sys.argv[1]) as backend:
+        for i in range(3):
+            await backend.stores.workflow.write_stream("r1", "out", [b"other %d" % i])
+            await asyncio.sleep(0.05)
+asyncio.run(main())
+"""
+
+
+async def test_sqlite_followers_see_another_process_append_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "t.db"
+    async with tether.open_backend(f"sqlite:///{path}") as backend:
+        store = backend.stores.workflow
+        await store.write_stream("r1", "out", [b"mine"])
+        source = store.follow_stream("r1", "out", poll_interval=3600)
+        try:
+            assert (await anext(source)).data == b"mine"
+            proc = await asyncio.create_subprocess_exec(sys.executable, "-c", _WRITER, str(path))
+            got = await asyncio.wait_for(_take(source, 3), 30)
+            assert [(c.index, c.data) for c in got] == [(1 + i, b"other %d" % i) for i in range(3)]
+            assert await proc.wait() == 0
+        finally:
+            await source.aclose()  # type: ignore[attr-defined]
+
+
+async def test_the_sqlite_watch_is_told_of_other_connections_commits_only(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "t.db"
+    async with tether.open_backend(f"sqlite:///{path}") as backend:
+        db = backend.stores.workflow._db
+        looks: list[float] = []
+        db.watch(lambda: looks.append(asyncio.get_running_loop().time()))
+        try:
+            await asyncio.sleep(0.05)
+            assert len(looks) == 1  # the first look says "maybe": followers read once
+            for i in range(20):  # this database's own commits wake nobody
+                await backend.stores.workflow.write_stream("r1", "out", [b"%d" % i])
+            await asyncio.sleep(0.05)
+            assert len(looks) == 1
+            other = sqlite3.connect(path, isolation_level=None)
+            try:
+                other.execute("BEGIN IMMEDIATE")  # one commit
+                other.execute("CREATE TABLE scratch (x)")
+                other.execute("INSERT INTO scratch VALUES (1)")
+                other.execute("COMMIT")
+            finally:
+                other.close()
+            for _ in range(200):
+                if len(looks) > 1:
+                    break
+                await asyncio.sleep(0.005)
+            await asyncio.sleep(0.05)
+            assert len(looks) == 2
+        finally:
+            db.watch(None)
