@@ -93,14 +93,21 @@ class Emitter:
         """
         self.emit(data, part, index)
         if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_soon(0.0))
+            # The write's own task is started here, not from inside the flusher: it
+            # reaches the store at the loop's next turn (`await asyncio.sleep(0)` from
+            # the caller sends it), not one turn after the flusher would start it.
+            writing = asyncio.get_running_loop().create_task(self._stream.flush())
+            self._flusher = asyncio.get_running_loop().create_task(self._finish(writing))
 
     async def _flush_soon(self, delay: float = FLUSH_INTERVAL) -> None:
-        if delay:
-            await asyncio.sleep(delay)
-        # Shielded: `settle()` may cancel this task, and a write under way must still
+        await asyncio.sleep(delay)
+        await self._finish(asyncio.ensure_future(self._stream.flush()))
+
+    @staticmethod
+    async def _finish(writing: asyncio.Future[None]) -> None:
+        # Shielded: `settle()` may cancel the flusher, and a write under way must still
         # land before what the commit writes after it (the stream orders them).
-        await asyncio.shield(self._stream.flush())
+        await asyncio.shield(writing)
 
     async def settle(self) -> None:
         """Stop the live flusher; what it has not written rides on the next commit."""

@@ -10,6 +10,7 @@ completion; its result tells the session's body what to do next.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from ..stores import ResolveSubmissions
@@ -60,6 +61,9 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             await work.finish()
             return StepResult(action="idle", cursor=work.cursor, rings=work.rings)
         turn = begin_turn(work, head, owner=f"run:{work.run_id}")
+        # One turn of the loop: `turn.started` goes to the store now, while the model
+        # is called, not once the step first waits on something.
+        await asyncio.sleep(0)
     else:
         resolve_stray(work)
         if results:
