@@ -225,6 +225,25 @@ async def test_resume_hook_admits_with_the_wake_up_or_not_at_all(backend: Backen
             "tok-4", b"ring", writes=(AdmitSubmission(submission=_message("m1", "other")),)
         )
     assert len(await stores.workflow.list_events("r4")) == before
+    # `unless`: refused while the ledger holds that submission (a close), with no
+    # wake-up; an exact replay of what was admitted before still goes through.
+    await stores.workflow.resume_hook(
+        "tok-4", b"ring", writes=(AdmitSubmission(submission=_message("m3", "x"), unless="c1"),)
+    )
+    assert await stores.submissions.get_submission("m3") is not None
+    await stores.submissions.admit_direct(_message("c1", "close"))
+    before = len(await stores.workflow.list_events("r4"))
+    with pytest.raises(InvalidTransitionError, match="'c1' is in the ledger"):
+        await stores.workflow.resume_hook(
+            "tok-4",
+            b"ring",
+            writes=(AdmitSubmission(submission=_message("m4", "x"), unless="c1"),),
+        )
+    assert await stores.submissions.get_submission("m4") is None
+    assert len(await stores.workflow.list_events("r4")) == before
+    await stores.workflow.resume_hook(
+        "tok-4", b"ring", writes=(AdmitSubmission(submission=_message("m3", "x"), unless="c1"),)
+    )
 
 
 async def test_an_append_to_a_closed_stream_leaves_nothing_of_the_commit(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..durable import RunHandle
-from ..errors import ConflictError, NotFoundError
+from ..errors import ConflictError, InvalidTransitionError, NotFoundError, SessionClosedError
 from ..stores import (
     AdmitSubmission,
     AttemptRef,
@@ -82,9 +82,13 @@ class Inbox:
                 self._token = min(hooks, key=lambda h: h.slot).token
         return self._token
 
-    async def _admit(self, submission: SubmissionInput) -> None:
-        """Admit `submission` and ring the inbox, in one transaction when it is open."""
-        write = AdmitSubmission(submission=submission)
+    async def _admit(self, submission: SubmissionInput, *, unless: str | None = None) -> None:
+        """Admit `submission` and ring the inbox, in one transaction when it is open.
+
+        With `unless` (a close's submission id), a new submission is refused with
+        `SessionClosedError` while the ledger holds that close.
+        """
+        write = AdmitSubmission(submission=submission, unless=unless)
         token = await self._inbox_token()
         if token is not None:
             try:
@@ -93,6 +97,12 @@ class Inbox:
             except NotFoundError:
                 # The run ended (or moved on): the caller checks its state again.
                 self._token = None
+            except InvalidTransitionError:
+                if unless is not None and await self._holds(unless):
+                    raise SessionClosedError(self._session, "closing") from None
+                raise
+        if unless is not None and await self._holds(unless):
+            raise SessionClosedError(self._session, "closing")
         # Under the session run's key scope, as the ring's writes are (its run's): a
         # replay through either path seals to the same bytes, and erasing the session
         # erases the message.
@@ -123,7 +133,14 @@ class Inbox:
         principal: str | None,
         policy: TurnPolicy | None,
         attachments: tuple[Attachment, ...] = (),
+        *,
+        generation: int | None = None,
     ) -> None:
+        """Admit a user message; with `generation`, refused while that generation closes.
+
+        Raises:
+            SessionClosedError: (with `generation`) a close of it is in the ledger.
+        """
         payload: dict[str, Any] = {"text": text, "principal": principal}
         if policy is not None:
             payload["turn_policy"] = policy
@@ -136,7 +153,8 @@ class Inbox:
                 instance_id=self._session,
                 payload=payload,
                 canonical_ready=True,
-            )
+            ),
+            unless=None if generation is None else close_id(self._session, generation),
         )
 
     async def answer(self, request_id: str, answer: Any, principal: str | None) -> None:
@@ -173,8 +191,10 @@ class Inbox:
 
     async def closing(self, generation: int) -> bool:
         """Whether a close was asked for."""
-        found = await self._stores.submissions.get_submission(close_id(self._session, generation))
-        return found is not None
+        return await self._holds(close_id(self._session, generation))
+
+    async def _holds(self, submission_id: str) -> bool:
+        return await self._stores.submissions.get_submission(submission_id) is not None
 
     async def settle_all(self, error: str) -> None:
         """Settle every unsettled message and command as failed (the session ended)."""

@@ -153,9 +153,11 @@ class Session:
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
         info, line = await self._current()
         self._check_open(info)
-        if await self._inbox.closing(line.generation):
+        if attachments and await self._inbox.closing(line.generation):
+            # Before the files are looked up: a closing session says so, not that its
+            # files are gone. (Without files the admission itself checks: one
+            # transaction, no read before it.)
             raise SessionClosedError(self.session_id, "closing")
-        # After the checks above: a closed session says so, not that its files are gone.
         refs = await resolve_attachments(
             self.host.backend.stores,
             agent_name=self.agent_name,
@@ -165,7 +167,9 @@ class Session:
         )
 
         async def admit() -> None:
-            await self._inbox.admit_message(submission_id, text, principal, turn_policy, refs)
+            await self._inbox.admit_message(
+                submission_id, text, principal, turn_policy, refs, generation=line.generation
+            )
 
         if await wants_move(self, info):
             if await deliver_moving(self, info, admit):

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..errors import ConflictError
+from ..errors import ConflictError, InvalidTransitionError
 from ._agent_records import (
     DURABILITY_DEFAULT_MAX_ATTEMPTS,
     DURABILITY_DEFAULT_TIMEOUT,
@@ -90,10 +90,17 @@ def _same_content(sub: Submission, kind: SubmissionKind, inp: SubmissionInput) -
     )
 
 
-def _admit(tx: LedgerTx, kind: SubmissionKind, inp: SubmissionInput) -> tuple[str, Submission]:
+def _admit(
+    tx: LedgerTx, kind: SubmissionKind, inp: SubmissionInput, unless: str | None = None
+) -> tuple[str, Submission]:
     existing = tx.get(inp.submission_id)
     if existing is not None:
         return ("replayed" if _same_content(existing, kind, inp) else "conflict"), existing
+    if unless is not None and tx.get(unless) is not None:
+        raise InvalidTransitionError(
+            f"submission {inp.submission_id!r} is refused: submission {unless!r} is in the "
+            "ledger (its session is closing)"
+        )
     now = tx.now()
     row = Submission(
         submission_id=inp.submission_id,
@@ -118,8 +125,8 @@ def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:
     return DispatchAdmission(kind="admitted" if kind == "admitted" else "replayed", submission=sub)
 
 
-def admit_direct(tx: LedgerTx, inp: SubmissionInput) -> Submission:
-    kind, sub = _admit(tx, "direct", inp)
+def admit_direct(tx: LedgerTx, inp: SubmissionInput, *, unless: str | None = None) -> Submission:
+    kind, sub = _admit(tx, "direct", inp, unless)
     if kind == "conflict":
         raise ConflictError(
             f"submission {inp.submission_id!r} was already admitted with other content; "

@@ -84,7 +84,7 @@ def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
             if write.chunks:
                 targets.append_stream(write)
         elif isinstance(write, AdmitSubmission):
-            _ledger.admit_direct(targets.ledger(), write.submission)
+            _ledger.admit_direct(targets.ledger(), write.submission, unless=write.unless)
         elif isinstance(write, StartSubmission):
             _ledger.start(targets.ledger(), write.attempt, write.owner_id)
         elif isinstance(write, JoinSubmissions):

@@ -67,10 +67,13 @@ class AdmitSubmission:
     """Admit a direct submission (see `SubmissionStore.admit_direct`).
 
     Raises (in the commit) `ConflictError` when the id is taken by other content; an
-    exact replay changes nothing.
+    exact replay changes nothing. With `unless`, a new submission is refused with
+    `InvalidTransitionError` while the ledger holds the submission of that id (a
+    session's close, say): the check and the admission are one transaction.
     """
 
     submission: SubmissionInput
+    unless: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

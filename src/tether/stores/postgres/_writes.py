@@ -123,6 +123,8 @@ def read_ahead(writes: Sequence[StoreWrite], *, checked: bool = False) -> Writes
         elif isinstance(write, AdmitSubmission):
             ids.add(write.submission.submission_id)
             keys.add(write.submission.session_key)
+            if write.unless is not None:
+                ids.add(write.unless)
         elif isinstance(write, StartSubmission):
             ids.add(write.attempt.submission_id)
         elif isinstance(write, JoinSubmissions):
