@@ -38,6 +38,9 @@ class ParkedRuns:
         self.ttl = ttl
         # Least recently parked first, with when each parked (monotonic).
         self._kept: OrderedDict[str, tuple[Activation, float]] = OrderedDict()
+        # The head each kept run parked at (fixed while it is kept): `known` is asked
+        # at every claim, and copying this is cheaper than building it from `_kept`.
+        self._heads: dict[str, int] = {}
         self._closed = False
 
     def keep(self, activation: ActivationCore) -> None:
@@ -48,8 +51,10 @@ class ParkedRuns:
             return
         self._kept.pop(activation.run_id, None)
         self._kept[activation.run_id] = (activation, time.monotonic())
+        self._heads[activation.run_id] = activation.head
         while len(self._kept) > self.size:
-            _, (evicted, _) = self._kept.popitem(last=False)
+            run_id, (evicted, _) = self._kept.popitem(last=False)
+            del self._heads[run_id]
             evicted.discard()
 
     def expire(self) -> None:
@@ -60,12 +65,13 @@ class ParkedRuns:
             if parked_at > oldest:
                 return
             del self._kept[run_id]
+            del self._heads[run_id]
             activation.discard()
 
     def known(self) -> dict[str, int] | None:
         """The logs held, by run: up to each park's head (`claim_next(known=...)`)."""
         self.expire()
-        return {r: a.head for r, (a, _) in self._kept.items()} if self._kept else None
+        return self._heads.copy() if self._heads else None
 
     def take_up(
         self, workflow: WorkflowDef, claim: Claim, message: Message, sent: float
@@ -77,6 +83,7 @@ class ParkedRuns:
         kept = self._kept.pop(run.run_id, None)
         if kept is None:
             return None
+        del self._heads[run.run_id]
         parked = kept[0]
         if parked.workflow is workflow and parked.resume_parked(
             run=run,
@@ -96,3 +103,4 @@ class ParkedRuns:
         for parked, _ in self._kept.values():
             parked.discard()
         self._kept.clear()
+        self._heads.clear()
