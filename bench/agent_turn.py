@@ -47,6 +47,8 @@ from tether.agent.models import ModelRequest, ToolResultMessage
 from tether.testing import Reply, ScriptedModel, tool_call
 
 DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/test"
+#: Seconds idle before each timed turn, on both sides.
+GAP = 0.05
 
 
 @tool
@@ -184,7 +186,9 @@ async def tether_turns(
                 if (await session.state()).status == "idle":
                     break
                 await asyncio.sleep(0.005)
-            await asyncio.sleep(0.05)  # the session's run has parked: nothing else writes
+            # The session's run has parked: nothing else writes. (LangGraph's side idles
+            # as long before each of its turns: `agent_turn_langgraph.GAP`.)
+            await asyncio.sleep(GAP)
             if i >= turns + 2:  # counted, not timed
                 trips.reset()
                 with trips.counting():
@@ -250,7 +254,7 @@ async def on_postgres(url: str, turns: int) -> Samples:
 
 def langgraph(python: str, pg: str | None, turns: int) -> dict[str, Any]:
     here = Path(__file__).with_name("agent_turn_langgraph.py")
-    args = [python, str(here), "--turns", str(turns)]
+    args = [python, str(here), "--turns", str(turns), "--gap", str(GAP)]
     if pg:
         args += ["--pg", pg]
     out = subprocess.run(args, capture_output=True, text=True, timeout=900)

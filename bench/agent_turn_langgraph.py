@@ -1,12 +1,13 @@
 """LangGraph's side of `bench/agent_turn.py` (run with a python that has langgraph).
 
-    python bench/agent_turn_langgraph.py [--pg URL] [--turns N]
+    python bench/agent_turn_langgraph.py [--pg URL] [--turns N] [--gap SECONDS]
 
 The same turn as tether's: an instant model asks for one tool call (or ten), the tool
 returns its argument, the model answers. A graph of a model node and a `ToolNode`, with
 LangGraph's own checkpointer (in memory, SQLite in WAL mode with synchronous=FULL, and
-Postgres), a fresh thread per turn. Prints one JSON line: medians (ms) and, on SQLite,
-the commits of a turn, with the samples they are the medians of.
+Postgres), a fresh thread per turn, each after the same idle gap as tether's side (its
+session's run parks before its turn: 50 ms by default). Prints one JSON line: medians
+(ms) and, on SQLite, the commits of a turn, with the samples they are the medians of.
 """
 
 from __future__ import annotations
@@ -56,12 +57,20 @@ def graph(checkpointer: Any, calls: int) -> Any:
     return builder.compile(checkpointer=checkpointer)
 
 
+#: Seconds idle before each turn, as on tether's side (`--gap`).
+GAP = 0.05
+_gap = [GAP]
+
+
 def turns(app: Any, n: int, commits: list[int] | None = None) -> dict[str, Any]:
     seconds: list[float] = []
     counted: list[int] = []
     for i in range(n + 2):
         config = {"configurable": {"thread_id": f"t{secrets.token_hex(4)}-{i}"}}
         before = commits[0] if commits is not None else 0
+        # Idle first, as tether's side is: on a shared VM a CPU idle for tens of
+        # milliseconds runs the next work slower, so both sides start alike.
+        time.sleep(_gap[0])
         start = time.perf_counter()
         app.invoke({"messages": [HumanMessage(content="go")]}, config)
         elapsed = time.perf_counter() - start
@@ -120,7 +129,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--pg")
     parser.add_argument("--turns", type=int, default=30)
+    parser.add_argument("--gap", type=float, default=GAP, help="seconds idle before each turn")
     args = parser.parse_args()
+    _gap[0] = args.gap
     result: dict[str, Any] = {
         "memory": {str(c): turns(graph(InMemorySaver(), c), args.turns) for c in (1, 10)},
         "sqlite": on_sqlite(args.turns),
