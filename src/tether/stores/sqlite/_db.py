@@ -16,10 +16,11 @@ import os
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 from ...errors import (
     ConfigurationError,
@@ -38,6 +39,11 @@ Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 _MAX_BATCH = 256
 #: Seconds between looks for other connections' commits while watched (`watch`).
 WATCH_INTERVAL = 0.002
+#: Seconds a read may hold the calling thread (the event loop) before it is run again
+#: on the reader thread instead (`SqliteDatabase.read`).
+INLINE_READ_SECONDS = 0.002
+#: Inline reads in a row after which a read first lets the event loop turn.
+_STREAK = 32
 
 
 @dataclass(slots=True)
@@ -168,6 +174,14 @@ class SqliteDatabase:
         self._closed = False
         # (loop, callback) told of other connections' commits; None: nobody asks.
         self._watch: tuple[asyncio.AbstractEventLoop, Callable[[], None]] | None = None
+        # The connection reads run on at once (`read`), the thread it belongs to, and
+        # the time the read under way must end by (its progress handler looks).
+        self._inline: sqlite3.Connection | None = None
+        self._inline_thread: int | None = None
+        self._inline_deadline = [float("inf")]
+        # Inline reads since the event loop (of those reads) last turned (see `read`).
+        self._streak = 0
+        self._streak_loop: asyncio.AbstractEventLoop | None = None
 
     def open_connection(self) -> sqlite3.Connection:
         """A new connection to the file with tether's pragmas (used for migrations).
@@ -236,8 +250,80 @@ class SqliteDatabase:
             self._writes.put(_LOOK)  # an idle writer takes its first look now
 
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn` on the reader connection (a consistent WAL snapshot)."""
+        """Run `fn` in a read transaction (a consistent WAL snapshot).
+
+        A read runs at once on the calling thread when it can, without a hand-off to
+        the reader thread and back (two thread switches, often costlier than the read):
+        in WAL mode a reader never waits for writers. It is bounded: one that runs past
+        `INLINE_READ_SECONDS`, or finds the file busy (a recovery, an exclusive lock),
+        is interrupted and run again on the reader thread, so the event loop is never
+        held longer than that. `fn` only reads, so running it again is running it once.
+        """
+        if self._closed or not self._threads:
+            raise StoreError(f"the SQLite database {str(self.path)!r} is not open")
+        conn = self._inline_connection()
+        if conn is not None:
+            loop = asyncio.get_running_loop()
+            if loop is not self._streak_loop:
+                self._streak, self._streak_loop = 0, loop
+            elif self._streak >= _STREAK:
+                # Many reads in a row and the loop has not turned: let it (a caller
+                # polling in a loop with no other wait must not starve the rest).
+                await asyncio.sleep(0)
+            if self._streak == 0:
+                loop.call_soon(self._loop_turned)
+            self._streak += 1
+            done, value = self._read_inline(conn, fn)
+            if done:
+                return cast(T, value)
         return await self._submit(self._reads, fn)
+
+    def _loop_turned(self) -> None:
+        self._streak = 0
+
+    def _inline_connection(self) -> sqlite3.Connection | None:
+        """The calling thread's inline reader: one thread's only (the first to read)."""
+        if self._inline_thread != threading.get_ident():
+            if self._inline_thread is not None:
+                return None  # another thread reads inline: this one hands off
+            self._inline_thread = threading.get_ident()
+        if self._inline is None:
+            try:
+                conn = self.open_connection()
+                conn.execute("PRAGMA busy_timeout = 0")  # busy: hand off, never wait
+            except TetherError:
+                return None  # the reader thread's connection says what is wrong
+            deadline = self._inline_deadline
+            conn.set_progress_handler(lambda: time.monotonic() > deadline[0], 1000)
+            self._inline = conn
+        return self._inline
+
+    def _read_inline(
+        self, conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]
+    ) -> tuple[bool, T | None]:
+        self._inline_deadline[0] = time.monotonic() + INLINE_READ_SECONDS
+        try:
+            conn.execute("BEGIN")
+            try:
+                value = fn(conn)
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            # Interrupted (past its time) or busy: the reader thread reads it.
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            log.debug("an inline read of %s goes to the reader thread: %s", self.path, exc)
+            return False, None
+        except BaseException as exc:
+            wrapped = _wrap(exc)
+            if wrapped is exc:
+                raise
+            raise wrapped from exc
+        finally:
+            self._inline_deadline[0] = float("inf")
+        return True, value
 
     async def _submit(
         self,
@@ -257,6 +343,9 @@ class SqliteDatabase:
         if self._closed:
             return
         self._closed = True
+        if self._inline is not None:
+            self._inline.close()
+            self._inline = None
         self._writes.put(None)
         self._reads.put(None)
         threads, self._threads = self._threads, []
