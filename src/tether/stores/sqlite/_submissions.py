@@ -1,9 +1,10 @@
 """The submission ledger on SQLite.
 
-Every method is one `SqliteDatabase.write`: the `_ledger` transition runs inside a
-`BEGIN IMMEDIATE` transaction, so it is atomic across threads and processes. Queries
-go through the writer too, because reading a row that fails validation settles it
-with an error (it must never run), and that settlement is a write.
+Every transition is one `SqliteDatabase.write`: the `_ledger` rule runs inside a
+`BEGIN IMMEDIATE` transaction, so it is atomic across threads and processes. A query
+is a read, unless it finds a row that fails validation: such a row is settled with an
+error (it must never run), and that settlement is a write, so the query is then run
+again as a write (`_query`).
 """
 
 from __future__ import annotations
@@ -36,12 +37,23 @@ _SELECT_CHUNKS = ledger_rows.select_chunks_statement("?")
 _REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("?")
 
 
-class _Tx:
-    """`LedgerTx` over one SQLite write transaction."""
+class _NeedsWrite(Exception):
+    """A query run as a read had to write (`_Tx(read_only=True)`): run it as a write."""
 
-    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], float]) -> None:
+
+class _Tx:
+    """`LedgerTx` over one SQLite transaction (a write's, or a query's read)."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, clock: Callable[[], float], *, read_only: bool = False
+    ) -> None:
         self.conn = conn
         self._now = clock()
+        self._read_only = read_only
+
+    def _writing(self) -> None:
+        if self._read_only:
+            raise _NeedsWrite
 
     def now(self) -> float:
         return self._now
@@ -56,8 +68,12 @@ class _Tx:
             row,
             self._load_attachments,
             self._now,
-            lambda values: self.conn.execute(_SETTLE_MALFORMED, values),
+            self._settle_malformed,
         )
+
+    def _settle_malformed(self, values: Any) -> None:
+        self._writing()
+        self.conn.execute(_SETTLE_MALFORMED, values)
 
     def get(self, submission_id: str) -> Submission | None:
         row = self.conn.execute(
@@ -91,6 +107,7 @@ class _Tx:
         return [s for s in decoded if s.status in statuses]
 
     def insert(self, submission: Submission) -> Submission:
+        self._writing()
         cursor = self.conn.execute(_INSERT, ledger_rows.insert_values(submission))
         for chunk in ledger_rows.chunk_rows(submission):
             self.conn.execute(_INSERT_CHUNK, chunk)
@@ -99,9 +116,11 @@ class _Tx:
         return _ledger.replace_row(submission, sequence=sequence)
 
     def update(self, s: Submission) -> None:
+        self._writing()
         self.conn.execute(_UPDATE, ledger_rows.update_values(s))
 
     def redact(self, s: Submission) -> None:
+        self._writing()
         row, chunks = ledger_rows.redact_values(s)
         self.conn.execute(_REDACT, row)
         self.conn.execute(_REDACT_CHUNKS, chunks)
@@ -118,11 +137,18 @@ class SqliteSubmissionStore(LedgerStore):
     def __init__(self, db: SqliteDatabase, *, clock: Callable[[], float] = time.time) -> None:
         self._db = db
         self._clock = clock
-        super().__init__(write=self._run)
+        super().__init__(write=self._run, read=self._query)
 
     async def _run(self, fn: Callable[[_Tx], T]) -> T:
         clock = self._clock
         return await self._db.write(lambda conn: fn(_Tx(conn, clock)))
+
+    async def _query(self, fn: Callable[[_Tx], T]) -> T:
+        clock = self._clock
+        try:
+            return await self._db.read(lambda conn: fn(_Tx(conn, clock, read_only=True)))
+        except _NeedsWrite:
+            return await self._run(fn)
 
 
 def lookup_submission(conn: sqlite3.Connection, submission_id: str) -> Submission | None:
