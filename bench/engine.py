@@ -9,9 +9,12 @@
    of one more step (async, and a sync def step run on a step thread), each as a ratio
    to the raw commit, in ROUNDS alternating rounds (default 7; the yardstick measured
    around each round, the ratio the median of the rounds');
-3. 1-step workflows (a def step) per second, start + result, 1 and 32 callers, started
+3. where a step's time goes, as CPU per step by thread (the event loop's, the SQLite
+   writer's, the step threads'; Linux), beside one raw commit's own CPU: the loop's
+   share bounds a step from below however fast the store;
+4. 1-step workflows (a def step) per second, start + result, 1 and 32 callers, started
    through the queue (Client) and eagerly on the worker (Worker.client);
-4. time from worker start until 200 runs, each SIGKILLed mid-step, have all finished.
+5. time from worker start until 200 runs, each SIGKILLed mid-step, have all finished.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -180,6 +184,42 @@ async def recovery(tmp: Path, runs: int = 200) -> float:
             return elapsed
 
 
+def thread_cpu() -> dict[str, float]:
+    """CPU seconds (user + system) of each thread of this process, by thread name."""
+    names = {t.native_id: t.name for t in threading.enumerate()}
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        name = names.get(int(tid), "other")
+        kind = "step threads" if name.startswith("tether-step") else name.split(":")[0]
+        out[kind] = out.get(kind, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+async def cpu_per_step(client: tether.Client, workflow: Any, runs: int) -> dict[str, float]:
+    """CPU per step of 100-step runs, by thread (Linux; {} elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return {}
+    before = thread_cpu()
+    await per_step(client, 100, runs, workflow)
+    after = thread_cpu()
+    steps_run = 100 * runs
+    return {k: (v - before.get(k, 0.0)) / steps_run for k, v in after.items()}
+
+
+def raw_commit_cpu(tmp: Path, n: int = 2000) -> float:
+    """CPU (user + system) of one raw durable commit on a WAL past its checkpoint."""
+    tmp.mkdir(exist_ok=True)
+    raw = RawCommits(tmp, steady=True)
+    start = time.thread_time()
+    raw._commits(n)
+    spent = (time.thread_time() - start) / n
+    raw.conn.close()
+    return spent
+
+
 async def marginal(client: tether.Client, workflow: Any) -> float:
     """The cost of one more step: a run of 100 steps against one of 10."""
     return (await per_step(client, 100, 1, workflow) - await per_step(client, 10, 3, workflow)) / 90
@@ -237,6 +277,22 @@ async def main(rounds: int) -> None:
                         f"    {statistics.median(ratios[key, k]):5.2f} x {what} raw commit "
                         f"(rounds: {spread})"
                     )
+            # Where a step's time goes, as CPU: what the event loop's thread spends per
+            # step, with no store work in it, bounds the step from below however fast
+            # the commit; the writer's share is the store's statements, the rules and
+            # the commit's own sync.
+            commit_cpu = raw_commit_cpu(tmp / "cpu")
+            for key, workflow in (("async", steps), ("sync (def)", sync_steps)):
+                spent = await cpu_per_step(client, workflow, 5)
+                if spent:
+                    parts = ", ".join(
+                        f"{k} {v * 1e6:.0f} us" for k, v in sorted(spent.items()) if v >= 1e-6
+                    )
+                    print(f"CPU per {key} step, by thread: {parts}")
+            print(
+                f"  (one raw commit's own CPU: {commit_cpu * 1e6:.0f} us; its wall time "
+                f"{med['steady'] * 1e6:.0f} us)"
+            )
             print("1-step workflows (a def step), start + result:")
             for label, starter in (
                 ("Client (queue)", client),
