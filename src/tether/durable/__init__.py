@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from ._ambient import current_backend
-from ._client import Client, LiveDeployment, RunHandle, RunInfo, StepView
+from ._client import Client, LiveDeployment
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
+from ._handle import RunHandle, RunInfo, StepView
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
