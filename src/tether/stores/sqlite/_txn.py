@@ -1,0 +1,246 @@
+"""`_Txn`, the `ViewTxn` over a SQLite connection the shared rules run on, and reads of the log.
+
+The log reads (`_replay_log`, `_events`) run over a connection, in a transaction or not.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+
+from ..._ids import new_ulid
+from ...errors import ConflictError
+from .. import _rows as rows
+from .._records import (
+    TERMINAL_RUN_STATUSES,
+    EventRecord,
+    HookRecord,
+    Message,
+    NewMessage,
+    RunRecord,
+    StepRecord,
+    WaitRecord,
+)
+
+_SQL = rows.statements("?")
+
+
+class _Txn:
+    """`ViewTxn` over one SQLite connection inside the writer's transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, hook_retention: float) -> None:
+        self.c = conn
+        self.hook_retention = hook_retention
+        # What the write means for waiters in this process, announced after COMMIT.
+        self.ready_queues: set[str] = set()
+        #: The final rows of the runs the write ended.
+        self.finished: list[RunRecord] = []
+        #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
+        self.defer_logs = False
+        self._runs: dict[str, RunRecord | None] = {}
+
+    def get_run(self, run_id: str) -> RunRecord | None:
+        # Every write to a run row in this transaction goes through this object, so a
+        # row read or written once is known (a claim reads each run twice).
+        if run_id in self._runs:
+            return self._runs[run_id]
+        row = self.c.execute(
+            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
+        ).fetchone()
+        run = self._runs[run_id] = None if row is None else rows.run_from_row(row)
+        return run
+
+    def insert_run(self, r: RunRecord) -> None:
+        self.c.execute(_SQL.insert_run, rows.run_values(r))
+        if r.labels:
+            self.c.executemany(_SQL.insert_label, rows.label_values(r))
+        self._runs[r.run_id] = r
+
+    def update_run(self, r: RunRecord) -> None:
+        self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        self._runs[r.run_id] = r
+        if r.status in TERMINAL_RUN_STATUSES:
+            self.finished.append(r)
+
+    def insert_event(self, e: EventRecord) -> None:
+        try:
+            self.c.execute(_SQL.insert_event, rows.event_values(e))
+        except sqlite3.IntegrityError:
+            # The unique index `tether_events_one_creation` refuses a second creation
+            # event (see `has_creation`); the primary key a slot taken twice.
+            raise ConflictError(
+                f"run {e.run_id!r} already has a {e.event_type!r} event for "
+                f"{e.correlation_id!r} (or slot {e.slot} is taken)"
+            ) from None
+
+    def list_events(self, run_id: str) -> list[EventRecord]:
+        return [] if self.defer_logs else _replay_log(self.c, run_id)
+
+    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
+        """Nothing to read ahead: each read is a local call."""
+
+    def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool:
+        # The unique index `tether_events_one_creation` refuses a second creation event
+        # when it is inserted (`insert_event` raises ConflictError then, as the rules
+        # would have): a lookup before every step's creation is a statement saved.
+        return False
+
+    def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
+        row = self.c.execute(
+            f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? AND step_id = ?",
+            (run_id, step_id),
+        ).fetchone()
+        return None if row is None else rows.step_from_row(row)
+
+    def insert_step(self, s: StepRecord) -> None:
+        self.c.execute(_SQL.insert_step, rows.step_values(s))
+
+    def update_step(self, s: StepRecord) -> None:
+        self.c.execute(_SQL.update_step, rows.step_update_values(s))
+
+    def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
+        row = self.c.execute(
+            f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = ? AND wait_id = ?",
+            (run_id, wait_id),
+        ).fetchone()
+        return None if row is None else rows.wait_from_row(row)
+
+    def put_wait(self, w: WaitRecord) -> None:
+        self.c.execute(
+            f"INSERT INTO tether_waits ({rows.WAIT_COLS}) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (run_id, wait_id) DO UPDATE SET completed = excluded.completed",
+            (w.run_id, w.wait_id, w.slot, w.resume_at, int(w.completed)),
+        )
+
+    def get_hook_by_token(self, token: str) -> HookRecord | None:
+        row = self.c.execute(
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE token = ?", (token,)
+        ).fetchone()
+        return None if row is None else rows.hook_from_row(row)
+
+    def hooks_of_run(self, run_id: str) -> list[HookRecord]:
+        found = self.c.execute(
+            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? AND {rows.HOOK_ACTIVE} "
+            "ORDER BY slot",
+            (run_id,),
+        ).fetchall()
+        return [rows.hook_from_row(r) for r in found]
+
+    def active_children(self, run_id: str) -> list[str]:
+        found = self.c.execute(_SQL.active_children, (run_id,)).fetchall()
+        return [str(r[0]) for r in found]
+
+    def insert_hook(self, h: HookRecord) -> None:
+        self.c.execute(_SQL.insert_hook, rows.hook_values(h))
+
+    def update_hook(self, h: HookRecord) -> None:
+        self.c.execute(_SQL.update_hook, rows.hook_update_values(h))
+
+    def delete_hook(self, hook_id: str) -> None:
+        self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
+
+    def last_run_of_chain(self, chain_id: str) -> str | None:
+        row = self.c.execute(_SQL.last_of_chain, (chain_id,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def enqueue(self, m: NewMessage, now: float) -> str:
+        if m.available_at <= now:
+            self.ready_queues.add(m.queue)
+        if m.idempotency_key is not None:
+            row = self.c.execute(
+                "SELECT message_id FROM tether_queue WHERE queue = ? AND idempotency_key = ? "
+                "AND lease_owner IS NULL",
+                (m.queue, m.idempotency_key),
+            ).fetchone()
+            if row is not None:
+                self.c.execute(
+                    "UPDATE tether_queue SET available_at = MIN(available_at, ?) "
+                    "WHERE message_id = ?",
+                    (m.available_at, row[0]),
+                )
+                return str(row[0])
+        message_id = new_ulid("msg_")
+        self.c.execute(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, now),
+        )
+        return message_id
+
+    def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
+        message_id = new_ulid("msg_")
+        self.c.execute(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
+            "lease_owner, lease_expires_at, deliveries, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)",
+            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
+             m.available_at),
+        )  # fmt: skip
+        return Message(
+            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
+            lease_owner=owner, lease_expires_at=until,
+        )  # fmt: skip
+
+    def ack(self, message_id: str, owner: str) -> bool:
+        cur = self.c.execute(
+            "DELETE FROM tether_queue WHERE message_id = ? AND lease_owner = ?", (message_id, owner)
+        )
+        return cur.rowcount == 1
+
+    def nack(self, message_id: str, owner: str, available_at: float) -> bool:
+        row = self.c.execute(
+            "SELECT queue, idempotency_key FROM tether_queue WHERE message_id = ? "
+            "AND lease_owner = ?",
+            (message_id, owner),
+        ).fetchone()
+        if row is None:
+            return False
+        queue, key = row
+        if available_at <= time.time():
+            self.ready_queues.add(queue)
+        if (
+            key is not None
+            and self.c.execute(
+                "SELECT 1 FROM tether_queue WHERE queue = ? AND idempotency_key = ? AND "
+                "lease_owner IS NULL",
+                (queue, key),
+            ).fetchone()
+        ):
+            # A newer undelivered message carries the key; this one is redundant.
+            self.c.execute("DELETE FROM tether_queue WHERE message_id = ?", (message_id,))
+            return True
+        self.c.execute(
+            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
+            "available_at = ? WHERE message_id = ?",
+            (available_at, message_id),
+        )
+        return True
+
+    def drop_pending(self, queue: str, idempotency_key: str) -> None:
+        self.c.execute(
+            "DELETE FROM tether_queue WHERE queue = ? AND idempotency_key = ? "
+            "AND lease_owner IS NULL",
+            (queue, idempotency_key),
+        )
+
+
+def _replay_log(conn: sqlite3.Connection, run_id: str, after: int = 0) -> list[EventRecord]:
+    """The log a claim hands to its replay: without the payloads a replay never reads."""
+    found = conn.execute(
+        f"SELECT {rows.REPLAY_EVENT_COLS} FROM tether_events WHERE run_id = ? AND slot > ? "
+        "ORDER BY slot",
+        (run_id, after),
+    ).fetchall()
+    return [rows.event_from_row(r) for r in found]
+
+
+def _events(
+    conn: sqlite3.Connection, run_id: str, after: int, limit: int | None
+) -> list[EventRecord]:
+    found = conn.execute(
+        f"SELECT {rows.EVENT_COLS} FROM tether_events WHERE run_id = ? AND slot > ? "
+        "ORDER BY slot LIMIT ?",
+        (run_id, after, -1 if limit is None else limit),
+    ).fetchall()
+    return [rows.event_from_row(r) for r in found]
