@@ -17,7 +17,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import psycopg
 import psycopg_pool
@@ -25,14 +25,7 @@ from psycopg import errors as pg_errors
 
 from ..._aio import wait_event
 from ..._validate import check_identifier, check_labels
-from ...errors import (
-    ConflictError,
-    InvalidInputError,
-    InvalidTransitionError,
-    StoreError,
-    StoreUnavailableError,
-    TetherError,
-)
+from ...errors import InvalidTransitionError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -59,9 +52,11 @@ from .._streams import resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from . import _fast
+from ._errors import _raise_wrapped, _wrap
 from ._notify import Notifier, channels, stream_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
+from ._statements import _READ_STREAM, _TXN_NOW, _WRITE_STREAM, _take, _take_statement, _taken
 from ._txn import Conn, HeldConn, _events, _Txn
 from ._writes import PostgresWrites, read_ahead
 
@@ -84,120 +79,6 @@ _LABEL_SQL = rows.statements("%s").insert_label
 #: How often a transaction rolled back by a deadlock or serialization failure is run
 #: again before the error reaches the caller.
 ROLLBACK_RETRIES = 8
-
-
-# SQLSTATE classes that mean "not now" rather than "not this": connection exceptions,
-# transaction rollbacks (serialization failures, deadlocks), insufficient resources
-# (disk full, too many connections), operator intervention (shutdown, cancel, restart)
-# and system errors. Anything else the server answers is a refusal of the statement.
-_UNAVAILABLE_CLASSES = ("08", "40", "53", "55", "57", "58")
-
-
-def _wrap(exc: BaseException) -> BaseException:
-    if isinstance(exc, UnicodeEncodeError | psycopg.DataError | pg_errors.ProgramLimitExceeded):
-        # A value the server (or the driver) refuses is a refusal, not an outage:
-        # retrying it cannot succeed. The shared rules refuse such values first; this
-        # covers what reaches the database some other way.
-        return InvalidInputError("a value sent to PostgreSQL", None, f"{type(exc).__name__}: {exc}")
-    if isinstance(exc, TetherError) or not isinstance(
-        exc, psycopg.Error | psycopg_pool.PoolTimeout
-    ):
-        return exc
-    if isinstance(exc, pg_errors.UniqueViolation):
-        return ConflictError(f"a concurrent write conflicted: {exc}")
-    sqlstate = getattr(exc, "sqlstate", None)
-    if isinstance(
-        exc, psycopg_pool.PoolTimeout | psycopg.OperationalError | psycopg.InterfaceError
-    ) or (sqlstate is not None and sqlstate[:2] in _UNAVAILABLE_CLASSES):
-        return StoreUnavailableError(f"PostgreSQL is unavailable: {type(exc).__name__}: {exc}")
-    return StoreError(f"PostgreSQL refused the write: {type(exc).__name__}: {exc}")
-
-
-# Parameters: run id, name, chunk count, the chunks (bytea[]), channel, notification.
-_WRITE_STREAM = """
-WITH s AS (
-    INSERT INTO tether_streams AS t (run_id, name, next_index) VALUES (%(r)s, %(n)s, %(k)s)
-    ON CONFLICT (run_id, name) DO UPDATE SET next_index = t.next_index + %(k)s
-    WHERE NOT t.closed
-    RETURNING t.next_index - %(k)s AS first
-), c AS (
-    INSERT INTO tether_stream_chunks (run_id, name, idx, data)
-    SELECT %(r)s, %(n)s, s.first + u.o - 1, u.d
-    FROM s, unnest(%(d)s::bytea[]) WITH ORDINALITY AS u(d, o)
-)
-SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s
-"""
-
-
-# Parameters: run id, name, start (negative: from the tail), limit.
-_READ_STREAM = """
-SELECT s.next_index, s.closed, c.idx, c.data
-FROM tether_streams AS s
-LEFT JOIN LATERAL (
-    SELECT idx, data FROM tether_stream_chunks
-    WHERE run_id = s.run_id AND name = s.name AND idx < s.next_index
-    AND idx >= CASE WHEN %(s)s < 0 THEN GREATEST(0, s.next_index + %(s)s)
-                    ELSE LEAST(%(s)s, s.next_index) END
-    ORDER BY idx LIMIT %(limit)s
-) AS c ON true
-WHERE s.run_id = %(r)s AND s.name = %(n)s
-ORDER BY c.idx
-"""
-
-
-def _raise_wrapped(exc: BaseException) -> NoReturn:
-    """Raise `exc` as tether's error (see `_wrap`), or as it is."""
-    wrapped = _wrap(exc)
-    if wrapped is exc:
-        raise exc
-    raise wrapped from exc
-
-
-# The transaction's clock (its start, so the same in each of its statements): a take
-# sent with the BEGIN measures its deliveries and leases on it, as the rules then do.
-_TXN_NOW = "extract(epoch FROM transaction_timestamp())::float8"
-_TAKE = (
-    "WITH picked AS (SELECT message_id FROM tether_queue WHERE queue = %(queue)s AND "
-    "available_at <= {now} AND (lease_owner IS NULL OR lease_expires_at <= {now}) "
-    "ORDER BY available_at, message_id LIMIT %(limit)s FOR UPDATE SKIP LOCKED) "
-    "UPDATE tether_queue q SET lease_owner = %(owner)s, lease_expires_at = {now} + %(lease)s, "
-    "deliveries = q.deliveries + 1 FROM picked WHERE q.message_id = picked.message_id "
-    "RETURNING q.message_id, q.payload, q.deliveries, q.available_at"
-)
-
-
-def _take_statement(
-    queue: str, owner: str, lease_seconds: float, limit: int, now: float | None = None
-) -> tuple[str, dict[str, Any]]:
-    """The take of up to `limit` messages; at `now`, or at the transaction's clock."""
-    params: dict[str, Any] = {"queue": queue, "owner": owner, "lease": lease_seconds}
-    params["limit"] = limit
-    if now is None:
-        return _TAKE.format(now=_TXN_NOW), params
-    params["now"] = now
-    return _TAKE.format(now="%(now)s"), params
-
-
-def _taken(found: list[Any], queue: str, owner: str, until: float) -> list[Message]:
-    found.sort(key=lambda r: (r[3], r[0]))
-    return [
-        Message(
-            message_id=r[0],
-            queue=queue,
-            payload=bytes(r[1]),
-            deliveries=r[2],
-            lease_owner=owner,
-            lease_expires_at=until,
-        )
-        for r in found
-    ]
-
-
-def _take(
-    c: Conn, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    sql, params = _take_statement(queue, owner, lease_seconds, limit, now)
-    return _taken(c.execute(sql, params).fetchall(), queue, owner, now + lease_seconds)
 
 
 class PostgresWorkflowStore:
