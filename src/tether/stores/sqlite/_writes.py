@@ -14,26 +14,36 @@ __all__ = ["SqliteWrites", "append_stream_rows"]
 
 
 def append_stream_rows(c: sqlite3.Connection, run_id: str, name: str, chunks: list[bytes]) -> int:
-    """Append chunks to a run's stream on `c`; returns the index of the last one."""
-    c.execute(
-        "INSERT INTO tether_streams (run_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
-        (run_id, name),
-    )
-    next_index, closed = c.execute(
+    """Append chunks to a run's stream on `c`; returns the index of the last one.
+
+    Three statements: the stream's row is read, then written once (inserted with its
+    next index, or moved on); the writer's transaction holds the write lock, so no one
+    appends in between.
+    """
+    found = c.execute(
         "SELECT next_index, closed FROM tether_streams WHERE run_id = ? AND name = ?",
         (run_id, name),
     ).fetchone()
-    if closed:
+    next_index = 0 if found is None else int(found[0])
+    if found is not None and found[1]:
         raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
-    c.executemany(
-        "INSERT INTO tether_stream_chunks (run_id, name, idx, data) VALUES (?, ?, ?, ?)",
-        [(run_id, name, next_index + i, chunk) for i, chunk in enumerate(chunks)],
-    )
-    c.execute(
-        "UPDATE tether_streams SET next_index = ? WHERE run_id = ? AND name = ?",
-        (next_index + len(chunks), run_id, name),
-    )
-    return int(next_index + len(chunks) - 1)
+    rows = [(run_id, name, next_index + i, chunk) for i, chunk in enumerate(chunks)]
+    insert_chunk = "INSERT INTO tether_stream_chunks (run_id, name, idx, data) VALUES (?, ?, ?, ?)"
+    if len(rows) == 1:
+        c.execute(insert_chunk, rows[0])
+    elif rows:
+        c.executemany(insert_chunk, rows)
+    if found is None:
+        c.execute(
+            "INSERT INTO tether_streams (run_id, name, next_index) VALUES (?, ?, ?)",
+            (run_id, name, next_index + len(chunks)),
+        )
+    elif chunks:
+        c.execute(
+            "UPDATE tether_streams SET next_index = ? WHERE run_id = ? AND name = ?",
+            (next_index + len(chunks), run_id, name),
+        )
+    return next_index + len(chunks) - 1
 
 
 class SqliteWrites:
