@@ -10,21 +10,14 @@ from typing import Any
 
 from .._records import Message
 from ._txn import Conn
+from ._writes import _APPEND_STREAM
 
+# `write_stream`: the append a commit makes (`_writes._APPEND_STREAM`), with its notification.
 # Parameters: run id, name, chunk count, the chunks (bytea[]), channel, notification.
-_WRITE_STREAM = """
-WITH s AS (
-    INSERT INTO tether_streams AS t (run_id, name, next_index) VALUES (%(r)s, %(n)s, %(k)s)
-    ON CONFLICT (run_id, name) DO UPDATE SET next_index = t.next_index + %(k)s
-    WHERE NOT t.closed
-    RETURNING t.next_index - %(k)s AS first
-), c AS (
-    INSERT INTO tether_stream_chunks (run_id, name, idx, data)
-    SELECT %(r)s, %(n)s, s.first + u.o - 1, u.d
-    FROM s, unnest(%(d)s::bytea[]) WITH ORDINALITY AS u(d, o)
+_WRITE_STREAM = _APPEND_STREAM.replace(
+    "SELECT first FROM s",
+    "SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s",
 )
-SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s
-"""
 
 
 # Parameters: run id, name, start (negative: from the tail), limit.
