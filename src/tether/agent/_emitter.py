@@ -99,6 +99,13 @@ class Emitter:
             writing = asyncio.get_running_loop().create_task(self._stream.flush())
             self._flusher = asyncio.get_running_loop().create_task(self._finish(writing))
 
+    async def written(self) -> None:
+        """Wait until what was emitted with `emit_now` (or flushed live) is written."""
+        task = self._flusher
+        if task is not None and not task.done():
+            # Shielded: the step being cancelled must not cancel a write under way.
+            await asyncio.shield(task)
+
     async def _flush_soon(self, delay: float = FLUSH_INTERVAL) -> None:
         await asyncio.sleep(delay)
         await self._finish(asyncio.ensure_future(self._stream.flush()))

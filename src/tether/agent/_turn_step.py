@@ -10,7 +10,6 @@ completion; its result tells the session's body what to do next.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 
 from ..stores import ResolveSubmissions
@@ -61,9 +60,11 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             await work.finish()
             return StepResult(action="idle", cursor=work.cursor, rings=work.rings)
         turn = begin_turn(work, head, owner=f"run:{work.run_id}")
-        # One turn of the loop: `turn.started` goes to the store now, while the model
-        # is called, not once the step first waits on something.
-        await asyncio.sleep(0)
+        # `turn.started` is written before the model is called: building the request
+        # and handling an instant answer hold the event loop (and the interpreter)
+        # long enough to hold the write back, and a client must see the turn begin
+        # one write after the step's start. A real model's latency dwarfs one write.
+        await work.emitter.written()
     else:
         resolve_stray(work)
         if results:
