@@ -134,3 +134,45 @@ async def test_follow_ends_when_the_run_ends(backend: Backend) -> None:
         # A follower from the tail of an ended run reads what is left, then stops.
         tail = [c.data async for c in client.stream("f1", "out").follow(-1)]
     assert got == [b"live", b"with-commit"] and tail == [b"with-commit"]
+
+
+@registry.workflow(name="scope.hooked")
+async def hooked(ctx: tether.WorkflowContext) -> str:
+    durable_first = ctx.create_hook(token="scope-first")
+    second = ctx.create_hook(token="scope-second")
+    await ctx.step(publish, 1, False)
+    return f"{await durable_first}-{await second}"
+
+
+async def test_a_follower_that_knows_its_run_is_running_still_ends_with_it(
+    backend: Backend,
+) -> None:
+    # `known_running`: the caller has just seen the run live, so the first look at its
+    # status waits `status_interval`; the follower still ends once the run has ended,
+    # with every chunk. `chain_id`: a chain's first run is the chain.
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        client = tether.Client(backend)
+        handle = await client.start(hooked, run_id="k1")
+        for _ in range(500):
+            if len(await client.hooks("k1")) == 2:
+                break
+            await asyncio.sleep(0.01)
+        hooks = await client.hooks("k1")
+        assert [h.token for h in hooks] == ["scope-first", "scope-second"]
+        assert [h.slot for h in hooks] == sorted(h.slot for h in hooks)
+        stream = client.stream("k1", "out", chain_id="k1")
+        got: list[bytes] = []
+
+        async def follow() -> None:
+            async for chunk in stream.follow(status_interval=0.1, known_running=True):
+                got.append(chunk.data)
+
+        follower = asyncio.ensure_future(follow())
+        await client.resume_hook("scope-first", "a")
+        await client.resume_hook("scope-second", "b")
+        assert await handle.result(timeout=20) == "a-b"
+        await asyncio.wait_for(follower, 10)
+    assert got == [b"live", b"with-commit"]
+    assert await client.hooks("k1") == []
+    with pytest.raises(tether.NotFoundError):
+        await client.hooks("no-such-run")

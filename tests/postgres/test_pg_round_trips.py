@@ -31,7 +31,14 @@ from tether.stores import (
     SubmissionInput,
 )
 from tether.stores.postgres import PostgresBackend
-from tether.testing import PostgresRoundTrips, Reply, ScriptedModel, WatchedCall, tool_call
+from tether.testing import (
+    PostgresRoundTrips,
+    Reply,
+    RoundTrip,
+    ScriptedModel,
+    WatchedCall,
+    tool_call,
+)
 
 pytestmark = pytest.mark.postgres
 
@@ -238,4 +245,43 @@ async def test_joins_of_earlier_commits_settle_with_their_host(pg_backend: Postg
         ("settled", "completed"),
         ("settled", "completed"),
         ("queued", None),
+    ]
+
+
+async def test_a_client_sends_and_follows_with_one_read_of_the_run_each(
+    pg_backend: PostgresBackend,
+) -> None:
+    # The send reads the chain's current run once and finds the inbox on it without
+    # reading the run again; the follower reads the run once and looks at its status
+    # only later (the session's id is its chain's: no read finds the chain).
+    agent = Agent(name="rt", model=ScriptedModel(one_tool_call), tools=[noop])
+    host = AgentHost(pg_backend, [agent], deployment="rt")
+    async with host.worker(poll_interval=0.01):
+        await (await host.open_session("rt", session_id="warm")).send("warm up")
+        session = await host.open_session("rt", session_id="fresh")
+        store = pg_backend.stores.workflow
+        for _ in range(1000):  # parked on its inbox, its lease given back
+            run = await store.get_run(session.run_id)
+            if run is not None and run.lease_owner is None and await store.list_hooks(run.run_id):
+                break
+            await asyncio.sleep(0.01)
+        trips = PostgresRoundTrips()
+        trips.watch(session, "send", "wait_for")
+        with trips.counting():
+            await session.send("go")
+            await session.wait_for("turn.completed", timeout=60)
+    (send,) = trips.calls_of("send")
+    # The current run, its hooks, the admission (two syncs at most).
+    assert send.count <= 4, send.describe()
+    assert len(_run_reads(send)) == 1, send.describe()
+    (follow,) = trips.calls_of("wait_for")
+    assert len(_run_reads(follow)) == 1, follow.describe()
+
+
+def _run_reads(call: WatchedCall) -> list[RoundTrip]:
+    # Reads of a run's row alone (a transaction's reads ride on its own trips).
+    return [
+        t
+        for t in call.trips
+        if t.kind == "statement" and t.statements[0].startswith("SELECT run_id, workflow_name")
     ]

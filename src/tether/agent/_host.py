@@ -156,7 +156,7 @@ class AgentHost:
             SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id, labels=extra | own
         )
         session = Session(self, name, session_id, handle.run_id, owner=owner)
-        session._run_handle = handle  # spares its first read a lookup of the run
+        session.started(handle)
         return session
 
     async def send_to_address(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..durable import RunHandle
 from ..errors import ConflictError, InvalidTransitionError, NotFoundError, SessionClosedError
 from ..stores import (
     AdmitSubmission,
@@ -67,14 +66,16 @@ class Inbox:
         """The inbox hook's token (read once, then kept); None while it has none."""
         return await self._inbox_token()
 
-    async def _inbox_token(self) -> str | None:
+    async def _inbox_token(self, current: str | None = None) -> str | None:
+        """The token, read once; `current` is the chain's current run if the caller knows."""
         if self._token is None:
+            client = self._host.client
             try:
                 # The session's current run: its chain's (a move keeps the token, a
                 # reset opens a new inbox).
-                current = await self._host.client.latest(self._run_id)
-                handle: RunHandle = await self._host.client.get(current.run_id, follow=False)
-                hooks = await handle.hooks()
+                if current is None:
+                    current = (await client.latest(self._run_id)).run_id
+                hooks = await client.hooks(current)
             except NotFoundError:
                 return None
             # The session run's first operation is its inbox: the hook at its lowest slot.
@@ -82,14 +83,17 @@ class Inbox:
                 self._token = min(hooks, key=lambda h: h.slot).token
         return self._token
 
-    async def _admit(self, submission: SubmissionInput, *, unless: str | None = None) -> None:
+    async def _admit(
+        self, submission: SubmissionInput, *, unless: str | None = None, current: str | None = None
+    ) -> None:
         """Admit `submission` and ring the inbox, in one transaction when it is open.
 
         With `unless` (a close's submission id), a new submission is refused with
-        `SessionClosedError` while the ledger holds that close.
+        `SessionClosedError` while the ledger holds that close. `current`: the chain's
+        current run, if the caller knows it.
         """
         write = AdmitSubmission(submission=submission, unless=unless)
-        token = await self._inbox_token()
+        token = await self._inbox_token(current)
         if token is not None:
             try:
                 await self._host.client.resume_hook(token, {"ring": True}, writes=(write,))
@@ -135,8 +139,12 @@ class Inbox:
         attachments: tuple[Attachment, ...] = (),
         *,
         generation: int | None = None,
+        run_id: str | None = None,
     ) -> None:
         """Admit a user message; with `generation`, refused while that generation closes.
+
+        `run_id` is the chain's current run, when the caller has just read it (it spares
+        the read the first ring needs to find the inbox).
 
         Raises:
             SessionClosedError: (with `generation`) a close of it is in the ledger.
@@ -155,6 +163,7 @@ class Inbox:
                 canonical_ready=True,
             ),
             unless=None if generation is None else close_id(self._session, generation),
+            current=run_id,
         )
 
     async def answer(self, request_id: str, answer: Any, principal: str | None) -> None:

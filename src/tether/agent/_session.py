@@ -89,6 +89,15 @@ class Session:
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
 
+    def started(self, handle: RunHandle) -> None:
+        """Told by the host that it has just started the session's run (`handle`).
+
+        Spares the first reads a lookup of the run, and of its line: a session's first
+        run is started without one.
+        """
+        self._run_handle = handle
+        self._lines = {handle.run_id: read_line(None)}
+
     async def _handle(self) -> RunHandle:
         if self._run_handle is None:
             try:
@@ -168,7 +177,13 @@ class Session:
 
         async def admit() -> None:
             await self._inbox.admit_message(
-                submission_id, text, principal, turn_policy, refs, generation=line.generation
+                submission_id,
+                text,
+                principal,
+                turn_policy,
+                refs,
+                generation=line.generation,
+                run_id=info.run_id,
             )
 
         if await wants_move(self, info):
@@ -563,8 +578,10 @@ class Session:
         info = await self._ensure_readable()
         if info.stranded:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
-        stream = self.host.client.stream(self.run_id, EVENTS_STREAM)
-        async for chunk in stream.follow(start, poll_interval=0.02):
+        # The session's run id is its chain's (the chain's first run).
+        stream = self.host.client.stream(self.run_id, EVENTS_STREAM, chain_id=self.run_id)
+        running = info.status not in _ENDED
+        async for chunk in stream.follow(start, poll_interval=0.02, known_running=running):
             event = decode_event(chunk.data, chunk.index)
             yield event
             if event.type in TERMINAL_EVENTS:

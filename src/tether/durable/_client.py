@@ -38,7 +38,7 @@ from ._handle import (
     _Liveness,
 )
 from ._registry import Registry, queue_name, workflow_name_of
-from ._run_reads import is_stranded, page_runs
+from ._run_reads import HookView, is_stranded, page_runs, run_hooks
 from ._streams import RunStream
 from ._takeover import Takeover, take_over
 
@@ -305,13 +305,32 @@ class Client:
         await self._store.label_run(run_id, check_labels(labels, what=f"run {run_id!r}"))
         return await RunHandle(self._store, run_id, follow=False, liveness=self._liveness).info()
 
-    def stream(self, run_id: str, name: str = DEFAULT_STREAM) -> RunStream:
+    def stream(
+        self, run_id: str, name: str = DEFAULT_STREAM, *, chain_id: str | None = None
+    ) -> RunStream:
         """A named stream of a run's chain: `read(start)`, `follow(start)` (ends with the chain).
 
         Every run of a chain writes its streams under the chain's id, so the stream of
         any run of the chain is the same, its indexes going on across moves.
+
+        Args:
+            run_id: Any run of the chain.
+            name: The stream's name.
+            chain_id: The run's chain, when the caller knows it (a chain's first run is
+                the chain: its id is the chain's): spares the read that finds it.
         """
-        return RunStream(self._store, run_id, name)
+        return RunStream(self._store, run_id, name, chain_id=chain_id)
+
+    async def hooks(self, run_id: str) -> list[HookView]:
+        """The active hooks of one run (not its chain's), in slot order.
+
+        The same as ``(await get(run_id, follow=False)).hooks()``, in one read.
+
+        Raises:
+            NotFoundError: No run has this id.
+        """
+        check_identifier(run_id, what="run_id")
+        return await run_hooks(self._store, run_id)
 
     async def resume_hook(
         self, token: str, payload: Any = None, *, writes: Sequence[StoreWrite] = ()

@@ -34,13 +34,16 @@ class RunStream:
         store: The workflow store holding the run.
         run_id: The run.
         name: The stream's name.
+        chain_id: The run's chain, if known (else read when first needed).
     """
 
-    def __init__(self, store: WorkflowStore, run_id: str, name: str) -> None:
+    def __init__(
+        self, store: WorkflowStore, run_id: str, name: str, *, chain_id: str | None = None
+    ) -> None:
         self._store = store
         self.run_id = run_id
         self.name = name
-        self._chain: str | None = None
+        self._chain = chain_id
 
     async def chain_id(self) -> str:
         """The chain the stream belongs to (the id its chunks are stored under)."""
@@ -93,6 +96,7 @@ class RunStream:
         *,
         poll_interval: float = 0.05,
         status_interval: float = DEFAULT_STATUS_INTERVAL,
+        known_running: bool = False,
     ) -> AsyncIterator[StreamChunk]:
         """Yield chunks from `start` live, until the stream closes or the run has ended.
 
@@ -101,11 +105,15 @@ class RunStream:
             poll_interval: Longest wait between reads where the store cannot announce
                 new chunks.
             status_interval: How often a quiet stream looks whether its run ended.
+            known_running: The caller has just seen the chain's current run not ended:
+                the first look at its status comes after `status_interval`, not at once.
         """
         source = self._store.follow_stream(
             await self.chain_id(), self.name, start=start, poll_interval=poll_interval
         )
-        ended: asyncio.Future[Any] = asyncio.ensure_future(self._wait_ended(status_interval))
+        ended: asyncio.Future[Any] = asyncio.ensure_future(
+            self._wait_ended(status_interval, status_interval if known_running else 0.0)
+        )
         index = start
         pending: asyncio.Future[Any] | None = None
         try:
@@ -139,9 +147,10 @@ class RunStream:
             with contextlib.suppress(Exception):
                 await source.aclose()  # type: ignore[attr-defined]
 
-    async def _wait_ended(self, interval: float) -> None:
-        # Starts with a look: a follower of a run that already ended must not wait.
-        next_look = time.monotonic()
+    async def _wait_ended(self, interval: float, first: float) -> None:
+        # Starts with a look unless the caller has just looked (`first`): a follower of a
+        # run that already ended must not wait.
+        next_look = time.monotonic() + first
         while True:
             delay = next_look - time.monotonic()
             if delay > 0:
