@@ -147,14 +147,16 @@ async def follow(
     name: str,
     *,
     start: int = 0,
-    poll_interval: float = 0.05,
+    poll_interval: float | Callable[[], float] = 0.05,
     taps: StreamTaps | None = None,
 ) -> AsyncIterator[StreamChunk]:
     """Yield the chunks of a stream from `start`, live, until the stream is closed.
 
     With `taps` (the store's `StreamTaps`), what this process appends is handed over
     without a read, and a quiet follower waits on its tap, up to `poll_interval`,
-    before it reads; without, it reads every `poll_interval`.
+    before it reads; without, it reads every `poll_interval`. A callable
+    `poll_interval` is asked before each wait (a store whose notifications may lapse
+    polls faster meanwhile).
     """
     tapped: contextlib.AbstractContextManager[_Tap | None] = (
         contextlib.nullcontext() if taps is None else taps.tap(run_id, name)
@@ -171,10 +173,11 @@ async def follow(
                 return
             if len(chunks) < _BATCH:
                 # At the tail: wait for more.
+                wait = poll_interval() if callable(poll_interval) else poll_interval
                 if tap is None:
-                    await asyncio.sleep(poll_interval)
+                    await asyncio.sleep(wait)
                 else:
-                    await wait_event(tap.event, poll_interval)
+                    await wait_event(tap.event, wait)
                     taken = tap.take(index)
                     if taken is not None:
                         chunks = taken  # empty when it held only what was read already

@@ -5,7 +5,8 @@ COMMIT, so a woken waiter always sees the write). Channels are per namespace:
 
 - ``<ns>_queue``: payload is a queue name; new or re-released work or a wake-up.
 - ``<ns>_run``: payload is a run id; the run reached a terminal state.
-- ``<ns>_stream``: payload is ``run_id`` + US + stream name; chunks or a close.
+- ``<ns>_stream``: payload is ``run_id`` + US + stream name; chunks or a close
+  (handlers registered with `on_stream` hear it).
 - ``<ns>_conversation``: payload is the writer's origin + US + a conversation path;
   a batch was appended (handlers registered with `on_conversation` hear it).
 
@@ -25,7 +26,15 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-__all__ = ["Notifier", "channels", "conversation_channel", "notify_statement", "stream_key"]
+__all__ = [
+    "Echoes",
+    "Notifier",
+    "channels",
+    "conversation_channel",
+    "notify_statement",
+    "stream_key",
+    "stream_of_key",
+]
 
 log = logging.getLogger("tether.stores.postgres")
 
@@ -53,12 +62,56 @@ def stream_key(run_id: str, name: str) -> str:
     return f"{run_id}{_SEP}{name}"
 
 
+def stream_of_key(key: str) -> tuple[str, str] | None:
+    """The (run id, name) a `stream_key` payload names; None if it names none."""
+    run_id, sep, name = key.partition(_SEP)
+    return (run_id, name) if sep else None
+
+
+class Echoes:
+    """Notifications this process will hear of its own stream appends, per stream.
+
+    A `write_stream` append reaches this process's followers on their taps; its
+    NOTIFY, heard back by the listener, then says nothing new to them. Each append is
+    counted before it is sent (its notification may be heard before the write
+    returns) and uncounted if it failed; a notification heard while its stream has
+    a count is that echo and is dropped. A count is never wrong for long: the only
+    way to miss a notification is to lose the listener's connection, and that clears
+    every count (`clear`) as the followers are told to read.
+    """
+
+    def __init__(self) -> None:
+        self._pending: dict[str, int] = {}
+
+    def expect(self, key: str) -> None:
+        self._pending[key] = self._pending.get(key, 0) + 1
+
+    def cancel(self, key: str) -> None:
+        """The append failed (or may have): its notification, if any, is not dropped."""
+        self.heard(key)
+
+    def heard(self, key: str) -> bool:
+        """True if a notification on `key` is an echo (and count it heard)."""
+        n = self._pending.get(key, 0)
+        if n <= 0:
+            return False
+        if n == 1:
+            del self._pending[key]
+        else:
+            self._pending[key] = n - 1
+        return True
+
+    def clear(self) -> None:
+        self._pending.clear()
+
+
 class Notifier:
     """Listens on a namespace's channels and sets asyncio events for waiters.
 
     Queue events are sticky (set until a waiter consumes them), so a notification that
-    arrives between an empty dequeue and the next wait is not lost. Run and stream
-    waiters take a fresh event *before* reading, then wait on it.
+    arrives between an empty dequeue and the next wait is not lost. Run waiters take a
+    fresh event *before* reading, then wait on it. Stream and conversation notifications
+    go to the handlers registered for them (the stores' followers).
     """
 
     def __init__(self, conninfo: str, namespace: str, connect_kwargs: dict[str, Any]) -> None:
@@ -67,7 +120,7 @@ class Notifier:
         self._queue_ch, self._run_ch, self._stream_ch = channels(namespace)
         self._queues: dict[str, asyncio.Event] = {}
         self._runs: dict[str, asyncio.Event] = {}
-        self._streams: dict[str, asyncio.Event] = {}
+        self._stream_handlers: list[Callable[[str | None, bool], None]] = []
         self._conversation_ch = conversation_channel(namespace)
         self._conversation_handlers: list[Callable[[str | None], None]] = []
         self._task: asyncio.Task[None] | None = None
@@ -103,9 +156,14 @@ class Notifier:
         """An event set when the run is next reported terminal (or on reconnect)."""
         return self._runs.setdefault(run_id, asyncio.Event())
 
-    def stream_event(self, run_id: str, name: str) -> asyncio.Event:
-        """An event set when the stream next changes (or on reconnect)."""
-        return self._streams.setdefault(stream_key(run_id, name), asyncio.Event())
+    def on_stream(self, handler: Callable[[str | None, bool], None]) -> None:
+        """Call `handler(payload, heard)` on each stream notification (a `stream_key`).
+
+        `heard` is True when it came from the server, False for this process's own
+        `dispatch`. As with `on_conversation`: the payload is None when notifications
+        may have been lost, it runs on the event loop, and it must not raise.
+        """
+        self._stream_handlers.append(handler)
 
     def on_conversation(self, handler: Callable[[str | None], None]) -> None:
         """Call `handler(payload)` on each conversation notification.
@@ -123,15 +181,19 @@ class Notifier:
         """Wake every waiter: they re-read the store."""
         for event in self._queues.values():
             event.set()
-        for table in (self._runs, self._streams):
-            for event in table.values():
-                event.set()
-            table.clear()
+        for event in self._runs.values():
+            event.set()
+        self._runs.clear()
+        for stream_handler in self._stream_handlers:
+            stream_handler(None, True)
         for handler in self._conversation_handlers:
             handler(None)
 
-    def dispatch(self, channel: str, payload: str) -> None:
-        """Wake the waiters a notification on `channel` concerns."""
+    def dispatch(self, channel: str, payload: str, *, heard: bool = False) -> None:
+        """Wake the waiters a notification on `channel` concerns.
+
+        `heard`: it came from the server (the listener), not from this process.
+        """
         if channel == self._queue_ch:
             self.queue_event(payload).set()
         elif channel == self._run_ch:
@@ -139,9 +201,8 @@ class Notifier:
             if event is not None:
                 event.set()
         elif channel == self._stream_ch:
-            event = self._streams.pop(payload, None)
-            if event is not None:
-                event.set()
+            for stream_handler in self._stream_handlers:
+                stream_handler(payload, heard)
         elif channel == self._conversation_ch:
             for handler in self._conversation_handlers:
                 handler(payload)
@@ -170,7 +231,7 @@ class Notifier:
             if conn is not None:
                 try:
                     async for note in conn.notifies():
-                        self.dispatch(note.channel, note.payload)
+                        self.dispatch(note.channel, note.payload, heard=True)
                 except psycopg.Error as exc:
                     log.warning("postgres listener lost its connection: %s", exc)
                 self.healthy = False

@@ -48,12 +48,12 @@ from .._records import (
     WorkerRecord,
     evolve,
 )
-from .._streams import resolve_start
+from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from . import _fast
 from ._errors import _raise_wrapped, _wrap
-from ._notify import Notifier, channels, stream_key
+from ._notify import Echoes, Notifier, channels, stream_key, stream_of_key
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
 from ._statements import _READ_STREAM, _TXN_NOW, _WRITE_STREAM, _take, _take_statement, _taken
@@ -73,8 +73,6 @@ FALLBACK_POLL = 1.0
 #: How long a one-round-trip commit waits for a free connection before it takes the
 #: ordinary path instead.
 FAST_CHECKOUT = 1.0
-#: Chunks a stream follower reads at a time.
-_FOLLOW_BATCH = 1000
 _LABEL_SQL = rows.statements("%s").insert_label
 #: How often a transaction rolled back by a deadlock or serialization failure is run
 #: again before the error reaches the caller.
@@ -106,6 +104,9 @@ class PostgresWorkflowStore:
         self._namespace = namespace
         self._known = _fast.RunCache()
         self._conversations: PostgresConversationStore | None = None
+        self._taps = StreamTaps()
+        self._echoes = Echoes()
+        notifier.on_stream(self._stream_noted)
 
     def attach_conversations(self, conversations: PostgresConversationStore) -> None:
         """The conversation store whose subscribers hear of `Commit.writes` appends."""
@@ -734,6 +735,8 @@ class PostgresWorkflowStore:
         key = stream_key(run_id, name)
         params = {"r": run_id, "n": name, "k": len(data), "d": data}
         params.update(ch=stream_channel, key=key)
+        if data:
+            self._echoes.expect(key)
         try:
             # One statement, so one round trip on the event loop: the upsert locks the
             # stream row and reserves the chunks' indexes (unless the stream is closed,
@@ -741,12 +744,19 @@ class PostgresWorkflowStore:
             async with self._commits.connection() as conn:
                 row = await (await conn.execute(_WRITE_STREAM, params)).fetchone()
         except BaseException as exc:
+            if data:
+                self._echoes.cancel(key)
             _raise_wrapped(exc)
         if row is None:
+            if data:
+                self._echoes.cancel(key)  # nothing written, nothing announced
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+        first = int(row[0])
         if data:
-            self._notifier.dispatch(stream_channel, key)
-        return int(row[0]) + len(data) - 1
+            # Handed to this process's followers as written (other processes hear the
+            # NOTIFY; so do these, once more, and read: see `follow_stream`).
+            self._taps.appended(run_id, name, first, data)
+        return first + len(data) - 1
 
     async def close_stream(self, run_id: str, name: str) -> None:
         def close(t: _Txn) -> None:
@@ -777,24 +787,28 @@ class PostgresWorkflowStore:
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        return self._follow(run_id, name, start, poll_interval)
+        # This process's `write_stream` appends reach its followers on their taps, with
+        # no read; anything else (another process's appends, a commit's, a close, a
+        # lost notification) is announced to them (`_stream_noted`) and they read.
+        return follow(
+            self,
+            run_id,
+            name,
+            start=start,
+            poll_interval=lambda: self._fallback(poll_interval),
+            taps=self._taps,
+        )
 
-    async def _follow(
-        self, run_id: str, name: str, start: int, poll_interval: float
-    ) -> AsyncIterator[StreamChunk]:
-        index = start
-        while True:
-            # Take the event before reading: a chunk written in between still wakes us.
-            event = self._notifier.stream_event(run_id, name)
-            chunks, closed = await self.read_stream(run_id, name, start=index, limit=_FOLLOW_BATCH)
-            for chunk in chunks:
-                yield chunk
-                index = chunk.index + 1
-            # A negative start is resolved by the first read; later reads go forward.
-            index = max(index, 0)
-            if closed:
-                return
-            if len(chunks) < _FOLLOW_BATCH:
-                # Read to the tail: wait for more. (The event was taken before the
-                # read, so a chunk written since has set it already.)
-                await wait_event(event, self._fallback(poll_interval))
+    def _stream_noted(self, payload: str | None, heard: bool) -> None:
+        if payload is None:
+            # Notifications may have been lost, echoes among them.
+            self._echoes.clear()
+            self._taps.changed_anywhere()
+            return
+        if heard and self._echoes.heard(payload):
+            return  # this process's own `write_stream`: on the taps already
+        stream = stream_of_key(payload)
+        if stream is None:
+            self._taps.changed_anywhere()
+        else:
+            self._taps.changed(*stream)

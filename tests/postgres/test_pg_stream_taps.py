@@ -1,0 +1,92 @@
+"""Postgres stream followers: this process's appends on the taps, others' by NOTIFY.
+
+A `write_stream` append reaches this process's followers without a read; its NOTIFY,
+heard back, is dropped as an echo. Another process's appends (here: another backend
+on the namespace, with its own pool and listener) are heard at once, and a follower
+gets every chunk in order however the two interleave. A listener that loses its
+connection makes every follower read (echoes it may have lost included).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from tether.stores.postgres import PostgresBackend
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture
+async def other(pg_url: str, pg_namespace: str, pg_backend: PostgresBackend) -> AsyncIterator[Any]:
+    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
+    await backend.connect()
+    try:
+        yield backend.stores.workflow
+    finally:
+        await backend.close()
+
+
+def _count_reads(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    reads: list[int] = []
+    original = store.read_stream
+
+    async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
+        reads.append(kw.get("start", 0))
+        return await original(run_id, name, **kw)
+
+    monkeypatch.setattr(store, "read_stream", read_stream)
+    return reads
+
+
+async def test_another_process_appends_are_heard_and_interleave_in_order(
+    pg_backend: PostgresBackend, other: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = pg_backend.stores.workflow
+    await mine.write_stream("r1", "out", [b"0"])
+    reads = _count_reads(mine, monkeypatch)
+    # Longer than a test waits: only a notification or a tap delivers in time.
+    source = mine.follow_stream("r1", "out", poll_interval=3600)
+    try:
+        assert (await anext(source)).data == b"0"
+        got = []
+        for i in range(1, 13):
+            writer = other if i % 3 == 0 else mine
+            await writer.write_stream("r1", "out", [b"%d" % i])
+            # Within FALLBACK_POLL (1 s): handed over or heard, not polled for.
+            chunk = await asyncio.wait_for(anext(source), 0.9)
+            got.append((chunk.index, chunk.data))
+        assert got == [(i, b"%d" % i) for i in range(1, 13)]
+        await asyncio.sleep(0.05)  # the echoes are heard, and dropped
+        # The other backend's 4 appends were read; this one's 8 came on the tap.
+        assert len(reads) - 1 == 4, reads
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]
+
+
+async def test_a_lost_listener_connection_makes_followers_read(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = pg_backend.stores.workflow
+    await store.write_stream("r1", "out", [b"a"])
+    reads = _count_reads(store, monkeypatch)
+    source = store.follow_stream("r1", "out", poll_interval=3600)
+    try:
+        assert (await anext(source)).data == b"a"
+        await asyncio.sleep(0.05)
+        before = len(reads)
+        # What the listener announces when it reconnects: anything may have been lost.
+        store._notifier.wake_all()
+        pending = asyncio.ensure_future(anext(source))
+        for _ in range(200):
+            if len(reads) > before:
+                break
+            await asyncio.sleep(0.005)
+        assert len(reads) == before + 1
+        await store.write_stream("r1", "out", [b"b"])
+        assert (await asyncio.wait_for(pending, 5)).data == b"b"
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]
