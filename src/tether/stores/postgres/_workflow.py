@@ -336,14 +336,12 @@ class PostgresWorkflowStore:
         return rows.run_from_row(found[0]) if found else None
 
     async def latest_run(self, chain_id: str) -> RunRecord | None:
-        row = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE chain_id = %s "
-                "ORDER BY generation DESC LIMIT 1",
-                (chain_id,),
-            ).fetchone()
+        found = await self._query(
+            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE chain_id = %s "
+            "ORDER BY generation DESC LIMIT 1",
+            (chain_id,),
         )
-        return None if row is None else rows.run_from_row(row)
+        return rows.run_from_row(found[0]) if found else None
 
     async def list_runs(
         self,
