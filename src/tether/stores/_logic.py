@@ -295,13 +295,13 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
     if run.lease_owner is not None and run.lease_expires_at > now:
         return Claim(outcome="busy", run=run)
     epoch = run.lease_epoch + 1
-    run = dataclasses.replace(
+    run = evolve(
         run, lease_owner=owner, lease_epoch=epoch, lease_expires_at=now + lease_seconds
     )
     if run.status == "pending":
-        run = dataclasses.replace(run, status="running")
+        run = evolve(run, status="running")
         run = _append(txn, run, [NewEvent(event_type="run_started")], now)
-    txn.update_run(dataclasses.replace(run, updated_at=now))
+    txn.update_run(evolve(run, updated_at=now))
     return Claim(outcome="claimed", run=run, epoch=epoch, events=tuple(txn.list_events(run_id)))
 
 
@@ -468,7 +468,7 @@ def _continue(
         successor = _insert(txn, successor, received, now)
     txn.update_run(evolve(successor, updated_at=now))
     run = _insert(txn, run, events[-1], now)
-    run = dataclasses.replace(run, status="continued", completed_at=now)
+    run = evolve(run, status="continued", completed_at=now)
     for hook_id in sorted(moved):
         gone = NewEvent(
             event_type="hook_disposed", correlation_id=hook_id, attrs={"moved_to": new.run_id}
@@ -524,7 +524,7 @@ def resume_hook_and_claim(
         )
     received = NewEvent(event_type="hook_received", correlation_id=hook.hook_id, payload=payload)
     run = _append(txn, run, [received], now)
-    txn.update_run(dataclasses.replace(run, updated_at=now))
+    txn.update_run(evolve(run, updated_at=now))
     if claim_for is not None:
         owner, lease_seconds, queue = claim_for
         # Claimed at once only when nobody holds it and `owner` serves its queue; else
@@ -564,8 +564,8 @@ def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> Run
         txn.enqueue(wake_message(run, now), now)
     else:
         run = _append(txn, run, [NewEvent(event_type="run_cancelled", attrs=attrs)], now)
-        run = dataclasses.replace(run, lease_owner=None, lease_expires_at=0.0)
-    run = dataclasses.replace(run, updated_at=now)
+        run = evolve(run, lease_owner=None, lease_expires_at=0.0)
+    run = evolve(run, updated_at=now)
     txn.update_run(run)
     _cancel_children(txn, run, now)
     return run
@@ -694,7 +694,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
             )
         elif kind == "step_retrying":
             retry_after = attrs.get("retry_after")
-            step = dataclasses.replace(
+            step = evolve(
                 step,
                 status="retrying",
                 error=event.payload,
@@ -703,7 +703,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         elif kind == "step_completed":
             step = evolve(step, status="completed", output=event.payload, completed_at=now)
         else:
-            step = dataclasses.replace(step, status="failed", error=event.payload, completed_at=now)
+            step = evolve(step, status="failed", error=event.payload, completed_at=now)
         txn.update_step(step)
         return run
     if kind == "wait_created":
@@ -726,7 +726,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
                 f"wait {event.correlation_id!r} of run {run.run_id!r} is missing or completed"
             )
         run = _insert(txn, run, event, now)
-        txn.put_wait(dataclasses.replace(wait, completed=True))
+        txn.put_wait(evolve(wait, completed=True))
         return run
     if kind == "hook_created":
         token = check_identifier(attrs.get("token"), what="hook token")
@@ -772,9 +772,9 @@ def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> Ru
     status = {"run_completed": "completed", "run_failed": "failed"}.get(
         event.event_type, "cancelled"
     )
-    run = dataclasses.replace(
+    run = evolve(
         run,
-        status=status,  # type: ignore[arg-type]  # one of the three terminal literals
+        status=status,
         output=event.payload if status == "completed" else None,
         error=event.payload if status == "failed" else None,
         completed_at=now,
@@ -805,6 +805,6 @@ def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> Ru
                 payload=event.payload,
             )
             parent = _insert(txn, parent, done, now)
-            txn.update_run(dataclasses.replace(parent, updated_at=now))
+            txn.update_run(evolve(parent, updated_at=now))
             txn.enqueue(wake_message(parent, now), now)
     return run
