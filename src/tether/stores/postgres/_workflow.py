@@ -11,21 +11,18 @@ transaction (see `_notify`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import psycopg
 import psycopg_pool
 from psycopg import errors as pg_errors
 
 from ..._aio import wait_event
 from ..._validate import check_identifier, check_labels
-from ...errors import InvalidTransitionError
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
@@ -48,17 +45,17 @@ from .._records import (
     WorkerRecord,
     evolve,
 )
-from .._streams import StreamTaps, follow, resolve_start
-from .._write_rules import apply_writes
+from .._streams import follow
 from .._writes import StoreWrite
-from . import _fast
+from . import _fast, _workers
 from ._errors import _raise_wrapped, _wrap
-from ._notify import Echoes, Notifier, channels, stream_key, stream_of_key
+from ._notify import Notifier, channels
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
-from ._statements import _READ_STREAM, _TXN_NOW, _WRITE_STREAM, _take, _take_statement, _taken
-from ._txn import Conn, HeldConn, _events, _Txn
-from ._writes import PostgresWrites, read_ahead
+from ._statements import _take, _take_statement, _taken
+from ._streams import PostgresStreams
+from ._transactions import TxnScope, run_fast_in_txn, run_in_txn
+from ._txn import Conn, _events, _Txn
 
 if TYPE_CHECKING:
     from ._conversations import PostgresConversationStore
@@ -104,9 +101,10 @@ class PostgresWorkflowStore:
         self._namespace = namespace
         self._known = _fast.RunCache()
         self._conversations: PostgresConversationStore | None = None
-        self._taps = StreamTaps()
-        self._echoes = Echoes()
-        notifier.on_stream(self._stream_noted)
+        self._streams = PostgresStreams(
+            namespace=namespace, commits=commits, query=self._query, write=self._write
+        )
+        notifier.on_stream(self._streams.noted)
 
     def attach_conversations(self, conversations: PostgresConversationStore) -> None:
         """The conversation store whose subscribers hear of `Commit.writes` appends."""
@@ -121,71 +119,11 @@ class PostgresWorkflowStore:
         lead: tuple[str, Any] | None = None,
         held_logs: Mapping[str, int] | None = None,
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
-        """Run `fn` (and `writes` before it) in one transaction.
-
-        With `hook` (a token, and whether its run's log is wanted), the reads of a hook
-        payload go ahead too (`_Txn.hook_ahead`). With `lead`, a statement on the
-        transaction's clock (`_TXN_NOW`, the rules' "now" then) goes with the BEGIN,
-        its cursor in `_Txn.lead` (writes and hook not with it). `held_logs`: the logs
-        the caller holds, up to a slot, by run (`_Txn.held_logs`).
-        """
+        """`run_in_txn` on a pooled connection (on a thread of the executor)."""
         with self._pool.connection() as conn:
-            paths: set[str] = set()
-            ahead = read_ahead(writes) if writes else None
-            first = [] if ahead is None else ahead.statements(self._namespace)
-            mine = len(first)
-            if hook is not None:
-                first += _Txn.hook_ahead(hook[0], log=hook[1], held_logs=held_logs)
-            if lead is not None:
-                first.append(lead)
-            try:
-                if not first:
-                    # BEGIN and the server's clock in one round trip: the rules' "now".
-                    cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
-                    cursor.nextset()
-                else:
-                    # With what the writes and the rules read (the writes' locks first,
-                    # then the run's): one round trip.
-                    clock = SERVER_NOW if lead is None else _TXN_NOW
-                    with conn.pipeline():
-                        conn.execute("BEGIN")
-                        cursor = conn.execute(f"SELECT {clock}")
-                        cursors = [conn.execute(q, v) for q, v in first]
-                    if ahead is not None:
-                        ahead.take(cursors[:mine])
-                row = cursor.fetchone()
-                assert row is not None
-                txn = _Txn(conn, float(row[0]), self._hook_retention, held_logs)
-                if hook is not None:
-                    txn.take_hook_ahead(hook[0], cursors[mine:])
-                if lead is not None:
-                    txn.lead = cursors[-1]
-                if writes:
-                    # The other stores' writes first (see `stores._writes`): every
-                    # transaction locks ledger sessions and streams before the run row.
-                    conversations = self._conversations
-                    # Their statements go out behind each other's buffered writes, and
-                    # writes nobody reads go with the next statement: fewer round trips.
-                    held = HeldConn(txn)
-                    targets = PostgresWrites(
-                        cast(Conn, held),
-                        self._namespace,
-                        txn.streams,
-                        None if conversations is None else conversations.announce,
-                        now=txn.now,
-                        held=held,
-                        ahead=ahead,
-                    )
-                    apply_writes(targets, writes)
-                    paths = targets.paths
-                result = fn(txn)
-                notes = txn.finish(self._namespace)
-            except BaseException:
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    with contextlib.suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
-                raise
-            return result, notes, txn.known(), paths
+            return run_in_txn(
+                conn, self._scope(), fn, writes, hook=hook, lead=lead, held_logs=held_logs
+            )
 
     def _in_txn_fast(
         self,
@@ -193,52 +131,17 @@ class PostgresWorkflowStore:
         writes: Sequence[StoreWrite],
         run_notes: Sequence[tuple[str, str]],
     ) -> tuple[str, list[tuple[str, str]], set[str]]:
-        """Apply `writes`, then write `fast`, in one transaction (see `commit`).
-
-        The writes take their locks first, as on the ordinary path; the run's part
-        needs no read of its row: its statements go with the COMMIT, and the first
-        one raises if the row changed since the copy was taken (rolling it all back).
-        Returns the run row's new stamp, the notes sent and the conversation paths.
-        """
+        """`run_fast_in_txn` on a pooled connection (on a thread of the executor)."""
         with self._pool.connection() as conn:
-            try:
-                # The run's part was decided on this process's clock (`commit`): the
-                # writes' rules take it too, and BEGIN waits to go out with the first
-                # statement (one round trip fewer). Only the lease's end is the server's.
-                txn = _Txn(conn, time.time(), self._hook_retention)
-                txn.hold("BEGIN", None)
-                # What the writes read (their locks first) goes out with the BEGIN;
-                # conversation appends check the stream in their own statement.
-                ahead = read_ahead(writes, checked=True)
-                if ahead is not None:
-                    ahead.take(txn.read_many(ahead.statements(self._namespace)))
-                held = HeldConn(txn)
-                conversations = self._conversations
-                targets = PostgresWrites(
-                    cast(Conn, held),
-                    self._namespace,
-                    txn.streams,
-                    None if conversations is None else conversations.announce,
-                    now=txn.now,
-                    held=held,
-                    ahead=ahead,
-                    checked=True,
-                )
-                apply_writes(targets, writes)
-                run_id = fast.run.run_id
-                (first, params), *rest = _fast.statements(fast, run_notes)
-                txn.hold_stamped(first, params, run_id)
-                for sql, values in rest:
-                    txn.hold(sql, values)
-                notes = txn.finish(self._namespace)
-                stamp = txn.stamp_of(run_id)
-                assert stamp is not None  # the function returns the stamp or raises
-            except BaseException:
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    with contextlib.suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
-                raise
-            return stamp, [*run_notes, *notes], targets.paths
+            return run_fast_in_txn(conn, self._scope(), fast, writes, run_notes)
+
+    def _scope(self) -> TxnScope:
+        conversations = self._conversations
+        return TxnScope(
+            namespace=self._namespace,
+            hook_retention=self._hook_retention,
+            announce=None if conversations is None else conversations.announce,
+        )
 
     async def _write(
         self,
@@ -355,24 +258,15 @@ class PostgresWorkflowStore:
         offset = int(cursor) if cursor else 0
         if labels:
             sql, params = rows.labeled_runs_query("%s", check_labels(labels), status, workflow_name)
-            labeled = await self._sql(
-                lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall()
-            )
-            runs = [rows.run_from_row(r) for r in labeled]
-            more = len(runs) > limit
-            return Page(
-                items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None
-            )
-        found = await self._sql(
-            lambda c: c.execute(
+        else:
+            sql = (
                 f"SELECT {rows.RUN_COLS} FROM tether_runs "
                 "WHERE (%s::text IS NULL OR status = %s) "
                 "AND (%s::text IS NULL OR workflow_name = %s) "
-                "ORDER BY created_at DESC, run_id DESC "
-                "LIMIT %s OFFSET %s",
-                (status, status, workflow_name, workflow_name, limit + 1, offset),
-            ).fetchall()
-        )
+                "ORDER BY created_at DESC, run_id DESC LIMIT %s OFFSET %s"
+            )
+            params = [status, status, workflow_name, workflow_name]
+        found = await self._sql(lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall())
         runs = [rows.run_from_row(r) for r in found]
         more = len(runs) > limit
         return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
@@ -665,59 +559,21 @@ class PostgresWorkflowStore:
             await wait_event(event, timeout)
         event.clear()
 
-    # -- workers -----------------------------------------------------------------------
+    # -- workers (`_workers`) ----------------------------------------------------------------
     async def clock(self) -> float:
-        row = await self._sql(lambda c: c.execute(f"SELECT {SERVER_NOW}").fetchone())
-        assert row is not None
-        return float(row[0])
+        return await _workers.clock(self._sql)
 
     async def register_worker(self, worker: WorkerRecord) -> None:
-        # Heartbeats are on the server's clock, as every judge of silence reads it.
-        values = rows.worker_values(worker)
-        await self._sql(
-            lambda c: c.execute(
-                f"INSERT INTO tether_workers ({rows.WORKER_COLS}) "
-                f"VALUES (%s, %s, %s, %s, %s, %s, {SERVER_NOW}, %s) "
-                "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
-                values[:6] + values[7:],
-            )
-        )
+        await _workers.register(self._sql, worker)
 
     async def heartbeat_worker(self, worker_id: str) -> None:
-        await self._sql(
-            lambda c: c.execute(
-                f"UPDATE tether_workers SET heartbeat_at = {SERVER_NOW} WHERE worker_id = %s",
-                (worker_id,),
-            )
-        )
+        await _workers.heartbeat(self._sql, worker_id)
 
     async def list_workers(self) -> list[WorkerRecord]:
-        found = await self._sql(
-            lambda c: c.execute(
-                f"SELECT {rows.WORKER_COLS} FROM tether_workers ORDER BY worker_id"
-            ).fetchall()
-        )
-        return [rows.worker_from_row(r) for r in found]
+        return await _workers.list_all(self._sql)
 
     async def expire_worker(self, worker_id: str) -> int:
-        def expire(t: _Txn) -> int:
-            runs = len(
-                t.c.execute(
-                    "UPDATE tether_runs SET lease_expires_at = 0 WHERE lease_owner = %s "
-                    "RETURNING run_id",
-                    (worker_id,),
-                ).fetchall()
-            )
-            queues = t.c.execute(
-                "UPDATE tether_queue SET lease_expires_at = 0 WHERE lease_owner = %s "
-                "RETURNING queue",
-                (worker_id,),
-            ).fetchall()
-            t.queues.update(str(q[0]) for q in queues)
-            t.c.execute("DELETE FROM tether_workers WHERE worker_id = %s", (worker_id,))
-            return int(runs + len(queues))
-
-        return await self._write(expire)
+        return await self._write(lambda t: _workers.expire(t, worker_id))
 
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         def purge(t: _Txn) -> None:
@@ -726,87 +582,26 @@ class PostgresWorkflowStore:
 
         await self._write(purge)
 
-    # -- streams -----------------------------------------------------------------------
+    # -- streams (`_streams`) ----------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        data = [bytes(chunk) for chunk in chunks]
-        _, _, stream_channel = channels(self._namespace)
-        key = stream_key(run_id, name)
-        params = {"r": run_id, "n": name, "k": len(data), "d": data}
-        params.update(ch=stream_channel, key=key)
-        if data:
-            self._echoes.expect(key)
-        try:
-            # One statement, so one round trip on the event loop: the upsert locks the
-            # stream row and reserves the chunks' indexes (unless the stream is closed,
-            # which returns no row and writes nothing), then the chunks go in.
-            async with self._commits.connection() as conn:
-                row = await (await conn.execute(_WRITE_STREAM, params)).fetchone()
-        except BaseException as exc:
-            if data:
-                self._echoes.cancel(key)
-            _raise_wrapped(exc)
-        if row is None:
-            if data:
-                self._echoes.cancel(key)  # nothing written, nothing announced
-            raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
-        first = int(row[0])
-        if data:
-            # Handed to this process's followers as written (other processes hear the
-            # NOTIFY; so do these, once more, and read: see `follow_stream`).
-            self._taps.appended(run_id, name, first, data)
-        return first + len(data) - 1
+        return await self._streams.write(run_id, name, chunks)
 
     async def close_stream(self, run_id: str, name: str) -> None:
-        def close(t: _Txn) -> None:
-            t.c.execute(
-                "INSERT INTO tether_streams (run_id, name, closed) VALUES (%s, %s, TRUE) "
-                "ON CONFLICT (run_id, name) DO UPDATE SET closed = TRUE",
-                (run_id, name),
-            )
-            t.streams.add(stream_key(run_id, name))
-
-        await self._write(close)
+        await self._streams.close(run_id, name)
 
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
     ) -> tuple[list[StreamChunk], bool]:
-        # One statement: the stream's length and closed flag on every row, its chunks
-        # from `start` (resolved against that length, as `resolve_start` does) joined on.
-        found = await self._query(
-            _READ_STREAM, {"r": run_id, "n": name, "s": start, "limit": limit}
-        )
-        if not found:
-            return [], False
-        length, closed = int(found[0][0]), bool(found[0][1])
-        begin = resolve_start(start, length)
-        chunks = [StreamChunk(index=r[2], data=bytes(r[3])) for r in found if r[2] is not None]
-        return chunks, closed and begin + len(chunks) >= length
+        return await self._streams.read(run_id, name, start=start, limit=limit)
 
     def follow_stream(
         self, run_id: str, name: str, *, start: int = 0, poll_interval: float = 0.05
     ) -> AsyncIterator[StreamChunk]:
-        # This process's `write_stream` appends reach its followers on their taps, with
-        # no read; anything else (another process's appends, a commit's, a close, a
-        # lost notification) is announced to them (`_stream_noted`) and they read.
         return follow(
             self,
             run_id,
             name,
             start=start,
             poll_interval=lambda: self._fallback(poll_interval),
-            taps=self._taps,
+            taps=self._streams.taps,
         )
-
-    def _stream_noted(self, payload: str | None, heard: bool) -> None:
-        if payload is None:
-            # Notifications may have been lost, echoes among them.
-            self._echoes.clear()
-            self._taps.changed_anywhere()
-            return
-        if heard and self._echoes.heard(payload):
-            return  # this process's own `write_stream`: on the taps already
-        stream = stream_of_key(payload)
-        if stream is None:
-            self._taps.changed_anywhere()
-        else:
-            self._taps.changed(*stream)

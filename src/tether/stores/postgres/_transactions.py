@@ -1,0 +1,176 @@
+"""How one workflow-store call becomes one Postgres transaction on a pooled connection.
+
+`run_in_txn` runs the shared rules on rows read under lock (the ordinary path);
+`run_fast_in_txn` writes a commit the store decided on its copy of the run (`_fast`)
+behind the other stores' writes that ride on it. Both run on a thread of the store's
+executor, and both send what they read with the BEGIN, and what nobody reads with the
+next statement (the COMMIT's at the latest): as few round trips as the rules allow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import psycopg
+
+from .._write_rules import apply_writes
+from .._writes import StoreWrite
+from . import _fast
+from ._schema import SERVER_NOW
+from ._statements import _TXN_NOW
+from ._txn import Conn, HeldConn, _Txn
+from ._writes import PostgresWrites, read_ahead
+
+__all__ = ["TxnScope", "run_fast_in_txn", "run_in_txn"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TxnScope:
+    """What a transaction of the store needs besides its connection."""
+
+    namespace: str
+    hook_retention: float
+    #: Sends a conversation append's NOTIFY inside the transaction (None: no store).
+    announce: Callable[[Conn, str], None] | None
+
+
+def run_in_txn(
+    conn: Conn,
+    scope: TxnScope,
+    fn: Callable[[_Txn], T],
+    writes: Sequence[StoreWrite] = (),
+    *,
+    hook: tuple[str, bool] | None = None,
+    lead: tuple[str, Any] | None = None,
+    held_logs: Mapping[str, int] | None = None,
+) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
+    """Run `fn` (and `writes` before it) in one transaction on `conn`.
+
+    With `hook` (a token, and whether its run's log is wanted), the reads of a hook
+    payload go ahead too (`_Txn.hook_ahead`). With `lead`, a statement on the
+    transaction's clock (`_TXN_NOW`, the rules' "now" then) goes with the BEGIN, its
+    cursor in `_Txn.lead` (writes and hook not with it). `held_logs`: the logs the
+    caller holds, up to a slot, by run (`_Txn.held_logs`).
+
+    Returns:
+        What `fn` returned, the notifications sent, the runs as written (for the
+        store's copies) and the conversation paths appended to.
+    """
+    paths: set[str] = set()
+    ahead = read_ahead(writes) if writes else None
+    first = [] if ahead is None else ahead.statements(scope.namespace)
+    mine = len(first)
+    if hook is not None:
+        first += _Txn.hook_ahead(hook[0], log=hook[1], held_logs=held_logs)
+    if lead is not None:
+        first.append(lead)
+    try:
+        if not first:
+            # BEGIN and the server's clock in one round trip: the rules' "now".
+            cursor = conn.execute(f"BEGIN; SELECT {SERVER_NOW}")
+            cursor.nextset()
+        else:
+            # With what the writes and the rules read (the writes' locks first, then
+            # the run's): one round trip.
+            clock = SERVER_NOW if lead is None else _TXN_NOW
+            with conn.pipeline():
+                conn.execute("BEGIN")
+                cursor = conn.execute(f"SELECT {clock}")
+                cursors = [conn.execute(q, v) for q, v in first]
+            if ahead is not None:
+                ahead.take(cursors[:mine])
+        row = cursor.fetchone()
+        assert row is not None
+        txn = _Txn(conn, float(row[0]), scope.hook_retention, held_logs)
+        if hook is not None:
+            txn.take_hook_ahead(hook[0], cursors[mine:])
+        if lead is not None:
+            txn.lead = cursors[-1]
+        if writes:
+            # The other stores' writes first (see `stores._writes`): every transaction
+            # locks ledger sessions and streams before the run row. Their statements go
+            # out behind each other's buffered writes, and writes nobody reads go with
+            # the next statement: fewer round trips.
+            held = HeldConn(txn)
+            targets = PostgresWrites(
+                cast(Conn, held),
+                scope.namespace,
+                txn.streams,
+                scope.announce,
+                now=txn.now,
+                held=held,
+                ahead=ahead,
+            )
+            apply_writes(targets, writes)
+            paths = targets.paths
+        result = fn(txn)
+        notes = txn.finish(scope.namespace)
+    except BaseException:
+        _roll_back(conn)
+        raise
+    return result, notes, txn.known(), paths
+
+
+def run_fast_in_txn(
+    conn: Conn,
+    scope: TxnScope,
+    fast: _fast.FastCommit,
+    writes: Sequence[StoreWrite],
+    run_notes: Sequence[tuple[str, str]],
+) -> tuple[str, list[tuple[str, str]], set[str]]:
+    """Apply `writes`, then write `fast`, in one transaction on `conn`.
+
+    The writes take their locks first, as on the ordinary path; the run's part needs
+    no read of its row: its statements go with the COMMIT, and the first one raises if
+    the row changed since the copy was taken (rolling it all back).
+
+    Returns:
+        The run row's new stamp, the notes sent and the conversation paths.
+    """
+    try:
+        # The run's part was decided on this process's clock (the store's `commit`):
+        # the writes' rules take it too, and BEGIN waits to go out with the first
+        # statement (one round trip fewer). Only the lease's end is the server's.
+        txn = _Txn(conn, time.time(), scope.hook_retention)
+        txn.hold("BEGIN", None)
+        # What the writes read (their locks first) goes out with the BEGIN;
+        # conversation appends check the stream in their own statement.
+        ahead = read_ahead(writes, checked=True)
+        if ahead is not None:
+            ahead.take(txn.read_many(ahead.statements(scope.namespace)))
+        held = HeldConn(txn)
+        targets = PostgresWrites(
+            cast(Conn, held),
+            scope.namespace,
+            txn.streams,
+            scope.announce,
+            now=txn.now,
+            held=held,
+            ahead=ahead,
+            checked=True,
+        )
+        apply_writes(targets, writes)
+        run_id = fast.run.run_id
+        (first, params), *rest = _fast.statements(fast, run_notes)
+        txn.hold_stamped(first, params, run_id)
+        for sql, values in rest:
+            txn.hold(sql, values)
+        notes = txn.finish(scope.namespace)
+        stamp = txn.stamp_of(run_id)
+        assert stamp is not None  # the function returns the stamp or raises
+    except BaseException:
+        _roll_back(conn)
+        raise
+    return stamp, [*run_notes, *notes], targets.paths
+
+
+def _roll_back(conn: Conn) -> None:
+    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("ROLLBACK")
