@@ -17,41 +17,34 @@ backend enforces the same world contract:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
-from typing import Protocol
+from collections.abc import Mapping
 
-from .._validate import MAX_LABELS, check_attrs, check_identifier, check_labels
+from .._validate import MAX_LABELS, check_identifier, check_labels
 from ..errors import (
     ConflictError,
     FencedError,
-    HookTokenInUseError,
     InvalidTransitionError,
     NotFoundError,
     StaleHeadError,
 )
+from ._apply import append_events, insert_event
 from ._records import (
-    CREATION_EVENTS,
     TERMINAL_RUN_STATUSES,
-    TERMINAL_STEP_STATUSES,
     Attr,
     Claim,
     Commit,
     CommitResult,
     Continuation,
-    EventRecord,
-    EventType,
     HookRecord,
     Message,
     NewEvent,
-    NewMessage,
     NewRun,
     RunRecord,
-    StepRecord,
-    WaitRecord,
     chain_of,
     evolve,
     successor_run_id,
 )
+from ._view import ViewTxn, wake_message
 
 __all__ = [
     "ViewTxn",
@@ -67,51 +60,6 @@ __all__ = [
     "start_run",
     "wake_message",
 ]
-
-
-class ViewTxn(Protocol):
-    """Row access inside one backend transaction (sync: backends run it in place).
-
-    `hook_retention` is the backend's retention window in seconds: how long a token
-    released by its run's end stays reserved for the run's chain.
-    """
-
-    hook_retention: float
-
-    def get_run(self, run_id: str) -> RunRecord | None: ...
-    def insert_run(self, run: RunRecord) -> None: ...
-    def update_run(self, run: RunRecord) -> None: ...
-    def insert_event(self, event: EventRecord) -> None: ...
-    def list_events(self, run_id: str) -> list[EventRecord]:
-        """The run's log for a replay (may leave out step and run inputs)."""
-        ...
-
-    def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None: ...
-    def has_creation(self, run_id: str, correlation_id: str | None, event_type: str) -> bool: ...
-    def get_step(self, run_id: str, step_id: str) -> StepRecord | None: ...
-    def insert_step(self, step: StepRecord) -> None: ...
-    def update_step(self, step: StepRecord) -> None: ...
-    def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None: ...
-    def put_wait(self, wait: WaitRecord) -> None: ...
-    def get_hook_by_token(self, token: str) -> HookRecord | None: ...
-    def hooks_of_run(self, run_id: str) -> list[HookRecord]: ...
-    def active_children(self, run_id: str) -> list[str]: ...
-    def insert_hook(self, hook: HookRecord) -> None: ...
-    def update_hook(self, hook: HookRecord) -> None: ...
-    def delete_hook(self, hook_id: str) -> None: ...
-    def last_run_of_chain(self, chain_id: str) -> str | None: ...
-    def enqueue(self, message: NewMessage, now: float) -> str: ...
-    def enqueue_leased(self, message: NewMessage, owner: str, until: float) -> Message: ...
-    def ack(self, message_id: str, owner: str) -> bool: ...
-    def nack(self, message_id: str, owner: str, available_at: float) -> bool: ...
-    def drop_pending(self, queue: str, idempotency_key: str) -> None: ...
-
-
-def wake_message(run: RunRecord, at: float) -> NewMessage:
-    """The message that activates a run; at most one is pending per run."""
-    return NewMessage(
-        queue=run.queue, payload=run.run_id.encode(), available_at=at, idempotency_key=run.run_id
-    )
 
 
 def _same_input(existing: RunRecord, new: NewRun) -> bool:
@@ -273,7 +221,7 @@ def _new_run(
     )
     # The row is written once, as the event leaves it (the event goes first: no store
     # ties an event to its run's row before the transaction ends).
-    run = _append(txn, run, [created], now)
+    run = append_events(txn, run, [created], now)
     txn.insert_run(run)
     # Created with its way in: a run is never active without a deliverable wake-up
     # (`start_run` writes it already delivered to its owner).
@@ -295,12 +243,10 @@ def claim_run(txn: ViewTxn, run_id: str, owner: str, lease_seconds: float, now: 
     if run.lease_owner is not None and run.lease_expires_at > now:
         return Claim(outcome="busy", run=run)
     epoch = run.lease_epoch + 1
-    run = evolve(
-        run, lease_owner=owner, lease_epoch=epoch, lease_expires_at=now + lease_seconds
-    )
+    run = evolve(run, lease_owner=owner, lease_epoch=epoch, lease_expires_at=now + lease_seconds)
     if run.status == "pending":
         run = evolve(run, status="running")
-        run = _append(txn, run, [NewEvent(event_type="run_started")], now)
+        run = append_events(txn, run, [NewEvent(event_type="run_started")], now)
     txn.update_run(evolve(run, updated_at=now))
     return Claim(outcome="claimed", run=run, epoch=epoch, events=tuple(txn.list_events(run_id)))
 
@@ -370,7 +316,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
     if commit.continuation is not None:
         run = _continue(txn, run, commit, commit.continuation, now)
     else:
-        run = _append(txn, run, list(commit.events), now)
+        run = append_events(txn, run, list(commit.events), now)
     if commit.release and run.status not in TERMINAL_RUN_STATUSES:
         # The holder parks or hands the run back having seen every event before this
         # commit (the head check): wake-ups already waiting are spare. What it still
@@ -427,7 +373,7 @@ def _continue(
             f"continued by run {new.run_id!r} (chain {new.chain_id!r}, generation "
             f"{new.generation}): a successor is generation + 1 of the same chain"
         )
-    run = _append(txn, run, events[:-1], now)
+    run = append_events(txn, run, events[:-1], now)
     if run.status in TERMINAL_RUN_STATUSES:
         raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
     children = txn.active_children(run.run_id)
@@ -457,7 +403,7 @@ def _continue(
         txn.update_hook(evolve(hook, run_id=successor.run_id, slot=0, chain_id=chain))
         attrs: dict[str, Attr] = {"token": hook.token, "from_run_id": run.run_id}
         event = NewEvent(event_type="hook_moved", correlation_id=hook.hook_id, attrs=attrs)
-        successor = _insert(txn, successor, event, now)
+        successor = insert_event(txn, successor, event, now)
         moved.add(hook.hook_id)
     for hook_id, payload in continuation.carried:
         if hook_id not in moved:
@@ -465,15 +411,15 @@ def _continue(
                 f"run {run.run_id!r} carries a payload for hook {hook_id!r}, which it does not hold"
             )
         received = NewEvent(event_type="hook_received", correlation_id=hook_id, payload=payload)
-        successor = _insert(txn, successor, received, now)
+        successor = insert_event(txn, successor, received, now)
     txn.update_run(evolve(successor, updated_at=now))
-    run = _insert(txn, run, events[-1], now)
+    run = insert_event(txn, run, events[-1], now)
     run = evolve(run, status="continued", completed_at=now)
     for hook_id in sorted(moved):
         gone = NewEvent(
             event_type="hook_disposed", correlation_id=hook_id, attrs={"moved_to": new.run_id}
         )
-        run = _insert(txn, run, gone, now)
+        run = insert_event(txn, run, gone, now)
     return run
 
 
@@ -523,7 +469,7 @@ def resume_hook_and_claim(
             f"no active hook has token {token!r}; it was never created, or its run ended"
         )
     received = NewEvent(event_type="hook_received", correlation_id=hook.hook_id, payload=payload)
-    run = _append(txn, run, [received], now)
+    run = append_events(txn, run, [received], now)
     txn.update_run(evolve(run, updated_at=now))
     if claim_for is not None:
         owner, lease_seconds, queue = claim_for
@@ -560,10 +506,10 @@ def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> Run
     attrs: dict[str, Attr] = {"reason": reason}
     if run.lease_owner is not None and run.lease_expires_at > now:
         event = NewEvent(event_type="cancel_requested", attrs=attrs)
-        run = _append(txn, run, [event], now)
+        run = append_events(txn, run, [event], now)
         txn.enqueue(wake_message(run, now), now)
     else:
-        run = _append(txn, run, [NewEvent(event_type="run_cancelled", attrs=attrs)], now)
+        run = append_events(txn, run, [NewEvent(event_type="run_cancelled", attrs=attrs)], now)
         run = evolve(run, lease_owner=None, lease_expires_at=0.0)
     run = evolve(run, updated_at=now)
     txn.update_run(run)
@@ -581,230 +527,3 @@ def _cancel_children(txn: ViewTxn, run: RunRecord, now: float) -> None:
         return
     for child_id in txn.active_children(run.run_id):
         cancel_run(txn, child_id, f"its parent run {run.run_id!r} was cancelled", now)
-
-
-# -- event application ---------------------------------------------------------------
-
-
-def _append(txn: ViewTxn, run: RunRecord, events: list[NewEvent], now: float) -> RunRecord:
-    for event in events:
-        run = _apply(txn, run, event, now)
-    return run
-
-
-# The hot path of a step commit (`_insert`, the step's own change, the run's final row)
-# copies records with `evolve`, not `dataclasses.replace`, which costs twice as much;
-# the values there are plainly of their fields' types, which mypy then cannot check.
-
-
-def _insert(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
-    # one database refuses must be a refusal everywhere, before anything is written.
-    check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
-    # `run_created` is only ever appended to a run that did not exist a moment ago.
-    if (
-        event.event_type in CREATION_EVENTS
-        and event.event_type != "run_created"
-        and txn.has_creation(run.run_id, event.correlation_id, event.event_type)
-    ):
-        raise ConflictError(
-            f"run {run.run_id!r} already has a {event.event_type!r} event for "
-            f"{event.correlation_id!r}"
-        )
-    slot = run.head + 1
-    txn.insert_event(
-        EventRecord(
-            run_id=run.run_id,
-            slot=slot,
-            event_type=event.event_type,
-            correlation_id=event.correlation_id,
-            attrs=dict(event.attrs),
-            payload=event.payload,
-            created_at=now,
-        )
-    )
-    return evolve(run, head=slot)
-
-
-def _step(txn: ViewTxn, run: RunRecord, event: NewEvent) -> StepRecord:
-    step = txn.get_step(run.run_id, str(event.correlation_id))
-    if step is None:
-        raise InvalidTransitionError(
-            f"run {run.run_id!r} has no step {event.correlation_id!r} for {event.event_type!r}"
-        )
-    if step.status in TERMINAL_STEP_STATUSES:
-        raise InvalidTransitionError(
-            f"step {step.step_id!r} of run {run.run_id!r} is already {step.status!r}; "
-            f"{event.event_type!r} cannot change it"
-        )
-    return step
-
-
-def _int(attrs: Mapping[str, Attr], key: str, default: int = 0) -> int:
-    value = attrs.get(key, default)
-    return int(value) if isinstance(value, int | float) else default
-
-
-def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    kind: EventType = event.event_type
-    attrs = event.attrs
-    if kind in ("run_continued", "hook_moved"):
-        raise InvalidTransitionError(
-            f"run {run.run_id!r}: {kind!r} is written by a continuation only"
-        )
-    if kind in ("run_completed", "run_failed", "run_cancelled"):
-        if run.status in TERMINAL_RUN_STATUSES:
-            raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
-        run = _insert(txn, run, event, now)
-        return _finish_run(txn, run, event, now)
-    if run.status in TERMINAL_RUN_STATUSES:
-        raise InvalidTransitionError(
-            f"run {run.run_id!r} is {run.status!r}; {kind!r} cannot be appended"
-        )
-    if kind == "step_created":
-        run = _insert(txn, run, event, now)
-        txn.insert_step(
-            StepRecord(
-                run_id=run.run_id,
-                step_id=str(event.correlation_id),
-                slot=_int(attrs, "slot"),
-                name=str(attrs.get("name")),
-                status="running",
-                attempt=_int(attrs, "attempt", 1),
-                format_version=_int(attrs, "format_version", 1),
-                input=event.payload,
-                output=None,
-                error=None,
-                started_at=now,
-                completed_at=None,
-                retry_after=None,
-            )
-        )
-        return run
-    if kind in ("step_started", "step_retrying", "step_completed", "step_failed"):
-        step = _step(txn, run, event)
-        run = _insert(txn, run, event, now)
-        if kind == "step_started":
-            step = evolve(
-                step,
-                status="running",
-                attempt=_int(attrs, "attempt", step.attempt + 1),
-                started_at=now,
-                retry_after=None,
-            )
-        elif kind == "step_retrying":
-            retry_after = attrs.get("retry_after")
-            step = evolve(
-                step,
-                status="retrying",
-                error=event.payload,
-                retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
-            )
-        elif kind == "step_completed":
-            step = evolve(step, status="completed", output=event.payload, completed_at=now)
-        else:
-            step = evolve(step, status="failed", error=event.payload, completed_at=now)
-        txn.update_step(step)
-        return run
-    if kind == "wait_created":
-        run = _insert(txn, run, event, now)
-        resume_at = attrs.get("resume_at")
-        txn.put_wait(
-            WaitRecord(
-                run_id=run.run_id,
-                wait_id=str(event.correlation_id),
-                slot=_int(attrs, "slot"),
-                resume_at=float(resume_at) if isinstance(resume_at, int | float) else now,
-                completed=False,
-            )
-        )
-        return run
-    if kind == "wait_completed":
-        wait = txn.get_wait(run.run_id, str(event.correlation_id))
-        if wait is None or wait.completed:
-            raise InvalidTransitionError(
-                f"wait {event.correlation_id!r} of run {run.run_id!r} is missing or completed"
-            )
-        run = _insert(txn, run, event, now)
-        txn.put_wait(evolve(wait, completed=True))
-        return run
-    if kind == "hook_created":
-        token = check_identifier(attrs.get("token"), what="hook token")
-        hook_id = str(event.correlation_id)
-        holder = txn.get_hook_by_token(token)
-        if holder is not None and holder.run_id == run.run_id and holder.hook_id == hook_id:
-            # A hook moved here from the predecessor, adopted by the slot that asks for
-            # its token: the same hook, now placed (its payloads keep their hook id).
-            run = _insert(txn, run, event, now)
-            txn.update_hook(evolve(holder, slot=_int(attrs, "slot")))
-            return run
-        if holder is not None:
-            if holder.retained_until is None:
-                raise HookTokenInUseError(token, holder.run_id)
-            if holder.retained_until > now and holder.chain_id != chain_of(run):
-                raise HookTokenInUseError(
-                    token, holder.run_id, retained_until=holder.retained_until
-                )
-            # Its window is over, or this run is of the chain that released it.
-            txn.delete_hook(holder.hook_id)
-        run = _insert(txn, run, event, now)
-        txn.insert_hook(
-            HookRecord(
-                hook_id=hook_id,
-                run_id=run.run_id,
-                token=token,
-                slot=_int(attrs, "slot"),
-                created_at=now,
-                chain_id=chain_of(run),
-            )
-        )
-        return run
-    if kind == "hook_disposed":
-        run = _insert(txn, run, event, now)
-        txn.delete_hook(str(event.correlation_id))
-        return run
-    # run_started, cancel_requested, hook_received, child_started, child_completed:
-    # log entries whose meaning the engine reads; no view beyond the run's head changes.
-    return _insert(txn, run, event, now)
-
-
-def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    status = {"run_completed": "completed", "run_failed": "failed"}.get(
-        event.event_type, "cancelled"
-    )
-    run = evolve(
-        run,
-        status=status,
-        output=event.payload if status == "completed" else None,
-        error=event.payload if status == "failed" else None,
-        completed_at=now,
-    )
-    retained_until = now + txn.hook_retention
-    for hook in txn.hooks_of_run(run.run_id):
-        # Appended after the terminal event: disposal is the one change a terminal run
-        # still takes. The token is released but stays reserved for the run's chain for
-        # the retention window: nobody else takes an address the moment its run ends.
-        attrs: dict[str, Attr] = {}
-        if txn.hook_retention > 0:
-            attrs["retained_until"] = retained_until
-            txn.update_hook(evolve(hook, chain_id=chain_of(run), retained_until=retained_until))
-        else:
-            txn.delete_hook(hook.hook_id)
-        disposed = NewEvent(event_type="hook_disposed", correlation_id=hook.hook_id, attrs=attrs)
-        run = _insert(txn, run, disposed, now)
-    if run.parent_run_id is not None:
-        parent = txn.get_run(run.parent_run_id)
-        if parent is not None and parent.status not in TERMINAL_RUN_STATUSES:
-            # Under the id the parent started: a child that continued as new ends as
-            # its chain's last run.
-            done = NewEvent(
-                event_type="child_completed",
-                correlation_id=chain_of(run),
-                # The run that ended the chain: its output is copied here as it was.
-                attrs={"status": status, "slot": run.parent_slot, "run_id": run.run_id},
-                payload=event.payload,
-            )
-            parent = _insert(txn, parent, done, now)
-            txn.update_run(evolve(parent, updated_at=now))
-            txn.enqueue(wake_message(parent, now), now)
-    return run
