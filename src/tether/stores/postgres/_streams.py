@@ -17,10 +17,12 @@ from typing import Any
 from ...errors import InvalidTransitionError
 from .._records import StreamChunk
 from .._streams import StreamTaps, resolve_start
+from .._writes import AppendStream, StoreWrite
 from ._errors import _raise_wrapped
 from ._notify import Echoes, channels, stream_key, stream_of_key
 from ._pool import CommitLane
 from ._statements import _READ_STREAM, _WRITE_STREAM
+from ._transactions import StreamAppend
 from ._txn import _Txn
 
 __all__ = ["PostgresStreams"]
@@ -108,6 +110,35 @@ class PostgresStreams:
         begin = resolve_start(start, length)
         chunks = [StreamChunk(index=r[2], data=bytes(r[3])) for r in found if r[2] is not None]
         return chunks, closed and begin + len(chunks) >= length
+
+    def expect(self, writes: Sequence[StoreWrite]) -> list[str]:
+        """Count the echoes a transaction carrying `writes` will send (before it is sent)."""
+        keys = sorted(
+            {
+                stream_key(w.run_id, w.name)
+                for w in writes
+                if isinstance(w, AppendStream) and w.chunks
+            }
+        )
+        for key in keys:
+            self._echoes.expect(key)
+        return keys
+
+    def cancel(self, keys: Sequence[str]) -> None:
+        """The transaction `expect` counted for failed (or may have): uncount its echoes."""
+        for key in keys:
+            self._echoes.cancel(key)
+
+    def committed(self, appends: Sequence[StreamAppend], expected: Sequence[str]) -> set[str]:
+        """Hand a committed transaction's appends to the taps; the streams handed."""
+        for run_id, name, first, chunks in appends:
+            self.taps.appended(run_id, name, first, chunks)
+        tapped = {stream_key(run_id, name) for run_id, name, _, _ in appends}
+        for key in expected:
+            stream = stream_of_key(key)
+            if key not in tapped and stream is not None:
+                self.taps.changed(*stream)  # counted, not handed: read it (never happens)
+        return tapped
 
     def noted(self, payload: str | None, heard: bool) -> None:
         """A stream notification (`Notifier.on_stream`): tell the followers to read."""

@@ -25,9 +25,11 @@ from ._statements import _TXN_NOW
 from ._txn import Conn, HeldConn, _Txn
 from ._writes import PostgresWrites, read_ahead
 
-__all__ = ["TxnScope", "run_fast_in_txn", "run_in_txn"]
+__all__ = ["StreamAppend", "TxnScope", "run_fast_in_txn", "run_in_txn"]
 
 T = TypeVar("T")
+#: A stream append a transaction made: run id, stream name, first index, chunks.
+StreamAppend = tuple[str, str, int, list[bytes]]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,7 +51,7 @@ def run_in_txn(
     hook: tuple[str, bool] | None = None,
     lead: tuple[str, Any] | None = None,
     held_logs: Mapping[str, int] | None = None,
-) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
+) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str], list[StreamAppend]]:
     """Run `fn` (and `writes` before it) in one transaction on `conn`.
 
     With `hook` (a token, and whether its run's log is wanted), the reads of a hook
@@ -60,9 +62,10 @@ def run_in_txn(
 
     Returns:
         What `fn` returned, the notifications sent, the runs as written (for the
-        store's copies) and the conversation paths appended to.
+        store's copies), the conversation paths appended to and the stream appends.
     """
     paths: set[str] = set()
+    appends: list[StreamAppend] = []
     ahead = read_ahead(writes) if writes else None
     first = [] if ahead is None else ahead.statements(scope.namespace)
     mine = len(first)
@@ -109,12 +112,13 @@ def run_in_txn(
             )
             apply_writes(targets, writes)
             paths = targets.paths
+            appends = targets.stream_appends
         result = fn(txn)
         notes = txn.finish(scope.namespace)
     except BaseException:
         _roll_back(conn)
         raise
-    return result, notes, txn.known(), paths
+    return result, notes, txn.known(), paths, appends
 
 
 def run_fast_in_txn(
@@ -123,7 +127,7 @@ def run_fast_in_txn(
     fast: _fast.FastCommit,
     writes: Sequence[StoreWrite],
     run_notes: Sequence[tuple[str, str]],
-) -> tuple[str, list[tuple[str, str]], set[str]]:
+) -> tuple[str, list[tuple[str, str]], set[str], list[StreamAppend]]:
     """Apply `writes`, then write `fast`, in one transaction on `conn`.
 
     The writes take their locks first, as on the ordinary path; the run's part needs
@@ -131,7 +135,8 @@ def run_fast_in_txn(
     the row changed since the copy was taken (rolling it all back).
 
     Returns:
-        The run row's new stamp, the notes sent and the conversation paths.
+        The run row's new stamp, the notes sent, the conversation paths and the stream
+        appends.
     """
     try:
         # The run's part was decided on this process's clock (the store's `commit`):
@@ -167,7 +172,7 @@ def run_fast_in_txn(
     except BaseException:
         _roll_back(conn)
         raise
-    return stamp, [*run_notes, *notes], targets.paths
+    return stamp, [*run_notes, *notes], targets.paths, targets.stream_appends
 
 
 def _roll_back(conn: Conn) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -89,6 +90,14 @@ def _events(conn: Conn, run_id: str, after: int, limit: int | None) -> list[Even
     return [rows.event_from_row(r) for r in found]
 
 
+@dataclass(frozen=True, slots=True)
+class Returning:
+    """A held write whose one value is wanted (`_Txn.hold_returning`)."""
+
+    refusal: Exception
+    take: Callable[[Any], None]
+
+
 class _Txn:
     """`ViewTxn` over one connection inside a write transaction.
 
@@ -117,7 +126,7 @@ class _Txn:
         # before COMMIT (`flush`), so a step commit costs a few round trips, not one per
         # statement. Reads see this transaction's own writes through the overlays (runs,
         # steps) or by flushing first (everything else).
-        self._writes: list[tuple[str, Any, str | Exception | None]] = []
+        self._writes: list[tuple[str, Any, str | Exception | Returning | None]] = []
         self._runs: dict[str, RunRecord] = {}
         self._steps: dict[tuple[str, str], StepRecord] = {}
         # Runs whose unfinished steps `_steps` holds all of (read with the run, or new),
@@ -196,6 +205,16 @@ class _Txn:
         """
         self._writes.append((sql, params, refusal))
 
+    def hold_returning(
+        self, sql: str, params: Any, refusal: Exception, take: Callable[[Any], None]
+    ) -> None:
+        """`hold` a write with a refusal that returns one value, given to `take`.
+
+        `take` is called once the round trip that carried the write has returned (the
+        value stands only if the transaction then commits).
+        """
+        self._writes.append((sql, params, Returning(refusal, take)))
+
     def hold_stamped(self, sql: str, params: Any, run_id: str) -> None:
         """`hold` a write of `run_id`'s row that returns its new stamp (`stamp_of`)."""
         self._writes.append((sql, params, run_id))
@@ -204,29 +223,39 @@ class _Txn:
         """The stamp a write of this transaction returned for the run's row."""
         return self._stamps.get(run_id)
 
-    def send_held(self) -> list[tuple[str | Exception, psycopg.Cursor[Any]]]:
+    def send_held(self) -> list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]]:
         """Send the buffered writes (inside a pipeline); `take_stamps` after its sync."""
         writes, self._writes = self._writes, []
-        stamped: list[tuple[str | Exception, psycopg.Cursor[Any]]] = []
+        stamped: list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]] = []
         for sql, params, stamp_of in writes:
             cursor = self.c.execute(sql, params)
             if stamp_of is not None:
                 stamped.append((stamp_of, cursor))
         return stamped
 
-    def take_stamps(self, stamped: list[tuple[str | Exception, psycopg.Cursor[Any]]]) -> None:
+    def take_stamps(
+        self, stamped: list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]]
+    ) -> None:
         for key, cursor in stamped:
             row = cursor.fetchone()
             if isinstance(key, Exception):
                 if row is None:
                     raise key
+            elif isinstance(key, Returning):
+                if row is None:
+                    raise key.refusal
+                key.take(row[0])
             elif row is not None:
                 self._stamps[key] = str(row[0])
 
     @contextlib.contextmanager
     def _behind_held(self) -> Iterator[None]:
         """A pipeline that sends the buffered writes first, then the block's statements."""
-        refusals = [r for _, _, r in self._writes if isinstance(r, Exception)]
+        refusals = [
+            r.refusal if isinstance(r, Returning) else r
+            for _, _, r in self._writes
+            if isinstance(r, Exception | Returning)
+        ]
         try:
             with self.c.pipeline():
                 stamped = self.send_held()
@@ -559,6 +588,11 @@ class HeldConn:
 
     def hold(self, sql: str, params: Any = None, refusal: Exception | None = None) -> None:
         self._txn.hold(sql, params, refusal)
+
+    def hold_returning(
+        self, sql: str, params: Any, refusal: Exception, take: Callable[[Any], None]
+    ) -> None:
+        self._txn.hold_returning(sql, params, refusal, take)
 
     def cursor(self) -> psycopg.Cursor[Any]:
         self._txn.flush()

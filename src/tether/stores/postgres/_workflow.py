@@ -54,7 +54,7 @@ from ._pool import CommitLane
 from ._schema import SERVER_NOW
 from ._statements import _take, _take_statement, _taken
 from ._streams import PostgresStreams
-from ._transactions import TxnScope, run_fast_in_txn, run_in_txn
+from ._transactions import StreamAppend, TxnScope, run_fast_in_txn, run_in_txn
 from ._txn import Conn, _events, _Txn
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ class PostgresWorkflowStore:
         hook: tuple[str, bool] | None = None,
         lead: tuple[str, Any] | None = None,
         held_logs: Mapping[str, int] | None = None,
-    ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str]]:
+    ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str], list[StreamAppend]]:
         """`run_in_txn` on a pooled connection (on a thread of the executor)."""
         with self._pool.connection() as conn:
             return run_in_txn(
@@ -130,7 +130,7 @@ class PostgresWorkflowStore:
         fast: _fast.FastCommit,
         writes: Sequence[StoreWrite],
         run_notes: Sequence[tuple[str, str]],
-    ) -> tuple[str, list[tuple[str, str]], set[str]]:
+    ) -> tuple[str, list[tuple[str, str]], set[str], list[StreamAppend]]:
         """`run_fast_in_txn` on a pooled connection (on a thread of the executor)."""
         with self._pool.connection() as conn:
             return run_fast_in_txn(conn, self._scope(), fast, writes, run_notes)
@@ -155,9 +155,10 @@ class PostgresWorkflowStore:
     ) -> T:
         loop = asyncio.get_running_loop()
         conflicts = rollbacks = 0
+        expected = self._streams.expect(writes)
         while True:
             try:
-                result, notes, known, paths = await loop.run_in_executor(
+                result, notes, known, paths, appends = await loop.run_in_executor(
                     self._executor, self._in_txn, fn, writes, hook, lead, held_logs
                 )
             except pg_errors.UniqueViolation as exc:
@@ -166,6 +167,7 @@ class PostgresWorkflowStore:
                 conflicts += 1
                 if retry_conflict and conflicts == 1:
                     continue
+                self._streams.cancel(expected)
                 raise _wrap(exc) from exc
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure) as exc:
                 # A deadlock or a serialization failure rolled the whole transaction
@@ -174,20 +176,37 @@ class PostgresWorkflowStore:
                 # row; a worker's claim the queue row, then the run.)
                 rollbacks += 1
                 if rollbacks > ROLLBACK_RETRIES:
+                    self._streams.cancel(expected)
                     raise _wrap(exc) from exc
                 await asyncio.sleep(random.uniform(0.001, 0.01) * rollbacks)
                 continue
             except BaseException as exc:
+                self._streams.cancel(expected)
                 _raise_wrapped(exc)
             for run in known:
                 self._known.put(run)
-            # Wake local waiters now; other processes hear the NOTIFY.
-            for channel, payload in notes:
-                self._notifier.dispatch(channel, payload)
-            if paths and self._conversations is not None:
-                for path in paths:
-                    self._conversations.notify_appended(path)
+            self._committed(notes, paths, appends, expected)
             return result
+
+    def _committed(
+        self,
+        notes: Sequence[tuple[str, str]],
+        paths: set[str],
+        appends: list[StreamAppend],
+        expected: Sequence[str],
+    ) -> None:
+        """Tell this process what a transaction wrote, once it has committed."""
+        # Stream appends go on the followers' taps; their notes are not dispatched here
+        # (that would make the followers read them back), and their echoes are dropped.
+        tapped = self._streams.committed(appends, expected)
+        _, _, stream_channel = channels(self._namespace)
+        # Wake local waiters now; other processes hear the NOTIFY.
+        for channel, payload in notes:
+            if channel != stream_channel or payload not in tapped:
+                self._notifier.dispatch(channel, payload)
+        if paths and self._conversations is not None:
+            for path in paths:
+                self._conversations.notify_appended(path)
 
     async def _sql(self, fn: Callable[[Conn], T]) -> T:
         """Run `fn`, which reads or makes one write, with no transaction around it.
@@ -367,22 +386,22 @@ class PostgresWorkflowStore:
         """`commit` with its writes, the run's part decided on the copy; None: not done."""
         _, run_channel, _ = channels(self._namespace)
         run_notes = [(run_channel, commit.run_id)] if fast.finished else []
+        expected = self._streams.expect(commit.writes)
         try:
-            stamp, notes, paths = await asyncio.get_running_loop().run_in_executor(
+            stamp, notes, paths, appends = await asyncio.get_running_loop().run_in_executor(
                 self._executor, self._in_txn_fast, fast, commit.writes, run_notes
             )
-        except Exception as exc:
+        except BaseException as exc:
+            self._streams.cancel(expected)
+            if not isinstance(exc, Exception):
+                raise
             # The run changed under the copy, or a write was refused: nothing was
             # written, and the ordinary path decides (and raises what holds).
             log.debug("run %s: commit on the copy refused (%s)", commit.run_id, exc)
             self._known.drop(commit.run_id)
             return None
         self._known.put(fast.known(stamp))
-        for channel, payload in notes:
-            self._notifier.dispatch(channel, payload)
-        if paths and self._conversations is not None:
-            for path in paths:
-                self._conversations.notify_appended(path)
+        self._committed(notes, paths, appends, expected)
         return fast.result
 
     async def renew_lease(

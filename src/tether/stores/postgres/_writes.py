@@ -49,8 +49,10 @@ SELECT first FROM s
 # The same append held for a later round trip (perhaps the COMMIT's): a closed stream
 # fails it on the server (a division by the zero rows appended), so the transaction is
 # aborted before a COMMIT behind it runs; `_Txn` raises the write's refusal for it.
+# Otherwise it returns the first chunk's index, for this process's followers.
 _APPEND_STREAM_HELD = _APPEND_STREAM.replace(
-    "SELECT first FROM s", "SELECT 1 / (SELECT count(*)::int FROM s)"
+    "SELECT first FROM s",
+    "SELECT (SELECT first FROM s) + 0 * (1 / (SELECT count(*)::int FROM s))",
 )
 
 # A conversation append decided by the statement itself (`PostgresWrites.append_checked`):
@@ -181,6 +183,9 @@ class PostgresWrites:
         self._streams = streams
         self._announce = announce
         self.paths: set[str] = set()
+        #: The stream appends made: (run id, name, first index, chunks), for the taps
+        #: once the transaction has committed (a held one's index comes with its trip).
+        self.stream_appends: list[tuple[str, str, int, list[bytes]]] = []
 
     def ledger(self) -> _LedgerTx:
         now = self._now
@@ -197,12 +202,20 @@ class PostgresWrites:
         data = [bytes(c) for c in write.chunks]
         params = {"r": write.run_id, "n": write.name, "k": len(data), "d": data}
         closed = InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+        run_id, name = write.run_id, write.name
+
+        def take(first: Any) -> None:
+            self.stream_appends.append((run_id, name, int(first), data))
+
         if self._held is not None:
-            # Nothing reads its index: it goes with the next statement, and a closed
-            # stream fails it on the server, before any COMMIT sent behind it.
-            self._held.hold(_APPEND_STREAM_HELD, params, closed)
-        elif self._conn.execute(_APPEND_STREAM, params).fetchone() is None:
-            raise closed
+            # The rules do not read its index: it goes with the next statement, and a
+            # closed stream fails it on the server, before any COMMIT sent behind it.
+            self._held.hold_returning(_APPEND_STREAM_HELD, params, closed, take)
+        else:
+            row = self._conn.execute(_APPEND_STREAM, params).fetchone()
+            if row is None:
+                raise closed
+            take(row[0])
         self._streams.add(stream_key(write.run_id, write.name))
 
     def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
