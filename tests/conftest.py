@@ -5,7 +5,7 @@ import fcntl
 import os
 import secrets
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -150,3 +150,21 @@ def pg_namespace(pg_url: str) -> Iterator[str]:
     namespace = f"t_{secrets.token_hex(6)}"
     yield namespace
     drop_namespace(pg_url, namespace)
+
+
+@pytest.fixture
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], list[int]]:
+    """Counts a workflow store's stream reads: `reads = count_reads(store)` (their starts)."""
+
+    def count(store: Any) -> list[int]:
+        reads: list[int] = []
+        original = store.read_stream
+
+        async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
+            reads.append(kw.get("start", 0))
+            return await original(run_id, name, **kw)
+
+        monkeypatch.setattr(store, "read_stream", read_stream)
+        return reads
+
+    return count

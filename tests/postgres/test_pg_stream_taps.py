@@ -11,7 +11,7 @@ may have lost included).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -32,24 +32,12 @@ async def other(pg_url: str, pg_namespace: str, pg_backend: PostgresBackend) -> 
         await backend.close()
 
 
-def _count_reads(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    reads: list[int] = []
-    original = store.read_stream
-
-    async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
-        reads.append(kw.get("start", 0))
-        return await original(run_id, name, **kw)
-
-    monkeypatch.setattr(store, "read_stream", read_stream)
-    return reads
-
-
 async def test_another_process_appends_are_heard_and_interleave_in_order(
-    pg_backend: PostgresBackend, other: Any, monkeypatch: pytest.MonkeyPatch
+    pg_backend: PostgresBackend, other: Any, count_reads: Callable[[Any], list[int]]
 ) -> None:
     mine = pg_backend.stores.workflow
     await mine.write_stream("r1", "out", [b"0"])
-    reads = _count_reads(mine, monkeypatch)
+    reads = count_reads(mine)
     # Longer than a test waits: only a notification or a tap delivers in time.
     source = mine.follow_stream("r1", "out", poll_interval=3600)
     try:
@@ -70,11 +58,11 @@ async def test_another_process_appends_are_heard_and_interleave_in_order(
 
 
 async def test_a_lost_listener_connection_makes_followers_read(
-    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+    pg_backend: PostgresBackend, count_reads: Callable[[Any], list[int]]
 ) -> None:
     store = pg_backend.stores.workflow
     await store.write_stream("r1", "out", [b"a"])
-    reads = _count_reads(store, monkeypatch)
+    reads = count_reads(store)
     source = store.follow_stream("r1", "out", poll_interval=3600)
     try:
         assert (await anext(source)).data == b"a"
@@ -95,7 +83,7 @@ async def test_a_lost_listener_connection_makes_followers_read(
 
 
 async def test_appends_riding_on_commits_are_handed_over_and_closes_are_read(
-    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+    pg_backend: PostgresBackend, count_reads: Callable[[Any], list[int]]
 ) -> None:
     # A step's events ride on its commit (`AppendStream` among `Commit.writes`): on the
     # one-round-trip path with writes (the first commit here, the run's copy fresh from
@@ -113,7 +101,7 @@ async def test_appends_riding_on_commits_are_handed_over_and_closes_are_read(
     assert claim.run is not None
     head = claim.run.head
     await store.write_stream("r1", "out", [b"a"])
-    reads = _count_reads(store, monkeypatch)
+    reads = count_reads(store)
     source = store.follow_stream("r1", "out", poll_interval=3600)
     try:
         assert (await anext(source)).data == b"a"

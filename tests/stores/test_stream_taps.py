@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,27 +79,15 @@ def store(backend: Backend) -> Any:
     return backend.stores.workflow
 
 
-def _count_reads(store: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    reads: list[int] = []
-    original = store.read_stream
-
-    async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
-        reads.append(kw.get("start", 0))
-        return await original(run_id, name, **kw)
-
-    monkeypatch.setattr(store, "read_stream", read_stream)
-    return reads
-
-
 async def _take(source: AsyncIterator[StreamChunk], n: int) -> list[StreamChunk]:
     return [await anext(source) for _ in range(n)]
 
 
 async def test_a_follower_reads_nothing_this_process_appends(
-    store: Any, monkeypatch: pytest.MonkeyPatch
+    store: Any, count_reads: Callable[[Any], list[int]]
 ) -> None:
     await store.write_stream("r1", "out", [b"a", b"b"])
-    reads = _count_reads(store, monkeypatch)
+    reads = count_reads(store)
     source = store.follow_stream("r1", "out", poll_interval=3600)
     try:
         assert [c.data for c in await _take(source, 2)] == [b"a", b"b"]
@@ -152,9 +140,7 @@ asyncio.run(main())
 """
 
 
-async def test_sqlite_followers_see_another_process_append_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_sqlite_followers_see_another_process_append_at_once(tmp_path: Path) -> None:
     path = tmp_path / "t.db"
     async with tether.open_backend(f"sqlite:///{path}") as backend:
         store = backend.stores.workflow

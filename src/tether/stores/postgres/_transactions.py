@@ -23,7 +23,7 @@ from . import _fast
 from ._schema import SERVER_NOW
 from ._statements import _TXN_NOW
 from ._txn import Conn, HeldConn, _Txn
-from ._writes import PostgresWrites, read_ahead
+from ._writes import PostgresWrites, WritesAhead, read_ahead
 
 __all__ = ["StreamAppend", "TxnScope", "run_fast_in_txn", "run_in_txn"]
 
@@ -97,20 +97,8 @@ def run_in_txn(
             txn.lead = cursors[-1]
         if writes:
             # The other stores' writes first (see `stores._writes`): every transaction
-            # locks ledger sessions and streams before the run row. Their statements go
-            # out behind each other's buffered writes, and writes nobody reads go with
-            # the next statement: fewer round trips.
-            held = HeldConn(txn)
-            targets = PostgresWrites(
-                cast(Conn, held),
-                scope.namespace,
-                txn.streams,
-                scope.announce,
-                now=txn.now,
-                held=held,
-                ahead=ahead,
-            )
-            apply_writes(targets, writes)
+            # locks ledger sessions and streams before the run row.
+            targets = _apply(txn, scope, writes, ahead)
             paths = targets.paths
             appends = targets.stream_appends
         result = fn(txn)
@@ -149,18 +137,7 @@ def run_fast_in_txn(
         ahead = read_ahead(writes, checked=True)
         if ahead is not None:
             ahead.take(txn.read_many(ahead.statements(scope.namespace)))
-        held = HeldConn(txn)
-        targets = PostgresWrites(
-            cast(Conn, held),
-            scope.namespace,
-            txn.streams,
-            scope.announce,
-            now=txn.now,
-            held=held,
-            ahead=ahead,
-            checked=True,
-        )
-        apply_writes(targets, writes)
+        targets = _apply(txn, scope, writes, ahead, checked=True)
         run_id = fast.run.run_id
         (first, params), *rest = _fast.statements(fast, run_notes)
         txn.hold_stamped(first, params, run_id)
@@ -173,6 +150,35 @@ def run_fast_in_txn(
         _roll_back(conn)
         raise
     return stamp, [*run_notes, *notes], targets.paths, targets.stream_appends
+
+
+def _apply(
+    txn: _Txn,
+    scope: TxnScope,
+    writes: Sequence[StoreWrite],
+    ahead: WritesAhead | None,
+    *,
+    checked: bool = False,
+) -> PostgresWrites:
+    """Apply the other stores' writes in `txn`; the targets, with what they appended.
+
+    Their statements go out behind each other's buffered writes, and writes nobody reads
+    go with the next statement: fewer round trips. `checked`: conversation appends check
+    the stream in their own statement (see `PostgresWrites.append_checked`).
+    """
+    held = HeldConn(txn)
+    targets = PostgresWrites(
+        cast(Conn, held),
+        scope.namespace,
+        txn.streams,
+        scope.announce,
+        now=txn.now,
+        held=held,
+        ahead=ahead,
+        checked=checked,
+    )
+    apply_writes(targets, writes)
+    return targets
 
 
 def _roll_back(conn: Conn) -> None:
