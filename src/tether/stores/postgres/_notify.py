@@ -71,13 +71,13 @@ def stream_of_key(key: str) -> tuple[str, str] | None:
 class Echoes:
     """Notifications this process will hear of its own stream appends, per stream.
 
-    A `write_stream` append reaches this process's followers on their taps; its
-    NOTIFY, heard back by the listener, then says nothing new to them. Each append is
-    counted before it is sent (its notification may be heard before the write
-    returns) and uncounted if it failed; a notification heard while its stream has
-    a count is that echo and is dropped. A count is never wrong for long: the only
-    way to miss a notification is to lose the listener's connection, and that clears
-    every count (`clear`) as the followers are told to read.
+    An append this process makes (a `write_stream`, or one riding on a commit) reaches
+    its followers on their taps; its NOTIFY, heard back by the listener, then says
+    nothing new to them. Each write is counted before it is sent (its notification may
+    be heard before the write returns) and uncounted if it failed; a notification heard
+    while its stream has a count is that echo and is dropped. A count is never wrong
+    for long: the only way to miss a notification is to lose the listener's
+    connection, and that clears every count (`clear`) as the followers are told to read.
     """
 
     def __init__(self) -> None:
