@@ -19,7 +19,6 @@ from ._attachments import load_attachments
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
 from ._event_data import MessageCompleted, MessageDelta, ToolCallRef
-from ._transcript import to_messages
 from ._watch import Watch
 from ._work import StepWork
 from .models import ModelRequest, ModelResponse, ModelSettings, ResponseComplete, TextDelta
@@ -37,7 +36,7 @@ async def _request(work: StepWork) -> ModelRequest:
     )
     return ModelRequest(
         instructions=agent.instructions or None,
-        messages=tuple(to_messages(work.entries, files)),
+        messages=tuple(work.transcript.to_messages(work.entries, files)),
         tools=tuple(t.definition() for t in agent.tools),
         settings=ModelSettings(max_tokens=agent.max_tokens),
     )

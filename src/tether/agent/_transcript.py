@@ -43,11 +43,28 @@ TRANSCRIPT_CACHE_SIZE = 256
 
 
 @dataclass(slots=True)
+class Converted:
+    """What `to_messages` made of a transcript's settled prefix, to go on from."""
+
+    #: Entries converted: every tool call among them has its result among them.
+    upto: int
+    #: The last of them, to tell the same list (entries are only ever appended).
+    last: Any
+    #: Their messages.
+    messages: list[ChatMessage]
+    #: Whether they were converted with the files' bytes.
+    with_files: bool
+    #: The ids of their tool calls.
+    calls: frozenset[str]
+
+
+@dataclass(slots=True)
 class _Cached:
     offset: str
     entries: list[Any]
     # (producer id, epoch) -> next producer sequence, from the batches read
     sequences: dict[tuple[str, int], int] = field(default_factory=dict)
+    converted: Converted | None = None
 
 
 class TranscriptCache:
@@ -101,7 +118,7 @@ class Transcript:
         """Every entry, in order (typed: `TranscriptEntry`)."""
         cached = self._cache.get(self.path) if self._cache is not None else None
         state = (
-            _Cached(cached.offset, list(cached.entries), dict(cached.sequences))
+            _Cached(cached.offset, list(cached.entries), dict(cached.sequences), cached.converted)
             if cached is not None
             else _Cached(OFFSET_START, [])
         )
@@ -115,12 +132,31 @@ class Transcript:
             if page.up_to_date or not page.batches:
                 break
         if self._cache is not None:
-            self._cache.put(self.path, _Cached(state.offset, list(state.entries), state.sequences))
+            self._cache.put(
+                self.path,
+                _Cached(state.offset, list(state.entries), state.sequences, state.converted),
+            )
         if self.producer is not None and self._next_sequence is None:
             self._next_sequence = state.sequences.get(
                 (self.producer.producer_id, self.producer.epoch), 0
             )
         return state.entries
+
+    def to_messages(
+        self, entries: Sequence[Any], files: Mapping[str, AttachmentData] | None = None
+    ) -> list[ChatMessage]:
+        """`to_messages` of `entries` (this transcript's, perhaps with more after them).
+
+        The settled prefix converted last time is kept with the cached transcript, so a
+        long session's request is built from the entries added since, not from all.
+        """
+        cached = self._cache.get(self.path) if self._cache is not None else None
+        if cached is None:
+            return to_messages(entries, files)
+        # Only what the cache holds is settled: the entries this step recorded are
+        # read back as other objects by the next step.
+        out, cached.converted = _convert(entries, files, cached.converted, len(cached.entries))
+        return out
 
     def append(self, entries: Sequence[Any]) -> AppendRecords:
         """The write appending `entries` as the next batch (read `entries()` first)."""
@@ -183,36 +219,77 @@ def to_messages(
     that leaves a call unanswered.
     """
     listed = list(entries)
-    results = {e.call_id: e for e in listed if isinstance(e, ToolResultEntry)}
-    out: list[ChatMessage] = []
-    for entry in listed:
+    out, _ = _convert(listed, files, None, 0)
+    return out
+
+
+def _convert(
+    entries: Sequence[Any],
+    files: Mapping[str, AttachmentData] | None,
+    before: Converted | None,
+    limit: int,
+) -> tuple[list[ChatMessage], Converted | None]:
+    """`to_messages`, going on from `before` when it converted a prefix of `entries`.
+
+    The settled prefix returned covers at most the first `limit` entries.
+
+    A prefix is settled when no tool call in it lacks a result (in the whole list):
+    nothing appended later can change its messages then (attachments are immutable,
+    by id), unless a later result answers one of its calls again, which starts over.
+    Returns the messages and the longest settled prefix's conversion.
+    """
+    if before is not None and not (
+        0 < before.upto <= len(entries)
+        and entries[before.upto - 1] is before.last
+        and before.with_files == (files is not None)
+    ):
+        before = None
+    start = 0 if before is None else before.upto
+    results = {e.call_id: e for e in entries[start:] if isinstance(e, ToolResultEntry)}
+    if before is not None and not before.calls.isdisjoint(results):
+        return _convert(entries, files, None, limit)
+    out: list[ChatMessage] = [] if before is None else list(before.messages)
+    calls: list[str] = [] if before is None else list(before.calls)
+    # Where the settled prefix ends: entries, messages, calls (copied once, at the end).
+    mark: tuple[int, int, int] | None = None
+    unanswered = False
+    for i in range(start, len(entries)):
+        entry = entries[i]
         if isinstance(entry, UserEntry):
             carried = tuple(files[ref.id] for ref in entry.attachments) if files is not None else ()
             out.append(UserMessage(text=entry.text, attachments=carried))
         elif isinstance(entry, ContextEntry):
             out.append(UserMessage(text=context_message(entry)))
         elif isinstance(entry, AssistantEntry):
-            calls = tuple(_call(c) for c in entry.tool_calls)
-            out.append(AssistantMessage(text=entry.text, tool_calls=calls))
+            tool_calls = tuple(_call(c) for c in entry.tool_calls)
+            out.append(AssistantMessage(text=entry.text, tool_calls=tool_calls))
             for call in entry.tool_calls:
+                calls.append(call.call_id)
                 result = results.get(call.call_id)
-                if result is None:
-                    out.append(
-                        ToolResultMessage(
-                            call_id=call.call_id,
-                            name=call.name,
-                            content="No result was recorded for this call (it did not run "
-                            "to an end).",
-                            is_error=True,
-                        )
-                    )
-                else:
-                    out.append(
-                        ToolResultMessage(
-                            call_id=result.call_id,
-                            name=result.name,
-                            content=result.content,
-                            is_error=result.is_error,
-                        )
-                    )
-    return out
+                unanswered = unanswered or result is None
+                out.append(_result_message(call, result))
+        if not unanswered and i < limit:
+            mark = (i + 1, len(out), len(calls))
+    if mark is None:
+        return out, before
+    upto, length, called = mark
+    return out, Converted(
+        upto=upto,
+        last=entries[upto - 1],
+        messages=out[:length],
+        with_files=files is not None,
+        calls=frozenset(calls[:called]),
+    )
+
+
+def _result_message(call: Any, result: ToolResultEntry | None) -> ToolResultMessage:
+    if result is None:
+        return ToolResultMessage(
+            call_id=call.call_id,
+            name=call.name,
+            content="No result was recorded for this call (it did not run to an end).",
+            is_error=True,
+        )
+    return ToolResultMessage(
+        call_id=result.call_id, name=result.name, content=result.content, is_error=result.is_error
+    )
