@@ -1,9 +1,10 @@
 """A long session's model request is built from what was added since the last one.
 
 `Transcript.to_messages` keeps what it made of the transcript's settled prefix (no
-tool call in it without a result) with the cached transcript and goes on from there;
-whatever the history (results recorded after a steering message, calls never
-answered, a call answered twice), the messages are exactly `to_messages` of the whole.
+tool call in it without a result) with the cached transcript, without attachments'
+bytes, and goes on from there; whatever the history (results recorded after a
+steering message, calls never answered, a call answered twice, files), the messages
+are exactly `to_messages` of the whole.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tether.agent._attachments import Attachment
 from tether.agent._entries import (
     AssistantEntry,
     ContextEntry,
@@ -19,6 +21,10 @@ from tether.agent._entries import (
     UserEntry,
 )
 from tether.agent._transcript import _convert, to_messages
+from tether.agent.models import AttachmentData
+
+FILE = Attachment(id="att_1", mime_type="image/png", size=3, sha256="0" * 64)
+BYTES = {"att_1": AttachmentData(data=b"png", mime_type="image/png")}
 
 
 def _history(seed: int, n: int) -> list[Any]:
@@ -28,7 +34,10 @@ def _history(seed: int, n: int) -> list[Any]:
     for i in range(n):
         roll = rng.random()
         if roll < 0.3:
-            entries.append(UserEntry(turn_id=f"t{i}", submission_id=f"m{i}", text=f"u{i}"))
+            files = (FILE,) if rng.random() < 0.2 else ()
+            entries.append(
+                UserEntry(turn_id=f"t{i}", submission_id=f"m{i}", text=f"u{i}", attachments=files)
+            )
         elif roll < 0.6:
             calls = tuple(
                 ToolCallEntry(call_id=f"c{i}_{j}", name="f", arguments={"j": j})
@@ -60,10 +69,12 @@ def test_going_on_from_the_settled_prefix_gives_the_whole_conversion() -> None:
             # `limit`), so the settled prefix never covers them.
             total += 1
             went_on += before is not None
-            out, before = _convert(entries[:k], None, before, max(0, k - 3))
-            assert out == to_messages(entries[:k]), (seed, k)
+            out, before = _convert(entries[:k], BYTES, before, max(0, k - 3))
+            assert out == to_messages(entries[:k], BYTES), (seed, k)
             if before is not None:
                 assert before.upto <= max(0, k - 3)
+                # The cached conversion never holds attachments' bytes.
+                assert all(not getattr(m, "attachments", ()) for m in before.messages)
     assert went_on > total // 2  # most conversions went on from a settled prefix
 
 
@@ -76,5 +87,5 @@ def test_another_list_or_files_start_over() -> None:
     reread = [type(e)(**{f: getattr(e, f) for f in e.__dataclass_fields__}) for e in entries]
     again, fresh = _convert(reread, None, before, len(reread))  # other objects: afresh
     assert again == out and fresh is not None and fresh.last is reread[fresh.upto - 1]
-    with_files, _ = _convert(entries, {}, before, len(entries))
-    assert with_files == to_messages(entries, {})
+    with_files, _ = _convert(entries, BYTES, before, len(entries))
+    assert with_files == to_messages(entries, BYTES)

@@ -50,12 +50,15 @@ class Converted:
     upto: int
     #: The last of them, to tell the same list (entries are only ever appended).
     last: Any
-    #: Their messages.
+    #: Their messages, those with files kept without the bytes (see `attached`).
     messages: list[ChatMessage]
     #: Whether they were converted with the files' bytes.
     with_files: bool
     #: The ids of their tool calls.
     calls: frozenset[str]
+    #: The user messages that carry files, by position: given their bytes at each use,
+    #: so a cached transcript never holds attachments' bytes.
+    attached: tuple[tuple[int, UserEntry], ...] = ()
 
 
 @dataclass(slots=True)
@@ -249,15 +252,19 @@ def _convert(
     if before is not None and not before.calls.isdisjoint(results):
         return _convert(entries, files, None, limit)
     out: list[ChatMessage] = [] if before is None else list(before.messages)
+    attached: list[tuple[int, UserEntry]] = [] if before is None else list(before.attached)
+    for position, user in attached:
+        out[position] = _user_message(user, files)
     calls: list[str] = [] if before is None else list(before.calls)
-    # Where the settled prefix ends: entries, messages, calls (copied once, at the end).
-    mark: tuple[int, int, int] | None = None
+    # Where the settled prefix ends: entries, messages, calls, files (copied at the end).
+    mark: tuple[int, int, int, int] | None = None
     unanswered = False
     for i in range(start, len(entries)):
         entry = entries[i]
         if isinstance(entry, UserEntry):
-            carried = tuple(files[ref.id] for ref in entry.attachments) if files is not None else ()
-            out.append(UserMessage(text=entry.text, attachments=carried))
+            if entry.attachments:
+                attached.append((len(out), entry))
+            out.append(_user_message(entry, files))
         elif isinstance(entry, ContextEntry):
             out.append(UserMessage(text=context_message(entry)))
         elif isinstance(entry, AssistantEntry):
@@ -269,17 +276,26 @@ def _convert(
                 unanswered = unanswered or result is None
                 out.append(_result_message(call, result))
         if not unanswered and i < limit:
-            mark = (i + 1, len(out), len(calls))
+            mark = (i + 1, len(out), len(calls), len(attached))
     if mark is None:
         return out, before
-    upto, length, called = mark
+    upto, length, called, with_bytes = mark
+    kept = out[:length]
+    for position, user in attached[:with_bytes]:
+        kept[position] = UserMessage(text=user.text)
     return out, Converted(
         upto=upto,
         last=entries[upto - 1],
-        messages=out[:length],
+        messages=kept,
         with_files=files is not None,
         calls=frozenset(calls[:called]),
+        attached=tuple(attached[:with_bytes]),
     )
+
+
+def _user_message(entry: UserEntry, files: Mapping[str, AttachmentData] | None) -> UserMessage:
+    carried = tuple(files[ref.id] for ref in entry.attachments) if files is not None else ()
+    return UserMessage(text=entry.text, attachments=carried)
 
 
 def _result_message(call: Any, result: ToolResultEntry | None) -> ToolResultMessage:
