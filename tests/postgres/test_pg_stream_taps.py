@@ -11,12 +11,13 @@ may have lost included).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
-from tether.stores import AppendStream, Commit, NewEvent, NewRun
+from tether.stores import AppendStream, Commit, NewEvent, NewRun, StreamChunk
 from tether.stores.postgres import PostgresBackend
 
 pytestmark = pytest.mark.postgres
@@ -32,16 +33,28 @@ async def other(pg_url: str, pg_namespace: str, pg_backend: PostgresBackend) -> 
         await backend.close()
 
 
+@contextlib.asynccontextmanager
+async def _following(store: Any) -> AsyncIterator[AsyncIterator[StreamChunk]]:
+    """A follower of stream "out" of run "r1", past the chunk written before it began.
+
+    Its poll interval is longer than any test waits: only a tap or a notification
+    delivers in time.
+    """
+    await store.write_stream("r1", "out", [b"first"])
+    source = store.follow_stream("r1", "out", poll_interval=3600)
+    try:
+        assert (await anext(source)).data == b"first"
+        yield source
+    finally:
+        await source.aclose()
+
+
 async def test_another_process_appends_are_heard_and_interleave_in_order(
     pg_backend: PostgresBackend, other: Any, count_reads: Callable[[Any], list[int]]
 ) -> None:
     mine = pg_backend.stores.workflow
-    await mine.write_stream("r1", "out", [b"0"])
     reads = count_reads(mine)
-    # Longer than a test waits: only a notification or a tap delivers in time.
-    source = mine.follow_stream("r1", "out", poll_interval=3600)
-    try:
-        assert (await anext(source)).data == b"0"
+    async with _following(mine) as source:
         got = []
         for i in range(1, 13):
             writer = other if i % 3 == 0 else mine
@@ -53,19 +66,14 @@ async def test_another_process_appends_are_heard_and_interleave_in_order(
         await asyncio.sleep(0.05)  # the echoes are heard, and dropped
         # The other backend's 4 appends were read; this one's 8 came on the tap.
         assert len(reads) - 1 == 4, reads
-    finally:
-        await source.aclose()  # type: ignore[attr-defined]
 
 
 async def test_a_lost_listener_connection_makes_followers_read(
     pg_backend: PostgresBackend, count_reads: Callable[[Any], list[int]]
 ) -> None:
-    store = pg_backend.stores.workflow
-    await store.write_stream("r1", "out", [b"a"])
+    store: Any = pg_backend.stores.workflow
     reads = count_reads(store)
-    source = store.follow_stream("r1", "out", poll_interval=3600)
-    try:
-        assert (await anext(source)).data == b"a"
+    async with _following(store) as source:
         await asyncio.sleep(0.05)
         before = len(reads)
         # What the listener announces when it reconnects: anything may have been lost.
@@ -78,8 +86,6 @@ async def test_a_lost_listener_connection_makes_followers_read(
         assert len(reads) == before + 1
         await store.write_stream("r1", "out", [b"b"])
         assert (await asyncio.wait_for(pending, 5)).data == b"b"
-    finally:
-        await source.aclose()  # type: ignore[attr-defined]
 
 
 async def test_appends_riding_on_commits_are_handed_over_and_closes_are_read(
@@ -100,11 +106,8 @@ async def test_appends_riding_on_commits_are_handed_over_and_closes_are_read(
     claim = await store.claim_run("r1", owner="w1", lease_seconds=30)
     assert claim.run is not None
     head = claim.run.head
-    await store.write_stream("r1", "out", [b"a"])
     reads = count_reads(store)
-    source = store.follow_stream("r1", "out", poll_interval=3600)
-    try:
-        assert (await anext(source)).data == b"a"
+    async with _following(store) as source:
         await asyncio.sleep(0.05)
         before = len(reads)
         for n in range(1, 4):
@@ -131,5 +134,3 @@ async def test_appends_riding_on_commits_are_handed_over_and_closes_are_read(
         with pytest.raises(StopAsyncIteration):
             await asyncio.wait_for(anext(source), 5)
         assert len(reads) > before
-    finally:
-        await source.aclose()  # type: ignore[attr-defined]
