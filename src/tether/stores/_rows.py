@@ -16,6 +16,8 @@ import orjson
 from ._records import (
     EventRecord,
     HookRecord,
+    Message,
+    NewMessage,
     RunRecord,
     StepRecord,
     WaitRecord,
@@ -46,6 +48,7 @@ __all__ = [
     "label_values",
     "labeled_runs_query",
     "labels_text",
+    "leased_message",
     "placeholders",
     "purge_run_statements",
     "run_from_row",
@@ -322,6 +325,17 @@ class Statements:
     active_children: str
     #: One row of ``tether_run_labels`` (a label already there keeps its row).
     insert_label: str
+    #: A queue message delivered as it is written (`leased_message` gives the rest).
+    insert_leased_message: str
+    #: Whether an undelivered message carries a key (queue, key).
+    pending_key: str
+    #: Drop a message by id, or the undelivered one with a key (queue, key).
+    delete_message: str
+    #: Ack a message its owner holds (id, owner).
+    ack_message: str
+    drop_pending: str
+    #: Give a leased message back, available again at a time (available_at, id).
+    release_message: str
 
 
 def statements(mark: str) -> Statements:
@@ -359,7 +373,41 @@ def statements(mark: str) -> Statements:
             f"INSERT INTO tether_run_labels ({LABEL_COLS}) VALUES ({placeholders(4, mark)}) "
             f"ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value"
         ),
+        insert_leased_message=(
+            "INSERT INTO tether_queue (message_id, queue, payload, available_at, "
+            "idempotency_key, lease_owner, lease_expires_at, deliveries, created_at) "
+            f"VALUES ({placeholders(7, mark)}, 1, {mark})"
+        ),
+        pending_key=(
+            f"SELECT 1 FROM tether_queue WHERE queue = {mark} AND idempotency_key = {mark} "
+            "AND lease_owner IS NULL"
+        ),
+        delete_message=f"DELETE FROM tether_queue WHERE message_id = {mark}",
+        ack_message=f"DELETE FROM tether_queue WHERE message_id = {mark} AND lease_owner = {mark}",
+        drop_pending=(
+            f"DELETE FROM tether_queue WHERE queue = {mark} AND idempotency_key = {mark} "
+            "AND lease_owner IS NULL"
+        ),
+        release_message=(
+            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
+            f"available_at = {mark} WHERE message_id = {mark}"
+        ),
     )
+
+
+def leased_message(
+    message_id: str, m: NewMessage, owner: str, until: float
+) -> tuple[tuple[Any, ...], Message]:
+    """The parameters of `Statements.insert_leased_message`, and the message it writes."""
+    values = (
+        message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
+        m.available_at,
+    )  # fmt: skip
+    message = Message(
+        message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
+        lease_owner=owner, lease_expires_at=until,
+    )  # fmt: skip
+    return values, message
 
 
 def labeled_runs_query(

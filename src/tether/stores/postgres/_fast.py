@@ -61,10 +61,8 @@ _FAST_COMMIT = "SELECT tether_step_commit({})".format(
 _FAST_END = "SELECT tether_step_end({})".format(
     ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _STEP_WIDTH + 6))
 )
-_ACK = "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s"
-_DROP_PENDING = (
-    "DELETE FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND lease_owner IS NULL"
-)
+_ACK = rows.statements("%s").ack_message
+_DROP_PENDING = rows.statements("%s").drop_pending
 _STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
 
 

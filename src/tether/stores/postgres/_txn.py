@@ -512,26 +512,13 @@ class _Txn:
         return str(row[0])
 
     def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
-        message_id = new_ulid("msg_")
-        self._later(
-            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
-            "lease_owner, lease_expires_at, deliveries, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, 1, %s)",
-            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
-             m.available_at),
-        )  # fmt: skip
-        return Message(
-            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
-            lease_owner=owner, lease_expires_at=until,
-        )  # fmt: skip
+        values, message = rows.leased_message(new_ulid("msg_"), m, owner, until)
+        self._later(_SQL.insert_leased_message, values)
+        return message
 
     def ack(self, message_id: str, owner: str) -> bool:
         # RETURNING, not rowcount: in pipeline mode rowcount is unknown until a sync.
-        row = self._read(
-            "DELETE FROM tether_queue WHERE message_id = %s AND lease_owner = %s "
-            "RETURNING message_id",
-            (message_id, owner),
-        ).fetchone()
+        row = self._read(f"{_SQL.ack_message} RETURNING message_id", (message_id, owner)).fetchone()
         return row is not None
 
     def nack(self, message_id: str, owner: str, available_at: float) -> bool:
@@ -545,30 +532,15 @@ class _Txn:
         queue, key = row
         if available_at <= self.now:
             self.queues.add(queue)
-        if (
-            key is not None
-            and self._read(
-                "SELECT 1 FROM tether_queue WHERE queue = %s AND idempotency_key = %s AND "
-                "lease_owner IS NULL",
-                (queue, key),
-            ).fetchone()
-        ):
+        if key is not None and self._read(_SQL.pending_key, (queue, key)).fetchone():
             # A newer undelivered message carries the key; this one is redundant.
-            self._later("DELETE FROM tether_queue WHERE message_id = %s", (message_id,))
+            self._later(_SQL.delete_message, (message_id,))
             return True
-        self._later(
-            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
-            "available_at = %s WHERE message_id = %s",
-            (available_at, message_id),
-        )
+        self._later(_SQL.release_message, (available_at, message_id))
         return True
 
     def drop_pending(self, queue: str, idempotency_key: str) -> None:
-        self._later(
-            "DELETE FROM tether_queue WHERE queue = %s AND idempotency_key = %s "
-            "AND lease_owner IS NULL",
-            (queue, idempotency_key),
-        )
+        self._later(_SQL.drop_pending, (queue, idempotency_key))
 
 
 class HeldConn:

@@ -169,24 +169,12 @@ class _Txn:
         return message_id
 
     def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
-        message_id = new_ulid("msg_")
-        self.c.execute(
-            "INSERT INTO tether_queue (message_id, queue, payload, available_at, idempotency_key, "
-            "lease_owner, lease_expires_at, deliveries, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)",
-            (message_id, m.queue, m.payload, m.available_at, m.idempotency_key, owner, until,
-             m.available_at),
-        )  # fmt: skip
-        return Message(
-            message_id=message_id, queue=m.queue, payload=m.payload, deliveries=1,
-            lease_owner=owner, lease_expires_at=until,
-        )  # fmt: skip
+        values, message = rows.leased_message(new_ulid("msg_"), m, owner, until)
+        self.c.execute(_SQL.insert_leased_message, values)
+        return message
 
     def ack(self, message_id: str, owner: str) -> bool:
-        cur = self.c.execute(
-            "DELETE FROM tether_queue WHERE message_id = ? AND lease_owner = ?", (message_id, owner)
-        )
-        return cur.rowcount == 1
+        return self.c.execute(_SQL.ack_message, (message_id, owner)).rowcount == 1
 
     def nack(self, message_id: str, owner: str, available_at: float) -> bool:
         row = self.c.execute(
@@ -199,30 +187,15 @@ class _Txn:
         queue, key = row
         if available_at <= time.time():
             self.ready_queues.add(queue)
-        if (
-            key is not None
-            and self.c.execute(
-                "SELECT 1 FROM tether_queue WHERE queue = ? AND idempotency_key = ? AND "
-                "lease_owner IS NULL",
-                (queue, key),
-            ).fetchone()
-        ):
+        if key is not None and self.c.execute(_SQL.pending_key, (queue, key)).fetchone():
             # A newer undelivered message carries the key; this one is redundant.
-            self.c.execute("DELETE FROM tether_queue WHERE message_id = ?", (message_id,))
+            self.c.execute(_SQL.delete_message, (message_id,))
             return True
-        self.c.execute(
-            "UPDATE tether_queue SET lease_owner = NULL, lease_expires_at = 0, "
-            "available_at = ? WHERE message_id = ?",
-            (available_at, message_id),
-        )
+        self.c.execute(_SQL.release_message, (available_at, message_id))
         return True
 
     def drop_pending(self, queue: str, idempotency_key: str) -> None:
-        self.c.execute(
-            "DELETE FROM tether_queue WHERE queue = ? AND idempotency_key = ? "
-            "AND lease_owner IS NULL",
-            (queue, idempotency_key),
-        )
+        self.c.execute(_SQL.drop_pending, (queue, idempotency_key))
 
 
 def _replay_log(conn: sqlite3.Connection, run_id: str, after: int = 0) -> list[EventRecord]:
