@@ -70,10 +70,39 @@ async def test_a_run_ended_here_hands_its_waiters_the_final_row(
                 *(store.wait_run_terminal(h.run_id, timeout=30) for h in handles)
             )
             assert [r.status for r in ended if r is not None] == ["completed"] * 5
-            # Each waiter read the run once, to start; the end came with the commit.
+            # Started here and not seen to end, no run is read when its waiter arrives;
+            # the end came with the commit.
             run_reads = [fn for fn in reads if ".get_run." in fn.__qualname__]
-            assert len(run_reads) == len(handles)
+            assert run_reads == []
             assert ended == [await store.get_run(h.run_id) for h in handles]
+
+
+async def test_a_run_started_here_and_ended_elsewhere_before_the_wait_is_found(
+    tmp_path: Path,
+) -> None:
+    url = f"sqlite:///{tmp_path}/elsewhere.db"
+    async with tether.open_backend(url) as waiting, tether.open_backend(url) as working:
+        handle = await tether.Client(waiting).start(slow_one, 3)
+        async with tether.Worker(working, registry, poll_interval=0.01):
+            # Ended by the other store's worker before anyone here waits for it.
+            assert await (await tether.Client(working).get(handle.run_id)).result(timeout=30) == 3
+        started = time.monotonic()
+        ended = await waiting.stores.workflow.wait_run_terminal(handle.run_id, timeout=30)
+        assert ended is not None and ended.status == "completed"
+        assert time.monotonic() - started < 5  # the watcher's first read, not the timeout
+
+
+async def test_a_run_ended_here_before_the_wait_is_read_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with tether.open_backend(f"sqlite:///{tmp_path}/before.db") as backend:
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            handle = await tether.Client(backend).start(slow_one, 4)
+            assert await handle.result(timeout=30) == 4
+            reads = count_reads(backend, monkeypatch)
+            ended = await backend.stores.workflow.wait_run_terminal(handle.run_id, timeout=30)
+            assert ended is not None and ended.status == "completed"
+            assert [fn for fn in reads if ".get_run." in fn.__qualname__] != []
 
 
 async def test_a_watcher_read_that_fails_is_tried_again(

@@ -6,6 +6,11 @@ task reads the state of every watched run in one query, at an interval that star
 short when a waiter arrives and backs off while nothing ends: with many callers waiting
 at once (a server starting runs for its requests), one read serves them all instead of
 one read per waiter per poll, which had cost more than the runs themselves.
+
+A run this process created and has not seen end is not read when its waiter arrives
+(most waits are of a run just started): had it ended here, its end would have been
+seen; had it ended in another process, the watcher's first read, `FIRST_POLL` later,
+finds it.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ __all__ = ["RunEnds"]
 #: The watcher's first interval after a waiter arrives, and the longest it backs off to.
 FIRST_POLL = 0.01
 LAST_POLL = 0.2
+#: How many runs created here, not yet seen to end, are remembered (the oldest are
+#: forgotten first: a wait for a forgotten one reads the run, as for any other).
+BORN_HERE = 4096
 
 
 class _Watch:
@@ -45,14 +53,25 @@ class RunEnds:
     def __init__(self, read: Callable[[list[str]], Awaitable[list[RunRecord]]]) -> None:
         self._read = read
         self._watched: dict[str, _Watch] = {}
+        # Insertion-ordered, used as a bounded set.
+        self._born: dict[str, None] = {}
         self._poller: asyncio.Task[None] | None = None
         self._interval = FIRST_POLL
         self._arrived = asyncio.Event()
         self._backed_off = False
 
+    def created(self, run_ids: Iterable[str]) -> None:
+        """Runs this process's commit just created."""
+        born = self._born
+        for run_id in run_ids:
+            born[run_id] = None
+            if len(born) > BORN_HERE:
+                del born[next(iter(born))]
+
     def finished(self, records: Iterable[RunRecord]) -> None:
         """Runs this process's commit just ended: wake their waiters with the rows."""
         for record in records:
+            self._born.pop(record.run_id, None)
             watch = self._watched.get(record.run_id)
             if watch is not None:
                 watch.record = record
@@ -70,10 +89,11 @@ class RunEnds:
             watch = self._watched[run_id] = _Watch()
         watch.waiters += 1
         try:
-            # Watched before this read: an end committed after it wakes the watch.
-            run = await get()
-            if run is None or run.status in TERMINAL_RUN_STATUSES:
-                return run
+            if run_id not in self._born or timeout < FIRST_POLL:
+                # Watched before this read: an end committed after it wakes the watch.
+                run = await get()
+                if run is None or run.status in TERMINAL_RUN_STATUSES:
+                    return run
             self._start_polling()
             await wait_event(watch.ended, timeout)
             if watch.ended.is_set():

@@ -36,6 +36,8 @@ class _Txn:
         self.ready_queues: set[str] = set()
         #: The final rows of the runs the write ended.
         self.finished: list[RunRecord] = []
+        #: The runs the write created.
+        self.created: list[str] = []
         #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
         self.defer_logs = False
         self._runs: dict[str, RunRecord | None] = {}
@@ -56,6 +58,7 @@ class _Txn:
         if r.labels:
             self.c.executemany(_SQL.insert_label, rows.label_values(r))
         self._runs[r.run_id] = r
+        self.created.append(r.run_id)
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))

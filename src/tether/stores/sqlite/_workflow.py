@@ -119,6 +119,7 @@ class SqliteWorkflowStore:
         result, txn, targets = await self._db.write(run, after=after)
         # Wake only who has something new: a worker pull loop woken for nothing costs a
         # write transaction (its dequeue), a result waiter a read.
+        self._ends.created(txn.created)
         self._notify(txn.ready_queues, finished=txn.finished)
         if targets is not None:
             for run_id, name, first, chunks in targets.streams:
