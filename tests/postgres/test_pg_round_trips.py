@@ -214,6 +214,59 @@ async def test_a_worker_claims_queued_runs_in_few_trips(pg_backend: PostgresBack
     assert trips.count <= 3, trips.describe()
 
 
+async def test_runs_taken_over_together_each_commit_next_in_one_trip(
+    pg_backend: PostgresBackend,
+) -> None:
+    # Runs taken over from a worker whose leases lapsed (a recovery): the claim's
+    # updates of their rows follow one another and go as one statement (`_run_updates`),
+    # which returns each row's version stamp, so every run's next commit is decided on
+    # its copy and sent in one round trip, as after a claim of one run.
+    store = pg_backend.stores.workflow
+    ids = [f"r{i}" for i in range(6)]
+    for run_id in ids:
+        await store.create_run(
+            NewRun(
+                run_id=run_id, workflow_name="wf", input=b"", deployment="d",
+                engine_version="e", queue="q",
+            )
+        )  # fmt: skip
+    first = await store.claim_next("q", owner="w0", lease_seconds=0.05, limit=10)
+    assert len(first) == len(ids)
+    await asyncio.sleep(0.2)  # w0's leases (runs and messages) lapse
+    trips = PostgresRoundTrips()
+    with trips.counting():
+        claimed = await store.claim_next("q", owner="w1", lease_seconds=30, limit=10)
+    claims = {c.run.run_id: c for _, c in claimed if c.run is not None}
+    assert sorted(claims) == ids
+    updates = [s for t in trips.trips for s in t.statements if s.startswith("UPDATE tether_runs")]
+    assert len(updates) == 1, trips.describe()
+    trips = PostgresRoundTrips()
+    trips.watch(store, "commit")
+    with trips.counting():
+        for run_id, claim in sorted(claims.items()):
+            assert claim.run is not None
+            created = NewEvent(
+                event_type="step_created",
+                correlation_id="step_1",
+                attrs={"slot": 1, "name": "noop", "attempt": 1, "format_version": 1},
+            )
+            await store.commit(
+                Commit(
+                    run_id=run_id, owner="w1", epoch=claim.epoch,
+                    expected_head=claim.run.head, events=(created,),
+                )
+            )  # fmt: skip
+    commits = trips.calls_of("commit")
+    assert all(
+        c.count == 1 and "tether_step_commit" in c.trips[0].statements[0] for c in commits
+    ), trips.describe()
+    for run_id, claim in claims.items():
+        run = await store.get_run(run_id)
+        assert run is not None and claim.run is not None
+        assert (run.lease_owner, run.lease_epoch) == ("w1", claim.epoch)
+        assert run.head == claim.run.head + 1
+
+
 async def test_joins_of_earlier_commits_settle_with_their_host(pg_backend: PostgresBackend) -> None:
     # The ledger rows a commit changes are read ahead (the joins of a settling host
     # among them, joined by an earlier commit): confirmed joins settle with the host,

@@ -26,13 +26,14 @@ from .._records import (
 )
 from ._fast import KnownRun
 from ._notify import channels, notify_statement
+from ._run_updates import MANY_STAMPS, UPDATE_RUN, coalesced
 
 Conn = psycopg.Connection[Any]
 
 _SQL = rows.statements("%s")
 # A run row's writes return its new version stamp (xmin) for the one-round-trip commit.
 _INSERT_RUN = _SQL.insert_run + " RETURNING xmin::text"
-_UPDATE_RUN = _SQL.update_run + " RETURNING xmin::text"
+_UPDATE_RUN = UPDATE_RUN
 _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
 _RUNS_WITH_ACTIVE_STEPS = (
     "SELECT "
@@ -223,20 +224,22 @@ class _Txn:
         """The stamp a write of this transaction returned for the run's row."""
         return self._stamps.get(run_id)
 
-    def send_held(self) -> list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]]:
+    def send_held(self) -> list[tuple[object, psycopg.Cursor[Any]]]:
         """Send the buffered writes (inside a pipeline); `take_stamps` after its sync."""
         writes, self._writes = self._writes, []
-        stamped: list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]] = []
-        for sql, params, stamp_of in writes:
+        # What each result is for: a run's stamp (its id), `MANY_STAMPS`, or a refusal.
+        stamped: list[tuple[object, psycopg.Cursor[Any]]] = []
+        for sql, params, stamp_of in coalesced(writes):
             cursor = self.c.execute(sql, params)
             if stamp_of is not None:
                 stamped.append((stamp_of, cursor))
         return stamped
 
-    def take_stamps(
-        self, stamped: list[tuple[str | Exception | Returning, psycopg.Cursor[Any]]]
-    ) -> None:
+    def take_stamps(self, stamped: list[tuple[object, psycopg.Cursor[Any]]]) -> None:
         for key, cursor in stamped:
+            if key is MANY_STAMPS:
+                self._stamps.update((str(r), str(x)) for r, x in cursor.fetchall())
+                continue
             row = cursor.fetchone()
             if isinstance(key, Exception):
                 if row is None:
@@ -246,7 +249,7 @@ class _Txn:
                     raise key.refusal
                 key.take(row[0])
             elif row is not None:
-                self._stamps[key] = str(row[0])
+                self._stamps[str(key)] = str(row[0])
 
     @contextlib.contextmanager
     def _behind_held(self) -> Iterator[None]:
