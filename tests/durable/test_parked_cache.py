@@ -225,3 +225,23 @@ async def _head(backend: Backend, run_id: str) -> int:
     run = await backend.stores.workflow.get_run(run_id)
     assert run is not None
     return run.head
+
+
+@registry.workflow(name="cache.after_hook")
+async def after_hook(ctx: tether.WorkflowContext, key: str) -> object:
+    seen = await ctx.create_hook(token=f"after-{key}")
+    ran[f"after:{key}"] += 1  # the body's first code once woken
+    await ctx.step(note, f"{key}-next")
+    return seen
+
+
+async def test_a_warm_run_woken_here_goes_on_before_the_sender_does(backend: Backend) -> None:
+    # Someone waits for what the woken run does next (a reply's first event): its
+    # activation runs up to its next commit before `resume_hook` returns to the
+    # sender, whose own work (an HTTP answer) then overlaps that commit.
+    async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
+        handle = await worker.client.start(after_hook, "s", run_id="goes-on")
+        await parked(backend, "goes-on")
+        await worker.client.resume_hook("after-s", "hi")
+        assert ran["after:s"] == 1
+        assert await handle.result(timeout=20) == "hi"

@@ -351,6 +351,12 @@ class Worker:
             self._reserved -= 1
         if claimed is not None:
             self._spawn(*claimed, sent)
+            # The activation goes first, up to its next commit, before the caller goes
+            # on: someone waits for what the run does next (a reply's first event), and
+            # what the caller still has to do (an HTTP answer) overlaps that commit. Two
+            # turns of the loop: its task takes the run up, then the body runs on.
+            for _ in range(2):
+                await asyncio.sleep(0)
 
     async def _start_eagerly(self, new: NewRun) -> RunRecord:
         if not self._has_room() or new.queue != self.registry.queue:

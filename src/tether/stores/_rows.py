@@ -51,6 +51,7 @@ __all__ = [
     "leased_message",
     "placeholders",
     "purge_run_statements",
+    "replay_values",
     "run_from_row",
     "run_update_values",
     "run_values",
@@ -111,9 +112,10 @@ EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_
 #: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay
 #: reads (a step's input, and the run's input, which the run's row carries). A long
 #: run's step inputs (a transcript, a document) are most of its log's bytes.
+_NO_REPLAY_PAYLOAD = ("step_created", "run_created")
 REPLAY_EVENT_COLS = EVENT_COLS.replace(
     "payload",
-    "CASE WHEN event_type IN ('step_created', 'run_created') THEN NULL ELSE payload END",
+    f"CASE WHEN event_type IN {_NO_REPLAY_PAYLOAD!r} THEN NULL ELSE payload END",
 )
 HOOK_COLS = "hook_id, run_id, token, slot, created_at, chain_id, retained_until"
 #: The columns `update_hook` writes, in `hook_update_values` order (hook_id last).
@@ -245,6 +247,13 @@ def event_values(e: EventRecord) -> tuple[Any, ...]:
     """Insert parameters in `EVENT_COLS` order (attrs as JSON text)."""
     attrs = orjson.dumps(dict(e.attrs)).decode()
     return (e.run_id, e.slot, e.event_type, e.correlation_id, attrs, e.payload, e.created_at)
+
+
+def replay_values(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`event_values` as a `REPLAY_EVENT_COLS` select returns them."""
+    if values[2] in _NO_REPLAY_PAYLOAD:
+        return (*values[:5], None, values[6])
+    return values
 
 
 def hook_from_row(row: Any) -> HookRecord:

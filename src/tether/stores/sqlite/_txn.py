@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..._ids import new_ulid
 from ...errors import ConflictError
@@ -41,6 +42,10 @@ class _Txn:
         #: Set by a claim: its logs are read after the commit (`_with_logs`), not in it.
         self.defer_logs = False
         self._runs: dict[str, RunRecord | None] = {}
+        # Each run's head before this transaction (0: created in it), and the events it
+        # appended (as inserted): the log after that head, known without a read.
+        self._heads: dict[str, int] = {}
+        self._appended: dict[str, list[tuple[Any, ...]]] = {}
 
     def get_run(self, run_id: str) -> RunRecord | None:
         # Every write to a run row in this transaction goes through this object, so a
@@ -51,6 +56,8 @@ class _Txn:
             f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
         ).fetchone()
         run = self._runs[run_id] = None if row is None else rows.run_from_row(row)
+        if run is not None:
+            self._heads[run_id] = run.head
         return run
 
     def insert_run(self, r: RunRecord) -> None:
@@ -58,6 +65,7 @@ class _Txn:
         if r.labels:
             self.c.executemany(_SQL.insert_label, rows.label_values(r))
         self._runs[r.run_id] = r
+        self._heads[r.run_id] = 0
         self.created.append(r.run_id)
 
     def update_run(self, r: RunRecord) -> None:
@@ -67,8 +75,10 @@ class _Txn:
             self.finished.append(r)
 
     def insert_event(self, e: EventRecord) -> None:
+        values = rows.event_values(e)
         try:
-            self.c.execute(_SQL.insert_event, rows.event_values(e))
+            self.c.execute(_SQL.insert_event, values)
+            self._appended.setdefault(e.run_id, []).append(values)
         except sqlite3.IntegrityError:
             # The unique index `tether_events_one_creation` refuses a second creation
             # event (see `has_creation`); the primary key a slot taken twice.
@@ -78,7 +88,24 @@ class _Txn:
             ) from None
 
     def list_events(self, run_id: str) -> list[EventRecord]:
-        return [] if self.defer_logs else _replay_log(self.c, run_id)
+        if self.defer_logs:
+            return []
+        written = self.written_log(run_id, 0)
+        return _replay_log(self.c, run_id) if written is None else written
+
+    def written_log(self, run_id: str, after: int) -> list[EventRecord] | None:
+        """The run's log after slot `after` as a claim reads it, if written here; else None.
+
+        It is when the run's head was `after` as this transaction began. The writer
+        holds the database's write lock: what follows that head is exactly what this
+        transaction appended, and reading it back would only return it.
+        """
+        if self._heads.get(run_id) != after:
+            return None
+        appended = self._appended.get(run_id, [])
+        if [v[1] for v in appended] != list(range(after + 1, after + 1 + len(appended))):
+            return None  # not contiguous from the head: let a read say what is there
+        return [rows.event_from_row(rows.replay_values(v)) for v in appended]
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:
         """Nothing to read ahead: each read is a local call."""

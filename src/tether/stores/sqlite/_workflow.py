@@ -254,7 +254,10 @@ class SqliteWorkflowStore:
         return (await self._with_logs([(None, await self._write(claim))]))[0][1]
 
     async def _with_logs(
-        self, claims: list[tuple[M, Claim]], known: Mapping[str, int] | None = None
+        self,
+        claims: list[tuple[M, Claim]],
+        known: Mapping[str, int] | None = None,
+        txn: _Txn | None = None,
     ) -> list[tuple[M, Claim]]:
         """Read the logs of claimed runs on a reader connection, after the claim commits.
 
@@ -263,7 +266,8 @@ class SqliteWorkflowStore:
         Read after the commit it is the log as of the claim or later, which is all a
         replay needs: its commits check the head the log ends at, so anything appended
         since is caught up with, as it is during any activation. Of a run in `known`,
-        only the events after the slot the claimer holds are read.
+        only the events after the slot the claimer holds are read; none when the claim's
+        transaction `txn` appended all of them (a warm run woken: its payload's event).
         """
         wanted = {
             c.run.run_id: _logic.known_after(c, known)
@@ -272,9 +276,19 @@ class SqliteWorkflowStore:
         }
         if not wanted:
             return claims
-        logs = await self._db.read(
-            lambda c: {r: _replay_log(c, r, after) for r, after in wanted.items()}
-        )
+        logs: dict[str, list[EventRecord]] = {}
+        if txn is not None:
+            for run_id, after in wanted.items():
+                written = txn.written_log(run_id, after)
+                if written is not None:
+                    logs[run_id] = written
+        unread = {r: after for r, after in wanted.items() if r not in logs}
+        if unread:
+            logs.update(
+                await self._db.read(
+                    lambda c: {r: _replay_log(c, r, after) for r, after in unread.items()}
+                )
+            )
         return [
             (
                 m,
@@ -341,14 +355,17 @@ class SqliteWorkflowStore:
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
 
+        txns: list[_Txn] = []
+
         def resume(t: _Txn) -> tuple[HookRecord, tuple[Message, Claim] | None]:
+            txns.append(t)  # run again after a batch's rollback: the last one committed
             t.defer_logs = True
             return _logic.resume_hook_and_claim(t, token, payload, time.time(), run_id, claim_for)
 
         hook, claimed = await self._write(resume, writes)
         if claimed is None:
             return hook, None
-        return hook, (await self._with_logs([claimed], known))[0]
+        return hook, (await self._with_logs([claimed], known, txns[-1]))[0]
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         return await self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
@@ -389,13 +406,17 @@ class SqliteWorkflowStore:
         limit: int,
         known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
+        txns: list[_Txn] = []
+
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            txns.append(t)  # run again after a batch's rollback: the last one committed
             t.defer_logs = True
             now = time.time()
             taken = _take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
-        return await self._with_logs(await self._write(claim), known)
+        claimed = await self._write(claim)
+        return await self._with_logs(claimed, known, txns[-1])
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
