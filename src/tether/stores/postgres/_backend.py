@@ -40,12 +40,11 @@ __all__ = [
 #: Used when no URL is given and neither TETHER_POSTGRES_URL nor DATABASE_URL is set.
 DEFAULT_URL = "postgresql://localhost:5432/tether"
 DEFAULT_POOL_SIZE = 10
-#: Connections for the one-round-trip step commits, on top of `pool_size`, all opened
-#: at `connect()`. Each holds one for a single round trip, but that round trip waits for
-#: the WAL flush: with many runs committing at once (a worker recovering 200 runs) two
-#: made commits queue for a connection, and waiting in the pool costs more client CPU
-#: than the commit itself. Opened on demand instead, one at a time while the event loop
-#: is busy with those very runs, the lane took 120 ms to reach its size.
+#: Most connections for the one-round-trip step commits, on top of `pool_size`, opened
+#: as concurrent commits need them (one to start). Each holds one for a single round
+#: trip, but that round trip waits for the WAL flush: with many runs committing at
+#: once (a worker recovering 200 runs) two made commits queue for a connection, and
+#: waiting in the pool costs more client CPU than the commit itself.
 COMMIT_POOL_SIZE = 8
 #: Async connections for the hot one-statement reads on the event loop (run, hooks, stream;
 #: more reads at once go to the threads).
@@ -298,7 +297,7 @@ class PostgresBackend:
         # async pool of their own, so they never wait behind a thread.
         commits: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
             self._url,
-            min_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
+            min_size=1,
             max_size=COMMIT_POOL_SIZE + READ_POOL_SIZE,
             kwargs=kwargs,
             connection_class=AsyncStoreConnection,
