@@ -128,3 +128,16 @@ async def test_a_watcher_read_that_fails_is_tried_again(
         [watcher] = failed_in
         assert watcher is not None
         await asyncio.wait_for(watcher, timeout=5)
+
+
+async def test_the_watcher_reads_rows_only_of_runs_that_ended(tmp_path: Path) -> None:
+    async with tether.open_backend(f"sqlite:///{tmp_path}/states.db") as backend:
+        client = tether.Client(backend)
+        done = await client.start(slow_one, 1, run_id="done")
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            assert await done.result(timeout=30) == 1
+            going = await client.start(slow_one, 2, run_id="going")  # its step takes 0.3 s
+            store = backend.stores.workflow
+            ended = await store._ended_runs(["going", "done", "missing"])  # type: ignore[attr-defined]
+            assert ended == {"done": await store.get_run("done"), "missing": None}
+            assert await going.result(timeout=30) == 2

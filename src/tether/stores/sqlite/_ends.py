@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 
 from ..._aio import wait_event
 from ...errors import StoreError
@@ -47,10 +47,13 @@ class RunEnds:
     """The runs waiters watch, woken by this process's commits and by one poller.
 
     Args:
-        read: Reads the rows of the given run ids (missing runs are left out).
+        read: Of the given run ids, those that ended (with their rows) or do not exist
+            (with None); runs still going are left out.
     """
 
-    def __init__(self, read: Callable[[list[str]], Awaitable[list[RunRecord]]]) -> None:
+    def __init__(
+        self, read: Callable[[list[str]], Awaitable[Mapping[str, RunRecord | None]]]
+    ) -> None:
         self._read = read
         self._watched: dict[str, _Watch] = {}
         # Insertion-ordered, used as a bounded set.
@@ -128,20 +131,18 @@ class RunEnds:
                 continue
             started = time.monotonic()
             try:
-                found = {r.run_id: r for r in await self._read(pending)}
+                ended = await self._read(pending)
             except StoreError:
                 # The file is busy or closing: the waiters' own timeouts still bound
                 # their wait; look again at the longest interval.
                 self._interval = LAST_POLL
                 continue
-            for run_id in pending:
+            for run_id, run in ended.items():
                 watch = self._watched.get(run_id)
-                run = found.get(run_id)
                 if watch is None or watch.ended.is_set():
                     continue
-                if run is None or run.status in TERMINAL_RUN_STATUSES:
-                    watch.record = run
-                    watch.ended.set()
+                watch.record = run
+                watch.ended.set()
             # Backs off while nothing arrives; a slow read (a busy file) stretches the
             # interval rather than reading back to back.
             self._interval = max(min(self._interval * 2, LAST_POLL), time.monotonic() - started)

@@ -21,6 +21,7 @@ from .. import _logic
 from .. import _rows as rows
 from .._records import (
     DEFAULT_HOOK_RETENTION,
+    TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
     CommitResult,
@@ -89,7 +90,7 @@ class SqliteWorkflowStore:
         self._hook_retention = hook_retention
         # Waiters on a run's end, woken by this process's commits that end it: one
         # watch per run, so an end wakes its own waiters and no others.
-        self._ends = RunEnds(self._read_runs)
+        self._ends = RunEnds(self._ended_runs)
         self._queue_signal: dict[str, asyncio.Event] = {}
         # This process's stream appends, handed to its followers; other processes'
         # commits are noticed by the writer thread while someone follows.
@@ -375,14 +376,31 @@ class SqliteWorkflowStore:
         # processes' ends are found by one watcher reading every watched run.
         return await self._ends.wait(run_id, timeout, lambda: self.get_run(run_id))
 
-    async def _read_runs(self, run_ids: list[str]) -> list[RunRecord]:
-        def read(c: sqlite3.Connection) -> list[RunRecord]:
-            found = c.execute(
-                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id IN "
+    async def _ended_runs(self, run_ids: list[str]) -> dict[str, RunRecord | None]:
+        """Of `run_ids`, those that ended (their rows) or do not exist (None)."""
+        ids = orjson.dumps(run_ids).decode()
+
+        def read(c: sqlite3.Connection) -> dict[str, RunRecord | None]:
+            # The states in one row: a row per run would hand the GIL back and forth
+            # with the writer thread once per run, each time the watcher looks.
+            (states,) = c.execute(
+                "SELECT json_group_object(run_id, status) FROM tether_runs WHERE run_id IN "
                 "(SELECT value FROM json_each(?))",
-                (orjson.dumps(run_ids).decode(),),
-            ).fetchall()
-            return [rows.run_from_row(r) for r in found]
+                (ids,),
+            ).fetchone()
+            status = orjson.loads(states)
+            found: dict[str, RunRecord | None] = {r: None for r in run_ids if r not in status}
+            ended = [r for r in run_ids if status.get(r) in TERMINAL_RUN_STATUSES]
+            if ended:
+                found.update(
+                    (row[0], rows.run_from_row(row))
+                    for row in c.execute(
+                        f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id IN "
+                        "(SELECT value FROM json_each(?))",
+                        (orjson.dumps(ended).decode(),),
+                    ).fetchall()
+                )
+            return found
 
         return await self._db.read(read)
 
