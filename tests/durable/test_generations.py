@@ -70,7 +70,9 @@ async def test_a_run_that_already_ran_is_not_moved(backend: Backend) -> None:
         await backend.stores.workflow.resume_hook("go-old", b"")  # a wake-up on shop's queue
     assert await forward_new_runs(backend, source="shop", target="shop+dev.b", owner="t") == 0
     run = await backend.stores.workflow.get_run("old")
-    assert run is not None and run.deployment == "shop" and run.status == "running"
+    # The worker may or may not take the wake-up before it stops: either way the run
+    # stays on its deployment, and no successor is made for it.
+    assert run is not None and run.deployment == "shop" and run.status in ("running", "completed")
     assert await backend.stores.workflow.get_run("old~1") is None
 
 
