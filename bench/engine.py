@@ -8,7 +8,10 @@
 2. per-step cost of sequential workflows of 1, 10 and 100 steps, and the marginal cost
    of one more step (async, and a sync def step run on a step thread), each as a ratio
    to the raw commit, in ROUNDS alternating rounds (default 7; the yardstick measured
-   around each round, the ratio the median of the rounds');
+   around each round, the ratio the median of the rounds'); and a step's own statements
+   replayed raw on tether's schema, with no engine (`RawStepCommits`): their ratio to
+   the raw commit is the floor of a step's on this schema, the step's to them the
+   engine's own cost;
 3. where a step's time goes, as CPU per step by thread (the event loop's, the SQLite
    writer's, the step threads'; Linux), beside one raw commit's own CPU: the loop's
    share bounds a step from below however fast the store;
@@ -124,6 +127,85 @@ class RawCommits:
         return statistics.median(times)
 
 
+class RawStepCommits:
+    """A step's own statements, replayed raw (no engine, no rules) on tether's schema.
+
+    What one sequential step commits on SQLite (a step's end and the next one's start
+    in one transaction): the run's row and the step's read, the `step_completed` and
+    `step_created` events, the step row's update and the next one's insert, the run's
+    update. Their time against one raw commit is the floor of a step's ratio on this
+    schema, whatever the engine's own cost; the engine's step against it is that cost.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.conn = sqlite3.connect(path, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.run_id = "run_raw_steps"
+        self.conn.execute(
+            "INSERT INTO tether_runs (run_id, workflow_name, status, deployment, "
+            "engine_version, queue, head, lease_owner, lease_epoch, created_at, updated_at, "
+            "chain_id) VALUES (?, 'steps', 'running', 'bench', 'e', 'q', 0, 'w', 1, 0, 0, ?)",
+            (self.run_id, self.run_id),
+        )
+        self.n = 0
+        # Past the WAL's first checkpoint, as the store's own file is.
+        wal = Path(f"{path}-wal")
+        while wal.stat().st_size < 4_000_000:
+            self._commits(100)
+
+    def _one(self) -> None:
+        c, run, i = self.conn, self.run_id, self.n
+        self.n += 1
+        slot, done, new = 2 * i + 2, f"step_{i:020d}", f"step_{i + 1:020d}"
+        step_input = b'TJ1\x00{"args":[1],"kwargs":{}}'
+        c.execute("BEGIN IMMEDIATE")
+        c.execute("SELECT * FROM tether_runs WHERE run_id = ?", (run,)).fetchone()
+        c.execute(
+            "SELECT * FROM tether_steps WHERE run_id = ? AND step_id = ?", (run, done)
+        ).fetchone()
+        c.execute(
+            "INSERT INTO tether_events (run_id, slot, event_type, correlation_id, attrs, "
+            "payload, created_at) VALUES (?, ?, 'step_completed', ?, '{\"at\":1.0}', ?, 1.0)",
+            (run, slot, done, b"TJ1\x001"),
+        )
+        c.execute(
+            "UPDATE tether_steps SET status = 'completed', attempt = 1, output = ?, "
+            "error = NULL, completed_at = 1.0, retry_after = NULL "
+            "WHERE run_id = ? AND step_id = ?",
+            (b"TJ1\x001", run, done),
+        )
+        c.execute(
+            "INSERT INTO tether_events (run_id, slot, event_type, correlation_id, attrs, "
+            "payload, created_at) VALUES (?, ?, 'step_created', ?, ?, ?, 1.0)",
+            (run, slot + 1, new, '{"slot":1,"name":"s","attempt":1,"format_version":1}',
+             step_input),
+        )  # fmt: skip
+        c.execute(
+            "INSERT INTO tether_steps (run_id, step_id, slot, name, status, attempt, "
+            "format_version, input, started_at) VALUES (?, ?, ?, 's', 'running', 1, 1, ?, 1.0)",
+            (run, new, slot + 1, step_input),
+        )
+        c.execute(
+            "UPDATE tether_runs SET status = 'running', output = NULL, error = NULL, head = ?, "
+            "lease_owner = 'w', lease_epoch = 1, lease_expires_at = 2.0, updated_at = 1.0, "
+            "completed_at = NULL WHERE run_id = ?",
+            (slot + 1, run),
+        )
+        c.execute("COMMIT")
+
+    def _commits(self, n: int) -> float:
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            self._one()
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
+
+    def median(self, n: int) -> float:
+        return self._commits(n)
+
+
 async def per_step(client: tether.Client, n: int, reps: int, workflow: Any = steps) -> float:
     samples = []
     for _ in range(reps):
@@ -231,6 +313,9 @@ async def main(rounds: int) -> None:
         "fresh": RawCommits(tmp, steady=False),
         "steady": RawCommits(tmp, steady=True),
     }
+    async with tether.open_backend(f"sqlite:///{tmp}/raw-steps.db"):
+        pass  # tether's schema, for the statements replayed raw
+    raw_steps = RawStepCommits(tmp / "raw-steps.db")
     async with tether.open_backend(f"sqlite:///{tmp}/bench.db") as backend:
         async with tether.Worker(backend, registry, concurrency=32, poll_interval=0.01) as worker:
             client = tether.Client(backend)
@@ -243,22 +328,29 @@ async def main(rounds: int) -> None:
             # The machine may be shared and noisy: the yardsticks are measured just
             # before and just after each round, and each round's ratio is to their mean;
             # the figures are medians over the rounds.
-            samples: dict[str, list[float]] = {k: [] for k in ("async", "sync", *yardsticks)}
+            samples: dict[str, list[float]] = {
+                k: [] for k in ("async", "sync", "raw steps", *yardsticks)
+            }
             ratios: dict[tuple[str, str], list[float]] = {}
             whole: dict[int, list[float]] = {1: [], 10: [], 100: []}
             for _ in range(rounds):
                 before = {k: y.median(100) for k, y in yardsticks.items()}
+                raw_step = raw_steps.median(100)
                 for n in whole:
                     whole[n].append(await per_step(client, n, 3 if n < 100 else 1))
                 step = (whole[100][-1] - whole[10][-1]) / 90
                 sync = await marginal(client, sync_steps)
                 samples["async"].append(step)
                 samples["sync"].append(sync)
+                raw_step = (raw_step + raw_steps.median(100)) / 2
+                samples["raw steps"].append(raw_step)
+                ratios.setdefault(("sync", "raw steps"), []).append(sync / raw_step)
                 for k, y in yardsticks.items():
                     commit = (before[k] + y.median(100)) / 2
                     samples[k].append(commit)
                     ratios.setdefault(("async", k), []).append(step / commit)
                     ratios.setdefault(("sync", k), []).append(sync / commit)
+                    ratios.setdefault(("raw steps", k), []).append(raw_step / commit)
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(f"{rounds} rounds; medians:")
             print(
@@ -277,6 +369,13 @@ async def main(rounds: int) -> None:
                         f"    {statistics.median(ratios[key, k]):5.2f} x {what} raw commit "
                         f"(rounds: {spread})"
                     )
+            # The floor of a step's ratio on this schema: its own statements, no engine.
+            floor = statistics.median(ratios["raw steps", "steady"])
+            print(
+                f"a step's own statements replayed raw (no engine): {med['raw steps'] * 1e6:6.1f}"
+                f" us = {floor:.2f} x a steady raw commit; the sync step = "
+                f"{statistics.median(ratios['sync', 'raw steps']):.2f} x that"
+            )
             # Where a step's time goes, as CPU: what the event loop's thread spends per
             # step, with no store work in it, bounds the step from below however fast
             # the commit; the writer's share is the store's statements, the rules and
@@ -307,7 +406,7 @@ async def main(rounds: int) -> None:
                         f"  {label:22s} {callers:2d} caller(s): {statistics.median(rates):8.0f} /s"
                         f"  (median of 3)"
                     )
-    for yardstick in yardsticks.values():
+    for yardstick in (*yardsticks.values(), raw_steps):
         yardstick.conn.close()
     elapsed = [await recovery(Path(tempfile.mkdtemp(prefix="tether-bench-"))) for _ in range(3)]
     print(
