@@ -175,3 +175,55 @@ async def test_a_worker_client_starts_runs_on_the_worker_at_once(backend: Backen
         assert [await h.result(timeout=10) for h in busy] == [7, 7]
         assert await queued.result(timeout=10) == 2
         assert queued.run_id in taken
+
+
+async def test_a_dead_worker_here_is_gone_before_a_new_worker_shows_as_registered(
+    backend: Backend,
+) -> None:
+    """A worker visible in the store has already reaped the dead workers of its host.
+
+    `tether dev` (and any supervisor) treats a registered worker as serving; clients then
+    judge whether a run's code is still served from the worker records. A dead worker's
+    record seen alongside the new one would make its runs look served, not stranded.
+    """
+    import subprocess
+    import sys
+
+    from tether.durable._worker import host_identity
+    from tether.stores import WorkerRecord
+
+    store = backend.stores.workflow
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    now = await store.clock()
+    await store.register_worker(
+        WorkerRecord(
+            worker_id="dead-here",
+            host="h",
+            pid=int(gone.stdout),
+            deployment="old",
+            engine_version="old",
+            started_at=now,
+            heartbeat_at=now,
+            host_id=host_identity(),
+        )
+    )
+    seen_at_registration: list[list[str]] = []
+    register = store.register_worker
+
+    async def registering(record: WorkerRecord) -> None:
+        await register(record)
+        # What a supervisor polling the worker records sees the moment this one shows.
+        seen_at_registration.append([w.worker_id for w in await store.list_workers()])
+
+    setattr(store, "register_worker", registering)  # noqa: B010
+    try:
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            pass
+    finally:
+        setattr(store, "register_worker", register)  # noqa: B010
+    assert seen_at_registration and "dead-here" not in seen_at_registration[0]

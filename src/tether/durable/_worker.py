@@ -231,6 +231,10 @@ class Worker:
         """Register, recover dead workers' runs, and start pulling work."""
         now = time.time()
         self._threads = StepThreads()
+        # Dead workers of this host go first: a supervisor (`tether dev`) counts a
+        # registered worker as serving, and a client judges a run stranded from the
+        # worker records, so a dead one must not be seen alongside this one.
+        await self._reap()
         await self._store.register_worker(
             WorkerRecord(
                 worker_id=self.worker_id,
@@ -244,7 +248,6 @@ class Worker:
             )
         )
         self._healthy_since = time.monotonic()
-        await self._reap()
         # Tasks copy the context they are created in: every activation started by the
         # pull loop sees this worker's backend (`current_backend()`).
         bound = bind_backend(self.backend)
