@@ -111,6 +111,10 @@ async def test_fuzz_the_openapi_document(quiet: Served) -> None:
                 phases=[Phase.explicit, Phase.generate],
                 suppress_health_check=list(HealthCheck),
                 database=None,
+                # The same examples every run: with 8 per operation on Postgres, a random
+                # draw sometimes held no request that passes authentication but fails
+                # validation, and the check below failed (seen in a full run).
+                derandomize=True,
             )
             @given(case=operation.as_strategy(), token=who)
             def check(case: Any, token: str) -> None:
