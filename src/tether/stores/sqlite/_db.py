@@ -5,6 +5,13 @@ savepoint. The writer drains whatever writes are waiting and runs them in one
 transaction, so concurrent callers share one fsync; each write still sees its own
 effects rolled back alone if it raises. A caller's future resolves only after COMMIT
 returned, so a result a caller sees is durable.
+
+The writer also keeps rows its own transactions read or wrote (`SqliteDatabase.kept`),
+so the next write to the same run need not read them back. They are exactly what the
+file holds for as long as every write since they were kept went through this writer
+and said it keeps them current (``write(..., keeps=True)``): the writer forgets them
+all when another connection committed (SQLite's ``data_version``, looked at under the
+write lock), when a write rolls back, and after any write that did not say so.
 """
 
 from __future__ import annotations
@@ -37,6 +44,8 @@ log = logging.getLogger("tether.stores.sqlite")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _MAX_BATCH = 256
+#: Rows the writer keeps at most (`SqliteDatabase.kept`); past it they are all forgotten.
+KEPT_ROWS = 8192
 #: Seconds between looks for other connections' commits while watched (`watch`).
 WATCH_INTERVAL = 0.002
 #: Seconds a read may hold the calling thread (the event loop) before it is run again
@@ -53,6 +62,8 @@ class _Job:
     future: asyncio.Future[Any]
     #: Called on this thread once the write is durable (see `SqliteDatabase.write`).
     after: Callable[[], None] | None = None
+    #: The write keeps `SqliteDatabase.kept` current (see `SqliteDatabase.write`).
+    keeps: bool = False
 
 
 #: Wakes the writer for a look at other connections' commits (`SqliteDatabase.watch`).
@@ -182,6 +193,12 @@ class SqliteDatabase:
         # Inline reads since the event loop (of those reads) last turned (see `read`).
         self._streak = 0
         self._streak_loop: asyncio.AbstractEventLoop | None = None
+        #: Rows the writer's transactions read or wrote, by a key their writes choose;
+        #: only write functions (on the writer thread) touch it. See the module's
+        #: docstring for why what is here is what the file holds.
+        self.kept: dict[Any, Any] = {}
+        # `PRAGMA data_version` on the writer's connection when `kept` was last checked.
+        self._kept_version: int | None = None
 
     def open_connection(self) -> sqlite3.Connection:
         """A new connection to the file with tether's pragmas (used for migrations).
@@ -225,16 +242,22 @@ class SqliteDatabase:
             thread.start()
 
     async def write(
-        self, fn: Callable[[sqlite3.Connection], T], *, after: Callable[[], None] | None = None
+        self,
+        fn: Callable[[sqlite3.Connection], T],
+        *,
+        after: Callable[[], None] | None = None,
+        keeps: bool = False,
     ) -> T:
         """Run `fn` in a write transaction; returns after the commit is durable.
 
         `fn` must only read and write through the connection: when another write of
         its batch fails, the batch is rolled back and `fn` runs again. `after`, if
         given, is called on the writer thread right after the COMMIT that made `fn`'s
-        write durable (not if `fn` raised), before the caller hears of it.
+        write durable (not if `fn` raised), before the caller hears of it. With
+        `keeps`, `fn` promises that every row it changes of those `kept` may hold, it
+        changes in `kept` too; otherwise `kept` is forgotten once `fn` ran.
         """
-        return await self._submit(self._writes, fn, after)
+        return await self._submit(self._writes, fn, after, keeps)
 
     def watch(self, callback: Callable[[], None] | None) -> None:
         """Call `callback` (on this event loop) after other connections commit; None stops.
@@ -330,12 +353,13 @@ class SqliteDatabase:
         q: queue.SimpleQueue[_Job | None],
         fn: Callable[[sqlite3.Connection], T],
         after: Callable[[], None] | None = None,
+        keeps: bool = False,
     ) -> T:
         if self._closed or not self._threads:
             raise StoreError(f"the SQLite database {str(self.path)!r} is not open")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        q.put(_Job(fn, loop, fut, after))
+        q.put(_Job(fn, loop, fut, after, keeps))
         return await fut
 
     async def close(self) -> None:
@@ -414,6 +438,7 @@ class SqliteDatabase:
             # The transaction itself failed (a full disk, an I/O error; SQLite may have
             # rolled it back already): nothing of the batch is written, every caller is
             # told so, and the writer thread lives on for the next batch.
+            self.kept.clear()
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
             err = StoreUnavailableError(f"write to {str(self.path)!r} failed: {exc}")
@@ -426,8 +451,27 @@ class SqliteDatabase:
                     log.exception("a callback after a durable write failed")
             job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
 
-    @staticmethod
-    def _batch_results(conn: sqlite3.Connection, batch: list[_Job]) -> list[tuple[bool, Any]]:
+    def _begin(self, conn: sqlite3.Connection) -> None:
+        """BEGIN IMMEDIATE; forget `kept` if another connection committed since it was kept."""
+        conn.execute("BEGIN IMMEDIATE")
+        # Under the write lock nobody else commits until this transaction ends, and the
+        # version changes exactly when someone else committed since the last look.
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._kept_version or len(self.kept) > KEPT_ROWS:
+            self.kept.clear()
+            self._kept_version = version
+
+    def _run_job(self, conn: sqlite3.Connection, job: _Job) -> Any:
+        try:
+            return job.fn(conn)
+        except BaseException:
+            self.kept.clear()  # what it kept is rolled back
+            raise
+        finally:
+            if not job.keeps:
+                self.kept.clear()
+
+    def _batch_results(self, conn: sqlite3.Connection, batch: list[_Job]) -> list[tuple[bool, Any]]:
         jobs = [job for job in batch if not job.future.cancelled()]
         if len(jobs) == len(batch):
             # Optimistically, without a savepoint per write (two statements each, a fifth
@@ -435,23 +479,23 @@ class SqliteDatabase:
             # is rolled back and run again write by write, each in its savepoint, so a
             # failing write still fails alone. Writes only touch the connection, so
             # running one again after a rollback is running it once.
-            conn.execute("BEGIN IMMEDIATE")
+            self._begin(conn)
             try:
-                results: list[tuple[bool, Any]] = [(True, job.fn(conn)) for job in batch]
+                results: list[tuple[bool, Any]] = [(True, self._run_job(conn, j)) for j in batch]
             except BaseException:
                 conn.execute("ROLLBACK")
             else:
                 conn.execute("COMMIT")
                 return results
         results = []
-        conn.execute("BEGIN IMMEDIATE")
+        self._begin(conn)
         for job in batch:
             if job.future.cancelled():
                 results.append((False, asyncio.CancelledError()))
                 continue
             conn.execute("SAVEPOINT op")
             try:
-                value = job.fn(conn)
+                value = self._run_job(conn, job)
             except BaseException as exc:
                 # Raises in turn when SQLite already rolled the transaction back.
                 conn.execute("ROLLBACK TO op")

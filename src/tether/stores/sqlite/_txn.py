@@ -1,6 +1,11 @@
 """`_Txn`, the `ViewTxn` over a SQLite connection the shared rules run on, and reads of the log.
 
-The log reads (`_replay_log`, `_events`) run over a connection, in a transaction or not.
+On the writer, a `_Txn` reads the rows its writer kept (`SqliteDatabase.kept`) instead
+of the file, and keeps what it reads and writes: a run's row, its unfinished steps, and
+whether it holds no hook. A step's commit then reads nothing back: of the seven
+statements a step's end and the next one's start took, the run's and the step's reads
+go, and a run's end no longer looks for hooks it cannot hold. The log reads
+(`_replay_log`, `_events`) run over a connection, in a transaction or not.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from ...errors import ConflictError
 from .. import _rows as rows
 from .._records import (
     TERMINAL_RUN_STATUSES,
+    TERMINAL_STEP_STATUSES,
     EventRecord,
     HookRecord,
     Message,
@@ -22,6 +28,7 @@ from .._records import (
     RunRecord,
     StepRecord,
     WaitRecord,
+    evolve,
 )
 
 _SQL = rows.statements("?")
@@ -30,9 +37,17 @@ _SQL = rows.statements("?")
 class _Txn:
     """`ViewTxn` over one SQLite connection inside the writer's transaction."""
 
-    def __init__(self, conn: sqlite3.Connection, hook_retention: float) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        hook_retention: float,
+        kept: dict[Any, Any] | None = None,
+    ) -> None:
         self.c = conn
         self.hook_retention = hook_retention
+        # The writer's kept rows (see the module's docstring); a private dict for a
+        # transaction on any other connection, whose rows last only as long as it.
+        self._kept: dict[Any, Any] = {} if kept is None else kept
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
         #: The final rows of the runs the write ended.
@@ -52,27 +67,45 @@ class _Txn:
         # row read or written once is known (a claim reads each run twice).
         if run_id in self._runs:
             return self._runs[run_id]
-        row = self.c.execute(
-            f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
-        ).fetchone()
-        run = self._runs[run_id] = None if row is None else rows.run_from_row(row)
+        run = self._kept.get(("run", run_id))
+        if run is None:
+            row = self.c.execute(
+                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            run = None if row is None else rows.run_from_row(row)
+            if run is not None and run.status not in TERMINAL_RUN_STATUSES:
+                self._kept[("run", run_id)] = run
+        self._runs[run_id] = run
         if run is not None:
             self._heads[run_id] = run.head
         return run
 
     def insert_run(self, r: RunRecord) -> None:
+        if not r.chain_id:
+            r = evolve(r, chain_id=r.run_id)  # as the row says (`run_values`), if kept
         self.c.execute(_SQL.insert_run, rows.run_values(r))
         if r.labels:
             self.c.executemany(_SQL.insert_label, rows.label_values(r))
         self._runs[r.run_id] = r
         self._heads[r.run_id] = 0
         self.created.append(r.run_id)
+        self._keep_run(r)
+        self._kept[("hookless", r.run_id)] = True  # a hook is made by a later commit
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
         self._runs[r.run_id] = r
+        self._keep_run(r)
         if r.status in TERMINAL_RUN_STATUSES:
             self.finished.append(r)
+
+    def _keep_run(self, r: RunRecord) -> None:
+        # An ended run is not written again (the rules refuse): its row need not stay.
+        if r.status in TERMINAL_RUN_STATUSES:
+            self._kept.pop(("run", r.run_id), None)
+            self._kept.pop(("hookless", r.run_id), None)
+        else:
+            self._kept[("run", r.run_id)] = r
 
     def insert_event(self, e: EventRecord) -> None:
         values = rows.event_values(e)
@@ -117,6 +150,9 @@ class _Txn:
         return False
 
     def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
+        step: StepRecord | None = self._kept.get(("step", run_id, step_id))
+        if step is not None:
+            return step
         row = self.c.execute(
             f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? AND step_id = ?",
             (run_id, step_id),
@@ -125,9 +161,19 @@ class _Txn:
 
     def insert_step(self, s: StepRecord) -> None:
         self.c.execute(_SQL.insert_step, rows.step_values(s))
+        self._keep_step(s)
 
     def update_step(self, s: StepRecord) -> None:
         self.c.execute(_SQL.update_step, rows.step_update_values(s))
+        self._keep_step(s)
+
+    def _keep_step(self, s: StepRecord) -> None:
+        # A finished step is read again only by a late duplicate, which a read serves.
+        key = ("step", s.run_id, s.step_id)
+        if s.status in TERMINAL_STEP_STATUSES:
+            self._kept.pop(key, None)
+        else:
+            self._kept[key] = s
 
     def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
         row = self.c.execute(
@@ -150,11 +196,15 @@ class _Txn:
         return None if row is None else rows.hook_from_row(row)
 
     def hooks_of_run(self, run_id: str) -> list[HookRecord]:
+        if ("hookless", run_id) in self._kept:
+            return []
         found = self.c.execute(
             f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE run_id = ? AND {rows.HOOK_ACTIVE} "
             "ORDER BY slot",
             (run_id,),
         ).fetchall()
+        if not found:
+            self._kept[("hookless", run_id)] = True
         return [rows.hook_from_row(r) for r in found]
 
     def active_children(self, run_id: str) -> list[str]:
@@ -163,9 +213,12 @@ class _Txn:
 
     def insert_hook(self, h: HookRecord) -> None:
         self.c.execute(_SQL.insert_hook, rows.hook_values(h))
+        self._kept.pop(("hookless", h.run_id), None)
 
     def update_hook(self, h: HookRecord) -> None:
+        # It may have moved to `h.run_id` (a successor, a forced claim).
         self.c.execute(_SQL.update_hook, rows.hook_update_values(h))
+        self._kept.pop(("hookless", h.run_id), None)
 
     def delete_hook(self, hook_id: str) -> None:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))

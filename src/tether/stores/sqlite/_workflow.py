@@ -114,10 +114,12 @@ class SqliteWorkflowStore:
                 # savepoint: they land with the commit or not at all.
                 targets = SqliteWrites(conn)
                 apply_writes(targets, writes)
-            txn = _Txn(conn, self._hook_retention)
+            txn = _Txn(conn, self._hook_retention, self._db.kept)
             return fn(txn), txn, targets
 
-        result, txn, targets = await self._db.write(run, after=after)
+        # `_Txn` keeps the writer's kept rows current; the other stores' writes touch
+        # none of them.
+        result, txn, targets = await self._db.write(run, after=after, keeps=True)
         # Wake only who has something new: a worker pull loop woken for nothing costs a
         # write transaction (its dequeue), a result waiter a read.
         self._ends.created(txn.created)
@@ -412,7 +414,7 @@ class SqliteWorkflowStore:
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
         return await self._db.write(
-            lambda c: _take(c, queue, owner, lease_seconds, limit, time.time())
+            lambda c: _take(c, queue, owner, lease_seconds, limit, time.time()), keeps=True
         )
 
     async def claim_next(
@@ -456,7 +458,7 @@ class SqliteWorkflowStore:
                 for m in message_ids
             )
 
-        return await self._db.write(renew)
+        return await self._db.write(renew, keeps=True)
 
     async def wait_for_messages(self, queue: str, timeout: float) -> None:
         event = self._queue_signal.setdefault(queue, asyncio.Event())
@@ -473,7 +475,8 @@ class SqliteWorkflowStore:
                 f"INSERT INTO tether_workers ({rows.WORKER_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = excluded.heartbeat_at",
                 rows.worker_values(worker),
-            )
+            ),
+            keeps=True,
         )
 
     async def heartbeat_worker(self, worker_id: str) -> None:
@@ -481,7 +484,8 @@ class SqliteWorkflowStore:
             lambda c: c.execute(
                 "UPDATE tether_workers SET heartbeat_at = ? WHERE worker_id = ?",
                 (time.time(), worker_id),
-            )
+            ),
+            keeps=True,
         )
 
     async def list_workers(self) -> list[WorkerRecord]:
@@ -515,7 +519,7 @@ class SqliteWorkflowStore:
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         data = [bytes(chunk) for chunk in chunks]
-        last = await self._db.write(lambda c: append_stream_rows(c, run_id, name, data))
+        last = await self._db.write(lambda c: append_stream_rows(c, run_id, name, data), keeps=True)
         if data:
             self._taps.appended(run_id, name, last - len(data) + 1, data)
         return last
