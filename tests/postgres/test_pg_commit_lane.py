@@ -144,3 +144,28 @@ async def test_closing_the_lane_closes_its_kept_connection(lane: CommitLane) -> 
     await lane.close()
     assert kept.closed
     assert lane.pool.closed
+
+
+async def test_expected_writes_open_their_connections_at_once_within_the_maximum(
+    pg_url: str,
+) -> None:
+    """A claim of many runs has the lane's pool open what they will need, in parallel."""
+    pool: psycopg_pool.AsyncConnectionPool[Any] = psycopg_pool.AsyncConnectionPool(
+        pg_url, min_size=1, max_size=4, kwargs={"autocommit": True}, open=False
+    )
+    await pool.open(wait=True, timeout=10)
+    lane = CommitLane(pool)
+    try:
+        await lane.expect(10)
+        stats = pool.get_stats()
+        # Counted at once (being opened), the minimum back where it was.
+        assert stats["pool_size"] == 4 and stats["pool_min"] == 1
+        for _ in range(500):
+            if pool.get_stats()["pool_available"] == 4:
+                break
+            await asyncio.sleep(0.01)
+        assert pool.get_stats()["pool_available"] == 4
+        await lane.expect(3)  # already there: nothing more
+        assert pool.get_stats()["pool_size"] == 4
+    finally:
+        await lane.close()

@@ -156,6 +156,27 @@ class CommitLane:
         """Whether its kept connection is lent out (a loan now would go to the pool)."""
         return self._lent or self._closed
 
+    async def expect(self, writes: int) -> None:
+        """Open connections now, several at once, for `writes` writes about to come at once.
+
+        psycopg_pool grows a pool one connection at a time, each opened after the
+        last, as writes find it short: a worker that just claimed two hundred runs (a
+        recovery) waited through its lane's growth, a connection's setup after another.
+        Raising the pool's minimum for a moment has its background workers open the
+        missing connections in parallel; put back at once, the minimum lets the pool
+        shrink again as it would after growing by itself (idle connections closed
+        after ``max_idle``). The pool never exceeds its maximum.
+        """
+        pool = self.pool
+        if self._closed:
+            return
+        grow = min(writes, pool.max_size) - pool.get_stats().get("pool_size", pool.max_size)
+        if grow <= 0:
+            return
+        low = pool.min_size
+        await pool.resize(low + grow, pool.max_size)
+        await pool.resize(low, pool.max_size)
+
     def connection(self, timeout: float | None = None) -> _Loan:
         """An async context manager lending a connection for one write."""
         return _Loan(self, timeout)

@@ -522,6 +522,9 @@ class PostgresWorkflowStore:
         # the claim is all-or-nothing, so it is simply taken again.
         lead = _take_statement(queue, owner, lease_seconds, limit)
         claimed = await self._write(claim, retry_conflict=True, lead=lead, held_logs=known)
+        if len(claimed) > 1:
+            # Each claimed run commits next, all at about the same time.
+            await self._commits.expect(len(claimed))
         return [(m, await self._after_known(c, known)) for m, c in claimed]
 
     async def _after_known(self, claim: Claim, known: Mapping[str, int] | None) -> Claim:
