@@ -10,6 +10,7 @@ completion; its result tells the session's body what to do next.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from ..stores import ResolveSubmissions
@@ -65,6 +66,10 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
         # long enough to hold the write back, and a client must see the turn begin
         # one write after the step's start. A real model's latency dwarfs one write.
         await work.emitter.written()
+        # The write woke the event's followers (a server's feed, then each connection's
+        # response): one turn of the loop lets them send it before building the model's
+        # request holds the loop (an instant answer, its whole handling).
+        await asyncio.sleep(0)
     else:
         resolve_stray(work)
         if results:
