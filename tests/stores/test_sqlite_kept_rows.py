@@ -17,31 +17,12 @@ import pytest
 
 import tether
 from tether.errors import FencedError, TetherError
-from tether.stores import Commit, NewEvent, NewRun, WorkflowStore
+from tether.stores import Commit, NewEvent, WorkflowStore
+from tether.testing.contract._workflow import _run, _step
 
 
-def _run(run_id: str) -> NewRun:
-    return NewRun(
-        run_id=run_id,
-        workflow_name="wf",
-        input=b"in",
-        deployment="d",
-        engine_version="e",
-        queue="q",
-    )
-
-
-def _commit(epoch: int, head: int, *events: NewEvent, **kw: Any) -> Commit:
-    return Commit(run_id="r", owner="w1", epoch=epoch, expected_head=head, events=events, **kw)
-
-
-def _step(step_id: str, slot: int) -> NewEvent:
-    return NewEvent(
-        event_type="step_created",
-        correlation_id=step_id,
-        attrs={"slot": slot, "name": "s", "attempt": 1},
-        payload=b"x",
-    )
+def _commit(epoch: int, head: int, *events: NewEvent, run_id: str = "r", **kw: Any) -> Commit:
+    return Commit(run_id=run_id, owner="w1", epoch=epoch, expected_head=head, events=events, **kw)
 
 
 def _done(step_id: str) -> NewEvent:
@@ -53,9 +34,7 @@ async def _started(store: WorkflowStore, run_id: str) -> tuple[int, int]:
     _, _, claimed = await store.start_run(_run(run_id), owner="w1", lease_seconds=30)
     assert claimed is not None and claimed[1].run is not None
     epoch, head = claimed[1].epoch, claimed[1].run.head
-    result = await store.commit(
-        Commit(run_id=run_id, owner="w1", epoch=epoch, expected_head=head, events=(_step("a", 1),))
-    )
+    result = await store.commit(_commit(epoch, head, _step("a", 1), run_id=run_id))
     return epoch, result.head
 
 
@@ -83,15 +62,7 @@ async def test_a_step_commit_reads_neither_the_run_nor_the_step_back(tmp_path: P
             return await write(run, **kwargs)
 
         db.write = traced
-        await store.commit(
-            Commit(
-                run_id="r",
-                owner="w1",
-                epoch=epoch,
-                expected_head=head,
-                events=(_done("a"), _step("b", 2)),
-            )
-        )
+        await store.commit(_commit(epoch, head, _done("a"), _step("b", 2)))
         assert statements and not [s for s in statements if s.lstrip().startswith("SELECT")]
         assert ("run", "r") in _kept(backend) and ("step", "r", "b") in _kept(backend)
 
@@ -128,15 +99,7 @@ async def test_a_commit_rolled_back_leaves_nothing_kept(tmp_path: Path) -> None:
         # Step "b" is created, then a second creation of "a" is refused by the database:
         # the whole commit is rolled back, "b" with it.
         with pytest.raises(TetherError):
-            await store.commit(
-                Commit(
-                    run_id="r",
-                    owner="w1",
-                    epoch=epoch,
-                    expected_head=head,
-                    events=(_step("b", 2), _step("a", 3)),
-                )
-            )
+            await store.commit(_commit(epoch, head, _step("b", 2), _step("a", 3)))
         assert ("step", "r", "b") not in _kept(backend)
         assert await store.list_events("r", after=head) == []
         # Completing "b", which does not exist, is refused as on a fresh store; the run
@@ -156,23 +119,10 @@ async def test_a_run_that_holds_a_hook_disposes_it_when_it_ends(tmp_path: Path) 
         hook = NewEvent(
             event_type="hook_created", correlation_id="h", attrs={"token": "tok", "slot": 2}
         )
-        head = (
-            await store.commit(
-                Commit(run_id="r", owner="w1", epoch=epoch, expected_head=head, events=(hook,))
-            )
-        ).head
+        head = (await store.commit(_commit(epoch, head, hook))).head
         assert ("hookless", "r") not in _kept(backend)
         end = NewEvent(event_type="run_completed", payload=b"z")
-        await store.commit(
-            Commit(
-                run_id="r",
-                owner="w1",
-                epoch=epoch,
-                expected_head=head,
-                events=(_done("a"), end),
-                release=True,
-            )
-        )
+        await store.commit(_commit(epoch, head, _done("a"), end, release=True))
         events = [e.event_type for e in await store.list_events("r")]
         assert events[-1] == "hook_disposed", events
         assert await store.get_hook("tok") is None
