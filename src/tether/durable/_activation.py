@@ -1,8 +1,9 @@
-"""The core of one activation: its state, its commits, its waits and parks.
+"""The core of one activation: its state and its commits.
 
 `Activation` (`_executor`) adds the operations a workflow body asks for (steps,
-sleeps, hooks, children); this module holds what they all stand on. An activation
-ends by finishing the run, parking it, or giving it up.
+sleeps, hooks, children); this module holds what they all stand on, with its waits
+and parks (`_parking`). An activation ends by finishing the run, parking it, or
+giving it up.
 
 Write discipline (one write per step): a step's completion is not committed alone. It
 waits in `_pending` until the body asks for its next durable operation, and goes out
@@ -16,11 +17,9 @@ is what makes a crash count as an attempt.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._codec import decode, encode, encode_error
@@ -51,6 +50,7 @@ from ._context import WorkflowContext
 from ._continue import Handoff
 from ._journal import HookOp, Journal
 from ._lease import Lease
+from ._parking import Parking, _Suspend, _Waiter
 from ._registry import Registry, WorkflowDef
 from ._threads import StepThreads
 
@@ -71,29 +71,11 @@ _TRANSIENT_TRIES = 6
 _SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
 
 
-#: Loop turns a park check lets the body run before it decides (see `_park_check`).
-_PARK_CHECK_TURNS = 3
-
-
-class _Suspend(BaseException):
-    """Unwinds a body whose activation ended (parked, fenced, cancelled).
-
-    A BaseException, so a user's `except Exception` cannot swallow it.
-    """
-
-
-@dataclass(slots=True)
-class _Waiter:
-    resume_at: float | None
-    check: Callable[[], bool]
-    future: asyncio.Future[None]
-
-
 class StepInterruptedError(Exception):
     """Recorded when a step's last allowed attempt was cut short by a crash or lost lease."""
 
 
-class ActivationCore:
+class ActivationCore(Parking):
     """Drives one run from a claim to its end, park or hand-over (see `Activation`)."""
 
     def __init__(
@@ -570,96 +552,6 @@ class ActivationCore:
             kept.append(event)
         self._poke()
         return kept
-
-    def _schedule_flush(self) -> None:
-        if self._flush_scheduled:
-            return
-        self._flush_scheduled = True
-        asyncio.get_running_loop().call_soon(self._start_flush)
-
-    def _start_flush(self) -> None:
-        self._flush_scheduled = False
-        if self._pending and not self.ended:
-            asyncio.get_running_loop().create_task(self._flush())
-
-    async def _flush(self) -> None:
-        # A few loop turns more than a park check waits (`_park_check`): a body that
-        # parks right after its step carries the step's completion in its park commit,
-        # and one that starts its next step carries it in that step's start: one write,
-        # not two. Only a body that does neither leaves it to this flush.
-        for _ in range(_PARK_CHECK_TURNS + 2):
-            await asyncio.sleep(0)
-        if self._pending and not self.ended:
-            with contextlib.suppress(_Suspend):
-                await self._commit()
-
-    # -- waiting and parking --------------------------------------------------------------
-    async def _wait(self, *, resume_at: float | None, check: Callable[[], bool]) -> None:
-        while not check():
-            if self.ended:
-                raise _Suspend
-            waiter = _Waiter(resume_at, check, asyncio.get_running_loop().create_future())
-            self._waiters.append(waiter)
-            self._schedule_park_check()
-            try:
-                await waiter.future
-            finally:
-                self._waiters.remove(waiter)
-
-    async def _wait_until(self, when: float) -> None:
-        await self._wait(resume_at=when, check=lambda: time.time() >= when)
-
-    def _poke(self) -> None:
-        now = time.time()
-        for waiter in self._waiters:
-            due = waiter.resume_at is not None and waiter.resume_at <= now
-            if (due or waiter.check()) and not waiter.future.done():
-                waiter.future.set_result(None)
-
-    def _schedule_park_check(self) -> None:
-        if not self._park_check_scheduled:
-            self._park_check_scheduled = True
-            asyncio.get_running_loop().create_task(self._park_check())
-
-    async def _park_check(self) -> None:
-        # Let the body run until it blocks: a few loop turns cover awaits between ops.
-        for _ in range(_PARK_CHECK_TURNS):
-            await asyncio.sleep(0)
-        self._park_check_scheduled = False
-        if self.ended or self._active_steps or not self._waiters:
-            return
-        self._poke()
-        if any(w.future.done() for w in self._waiters):
-            return
-        timers = [w.resume_at for w in self._waiters if w.resume_at is not None]
-        enqueue: tuple[NewMessage, ...] = ()
-        if timers:
-            enqueue = (
-                NewMessage(
-                    queue=self.run.queue,
-                    payload=self.run_id.encode(),
-                    available_at=min(timers),
-                    idempotency_key=self.run_id,
-                ),
-            )
-
-        def still_blocked() -> bool:
-            # Blocked means: nothing running, and every waiter still waiting. A body that
-            # moved on while this park waited for the lock has no waiters left, or a step.
-            self._poke()
-            return (
-                not self._active_steps
-                and self.journal.cancel_requested is None
-                and bool(self._waiters)
-                and not any(w.future.done() for w in self._waiters)
-            )
-
-        try:
-            parked = await self._commit(enqueue=enqueue, end=True, park_guard=still_blocked)
-        except _Suspend:
-            return
-        if parked:
-            self._settle("parked")
 
     # -- operations -------------------------------------------------------------------------
     def _next_slot(self) -> int:

@@ -34,11 +34,11 @@ from ._activation import (
     FORMAT_VERSION,
     ActivationCore,
     StepInterruptedError,
-    _Suspend,
 )
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext
 from ._continue import prepare_successor
 from ._journal import ChildOp, HookOp, StepOp, WaitOp
+from ._parking import _Suspend
 from ._registry import workflow_name_of
 from ._retry import RetryPolicy, parse_duration
 from ._step_scope import StepScope
