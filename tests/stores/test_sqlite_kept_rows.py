@@ -126,3 +126,26 @@ async def test_a_run_that_holds_a_hook_disposes_it_when_it_ends(tmp_path: Path) 
         events = [e.event_type for e in await store.list_events("r")]
         assert events[-1] == "hook_disposed", events
         assert await store.get_hook("tok") is None
+
+
+async def test_the_kept_rows_are_bounded_by_the_bytes_they_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Runs with large inputs are not all kept: past the bound the writer forgets them."""
+    from tether.stores.sqlite import _db
+
+    monkeypatch.setattr(_db, "KEPT_BYTES", 100_000)
+    async with tether.open_backend(f"sqlite:///{tmp_path}/t.db") as backend:
+        store = backend.stores.workflow
+        for i in range(5):
+            await store.start_run(
+                _run(f"big{i}", input=b"x" * 40_000), owner="w1", lease_seconds=30
+            )
+        kept = backend.stores.workflow._db.kept  # type: ignore[attr-defined]
+        # At most one write past the bound before the next transaction forgets them.
+        assert kept.bytes <= 100_000 + 40_000
+        assert len([i for i in range(5) if ("run", f"big{i}") in kept]) < 5
+        # Nothing of it is lost: every run reads back whole.
+        for i in range(5):
+            run = await store.get_run(f"big{i}")
+            assert run is not None and len(run.input) == 40_000

@@ -80,36 +80,50 @@ class KnownRun:
     hookless: bool = False
 
 
+def _held(known: KnownRun) -> int:
+    """The payload bytes a copy holds: its run's and its unfinished steps' inputs, outputs."""
+    records: list[RunRecord | StepRecord] = [known.run, *known.steps.values()]
+    return sum(len(v) for r in records for v in (r.input, r.output, r.error) if v is not None)
+
+
 class RunCache:
     """The `KnownRun` of each run this process holds, least recently used evicted.
 
+    Bounded by count and by the payload bytes the copies hold (runs with large inputs).
     Only the event loop's thread touches it. An entry that is out of date costs one
     refused round trip, never a wrong write: the stamp check is on the server.
     """
 
-    def __init__(self, size: int = 1024) -> None:
+    def __init__(self, size: int = 1024, max_bytes: int = 32 * 1024 * 1024) -> None:
         self._size = size
-        self._runs: OrderedDict[str, KnownRun] = OrderedDict()
+        self._max_bytes = max_bytes
+        self._runs: OrderedDict[str, tuple[KnownRun, int]] = OrderedDict()
+        self._bytes = 0
 
     def get(self, run_id: str) -> KnownRun | None:
-        known = self._runs.get(run_id)
-        if known is not None:
-            self._runs.move_to_end(run_id)
-        return known
+        found = self._runs.get(run_id)
+        if found is None:
+            return None
+        self._runs.move_to_end(run_id)
+        return found[0]
 
     def put(self, known: KnownRun) -> None:
         """Keep `known` if its run is leased and unfinished (only those commit again)."""
         run = known.run
+        self.drop(run.run_id)
         if run.lease_owner is None or run.status in TERMINAL_RUN_STATUSES:
-            self._runs.pop(run.run_id, None)
             return
-        self._runs[run.run_id] = known
-        self._runs.move_to_end(run.run_id)
-        while len(self._runs) > self._size:
-            self._runs.popitem(last=False)
+        held = _held(known)
+        self._runs[run.run_id] = (known, held)
+        self._bytes += held
+        while len(self._runs) > self._size or (self._bytes > self._max_bytes and self._runs):
+            _, (_, gone) = self._runs.popitem(last=False)
+            self._bytes -= gone
 
     def drop(self, run_id: str) -> None:
-        self._runs.pop(run_id, None)
+        found = self._runs.pop(run_id, None)
+        if found is not None:
+            self._bytes -= found[1]
 
 
 class _Undecided(Exception):

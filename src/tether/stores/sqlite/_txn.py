@@ -30,8 +30,14 @@ from .._records import (
     WaitRecord,
     evolve,
 )
+from ._db import KeptRows
 
 _SQL = rows.statements("?")
+
+
+def _held(record: RunRecord | StepRecord) -> int:
+    """The payload bytes a kept row holds (what bounds the writer's kept rows)."""
+    return sum(len(v) for v in (record.input, record.output, record.error) if v is not None)
 
 
 class _Txn:
@@ -41,13 +47,13 @@ class _Txn:
         self,
         conn: sqlite3.Connection,
         hook_retention: float,
-        kept: dict[Any, Any] | None = None,
+        kept: KeptRows | None = None,
     ) -> None:
         self.c = conn
         self.hook_retention = hook_retention
         # The writer's kept rows (see the module's docstring); a private dict for a
         # transaction on any other connection, whose rows last only as long as it.
-        self._kept: dict[Any, Any] = {} if kept is None else kept
+        self._kept = KeptRows() if kept is None else kept
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
         #: The final rows of the runs the write ended.
@@ -67,14 +73,14 @@ class _Txn:
         # row read or written once is known (a claim reads each run twice).
         if run_id in self._runs:
             return self._runs[run_id]
-        run = self._kept.get(("run", run_id))
+        run: RunRecord | None = self._kept.get(("run", run_id))
         if run is None:
             row = self.c.execute(
                 f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE run_id = ?", (run_id,)
             ).fetchone()
             run = None if row is None else rows.run_from_row(row)
             if run is not None and run.status not in TERMINAL_RUN_STATUSES:
-                self._kept[("run", run_id)] = run
+                self._kept.put(("run", run_id), run, _held(run))
         self._runs[run_id] = run
         if run is not None:
             self._heads[run_id] = run.head
@@ -90,7 +96,7 @@ class _Txn:
         self._heads[r.run_id] = 0
         self.created.append(r.run_id)
         self._keep_run(r)
-        self._kept[("hookless", r.run_id)] = True  # a hook is made by a later commit
+        self._kept.put(("hookless", r.run_id), True)  # a hook is made by a later commit
 
     def update_run(self, r: RunRecord) -> None:
         self.c.execute(_SQL.update_run, rows.run_update_values(r))
@@ -102,10 +108,10 @@ class _Txn:
     def _keep_run(self, r: RunRecord) -> None:
         # An ended run is not written again (the rules refuse): its row need not stay.
         if r.status in TERMINAL_RUN_STATUSES:
-            self._kept.pop(("run", r.run_id), None)
-            self._kept.pop(("hookless", r.run_id), None)
+            self._kept.drop(("run", r.run_id))
+            self._kept.drop(("hookless", r.run_id))
         else:
-            self._kept[("run", r.run_id)] = r
+            self._kept.put(("run", r.run_id), r, _held(r))
 
     def insert_event(self, e: EventRecord) -> None:
         values = rows.event_values(e)
@@ -171,9 +177,9 @@ class _Txn:
         # A finished step is read again only by a late duplicate, which a read serves.
         key = ("step", s.run_id, s.step_id)
         if s.status in TERMINAL_STEP_STATUSES:
-            self._kept.pop(key, None)
+            self._kept.drop(key)
         else:
-            self._kept[key] = s
+            self._kept.put(key, s, _held(s))
 
     def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
         row = self.c.execute(
@@ -204,7 +210,7 @@ class _Txn:
             (run_id,),
         ).fetchall()
         if not found:
-            self._kept[("hookless", run_id)] = True
+            self._kept.put(("hookless", run_id), True)
         return [rows.hook_from_row(r) for r in found]
 
     def active_children(self, run_id: str) -> list[str]:
@@ -213,12 +219,12 @@ class _Txn:
 
     def insert_hook(self, h: HookRecord) -> None:
         self.c.execute(_SQL.insert_hook, rows.hook_values(h))
-        self._kept.pop(("hookless", h.run_id), None)
+        self._kept.drop(("hookless", h.run_id))
 
     def update_hook(self, h: HookRecord) -> None:
         # It may have moved to `h.run_id` (a successor, a forced claim).
         self.c.execute(_SQL.update_hook, rows.hook_update_values(h))
-        self._kept.pop(("hookless", h.run_id), None)
+        self._kept.drop(("hookless", h.run_id))
 
     def delete_hook(self, hook_id: str) -> None:
         self.c.execute("DELETE FROM tether_hooks WHERE hook_id = ?", (hook_id,))
