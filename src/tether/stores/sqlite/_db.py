@@ -126,6 +126,11 @@ def _resolve(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(value)
 
 
+def _resolve_all(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for fut, ok, value in outcomes:
+        _resolve(fut, ok, value)
+
+
 def _writable(path: Path) -> bool:
     return os.access(path, os.R_OK | os.W_OK)
 
@@ -490,13 +495,18 @@ class SqliteDatabase:
                 conn.execute("ROLLBACK")
             err = StoreUnavailableError(f"write to {str(self.path)!r} failed: {exc}")
             results = [(False, err)] * len(batch)
+        # One wake-up per event loop for the whole batch, not one per write: each is a
+        # lock, a write to the loop's self-pipe and, on the loop, a turn of its own.
+        woken: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         for job, (ok, value) in zip(batch, results, strict=True):
             if ok and job.after is not None:
                 try:
                     job.after()
                 except Exception:  # its contract is never to raise; the write stands
                     log.exception("a callback after a durable write failed")
-            job.loop.call_soon_threadsafe(_resolve, job.future, ok, value)
+            woken.setdefault(job.loop, []).append((job.future, ok, value))
+        for loop, outcomes in woken.items():
+            loop.call_soon_threadsafe(_resolve_all, outcomes)
 
     def _begin(self, conn: sqlite3.Connection) -> None:
         """BEGIN IMMEDIATE; forget `kept` if another connection committed since it was kept."""
