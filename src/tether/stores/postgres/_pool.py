@@ -165,7 +165,8 @@ class CommitLane:
         Raising the pool's minimum for a moment has its background workers open the
         missing connections in parallel; put back at once, the minimum lets the pool
         shrink again as it would after growing by itself (idle connections closed
-        after ``max_idle``). The pool never exceeds its maximum.
+        after ``max_idle``). It grows to its maximum at most (one more only if it was
+        adding one by itself at that very moment, which `resize` does not count).
         """
         pool = self.pool
         if self._closed:

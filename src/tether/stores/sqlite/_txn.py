@@ -51,8 +51,8 @@ class _Txn:
     ) -> None:
         self.c = conn
         self.hook_retention = hook_retention
-        # The writer's kept rows (see the module's docstring); a private dict for a
-        # transaction on any other connection, whose rows last only as long as it.
+        # The writer's kept rows (see the module's docstring); private ones for a
+        # transaction on any other connection, which last only as long as it.
         self._kept = KeptRows() if kept is None else kept
         # What the write means for waiters in this process, announced after COMMIT.
         self.ready_queues: set[str] = set()
