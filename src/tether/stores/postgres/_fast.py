@@ -46,7 +46,7 @@ from .._records import (
 )
 from ._notify import notify_statement
 
-__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send", "statements"]
+__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send", "send_many", "statements"]
 
 #: The run row, two events and two step rows (see migrations 3 and 4); more go after it.
 _INLINE = 2
@@ -273,77 +273,15 @@ def _upsert_steps(n: int) -> str:
     )
 
 
-async def send(
-    conn: psycopg.AsyncConnection[Any], fast: FastCommit, notes: Sequence[tuple[str, str]]
-) -> str:
-    """Write `fast` and send `notes` (channel, payload) in one round trip.
-
-    Returns the run row's new stamp. Listeners hear the notes only once the write
-    commits, as on the ordinary path.
-
-    Raises:
-        psycopg.errors.SerializationFailure: The run changed since the copy was taken;
-            nothing was written.
-    """
-    # An autocommit connection sends no BEGIN: a lone statement is its own transaction,
-    # and a pipeline's statements up to its one Sync are a single implicit transaction,
-    # committed at the Sync or rolled back whole by the first error.
-    assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
-    events, steps = list(fast.events), list(fast.steps.values())
-    params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
-    # The function sets the lease from the server's clock, `lease_seconds` from the write.
-    params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
-    for k in range(_INLINE):
-        params += rows.event_values(events[k])[1:] if k < len(events) else [None] * _EVENT_WIDTH
-    for k in range(_INLINE):
-        params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
-    more_events, more_steps = events[_INLINE:], steps[_INLINE:]
-    if not more_events and not more_steps and not fast.acks and not fast.drops and not notes:
-        row = await (await conn.execute(_FAST_COMMIT, params)).fetchone()
-    elif (
-        not more_events
-        and len(steps) <= 1
-        and len(fast.acks) <= 1
-        and len(fast.drops) <= 1
-        and len(notes) <= 1
-    ):
-        # A run's end (or a park): its ack, the drop of its spare wake-ups and its
-        # NOTIFY are done by the function, in the same statement.
-        del params[-_STEP_WIDTH:]  # the end function takes one step row
-        for extra in (fast.acks, fast.drops, notes):
-            params += extra[0] if extra else (None, None)
-        row = await (await conn.execute(_FAST_END, params)).fetchone()
-    else:
-        async with conn.pipeline():
-            committed = await conn.execute(_FAST_COMMIT, params)
-            if more_events:
-                await conn.execute(
-                    _insert_events(len(more_events)),
-                    [v for e in more_events for v in rows.event_values(e)],
-                )
-            if more_steps:
-                await conn.execute(
-                    _upsert_steps(len(more_steps)),
-                    [v for s in more_steps for v in rows.step_values(s)],
-                )
-            for message_id, owner in fast.acks:
-                await conn.execute(_ACK, (message_id, owner))
-            for queue, key in fast.drops:
-                await conn.execute(_DROP_PENDING, (queue, key))
-            if notes:
-                await conn.execute(*notify_statement(notes))
-        row = await committed.fetchone()
-    assert row is not None  # the function returns the stamp or raises
-    return str(row[0])
-
-
 def statements(
     fast: FastCommit, notes: Sequence[tuple[str, str]]
 ) -> list[tuple[str, Sequence[Any]]]:
     """The statements that write `fast` and send `notes`, in order.
 
-    The first one (`tether_step_commit`) returns the run row's new stamp, or raises
-    when the row changed since the copy was taken; the rest return nothing read.
+    The first one (`tether_step_commit`, or `tether_step_end` for a run's end or a
+    park: its ack, the drop of its spare wake-ups and its NOTIFY in the same statement)
+    returns the run row's new stamp, or raises when the row changed since the copy was
+    taken; the rest return nothing read.
     """
     events, steps = list(fast.events), list(fast.steps.values())
     params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
@@ -351,10 +289,22 @@ def statements(
     params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
     for k in range(_INLINE):
         params += rows.event_values(events[k])[1:] if k < len(events) else [None] * _EVENT_WIDTH
+    more_events = events[_INLINE:]
+    extras = (fast.acks, fast.drops, notes)
+    if (
+        any(extras)
+        and not more_events
+        and len(steps) <= 1
+        and all(len(extra) <= 1 for extra in extras)
+    ):
+        params += rows.step_values(steps[0])[1:] if steps else [None] * _STEP_WIDTH
+        for extra in extras:
+            params += extra[0] if extra else (None, None)
+        return [(_FAST_END, params)]
     for k in range(_INLINE):
         params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
     out: list[tuple[str, Sequence[Any]]] = [(_FAST_COMMIT, params)]
-    more_events, more_steps = events[_INLINE:], steps[_INLINE:]
+    more_steps = steps[_INLINE:]
     if more_events:
         out.append(
             (
@@ -371,3 +321,49 @@ def statements(
     if notes:
         out.append(notify_statement(notes))
     return out
+
+
+async def send(
+    conn: psycopg.AsyncConnection[Any], fast: FastCommit, notes: Sequence[tuple[str, str]]
+) -> str:
+    """Write `fast` and send `notes` (channel, payload) in one round trip.
+
+    Returns the run row's new stamp. Listeners hear the notes only once the write
+    commits, as on the ordinary path.
+
+    Raises:
+        psycopg.errors.SerializationFailure: The run changed since the copy was taken;
+            nothing was written.
+    """
+    return (await send_many(conn, [(fast, notes)]))[0]
+
+
+async def send_many(
+    conn: psycopg.AsyncConnection[Any],
+    batch: Sequence[tuple[FastCommit, Sequence[tuple[str, str]]]],
+) -> list[str]:
+    """Write each commit of `batch` (with its notes) in one transaction: one round trip.
+
+    Returns each run row's new stamp, in order. All or nothing: the first statement
+    that raises (a copy out of date) rolls the whole batch back.
+    """
+    # An autocommit connection sends no BEGIN: a lone statement is its own transaction,
+    # and a pipeline's statements up to its one Sync are a single implicit transaction,
+    # committed at the Sync or rolled back whole by the first error.
+    assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
+    plans = [statements(fast, notes) for fast, notes in batch]
+    if len(plans) == 1 and len(plans[0]) == 1:
+        rows_out = [await (await conn.execute(*plans[0][0])).fetchone()]
+    else:
+        async with conn.pipeline():
+            firsts = []
+            for plan in plans:
+                firsts.append(await conn.execute(*plan[0]))
+                for sql, params in plan[1:]:
+                    await conn.execute(sql, params)
+        rows_out = [await cursor.fetchone() for cursor in firsts]
+    stamps = []
+    for row in rows_out:
+        assert row is not None  # the function returns the stamp or raises
+        stamps.append(str(row[0]))
+    return stamps

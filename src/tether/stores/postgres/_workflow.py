@@ -49,6 +49,7 @@ from .._streams import follow
 from .._writes import StoreWrite
 from . import _fast, _workers
 from ._errors import _raise_wrapped, _wrap
+from ._group_commit import GroupCommits
 from ._notify import Notifier, channels
 from ._pool import CommitLane
 from ._schema import SERVER_NOW
@@ -100,6 +101,7 @@ class PostgresWorkflowStore:
         self._notifier = notifier
         self._namespace = namespace
         self._known = _fast.RunCache()
+        self._group = GroupCommits(commits, checkout=FAST_CHECKOUT)
         self._conversations: PostgresConversationStore | None = None
         self._streams = PostgresStreams(
             namespace=namespace, commits=commits, query=self._query, write=self._write
@@ -355,9 +357,9 @@ class PostgresWorkflowStore:
             _, run_channel, _ = channels(self._namespace)
             notes = [(run_channel, commit.run_id)] if fast.finished else []
             try:
-                # On the event loop, not a thread: the whole commit is one round trip.
-                async with self._commits.connection(timeout=FAST_CHECKOUT) as conn:
-                    stamp = await _fast.send(conn, fast, notes)
+                # On the event loop, not a thread: the whole commit is one round trip,
+                # shared with other runs' commits made at the same moment.
+                stamp = await self._group.send(fast, notes)
             except Exception as exc:
                 # Usually the run changed under the copy (another writer, a lease
                 # renewal); whatever it was, nothing was written: the locked path
