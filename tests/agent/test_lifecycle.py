@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 import pytest
-from _harness import hosted, wait_status
+from _harness import hosted, settled, wait_status
 
 import tether
 from tether.agent import Agent, AgentHost, Session, approval, tool
@@ -162,6 +162,54 @@ async def test_send_to_a_stranded_session_is_refused(backend: Backend) -> None:
     assert caught.value.deployment == "v1"
     assert caught.value.engine_version == tether.__version__
     assert await backend.stores.submissions.get_submission("c3:m1") is None
+
+
+async def test_a_session_stranded_after_a_send_refuses_the_next(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A handle that sent while served, then finds no live worker of its versions.
+
+    Sends after the first skip reading the session's run (see the next test): the
+    check that it is served must still be made on every send.
+    """
+    from tether.durable import _handle
+
+    monkeypatch.setattr(_handle, "SERVED_TTL", 0.05)
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two"]), tools=[lookup])
+    old = AgentHost(backend, [agent], deployment="v1")
+    new = AgentHost(backend, [agent], deployment="v2")
+    async with old.worker(poll_interval=0.02):
+        session = await old.open_session("ops", session_id="c4")
+        await session.send("one")
+        await session.wait_for("turn.completed")
+    async with new.worker(poll_interval=0.02):  # live, of another deployment only
+        await asyncio.sleep(0.1)  # past the served answer the client kept
+        with pytest.raises(SessionStrandedError):
+            await session.send("two", client_message_id="m2")
+    assert await backend.stores.submissions.get_submission("c4:m2") is None
+
+
+async def test_a_second_send_reads_nothing_of_the_session_run(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its admission is fenced by the run the first send read (it lands only while that
+    run holds the inbox), so the run is not read again: one read fewer per message."""
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two"]), tools=[lookup])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="c5")
+        await session.send("one")
+        await session.wait_for("turn.completed")
+        reads: list[str] = []
+        latest = host.client.latest
+
+        async def spy(chain_id: str) -> Any:
+            reads.append(chain_id)
+            return await latest(chain_id)
+
+        monkeypatch.setattr(host.client, "latest", spy)
+        await session.send("two", client_message_id="m2")
+        assert reads == []
+        assert (await settled(backend, "c5:m2")).status == "settled"
 
 
 # -- retention -------------------------------------------------------------------------------

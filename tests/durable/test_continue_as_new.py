@@ -378,3 +378,23 @@ async def test_a_chain_on_an_encrypted_backend(kind: str, tmp_path: Any) -> None
                 await client.resume_hook("inbox-sealed", i)
             assert await handle.result(timeout=60) == list(range(12))
             assert (await handle.info()).run_id == "sealed~5"
+
+
+async def test_a_resume_fenced_by_a_run_is_refused_once_the_hook_moved_on(
+    client: tether.Client,
+) -> None:
+    handle = await client.start(collector, [], 4, 2, run_id="fence")
+    store = client.backend.stores.workflow
+    token = "inbox-fence"
+    await send_when_ready(client, token, 0)
+    await client.resume_hook(token, 1, run_id="fence")  # still held by the first run
+    for _ in range(500):  # two values: the chain moves on, the hook with it
+        hook = await store.get_hook(token)
+        if hook is not None and hook.run_id == "fence~1":
+            break
+        await asyncio.sleep(0.01)
+    with pytest.raises(NotFoundError, match="no longer held by run 'fence'"):
+        await client.resume_hook(token, 99, run_id="fence")
+    await client.resume_hook(token, 2, run_id="fence~1")
+    await client.resume_hook(token, 3)
+    assert await handle.result(timeout=30) == [0, 1, 2, 3]  # nothing of the refused one

@@ -30,12 +30,12 @@ from ..stores import TERMINAL_RUN_STATUSES
 from ._events import EVENTS_STREAM, decode_event
 from ._keys import messages_lane
 from ._line import SessionLine, read_line
-from ._state import fold_events
+from ._state import RUN_ENDINGS, fold_events
 
 if TYPE_CHECKING:
     from ._session import Session
 
-__all__ = ["blocked_reason", "deliver_moving", "move_under_hold", "wants_move"]
+__all__ = ["blocked_reason", "deliver_moving", "hand_off", "move_under_hold", "wants_move"]
 
 log = logging.getLogger("tether.agent")
 
@@ -162,3 +162,21 @@ async def deliver_moving(
             # admits the message there, or refuses it (stranded).
             return False
         await asyncio.sleep(0.05)
+
+
+async def hand_off(session: Session, info: RunInfo) -> bool:
+    """`Session.hand_off`: move the session (its current run `info`) now, if it is idle."""
+    if info.status in RUN_ENDINGS:
+        return False
+    if (info.engine_version, info.deployment) == (
+        ENGINE_VERSION,
+        session.host.agents.deployment,
+    ):
+        return False
+    held = await session.host.client.take_over(info.run_id)
+    if held is None:
+        return False
+    if held.run_id != info.run_id:
+        await held.release()  # moved meanwhile
+        return False
+    return await move_under_hold(session, held, "deploy") is not None

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .._version import ENGINE_VERSION
+from ..durable import RunInfo
 from ..errors import ConflictError, InvalidTransitionError, NotFoundError, SessionClosedError
 from ..stores import (
     AdmitSubmission,
@@ -34,6 +36,8 @@ from ._keys import (
     conversation_path,
     messages_lane,
 )
+from ._line import SessionLine
+from ._state import RUN_ENDINGS
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
@@ -84,23 +88,35 @@ class Inbox:
         return self._token
 
     async def _admit(
-        self, submission: SubmissionInput, *, unless: str | None = None, current: str | None = None
+        self,
+        submission: SubmissionInput,
+        *,
+        unless: str | None = None,
+        current: str | None = None,
+        fenced: bool = False,
     ) -> None:
         """Admit `submission` and ring the inbox, in one transaction when it is open.
 
         With `unless` (a close's submission id), a new submission is refused with
         `SessionClosedError` while the ledger holds that close. `current`: the chain's
-        current run, if the caller knows it.
+        current run, if the caller knows it. `fenced`: admitted only while `current`
+        holds the inbox; `NotFoundError` (nothing admitted) once it ended or moved on.
         """
         write = AdmitSubmission(submission=submission, unless=unless)
         token = await self._inbox_token(current)
+        if token is None and fenced:
+            raise NotFoundError(f"run {current!r} holds no inbox")
         if token is not None:
             try:
-                await self._host.client.resume_hook(token, {"ring": True}, writes=(write,))
+                await self._host.client.resume_hook(
+                    token, {"ring": True}, writes=(write,), run_id=current if fenced else None
+                )
                 return
             except NotFoundError:
                 # The run ended (or moved on): the caller checks its state again.
                 self._token = None
+                if fenced:
+                    raise
             except InvalidTransitionError:
                 if unless is not None and await self._holds(unless):
                     raise SessionClosedError(self._session, "closing") from None
@@ -140,14 +156,17 @@ class Inbox:
         *,
         generation: int | None = None,
         run_id: str | None = None,
+        fenced: bool = False,
     ) -> None:
         """Admit a user message; with `generation`, refused while that generation closes.
 
         `run_id` is the chain's current run, when the caller has just read it (it spares
-        the read the first ring needs to find the inbox).
+        the read the first ring needs to find the inbox). `fenced`: only while that run
+        holds the inbox.
 
         Raises:
             SessionClosedError: (with `generation`) a close of it is in the ledger.
+            NotFoundError: (`fenced`) `run_id` ended or moved on; nothing was admitted.
         """
         payload: dict[str, Any] = {"text": text, "principal": principal}
         if policy is not None:
@@ -164,7 +183,50 @@ class Inbox:
             ),
             unless=None if generation is None else close_id(self._session, generation),
             current=run_id,
+            fenced=fenced,
         )
+
+    async def admit_on_seen(
+        self,
+        seen: RunInfo,
+        line: SessionLine,
+        submission_id: str,
+        text: str,
+        principal: str | None,
+        policy: TurnPolicy | None,
+    ) -> bool:
+        """Admit a message on `seen`, the run a client last read, with no read of it.
+
+        Safe without the read because the admission is fenced by that run: it lands
+        only while the run still holds the inbox, which it gives up by ending or moving
+        on (a run's versions never change, and a close under way is checked in the
+        admission itself). Only for a run on this host's versions (nothing to move)
+        that is not stranded now.
+
+        Returns:
+            False when not admitted (nothing was): the caller reads the session's state
+            and goes the usual way.
+        """
+        host = self._host
+        if (
+            seen.status in RUN_ENDINGS
+            or (seen.engine_version, seen.deployment) != (ENGINE_VERSION, host.agents.deployment)
+            or await host.client.is_stranded(seen)
+        ):
+            return False
+        try:
+            await self.admit_message(
+                submission_id,
+                text,
+                principal,
+                policy,
+                generation=line.generation,
+                run_id=seen.run_id,
+                fenced=True,
+            )
+        except NotFoundError:
+            return False
+        return True
 
     async def answer(self, request_id: str, answer: Any, principal: str | None) -> None:
         """Admit the answer to a request.

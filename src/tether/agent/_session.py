@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from .._aio import within
 from .._ids import new_ulid
-from .._version import ENGINE_VERSION
 from ..durable import RunHandle, RunInfo
 from ..errors import (
     ConfigurationError,
@@ -27,7 +26,7 @@ from ._attachments import Attachment, read_attachment, resolve_attachments, stor
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
-from ._handoff import deliver_moving, move_under_hold, wants_move
+from ._handoff import deliver_moving, hand_off, wants_move
 from ._inbox import Inbox
 from ._line import (
     PREDECESSOR_ENTRIES,
@@ -85,6 +84,8 @@ class Session:
         self._inbox = Inbox(host, agent_name, session_id, run_id)
         self._run_handle: RunHandle | None = None
         self._lines: dict[str, SessionLine] = {}
+        #: The chain's current run as `_current` last read it (see `Inbox.admit_on_seen`).
+        self._seen: RunInfo | None = None
 
     def __repr__(self) -> str:
         return f"<Session {self.session_id!r} of agent {self.agent_name!r}>"
@@ -119,6 +120,7 @@ class Session:
             args = (await (await client.get(info.run_id, follow=False)).input()).args
             line = read_line(args[4] if len(args) > 4 else None)
             self._lines = {info.run_id: line}
+        self._seen = info
         return info, line
 
     # -- writes -----------------------------------------------------------------------------
@@ -160,6 +162,15 @@ class Session:
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
+        seen = self._seen
+        if seen is not None and not attachments:
+            # No read of the run: the admission is fenced by the run last read.
+            seen_line = self._lines.get(seen.run_id)
+            if seen_line is not None and await self._inbox.admit_on_seen(
+                seen, seen_line, submission_id, text, principal, turn_policy
+            ):
+                return submission_id
+            self._seen = None
         info, line = await self._current()
         self._check_open(info)
         if attachments and await self._inbox.closing(line.generation):
@@ -270,20 +281,7 @@ class Session:
             a turn running or parked, a step to run again; or it ended).
         """
         info, _ = await self._current()
-        if info.status in _ENDED:
-            return False
-        if (info.engine_version, info.deployment) == (
-            ENGINE_VERSION,
-            self.host.agents.deployment,
-        ):
-            return False
-        held = await self.host.client.take_over(info.run_id)
-        if held is None:
-            return False
-        if held.run_id != info.run_id:
-            await held.release()  # moved meanwhile
-            return False
-        return await move_under_hold(self, held, "deploy") is not None
+        return await hand_off(self, info)
 
     async def _require_open(self) -> tuple[RunInfo, SessionLine]:
         info, line = await self._current()

@@ -92,9 +92,9 @@ class Client:
         self._eager: Callable[[NewRun], Awaitable[RunRecord]] | None = None
         # Set on `Worker.client` too: a run woken by a hook payload runs on that worker
         # at once, claimed in the payload's write, when it has room.
-        self._eager_resume: Callable[[str, bytes, Sequence[StoreWrite]], Awaitable[None]] | None = (
-            None
-        )
+        self._eager_resume: (
+            Callable[[str, bytes, Sequence[StoreWrite], str | None], Awaitable[None]] | None
+        ) = None
         self._liveness = _Liveness(backend.stores.workflow)
         # Hook tokens whose run was found on an ordinary deployment (not a dev
         # generation): sends to them skip the dormancy check's reads from then on.
@@ -333,7 +333,12 @@ class Client:
         return await run_hooks(self._store, run_id)
 
     async def resume_hook(
-        self, token: str, payload: Any = None, *, writes: Sequence[StoreWrite] = ()
+        self,
+        token: str,
+        payload: Any = None,
+        *,
+        writes: Sequence[StoreWrite] = (),
+        run_id: str | None = None,
     ) -> None:
         """Send `payload` to the hook owning `token`; its run wakes up.
 
@@ -342,9 +347,13 @@ class Client:
             payload: What its `await` returns.
             writes: Writes of other stores (`tether.stores` write records) applied in
                 the same transaction: they land with the payload or not at all.
+            run_id: Deliver only while that run holds the hook (not once the hook moved
+                on to a successor with ``continue_as_new``, or its run ended): a
+                caller that checked the run before resuming knows it still holds.
 
         Raises:
-            NotFoundError: No active hook has that token (nothing is written).
+            NotFoundError: No active hook has that token, or (with `run_id`) that run
+                no longer holds it (nothing is written).
             RunDormantError: The hook's run belongs to a `tether dev` generation no
                 worker serves (nothing is written): it would wait for no one.
             InvalidInputError: `token` cannot be a hook token on any backend.
@@ -353,9 +362,9 @@ class Client:
         await self._refuse_dormant(token)
         data = encode(payload, what="hook payload")
         if self._eager_resume is not None:
-            await self._eager_resume(token, data, writes)
+            await self._eager_resume(token, data, writes, run_id)
         else:
-            await self._store.resume_hook(token, data, writes=writes)
+            await self._store.resume_hook(token, data, writes=writes, run_id=run_id)
 
     async def take_over(self, run_id: str) -> Takeover | None:
         """Hold a parked run from outside, to move it (`Takeover.continue_as_new`) or not.
@@ -423,6 +432,15 @@ class Client:
             run = await _current(self._store, run)
         # A "served" answer is kept briefly (`_Liveness`): every send to a session asks.
         return _info(run, await self._liveness.stranded(run))
+
+    async def is_stranded(self, info: RunInfo) -> bool:
+        """Whether `info`'s run is stranded now: live workers exist, none serves its versions.
+
+        Looks at the worker records only, not at the run again (a run's versions never
+        change): for a caller holding a recent `RunInfo`. Like `latest`, it keeps a
+        "served" answer for a few seconds; a stranded one is looked up each time.
+        """
+        return await self._liveness.stranded(info)
 
     async def _refuse_dormant(self, token: str) -> None:
         """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.

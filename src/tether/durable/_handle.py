@@ -109,7 +109,7 @@ class _Liveness:
         self._served: set[tuple[str, str]] = set()
         self._until = 0.0
 
-    async def stranded(self, run: RunRecord) -> bool:
+    async def stranded(self, run: RunRecord | RunInfo) -> bool:
         if run.status in TERMINAL_RUN_STATUSES:
             return False
         versions = (run.engine_version, run.deployment)

@@ -327,7 +327,7 @@ class Worker:
         return not busy and not self._stopping and bool(self._background)
 
     async def _resume_eagerly(
-        self, token: str, payload: bytes, writes: Sequence[StoreWrite]
+        self, token: str, payload: bytes, writes: Sequence[StoreWrite], run_id: str | None
     ) -> None:
         """A hook payload whose run, if parked and this worker's, is claimed by it at once.
 
@@ -336,7 +336,7 @@ class Worker:
         to wait for and no claim of its own to write.
         """
         if not self._has_room():
-            await self._store.resume_hook(token, payload, writes=writes)
+            await self._store.resume_hook(token, payload, writes=writes, run_id=run_id)
             return
         self._reserved += 1
         try:
@@ -348,6 +348,7 @@ class Worker:
                 lease_seconds=self.lease_seconds,
                 queue=self.registry.queue,
                 writes=writes,
+                run_id=run_id,
                 known=self._parked.known(),
             )
         finally:
