@@ -22,3 +22,14 @@ async def pg_backend(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBa
         yield backend
     finally:
         await backend.close()
+
+
+@pytest.fixture
+async def other(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
+    """A second process's view of the same namespace (its own pools and copies)."""
+    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
+    await backend.connect()
+    try:
+        yield backend
+    finally:
+        await backend.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
@@ -21,17 +20,6 @@ from tether.stores import Commit, NewEvent, NewMessage, NewRun
 from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def other(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
-    """A second process's view of the same namespace (its own pools and copies)."""
-    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
-    await backend.connect()
-    try:
-        yield backend
-    finally:
-        await backend.close()
 
 
 def pg_store(backend: PostgresBackend) -> PostgresWorkflowStore:

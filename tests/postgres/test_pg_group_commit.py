@@ -7,7 +7,6 @@ commits alone, to meet exactly the outcome it would have met without batching.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
@@ -16,22 +15,11 @@ import pytest
 import tether
 from tether.errors import StaleHeadError
 from tether.stores import Commit
-from tether.stores.postgres import PostgresBackend, _fast
+from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore, _fast
 
 from .test_pg_fast_commit import locked_calls, pg_store, row_stamp, started, step_events
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def other(pg_url: str, pg_namespace: str) -> AsyncIterator[PostgresBackend]:
-    """A second process's view of the same namespace."""
-    backend = PostgresBackend(pg_url, namespace=pg_namespace, pool_size=2)
-    await backend.connect()
-    try:
-        yield backend
-    finally:
-        await backend.close()
 
 
 def batches_sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -47,6 +35,27 @@ def batches_sent(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return sizes
 
 
+async def first_steps_at_once(
+    store: PostgresWorkflowStore, held: dict[str, tuple[int, int]]
+) -> list[Any]:
+    """Each run's first step committed, all in the same turn of the event loop."""
+    return await asyncio.gather(
+        *(
+            store.commit(
+                Commit(
+                    run_id=r,
+                    owner="w1",
+                    epoch=epoch,
+                    expected_head=head,
+                    events=step_events(1, None),
+                )
+            )
+            for r, (epoch, head) in held.items()
+        ),
+        return_exceptions=True,
+    )
+
+
 async def test_commits_made_at_once_go_as_one_transaction(
     pg_backend: PostgresBackend, pg_url: str, pg_namespace: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -55,20 +64,7 @@ async def test_commits_made_at_once_go_as_one_transaction(
     held = {r: await started(store, r, "w1") for r in runs}
     locked = locked_calls(store, monkeypatch)
     sizes = batches_sent(monkeypatch)
-    results = await asyncio.gather(
-        *(
-            store.commit(
-                Commit(
-                    run_id=r,
-                    owner="w1",
-                    epoch=held[r][0],
-                    expected_head=held[r][1],
-                    events=step_events(1, None),
-                )
-            )
-            for r in runs
-        )
-    )
+    results = await first_steps_at_once(store, held)
     assert [res.head for res in results] == [held[r][1] + 1 for r in runs]
     assert locked == [] and sizes == [6]
     # One transaction wrote every row: they carry its id.
@@ -100,21 +96,7 @@ async def test_a_refused_commit_in_a_batch_leaves_the_others_written(
     # Another process writes run_2 behind this store's copy of it.
     await other.stores.workflow.request_cancel("run_2", reason="stop")
     sizes = batches_sent(monkeypatch)
-    results = await asyncio.gather(
-        *(
-            store.commit(
-                Commit(
-                    run_id=r,
-                    owner="w1",
-                    epoch=held[r][0],
-                    expected_head=held[r][1],
-                    events=step_events(1, None),
-                )
-            )
-            for r in runs
-        ),
-        return_exceptions=True,
-    )
+    results = await first_steps_at_once(store, held)
     assert sizes == [4, 1, 1, 1, 1]  # tried together, refused whole, then each alone
     assert isinstance(results[2], StaleHeadError)
     for i, r in enumerate(runs):
