@@ -1,6 +1,7 @@
 """Group commit on Postgres: one-round-trip commits made at once go as one transaction.
 
-A batch is all or nothing; a refusal inside it (a copy out of date) sends each of its
+The first commit of a turn of the event loop goes at once, alone; the others of that
+turn go together. A batch is all or nothing; a refusal inside it (a copy out of date) sends each of its
 commits alone, to meet exactly the outcome it would have met without batching.
 """
 
@@ -66,13 +67,13 @@ async def test_commits_made_at_once_go_as_one_transaction(
     sizes = batches_sent(monkeypatch)
     results = await first_steps_at_once(store, held)
     assert [res.head for res in results] == [held[r][1] + 1 for r in runs]
-    assert locked == [] and sizes == [6]
-    # One transaction wrote every row: they carry its id.
-    stamps = {row_stamp(pg_url, pg_namespace, r) for r in runs}
-    assert len(stamps) == 1
-    for r in runs:
+    assert locked == [] and sizes == [1, 5]  # the first at once, the rest together
+    # One transaction wrote the other five rows: they carry its id.
+    stamps = [row_stamp(pg_url, pg_namespace, r) for r in runs]
+    assert len(set(stamps[1:])) == 1 and stamps[0] != stamps[1]
+    for r, stamp in zip(runs, stamps, strict=True):
         known = store._known.get(r)
-        assert known is not None and known.stamp in stamps
+        assert known is not None and known.stamp == stamp
         assert [s.status for s in await store.list_steps(r)] == ["running"]
     # And each run's next commit goes on from that copy, alone.
     nxt = await store.commit(
@@ -84,7 +85,7 @@ async def test_commits_made_at_once_go_as_one_transaction(
             events=step_events(2, "step_1"),
         )
     )
-    assert nxt.head == results[0].head + 2 and locked == [] and sizes == [6, 1]
+    assert nxt.head == results[0].head + 2 and locked == [] and sizes == [1, 5, 1]
 
 
 async def test_a_refused_commit_in_a_batch_leaves_the_others_written(
@@ -97,7 +98,8 @@ async def test_a_refused_commit_in_a_batch_leaves_the_others_written(
     await other.stores.workflow.request_cancel("run_2", reason="stop")
     sizes = batches_sent(monkeypatch)
     results = await first_steps_at_once(store, held)
-    assert sizes == [4, 1, 1, 1, 1]  # tried together, refused whole, then each alone
+    # The first alone; the other three together, refused whole, then each alone.
+    assert sizes == [1, 3, 1, 1, 1]
     assert isinstance(results[2], StaleHeadError)
     for i, r in enumerate(runs):
         log = await store.list_events(r)

@@ -4,9 +4,10 @@ A worker that holds many runs (a recovery that claimed two hundred, a burst of
 callers) has many step commits ready in the same turn of the event loop. Each sent
 alone costs a connection's checkout, a pipeline, a wait on its socket and a
 transaction with its own WAL flush on the server. `GroupCommits` collects the commits
-handed to it during one turn of the loop and sends them together: up to `max_batch` in
-one pipeline on one connection, as one transaction, committed by its single Sync. A
-commit that comes alone goes alone, one turn of the loop later, with no other cost.
+handed to it during one turn of the loop and sends them together: the first at once,
+alone (a commit that comes alone waits for nothing), the others at the end of that
+turn, up to `max_batch` in one pipeline on one connection, as one transaction,
+committed by its single Sync.
 
 All or nothing, and no worse than alone: a batch's statements share one transaction,
 so the first that raises (a copy out of date, any error) rolls the whole batch back and
@@ -72,11 +73,17 @@ class GroupCommits:
                 since the copy was taken); nothing of it was written.
         """
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[str] = loop.create_future()
-        self._pending.append((fast, notes, done))
         if not self._scheduled:
+            # The first commit of this turn of the loop goes at once, alone: no wait
+            # for others that may never come. Those that do come in this turn wait for
+            # its end, and go together.
             self._scheduled = True
             loop.call_soon(self._flush)
+            done: asyncio.Future[str] = loop.create_future()
+            await self._alone(fast, notes, done)
+            return await done
+        done = loop.create_future()
+        self._pending.append((fast, notes, done))
         return await done
 
     def _flush(self) -> None:
