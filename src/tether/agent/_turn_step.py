@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+from .. import durable
 from ..stores import ResolveSubmissions
 from ._cursor import ParkedCall, ParkedResult, StepResult
 from ._emitter import PART, boundary_part, tools_part
@@ -41,7 +42,9 @@ _REVOKED = "a new message from the principal the turn serves"
 
 async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> StepResult:
     """Run one turn step (see the module docstring)."""
+    # Read while the step's start is committed (`read_ahead`); nothing else before it.
     await work.load()
+    await durable.step_started()
     turn = work.turn
     if turn is None:
         mail = work.mail

@@ -57,6 +57,8 @@ async def _turn_step(
             name="turn_step",
             retry=TURN_RETRY,
             timeout=steps.agent.step_timeout,
+            # It reads the transcript and the lanes while its start is committed.
+            read_ahead=True,
         )
     except StepFailedError as exc:
         if _session_fatal(exc):

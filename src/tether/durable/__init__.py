@@ -17,6 +17,7 @@ from ._step_scope import (
     checkpoint,
     commit_with_step,
     hook_received,
+    step_started,
     step_stream,
     to_thread,
 )
@@ -61,6 +62,7 @@ __all__ = [
     "parse_duration",
     "replay_run",
     "step_info",
+    "step_started",
     "step_stream",
     "to_thread",
 ]

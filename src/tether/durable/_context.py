@@ -218,6 +218,7 @@ class WorkflowContext:
         name: str | None = None,
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
+        read_ahead: bool = False,
         **kwargs: Any,
     ) -> T: ...
 
@@ -229,6 +230,7 @@ class WorkflowContext:
         name: str | None = None,
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
+        read_ahead: bool = False,
         **kwargs: Any,
     ) -> T: ...
 
@@ -239,15 +241,16 @@ class WorkflowContext:
         name: str | None = None,
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
+        read_ahead: bool = False,
         **kwargs: Any,
     ) -> Any:
         """Run `fn(*args, **kwargs)` as a durable step and return its (decoded) result.
 
         A completed step never runs again: on replay its recorded output is returned.
         An interrupted or failed attempt runs again (attempt + 1) within the retry
-        budget. Sync callables run in a worker thread. (`name`, `retry` and `timeout`
-        are this method's own: pass a callable's arguments of those names through
-        `functools.partial`.)
+        budget. Sync callables run in a worker thread. (`name`, `retry`, `timeout` and
+        `read_ahead` are this method's own: pass a callable's arguments of those names
+        through `functools.partial`.)
 
         Args:
             fn: Any sync or async callable.
@@ -258,6 +261,16 @@ class WorkflowContext:
                 attempt past it fails with `StepTimeoutError` and counts as one: an
                 async callable is cancelled; a sync one's thread cannot be stopped and
                 is left to finish unattended, its result dropped.
+            read_ahead: Let an async callable begin while the commit that starts its
+                attempt is under way, to read what it needs in the meantime (one round
+                trip sooner). Until `tether.durable.step_started()` returns it must do
+                nothing but read: it is cancelled if the start is refused (another
+                worker took the run). Its stream flushes, checkpoints and `to_thread`
+                calls wait for the start by themselves. Ignored for sync callables,
+                and when the commit that starts the step (or one still under way)
+                carries the store writes of the step before it: the body would read
+                without them. (The run's own journal and streams are not for it to
+                read ahead: its start's commit may carry events of theirs.)
             **kwargs: Keyword arguments (recorded as the step's input).
 
         Raises:
@@ -269,7 +282,9 @@ class WorkflowContext:
         label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
         check_identifier(label, what="step name")
         seconds = None if timeout is None else _positive_duration(timeout, "timeout")
-        return await self._a.run_step(label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds)
+        return await self._a.run_step(
+            label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds, read_ahead
+        )
 
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably: the run parks, and a timer in the store wakes it.

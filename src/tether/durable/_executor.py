@@ -62,6 +62,7 @@ class Activation(ActivationCore):
         kwargs: dict[str, Any],
         policy: RetryPolicy,
         timeout: float | None = None,
+        read_ahead: bool = False,
     ) -> Any:
         slot = self._next_slot()
         name = step_name_tag(label)
@@ -108,7 +109,9 @@ class Activation(ActivationCore):
                 event_type="step_started", correlation_id=op.step_id, attrs={"attempt": op.attempt}
             )
             created = None
-            await self._attempt(op, slot, label, fn, args, kwargs, policy, start, timeout)
+            await self._attempt(
+                op, slot, label, fn, args, kwargs, policy, start, timeout, read_ahead
+            )
 
     async def _attempt(
         self,
@@ -121,6 +124,7 @@ class Activation(ActivationCore):
         policy: RetryPolicy,
         start: NewEvent,
         timeout: float | None,
+        read_ahead: bool = False,
     ) -> None:
         """Run one attempt; leaves `op` completed, failed or retrying."""
         self._active_steps += 1
@@ -137,18 +141,51 @@ class Activation(ActivationCore):
             # A sync body may be started by the store the moment its start is durable
             # (on SQLite's writer thread): one hand-off through the event loop fewer.
             prepared = self.bodies.prepare(fn, args, kwargs, info, step_scope)
-            try:
-                await self._commit([start], start_body=None if prepared is None else prepared.start)
-            finally:
-                # Whatever happened, no start from now on; one that happened is tracked,
-                # so the run is handed to no one while the body runs on.
-                running = None if prepared is None else prepared.withdraw()
-            if running is None:
-                await self._ensure_lease()
-            try:
-                result = await self.bodies.execute(
-                    fn, args, kwargs, info, timeout, step_scope, running
+            ahead: asyncio.Future[None] | None = None
+            body: asyncio.Future[Any] | None = None
+            if (
+                read_ahead
+                and prepared is None
+                and not self._pending_writes
+                and not self._lock.locked()
+            ):
+                # The body reads while its start is committed; it does anything else
+                # only once `step_started()` (and the scope's writes) see the start.
+                # Not when that commit, or one under way, carries the store writes of
+                # the step before: the body would read without them.
+                ahead = step_scope.hold_start()
+                body = asyncio.ensure_future(
+                    self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
                 )
+            try:
+                try:
+                    await self._commit(
+                        [start], start_body=None if prepared is None else prepared.start
+                    )
+                finally:
+                    # Whatever happened, no start from now on; one that happened is
+                    # tracked, so the run is handed to no one while the body runs on.
+                    running = None if prepared is None else prepared.withdraw()
+                if running is None:
+                    await self._ensure_lease()
+            except BaseException:
+                if ahead is not None and body is not None:
+                    ahead.cancel()
+                    await _stop(body)
+                raise
+            try:
+                if ahead is not None and body is not None:
+                    ahead.set_result(None)
+                    try:
+                        result = await body
+                    except asyncio.CancelledError:
+                        if not body.done():  # the run is being stopped: the body too
+                            await _stop(body)
+                        raise
+                else:
+                    result = await self.bodies.execute(
+                        fn, args, kwargs, info, timeout, step_scope, running
+                    )
             except _Suspend:
                 raise
             except asyncio.CancelledError as exc:
@@ -456,3 +493,11 @@ class Activation(ActivationCore):
         assert isinstance(op, ChildOp)
         await self._wait(resume_at=None, check=lambda: op.status is not None)
         return str(op.status), op.result
+
+
+async def _stop(body: asyncio.Future[Any]) -> None:
+    """Cancel a body that read ahead of its start and wait until it has unwound."""
+    body.cancel()
+    await asyncio.wait({body})
+    if not body.cancelled():
+        body.exception()  # its outcome is dropped (and so not reported as lost)

@@ -33,6 +33,7 @@ __all__ = [
     "commit_with_step",
     "current_scope",
     "hook_received",
+    "step_started",
     "step_stream",
     "to_thread",
     "unbind_scope",
@@ -83,6 +84,7 @@ class StepStream:
 
     async def flush(self) -> None:
         """Write the buffered chunks now (not fenced: a live view, like a log)."""
+        await self._scope.started()
         async with self._writing:
             if self._buffer:
                 chunks, self._buffer = self._buffer, []
@@ -107,6 +109,23 @@ class StepScope:
         self.owner = owner
         self.deferred: list[StoreWrite] = []
         self.streams: dict[str, StepStream] = {}
+        self._start: asyncio.Future[None] | None = None
+
+    def hold_start(self) -> asyncio.Future[None]:
+        """Make `started` wait until the returned future is set (the start is durable)."""
+        self._start = asyncio.get_running_loop().create_future()
+        return self._start
+
+    @property
+    def holding(self) -> bool:
+        """Whether the attempt's start is not durable yet (see `hold_start`)."""
+        return self._start is not None and not self._start.done()
+
+    async def started(self) -> None:
+        """Return once the attempt's start is durable (at once unless it is held)."""
+        if self._start is not None and not self._start.done():
+            # Shielded: a body that stops waiting must not cancel the engine's future.
+            await asyncio.shield(self._start)
 
     def stream(self, name: str) -> StepStream:
         """The step's writer of stream `name`."""
@@ -125,6 +144,7 @@ class StepScope:
 
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
         """Commit `writes` and the buffered stream chunks now, fenced by the lease."""
+        await self.started()
         await self.owner.checkpoint([*writes, *await self._buffered()])
 
     async def finish(self) -> list[StoreWrite]:
@@ -202,6 +222,21 @@ async def checkpoint(*writes: StoreWrite) -> None:
     await current_scope().checkpoint(writes)
 
 
+async def step_started() -> None:
+    """Wait until the running step's start is durable.
+
+    A step runs once its start is committed, so this returns at once, except in a step
+    run with ``ctx.step(..., read_ahead=True)``: that one begins while its start is
+    committed, may read meanwhile, and awaits this before anything else (calling a
+    model or an API, any effect). If the start is refused (another worker holds the
+    run), the step is cancelled while it waits.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    await current_scope().started()
+
+
 def to_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
     """Run a sync callable on the engine's step threads (with this context's variables).
 
@@ -212,7 +247,15 @@ def to_thread(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Awaitable[T]:
     Raises:
         ConfigurationError: Called outside a step.
     """
-    return current_scope().owner.run_in_thread(fn, *args, **kwargs)
+    scope = current_scope()
+    if scope.holding:
+        return _after_start(scope, fn, *args, **kwargs)
+    return scope.owner.run_in_thread(fn, *args, **kwargs)
+
+
+async def _after_start(scope: StepScope, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    await scope.started()
+    return await scope.owner.run_in_thread(fn, *args, **kwargs)
 
 
 def hook_received(token: str) -> int:

@@ -1,0 +1,195 @@
+"""Steps that read ahead of their start (`ctx.step(..., read_ahead=True)`), on every backend.
+
+Such a body begins while the commit that starts its attempt is under way; it may read
+meanwhile, and `durable.step_started()` holds it until that commit is durable. The
+tests hold that commit back in the store to see both sides of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+import tether
+from tether import durable
+from tether.errors import FencedError
+from tether.stores import Backend, Commit
+
+registry = tether.Registry(deployment="read-ahead")
+log: list[str] = []
+began = asyncio.Event()
+stores: list[Any] = []
+
+
+async def reader() -> str:
+    log.append("began")
+    began.set()
+    try:
+        await durable.step_started()
+    except asyncio.CancelledError:
+        log.append("cancelled")
+        raise
+    log.append("started")
+    return "ok"
+
+
+async def slow_reader() -> str:
+    began.set()
+    try:
+        await asyncio.sleep(30)  # a read that takes long
+    except asyncio.CancelledError:
+        log.append("cancelled while reading")
+        raise
+    await durable.step_started()
+    return "never"
+
+
+async def early_flush() -> str:
+    stream = durable.step_stream("out")
+    stream.write(b"chunk")
+    began.set()
+    await stream.flush()  # waits for the start by itself
+    return "flushed"
+
+
+async def buffer_one() -> None:
+    durable.step_stream("out").write(b"from the step before")
+
+
+async def count_chunks() -> int:
+    run_id = durable.step_info().run_id
+    chunks, _ = await stores[0].read_stream(run_id, "out")
+    return len(chunks)
+
+
+@registry.workflow(name="ra.read")
+async def read(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(reader, name="held", read_ahead=True)
+
+
+@registry.workflow(name="ra.slow")
+async def slow(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(slow_reader, name="held", read_ahead=True)
+
+
+@registry.workflow(name="ra.flush")
+async def flush(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(early_flush, name="held", read_ahead=True)
+
+
+@registry.workflow(name="ra.after")
+async def after(ctx: tether.WorkflowContext) -> int:
+    await ctx.step(buffer_one)
+    return await ctx.step(count_chunks, name="held", read_ahead=True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh() -> Iterator[None]:
+    global began
+    log.clear()
+    began = asyncio.Event()  # bound to this test's event loop
+    stores.clear()
+    yield
+
+
+@contextmanager
+def held_start(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch, refuse: bool = False
+) -> Iterator[tuple[asyncio.Event, asyncio.Event]]:
+    """Hold back the commit that starts the step named "held" until released."""
+    store = backend.stores.workflow
+    stores.append(store)
+    commit = store.commit
+    holding, release = asyncio.Event(), asyncio.Event()
+
+    async def gated(c: Commit) -> Any:
+        if any(
+            e.event_type == "step_created" and "held" in str(e.attrs.get("name")) for e in c.events
+        ):
+            holding.set()
+            await release.wait()
+            if refuse:
+                raise FencedError(f"run {c.run_id} was taken over (test)")
+        return await commit(c)
+
+    monkeypatch.setattr(store, "commit", gated)
+    yield holding, release
+
+
+async def test_a_body_reads_while_its_start_is_committed_and_goes_on_after(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with held_start(backend, monkeypatch) as (holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(read)
+            await asyncio.wait_for(holding.wait(), 10)
+            await asyncio.wait_for(began.wait(), 10)
+            await asyncio.sleep(0.05)
+            assert log == ["began"]  # held at step_started()
+            assert await handle.steps() == []  # its start is not durable
+            release.set()
+            assert await handle.result(timeout=10) == "ok"
+    assert log == ["began", "started"]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
+
+
+async def test_a_refused_start_cancels_the_body_before_it_goes_on(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with held_start(backend, monkeypatch, refuse=True) as (_holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            await tether.Client(backend).start(read)
+            await asyncio.wait_for(began.wait(), 10)
+            release.set()
+            for _ in range(200):
+                if "cancelled" in log:
+                    break
+                await asyncio.sleep(0.01)
+    assert log == ["began", "cancelled"]
+
+
+async def test_a_refused_start_cancels_a_body_still_reading(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with held_start(backend, monkeypatch, refuse=True) as (_holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            await tether.Client(backend).start(slow)
+            await asyncio.wait_for(began.wait(), 10)
+            release.set()
+            for _ in range(200):
+                if log:
+                    break
+                await asyncio.sleep(0.01)
+            assert log == ["cancelled while reading"]
+
+
+async def test_a_stream_flush_before_the_start_waits_for_it(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with held_start(backend, monkeypatch) as (_holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(flush)
+            await asyncio.wait_for(began.wait(), 10)
+            await asyncio.sleep(0.05)
+            assert await backend.stores.workflow.read_stream(handle.run_id, "out") == ([], False)
+            release.set()
+            assert await handle.result(timeout=10) == "flushed"
+    chunks, _ = await backend.stores.workflow.read_stream(handle.run_id, "out")
+    assert [c.data for c in chunks] == [b"chunk"]
+
+
+async def test_no_read_ahead_past_the_writes_of_the_step_before(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The step before's buffered chunk rides on this step's start: reading ahead of
+    that commit would miss it, so this step starts after it, as any other."""
+    with held_start(backend, monkeypatch) as (holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(after)
+            await asyncio.wait_for(holding.wait(), 10)
+            release.set()
+            assert await handle.result(timeout=10) == 1
