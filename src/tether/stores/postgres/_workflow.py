@@ -12,21 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
-
-import psycopg_pool
-from psycopg import errors as pg_errors
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import TypeVar
 
 from ..._aio import wait_event
 from ..._validate import check_identifier, check_labels
 from .. import _logic
 from .. import _rows as rows
 from .._records import (
-    DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     Claim,
     Commit,
@@ -48,18 +42,11 @@ from .._records import (
 from .._streams import follow
 from .._writes import StoreWrite
 from . import _fast, _workers
-from ._errors import _raise_wrapped, _wrap
-from ._group_commit import GroupCommits
-from ._notify import Notifier, channels
-from ._pool import CommitLane
+from ._notify import channels
 from ._schema import SERVER_NOW
 from ._statements import _take, _take_statement, _taken
-from ._streams import PostgresStreams
-from ._transactions import StreamAppend, TxnScope, run_fast_in_txn, run_in_txn
-from ._txn import Conn, _events, _Txn
-
-if TYPE_CHECKING:
-    from ._conversations import PostgresConversationStore
+from ._store_calls import StoreCalls
+from ._txn import _events, _Txn
 
 T = TypeVar("T")
 
@@ -68,179 +55,11 @@ log = logging.getLogger("tether.stores.postgres")
 #: How long a waiter sleeps between re-reads while the listener is connected: wake-ups
 #: come by notification, this only bounds the damage of a lost one.
 FALLBACK_POLL = 1.0
-#: How long a one-round-trip commit waits for a free connection before it takes the
-#: ordinary path instead.
-FAST_CHECKOUT = 1.0
 _LABEL_SQL = rows.statements("%s").insert_label
-#: How often a transaction rolled back by a deadlock or serialization failure is run
-#: again before the error reaches the caller.
-ROLLBACK_RETRIES = 8
 
 
-class PostgresWorkflowStore:
+class PostgresWorkflowStore(StoreCalls):
     """The workflow store in a Postgres namespace, shared by any number of processes."""
-
-    def __init__(
-        self,
-        pool: psycopg_pool.ConnectionPool[Any],
-        executor: ThreadPoolExecutor,
-        notifier: Notifier,
-        namespace: str,
-        commits: CommitLane,
-        *,
-        hook_retention: float = DEFAULT_HOOK_RETENTION,
-        reads: CommitLane | None = None,
-    ) -> None:
-        self._hook_retention = hook_retention
-        self._pool = pool
-        self._commits = commits
-        # The hot one-statement reads (a run, its hooks, a stream's chunks) run on the
-        # event loop too, on a lane of their own: no hop to a thread and back.
-        self._reads = reads or commits
-        self._executor = executor
-        self._notifier = notifier
-        self._namespace = namespace
-        self._known = _fast.RunCache()
-        self._group = GroupCommits(commits, checkout=FAST_CHECKOUT)
-        self._conversations: PostgresConversationStore | None = None
-        self._streams = PostgresStreams(
-            namespace=namespace, commits=commits, query=self._query, write=self._write
-        )
-        notifier.on_stream(self._streams.noted)
-
-    def attach_conversations(self, conversations: PostgresConversationStore) -> None:
-        """The conversation store whose subscribers hear of `Commit.writes` appends."""
-        self._conversations = conversations
-
-    # -- plumbing ----------------------------------------------------------------------
-    def _in_txn(
-        self,
-        fn: Callable[[_Txn], T],
-        writes: Sequence[StoreWrite] = (),
-        hook: tuple[str, bool] | None = None,
-        lead: tuple[str, Any] | None = None,
-        held_logs: Mapping[str, int] | None = None,
-    ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str], list[StreamAppend]]:
-        """`run_in_txn` on a pooled connection (on a thread of the executor)."""
-        with self._pool.connection() as conn:
-            return run_in_txn(
-                conn, self._scope(), fn, writes, hook=hook, lead=lead, held_logs=held_logs
-            )
-
-    def _in_txn_fast(
-        self,
-        fast: _fast.FastCommit,
-        writes: Sequence[StoreWrite],
-        run_notes: Sequence[tuple[str, str]],
-    ) -> tuple[str, list[tuple[str, str]], set[str], list[StreamAppend]]:
-        """`run_fast_in_txn` on a pooled connection (on a thread of the executor)."""
-        with self._pool.connection() as conn:
-            return run_fast_in_txn(conn, self._scope(), fast, writes, run_notes)
-
-    def _scope(self) -> TxnScope:
-        conversations = self._conversations
-        return TxnScope(
-            namespace=self._namespace,
-            hook_retention=self._hook_retention,
-            announce=None if conversations is None else conversations.announce,
-        )
-
-    async def _write(
-        self,
-        fn: Callable[[_Txn], T],
-        *,
-        retry_conflict: bool = False,
-        writes: Sequence[StoreWrite] = (),
-        hook: tuple[str, bool] | None = None,
-        lead: tuple[str, Any] | None = None,
-        held_logs: Mapping[str, int] | None = None,
-    ) -> T:
-        loop = asyncio.get_running_loop()
-        conflicts = rollbacks = 0
-        expected = self._streams.expect(writes)
-        while True:
-            try:
-                result, notes, known, paths, appends = await loop.run_in_executor(
-                    self._executor, self._in_txn, fn, writes, hook, lead, held_logs
-                )
-            except pg_errors.UniqueViolation as exc:
-                # A concurrent insert of the same row won: re-run the rules, which now
-                # see it (idempotent creation, key absorption).
-                conflicts += 1
-                if retry_conflict and conflicts == 1:
-                    continue
-                self._streams.cancel(expected)
-                raise _wrap(exc) from exc
-            except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure) as exc:
-                # A deadlock or a serialization failure rolled the whole transaction
-                # back: nothing of it was written, so running it again is safe, and
-                # callers never see it. (A hook resume locks the run, then its queue
-                # row; a worker's claim the queue row, then the run.)
-                rollbacks += 1
-                if rollbacks > ROLLBACK_RETRIES:
-                    self._streams.cancel(expected)
-                    raise _wrap(exc) from exc
-                await asyncio.sleep(random.uniform(0.001, 0.01) * rollbacks)
-                continue
-            except BaseException as exc:
-                self._streams.cancel(expected)
-                _raise_wrapped(exc)
-            for run in known:
-                self._known.put(run)
-            self._committed(notes, paths, appends, expected)
-            return result
-
-    def _committed(
-        self,
-        notes: Sequence[tuple[str, str]],
-        paths: set[str],
-        appends: list[StreamAppend],
-        expected: Sequence[str],
-    ) -> None:
-        """Tell this process what a transaction wrote, once it has committed."""
-        # Stream appends go on the followers' taps; their notes are not dispatched here
-        # (that would make the followers read them back), and their echoes are dropped.
-        tapped = self._streams.committed(appends, expected)
-        _, _, stream_channel = channels(self._namespace)
-        # Wake local waiters now; other processes hear the NOTIFY.
-        for channel, payload in notes:
-            if channel != stream_channel or payload not in tapped:
-                self._notifier.dispatch(channel, payload)
-        if paths and self._conversations is not None:
-            for path in paths:
-                self._conversations.notify_appended(path)
-
-    async def _sql(self, fn: Callable[[Conn], T]) -> T:
-        """Run `fn`, which reads or makes one write, with no transaction around it.
-
-        Each statement commits alone (the pool's connections are autocommit): a
-        single write is atomic by itself, and reads under READ COMMITTED see a fresh
-        snapshot per statement inside a transaction too. That spares the BEGIN and
-        COMMIT round trips.
-        """
-
-        def plain() -> T:
-            with self._pool.connection() as conn:
-                return fn(conn)
-
-        try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, plain)
-        except BaseException as exc:
-            _raise_wrapped(exc)
-
-    async def _query(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
-        """Rows of one read statement, run on the event loop (its own snapshot).
-
-        On the read lane's one kept connection; while it is busy, on a thread of the
-        pool as other reads are (concurrent reads never wait for the lane).
-        """
-        if self._reads.busy:
-            return await self._sql(lambda c: c.execute(sql, params).fetchall())
-        try:
-            async with self._reads.connection(timeout=FAST_CHECKOUT) as conn:
-                return await (await conn.execute(sql, params)).fetchall()
-        except BaseException as exc:
-            _raise_wrapped(exc)
 
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
