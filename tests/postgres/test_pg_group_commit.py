@@ -1,8 +1,9 @@
 """Group commit on Postgres: one-round-trip commits made at once go as one transaction.
 
 The first commit of a turn of the event loop goes at once, alone; the others of that
-turn go together. A batch is all or nothing; a refusal inside it (a copy out of date) sends each of its
-commits alone, to meet exactly the outcome it would have met without batching.
+turn go together. A batch is all or nothing; a refusal inside it (a copy out of date)
+sends each of its commits alone, to meet exactly the outcome it would have met without
+batching.
 """
 
 from __future__ import annotations
