@@ -46,9 +46,10 @@ DEFAULT_POOL_SIZE = 10
 #: once (a worker recovering 200 runs) two made commits queue for a connection, and
 #: waiting in the pool costs more client CPU than the commit itself.
 COMMIT_POOL_SIZE = 8
-#: Async connections for the hot one-statement reads on the event loop (run, hooks, stream;
+#: Async connections for the hot one-statement reads on the event loop (run, hooks,
+#: stream, a session's lanes and transcript: a turn's step reads the last two at once;
 #: more reads at once go to the threads).
-READ_POOL_SIZE = 1
+READ_POOL_SIZE = 2
 DEFAULT_NAMESPACE = "tether"
 #: Seconds to wait for the server when opening; a dead server fails fast and clearly.
 DEFAULT_CONNECT_TIMEOUT = 5.0
@@ -147,7 +148,7 @@ class PostgresBackend:
             ) from exc
         self._pool: psycopg_pool.ConnectionPool[Any] | None = None
         self._commits: CommitLane | None = None
-        self._reads: CommitLane | None = None
+        self._reads: list[CommitLane] = []
         self._executor: ThreadPoolExecutor | None = None
         self._notifier: Notifier | None = None
         self._stores: Stores | None = None
@@ -324,7 +325,7 @@ class PostgresBackend:
             max_workers=self.pool_size, thread_name_prefix=f"tether-pg-{self.namespace}"
         )
         self._commits = lane = CommitLane(commits)
-        self._reads = reads = CommitLane(commits)
+        self._reads = reads = [CommitLane(commits) for _ in range(READ_POOL_SIZE)]
         workflow = PostgresWorkflowStore(
             pool,
             self._executor,
@@ -358,10 +359,10 @@ class PostgresBackend:
         executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.to_thread(executor.shutdown, wait=True)
-        reads, self._reads = self._reads, None
-        if reads is not None:
+        reads, self._reads = self._reads, []
+        for read in reads:
             with contextlib.suppress(Exception):
-                await reads.release()  # the commit lane closes their shared pool
+                await read.release()  # the commit lane closes their shared pool
         commits, self._commits = self._commits, None
         if commits is not None:
             with contextlib.suppress(Exception):

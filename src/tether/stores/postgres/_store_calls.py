@@ -56,14 +56,14 @@ class StoreCalls:
         commits: CommitLane,
         *,
         hook_retention: float = DEFAULT_HOOK_RETENTION,
-        reads: CommitLane | None = None,
+        reads: Sequence[CommitLane] = (),
     ) -> None:
         self._hook_retention = hook_retention
         self._pool = pool
         self._commits = commits
         # The hot one-statement reads (a run, its hooks, a stream's chunks) run on the
         # event loop too, on a lane of their own: no hop to a thread and back.
-        self._reads = reads or commits
+        self._reads = tuple(reads) or (commits,)
         self._executor = executor
         self._notifier = notifier
         self._namespace = namespace
@@ -198,13 +198,15 @@ class StoreCalls:
     async def _query(self, sql: str, params: Any) -> list[tuple[Any, ...]]:
         """Rows of one read statement, run on the event loop (its own snapshot).
 
-        On the read lane's one kept connection; while it is busy, on a thread of the
-        pool as other reads are (concurrent reads never wait for the lane).
+        On the kept connection of a read lane that is free (a turn's start reads two
+        things at once); while all are busy, on a thread of the pool as other reads are
+        (concurrent reads never wait for a lane).
         """
-        if self._reads.busy:
+        lane = next((lane for lane in self._reads if not lane.busy), None)
+        if lane is None:
             return await self._sql(lambda c: c.execute(sql, params).fetchall())
         try:
-            async with self._reads.connection(timeout=FAST_CHECKOUT) as conn:
+            async with lane.connection(timeout=FAST_CHECKOUT) as conn:
                 return await (await conn.execute(sql, params)).fetchall()
         except BaseException as exc:
             _raise_wrapped(exc)
