@@ -123,7 +123,7 @@ class StepScope:
 
     async def started(self) -> None:
         """Return once the attempt's start is durable (at once unless it is held)."""
-        if self._start is not None and not self._start.done():
+        if self._start is not None and self.holding:
             # Shielded: a body that stops waiting must not cancel the engine's future.
             await asyncio.shield(self._start)
 
