@@ -8,8 +8,8 @@ tests hold that commit back in the store to see both sides of it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import pytest
@@ -120,19 +120,28 @@ def held_start(
     yield holding, release
 
 
+@asynccontextmanager
+async def started_held(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch, workflow: Any, refuse: bool = False
+) -> AsyncIterator[tuple[tether.RunHandle, asyncio.Event, asyncio.Event]]:
+    """`workflow` started on a worker, its held step's start held back, its body begun."""
+    with held_start(backend, monkeypatch, refuse) as (holding, release):
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(workflow)
+            await asyncio.wait_for(began.wait(), 10)
+            yield handle, holding, release
+
+
 async def test_a_body_reads_while_its_start_is_committed_and_goes_on_after(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with held_start(backend, monkeypatch) as (holding, release):
-        async with tether.Worker(backend, registry, poll_interval=0.02):
-            handle = await tether.Client(backend).start(read)
-            await asyncio.wait_for(holding.wait(), 10)
-            await asyncio.wait_for(began.wait(), 10)
-            await asyncio.sleep(0.05)
-            assert log == ["began"]  # held at step_started()
-            assert await handle.steps() == []  # its start is not durable
-            release.set()
-            assert await handle.result(timeout=10) == "ok"
+    async with started_held(backend, monkeypatch, read) as (handle, holding, release):
+        assert holding.is_set()
+        await asyncio.sleep(0.05)
+        assert log == ["began"]  # held at step_started()
+        assert await handle.steps() == []  # its start is not durable
+        release.set()
+        assert await handle.result(timeout=10) == "ok"
     assert log == ["began", "started"]
     assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
 
@@ -145,29 +154,23 @@ async def test_a_body_reads_while_its_start_is_committed_and_goes_on_after(
 async def test_a_refused_start_cancels_the_body(
     backend: Backend, monkeypatch: pytest.MonkeyPatch, workflow: Any, expected: list[str]
 ) -> None:
-    with held_start(backend, monkeypatch, refuse=True) as (_holding, release):
-        async with tether.Worker(backend, registry, poll_interval=0.02):
-            await tether.Client(backend).start(workflow)
-            await asyncio.wait_for(began.wait(), 10)
-            release.set()
-            for _ in range(200):
-                if log[-1:] == expected[-1:]:
-                    break
-                await asyncio.sleep(0.01)
+    async with started_held(backend, monkeypatch, workflow, refuse=True) as (_, _, release):
+        release.set()
+        for _ in range(200):
+            if log[-1:] == expected[-1:]:
+                break
+            await asyncio.sleep(0.01)
     assert log == expected
 
 
 async def test_a_stream_flush_before_the_start_waits_for_it(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with held_start(backend, monkeypatch) as (_holding, release):
-        async with tether.Worker(backend, registry, poll_interval=0.02):
-            handle = await tether.Client(backend).start(flush)
-            await asyncio.wait_for(began.wait(), 10)
-            await asyncio.sleep(0.05)
-            assert await backend.stores.workflow.read_stream(handle.run_id, "out") == ([], False)
-            release.set()
-            assert await handle.result(timeout=10) == "flushed"
+    async with started_held(backend, monkeypatch, flush) as (handle, _, release):
+        await asyncio.sleep(0.05)
+        assert await backend.stores.workflow.read_stream(handle.run_id, "out") == ([], False)
+        release.set()
+        assert await handle.result(timeout=10) == "flushed"
     chunks, _ = await backend.stores.workflow.read_stream(handle.run_id, "out")
     assert [c.data for c in chunks] == [b"chunk"]
 
