@@ -1,8 +1,9 @@
 """Steps that read ahead of their start (`ctx.step(..., read_ahead=True)`), on every backend.
 
-Such a body begins while the commit that starts its attempt is under way; it may read
-meanwhile, and `durable.step_started()` holds it until that commit is durable. The
-tests hold that commit back in the store to see both sides of it.
+Such a body begins before the commit that starts its attempt; it may read meanwhile.
+`durable.step_started()` asks for that commit (with the chunks the body buffered so
+far) and holds the body until it is durable. The tests hold that commit back in the
+store to see both sides of it.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import pytest
 import tether
 from tether import durable
 from tether.errors import FencedError
-from tether.stores import Backend, Commit
+from tether.stores import AppendStream, Backend, Commit
 
 registry = tether.Registry(deployment="read-ahead")
 log: list[str] = []
 began = asyncio.Event()
+reading = asyncio.Event()
 stores: list[Any] = []
+#: The commits that started the step named "held" (see `held_start`).
+starts: list[Commit] = []
 
 
 async def reader() -> str:
@@ -39,13 +43,17 @@ async def reader() -> str:
 
 async def slow_reader() -> str:
     began.set()
-    try:
-        await asyncio.sleep(30)  # a read that takes long
-    except asyncio.CancelledError:
-        log.append("cancelled while reading")
-        raise
+    await reading.wait()  # a read that takes as long as the test wants
+    log.append("read")
+    durable.step_stream("out").write(b"buffered while reading")
     await durable.step_started()
-    return "never"
+    log.append("started")
+    return "read"
+
+
+async def no_ask() -> str:
+    durable.step_stream("out").write(b"never asked")
+    return "done"
 
 
 async def early_flush() -> str:
@@ -76,6 +84,11 @@ async def slow(ctx: tether.WorkflowContext) -> str:
     return await ctx.step(slow_reader, name="held", read_ahead=True)
 
 
+@registry.workflow(name="ra.no_ask")
+async def never_asks(ctx: tether.WorkflowContext) -> str:
+    return await ctx.step(no_ask, name="held", read_ahead=True)
+
+
 @registry.workflow(name="ra.flush")
 async def flush(ctx: tether.WorkflowContext) -> str:
     return await ctx.step(early_flush, name="held", read_ahead=True)
@@ -89,10 +102,11 @@ async def after(ctx: tether.WorkflowContext) -> int:
 
 @pytest.fixture(autouse=True)
 def _fresh() -> Iterator[None]:
-    global began
+    global began, reading
     log.clear()
-    began = asyncio.Event()  # bound to this test's event loop
+    began, reading = asyncio.Event(), asyncio.Event()  # bound to this test's event loop
     stores.clear()
+    starts.clear()
     yield
 
 
@@ -110,6 +124,7 @@ def held_start(
         if any(
             e.event_type == "step_created" and "held" in str(e.attrs.get("name")) for e in c.events
         ):
+            starts.append(c)
             holding.set()
             await release.wait()
             if refuse:
@@ -146,21 +161,54 @@ async def test_a_body_reads_while_its_start_is_committed_and_goes_on_after(
     assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
 
 
-@pytest.mark.parametrize(
-    ("workflow", "expected"),
-    [(read, ["began", "cancelled"]), (slow, ["cancelled while reading"])],
-    ids=["waiting-for-its-start", "still-reading"],
-)
-async def test_a_refused_start_cancels_the_body(
-    backend: Backend, monkeypatch: pytest.MonkeyPatch, workflow: Any, expected: list[str]
+async def test_a_refused_start_cancels_the_body_waiting_for_it(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with started_held(backend, monkeypatch, workflow, refuse=True) as (_, _, release):
+    async with started_held(backend, monkeypatch, read, refuse=True) as (_, holding, release):
+        await asyncio.wait_for(holding.wait(), 10)
         release.set()
         for _ in range(200):
-            if log[-1:] == expected[-1:]:
+            if log[-1:] == ["cancelled"]:
                 break
             await asyncio.sleep(0.01)
-    assert log == expected
+        assert log == ["began", "cancelled"]  # before the worker stops
+
+
+async def test_the_start_waits_for_the_reads_and_carries_what_they_buffered(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with started_held(backend, monkeypatch, slow) as (handle, holding, release):
+        await asyncio.sleep(0.05)
+        assert not holding.is_set()  # no start sent while the body reads
+        assert await handle.steps() == []
+        reading.set()
+        await asyncio.wait_for(holding.wait(), 10)
+        assert log == ["read"]  # held at step_started()
+        release.set()
+        assert await handle.result(timeout=10) == "read"
+    assert log == ["read", "started"]
+    # The chunk buffered before the start was written by the start's own commit, once.
+    (start,) = starts
+    assert [(w.name, w.chunks) for w in start.writes if isinstance(w, AppendStream)] == [
+        ("out", (b"buffered while reading",))
+    ]
+    chunks, _ = await backend.stores.workflow.read_stream(handle.run_id, "out")
+    assert [c.data for c in chunks] == [b"buffered while reading"]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
+
+
+async def test_a_body_that_never_asks_starts_when_it_ends(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with held_start(backend, monkeypatch) as (holding, release):
+        release.set()
+        async with tether.Worker(backend, registry, poll_interval=0.02):
+            handle = await tether.Client(backend).start(never_asks)
+            assert await handle.result(timeout=10) == "done"
+    assert holding.is_set()
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
+    chunks, _ = await backend.stores.workflow.read_stream(handle.run_id, "out")
+    assert [c.data for c in chunks] == [b"never asked"]
 
 
 async def test_a_stream_flush_before_the_start_waits_for_it(

@@ -42,38 +42,44 @@ _REVOKED = "a new message from the principal the turn serves"
 
 async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> StepResult:
     """Run one turn step (see the module docstring)."""
-    # Read while the step's start is committed (`read_ahead`); nothing else before it.
+    # Read before the step's start is committed (`read_ahead`), and buffer; nothing else
+    # until `step_started()`.
     await work.load()
-    await durable.step_started()
     turn = work.turn
     if turn is None:
         mail = work.mail
         resolve_stray(work)
         head = mail.next_turn
-        if mail.close is not None and (head is None or head.status == "queued"):
+        # A close or a clear takes effect between turns: before a queued message.
+        between = head is None or head.status == "queued"
+        closing = mail.close is not None and between
+        clearing = not closing and mail.clear is not None and between
+        if head is not None and not closing and not clearing:
+            # `turn.started` is buffered now: it lands with the step's start, in one
+            # write, before the model is called.
+            turn = begin_turn(work, head, owner=f"run:{work.run_id}")
+        await durable.step_started()
+        if closing:
             return await _close(work)
-        if mail.clear is not None and (head is None or head.status == "queued"):
-            # A clear takes effect between turns: the session moves to a fresh transcript
-            # before its next message (which runs on the new one).
+        if clearing:
+            # The session moves to a fresh transcript before its next message (which
+            # runs on the new one).
+            assert mail.clear is not None
             work.write(
                 ResolveSubmissions(submission_ids=(mail.clear.submission_id,), outcome="completed")
             )
             await work.finish()
             return StepResult(action="move", cursor=work.cursor, rings=work.rings, reason="clear")
-        if head is None:
+        if turn is None:
             await work.finish()
             return StepResult(action="idle", cursor=work.cursor, rings=work.rings)
-        turn = begin_turn(work, head, owner=f"run:{work.run_id}")
-        # `turn.started` is written before the model is called: building the request
-        # and handling an instant answer hold the event loop (and the interpreter)
-        # long enough to hold the write back, and a client must see the turn begin
-        # one write after the step's start. A real model's latency dwarfs one write.
         await work.emitter.written()
         # The write woke the event's followers (a server's feed, then each connection's
         # response): one turn of the loop lets them send it before building the model's
         # request holds the loop (an instant answer, its whole handling).
         await asyncio.sleep(0)
     else:
+        await durable.step_started()
         resolve_stray(work)
         if results:
             # Back from workflow tools (parked): what arrived meanwhile from others

@@ -141,26 +141,34 @@ class Activation(ActivationCore):
             # A sync body may be started by the store the moment its start is durable
             # (on SQLite's writer thread): one hand-off through the event loop fewer.
             prepared = self.bodies.prepare(fn, args, kwargs, info, step_scope)
-            ahead: asyncio.Future[None] | None = None
-            body: asyncio.Future[Any] | None = None
+            ahead = asked = body = None
+            early: list[StoreWrite] = []
             if (
                 read_ahead
                 and prepared is None
                 and not self._pending_writes
                 and not self._lock.locked()
             ):
-                # The body reads while its start is committed; it does anything else
+                # The body reads before its start is committed; it does anything else
                 # only once `step_started()` (and the scope's writes) see the start.
-                # Not when that commit, or one under way, carries the store writes of
-                # the step before: the body would read without them.
-                ahead = step_scope.hold_start()
+                # Not when a commit to come, or one under way, carries the store writes
+                # of the step before: the body would read without them.
+                ahead, asked = step_scope.hold_start()
                 body = asyncio.ensure_future(
                     self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
                 )
             try:
+                if asked is not None and body is not None:
+                    # The start waits for the body to ask for it (its reads done) or to
+                    # end; what it buffered on its streams by then lands with the start:
+                    # its first events cost no write of their own.
+                    await asyncio.wait((asked, body), return_when=asyncio.FIRST_COMPLETED)
+                    early = await step_scope.take_buffered()
                 try:
                     await self._commit(
-                        [start], start_body=None if prepared is None else prepared.start
+                        [start],
+                        writes=early,
+                        start_body=None if prepared is None else prepared.start,
                     )
                 finally:
                     # Whatever happened, no start from now on; one that happened is

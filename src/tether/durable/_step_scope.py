@@ -110,11 +110,18 @@ class StepScope:
         self.deferred: list[StoreWrite] = []
         self.streams: dict[str, StepStream] = {}
         self._start: asyncio.Future[None] | None = None
+        self._asked: asyncio.Future[None] | None = None
 
-    def hold_start(self) -> asyncio.Future[None]:
-        """Make `started` wait until the returned future is set (the start is durable)."""
-        self._start = asyncio.get_running_loop().create_future()
-        return self._start
+    def hold_start(self) -> tuple[asyncio.Future[None], asyncio.Future[None]]:
+        """Defer the attempt's start until the body asks for it (see `started`).
+
+        Returns:
+            The future `started` waits for (the engine sets it once the start is
+            durable) and the one set when the body first asks for its start.
+        """
+        loop = asyncio.get_running_loop()
+        self._start, self._asked = loop.create_future(), loop.create_future()
+        return self._start, self._asked
 
     @property
     def holding(self) -> bool:
@@ -122,8 +129,10 @@ class StepScope:
         return self._start is not None and not self._start.done()
 
     async def started(self) -> None:
-        """Return once the attempt's start is durable (at once unless it is held)."""
+        """Ask for the attempt's start; return once it is durable (at once unless held)."""
         if self._start is not None and self.holding:
+            if self._asked is not None and not self._asked.done():
+                self._asked.set_result(None)
             # Shielded: a body that stops waiting must not cancel the engine's future.
             await asyncio.shield(self._start)
 
@@ -134,7 +143,8 @@ class StepScope:
             found = self.streams[name] = StepStream(self, name)
         return found
 
-    async def _buffered(self) -> list[StoreWrite]:
+    async def take_buffered(self) -> list[StoreWrite]:
+        """The chunks buffered on the step's streams, as writes for a commit."""
         out: list[StoreWrite] = []
         for stream in self.streams.values():
             taken = await stream.take()
@@ -145,11 +155,11 @@ class StepScope:
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None:
         """Commit `writes` and the buffered stream chunks now, fenced by the lease."""
         await self.started()
-        await self.owner.checkpoint([*writes, *await self._buffered()])
+        await self.owner.checkpoint([*writes, *await self.take_buffered()])
 
     async def finish(self) -> list[StoreWrite]:
         """What rides on the step's completion: deferred writes, then buffered chunks."""
-        return [*self.deferred, *await self._buffered()]
+        return [*self.deferred, *await self.take_buffered()]
 
     async def discard(self) -> None:
         """Let writes under way land; the failed attempt's deferred writes are dropped."""
@@ -223,13 +233,15 @@ async def checkpoint(*writes: StoreWrite) -> None:
 
 
 async def step_started() -> None:
-    """Wait until the running step's start is durable.
+    """Commit the running step's start if it is still deferred; return once durable.
 
     A step runs once its start is committed, so this returns at once, except in a step
-    run with ``ctx.step(..., read_ahead=True)``: that one begins while its start is
+    run with ``ctx.step(..., read_ahead=True)``: that one begins before its start is
     committed, may read meanwhile, and awaits this before anything else (calling a
-    model or an API, any effect). If the start is refused (another worker holds the
-    run), the step is cancelled while it waits.
+    model or an API, any effect). The start is committed then, with the chunks the
+    step has buffered on its streams so far (its first events land with its start, in
+    one write). If the start is refused (another worker holds the run), the step is
+    cancelled while it waits.
 
     Raises:
         ConfigurationError: Called outside a step.
