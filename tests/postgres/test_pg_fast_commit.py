@@ -15,8 +15,14 @@ from typing import Any
 import psycopg
 import pytest
 
-from tether.errors import ConflictError, FencedError, FormatVersionError, StaleHeadError
-from tether.stores import Commit, NewEvent, NewMessage, NewRun
+from tether.errors import (
+    ConflictError,
+    FencedError,
+    FormatVersionError,
+    InvalidTransitionError,
+    StaleHeadError,
+)
+from tether.stores import AppendStream, Commit, NewEvent, NewMessage, NewRun
 from tether.stores.postgres import PostgresBackend, PostgresWorkflowStore
 
 pytestmark = pytest.mark.postgres
@@ -444,3 +450,93 @@ async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
         assert await handle.result(timeout=20) == 3
     assert cut and done == [0, 1, 2]
     assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+
+
+async def test_stream_appends_ride_in_the_one_round_trip_commit(
+    pg_backend: PostgresBackend, other: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit whose only writes are stream appends stays on the event loop: one
+    statement batch with no BEGIN, no thread, no locked path; this process's follower is
+    handed the chunks and another process's follower hears them."""
+    store = pg_store(pg_backend)
+    epoch, head = await started(store, "run_s", "w1")
+    await store.commit(
+        Commit(run_id="run_s", owner="w1", epoch=epoch, expected_head=head,
+               events=step_events(1, None))
+    )  # fmt: skip
+    head += 1
+    locked = locked_calls(store, monkeypatch)
+    threaded: list[object] = []
+    monkeypatch.setattr(store, "_in_txn_fast", lambda *a: threaded.append(a))
+    here = store.follow_stream("run_s", "out")
+    there = other.stores.workflow.follow_stream("run_s", "out")
+    result = await store.commit(
+        Commit(
+            run_id="run_s", owner="w1", epoch=epoch, expected_head=head,
+            events=step_events(2, "step_1"),
+            writes=(AppendStream(run_id="run_s", name="out", chunks=(b"a", b"b")),
+                    AppendStream(run_id="run_s", name="out", chunks=(b"c",))),
+        )
+    )  # fmt: skip
+    assert result.head == head + 2
+    assert locked == [] and threaded == []
+    chunks, _ = await store.read_stream("run_s", "out")
+    assert [(c.index, c.data) for c in chunks] == [(0, b"a"), (1, b"b"), (2, b"c")]
+    for follower in (here, there):
+        got = [await asyncio.wait_for(anext(follower), 10) for _ in range(3)]
+        assert [c.data for c in got] == [b"a", b"b", b"c"]
+        await follower.aclose()
+    known = store._known.get("run_s")
+    assert known is not None and known.run.head == result.head
+
+
+async def test_an_append_to_a_closed_stream_refuses_the_whole_commit(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found on the server, before the commit's Sync: nothing of it is written, and the
+    locked path gives the refusal; the batch it shared with another run's commit is
+    rolled back and that one, sent again alone, lands."""
+    from tether.stores.postgres import _fast
+
+    store = pg_store(pg_backend)
+    runs = {}
+    for run_id in ("run_first", "run_c", "run_d"):
+        epoch, head = await started(store, run_id, "w1")
+        await store.commit(
+            Commit(run_id=run_id, owner="w1", epoch=epoch, expected_head=head,
+                   events=step_events(1, None))
+        )  # fmt: skip
+        runs[run_id] = (epoch, head + 1)
+    await store.write_stream("run_c", "out", [b"before"])
+    await store.close_stream("run_c", "out")
+    sizes: list[int] = []
+    send_many = _fast.send_many
+
+    async def spy(conn: Any, batch: Any) -> Any:
+        sizes.append(len(batch))
+        return await send_many(conn, batch)
+
+    monkeypatch.setattr(_fast, "send_many", spy)
+
+    def second_step(run_id: str) -> Commit:
+        epoch, head = runs[run_id]
+        return Commit(
+            run_id=run_id, owner="w1", epoch=epoch, expected_head=head,
+            events=step_events(2, "step_1"),
+            writes=(AppendStream(run_id=run_id, name="out", chunks=(run_id.encode(),)),),
+        )  # fmt: skip
+
+    first, refused, landed = await asyncio.gather(
+        *(store.commit(second_step(r)) for r in runs), return_exceptions=True
+    )
+    assert sizes[:2] == [1, 2]  # the first alone, then the other two in one transaction
+    assert isinstance(refused, InvalidTransitionError), refused
+    for result, run_id in ((first, "run_first"), (landed, "run_d")):
+        assert not isinstance(result, BaseException), result
+        assert result.head == runs[run_id][1] + 2
+        chunks, _ = await store.read_stream(run_id, "out")
+        assert [c.data for c in chunks] == [run_id.encode()]
+    run_c = await store.get_run("run_c")
+    assert run_c is not None and run_c.head == runs["run_c"][1]  # nothing of it written
+    chunks, closed = await store.read_stream("run_c", "out")
+    assert [c.data for c in chunks] == [b"before"] and closed

@@ -18,6 +18,7 @@ from tether.agent.models import ModelRequest, ToolResultMessage
 from tether.errors import FencedError
 from tether.stores import (
     AppendRecords,
+    AppendStream,
     AttemptRef,
     Commit,
     JoinSubmissions,
@@ -56,9 +57,10 @@ def one_tool_call(request: ModelRequest) -> Reply | str:
 
 
 def _writes(call: WatchedCall) -> bool:
+    """Whether the commit carries writes other than stream appends (those ride along)."""
     commit = call.args[0]
     assert isinstance(commit, Commit)
-    return bool(commit.writes)
+    return any(not isinstance(w, AppendStream) for w in commit.writes)
 
 
 def _report(calls: list[WatchedCall]) -> str:
@@ -106,6 +108,12 @@ async def test_a_step_start_is_one_trip(turn: PostgresRoundTrips) -> None:
     starts = [c for c in turn.calls_of("commit") if not _writes(c)]
     assert starts, "the turn's step commits nothing without writes"
     assert max(c.count for c in starts) <= 1, _report(starts)
+    # The turn step's start carries `turn.started`: in the same round trip, on the
+    # event loop (no hop to a thread).
+    (first, *_) = starts
+    assert [w.name for w in first.args[0].writes if isinstance(w, AppendStream)], _report(starts)
+    (trip,) = first.trips
+    assert "BEGIN" not in trip.statements, first.describe()
 
 
 async def test_a_step_end_with_writes_takes_few_trips(turn: PostgresRoundTrips) -> None:

@@ -46,7 +46,16 @@ from .._records import (
 )
 from ._notify import notify_statement
 
-__all__ = ["FastCommit", "KnownRun", "RunCache", "plan", "send", "send_many", "statements"]
+__all__ = [
+    "FastCommit",
+    "KnownRun",
+    "RunCache",
+    "Sent",
+    "plan",
+    "send",
+    "send_many",
+    "statements",
+]
 
 #: The run row, two events and two step rows (see migrations 3 and 4); more go after it.
 _INLINE = 2
@@ -212,6 +221,9 @@ class FastCommit:
     drops: Sequence[tuple[str, str]]
     hookless: bool
     lease_seconds: float | None
+    #: Statements of other stores' writes sent behind the run's, in its transaction
+    #: (see `send_many`): each returns one row, or raises to roll the commit back.
+    extra: tuple[tuple[str, Mapping[str, Any]], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -323,13 +335,18 @@ def statements(
     return out
 
 
+#: What a sent commit returns: the run row's new stamp, and the first value of the row
+#: each of its `extra` statements returned.
+Sent = tuple[str, tuple[Any, ...]]
+
+
 async def send(
     conn: psycopg.AsyncConnection[Any], fast: FastCommit, notes: Sequence[tuple[str, str]]
-) -> str:
+) -> Sent:
     """Write `fast` and send `notes` (channel, payload) in one round trip.
 
-    Returns the run row's new stamp. Listeners hear the notes only once the write
-    commits, as on the ordinary path.
+    Returns the run row's new stamp and what its `extra` statements returned.
+    Listeners hear the notes only once the write commits, as on the ordinary path.
 
     Raises:
         psycopg.errors.SerializationFailure: The run changed since the copy was taken;
@@ -341,29 +358,36 @@ async def send(
 async def send_many(
     conn: psycopg.AsyncConnection[Any],
     batch: Sequence[tuple[FastCommit, Sequence[tuple[str, str]]]],
-) -> list[str]:
+) -> list[Sent]:
     """Write each commit of `batch` (with its notes) in one transaction: one round trip.
 
-    Returns each run row's new stamp, in order. All or nothing: the first statement
-    that raises (a copy out of date) rolls the whole batch back.
+    Returns what each commit returned (`Sent`), in order. All or nothing: the first
+    statement that raises (a copy out of date, a refused extra) rolls the whole batch
+    back.
     """
     # An autocommit connection sends no BEGIN: a lone statement is its own transaction,
     # and a pipeline's statements up to its one Sync are a single implicit transaction,
     # committed at the Sync or rolled back whole by the first error.
     assert conn.autocommit, "the one-round-trip commit needs an autocommit connection"
     plans = [statements(fast, notes) for fast, notes in batch]
-    if len(plans) == 1 and len(plans[0]) == 1:
-        rows_out = [await (await conn.execute(*plans[0][0])).fetchone()]
-    else:
-        async with conn.pipeline():
-            firsts = []
-            for plan in plans:
-                firsts.append(await conn.execute(*plan[0]))
-                for sql, params in plan[1:]:
-                    await conn.execute(sql, params)
-        rows_out = [await cursor.fetchone() for cursor in firsts]
-    stamps = []
-    for row in rows_out:
+    if len(plans) == 1 and len(plans[0]) == 1 and not batch[0][0].extra:
+        row = await (await conn.execute(*plans[0][0])).fetchone()
         assert row is not None  # the function returns the stamp or raises
-        stamps.append(str(row[0]))
-    return stamps
+        return [(str(row[0]), ())]
+    async with conn.pipeline():
+        cursors = []
+        for (fast, _), plan in zip(batch, plans, strict=True):
+            first = await conn.execute(*plan[0])
+            for sql, params in plan[1:]:
+                await conn.execute(sql, params)
+            cursors.append((first, [await conn.execute(sql, p) for sql, p in fast.extra]))
+    sent: list[Sent] = []
+    for first, extra in cursors:
+        row = await first.fetchone()
+        assert row is not None  # the function returns the stamp or raises
+        values = []
+        for cursor in extra:
+            found = await cursor.fetchone()
+            values.append(None if found is None else found[0])
+        sent.append((str(row[0]), tuple(values)))
+    return sent

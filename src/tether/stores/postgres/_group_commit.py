@@ -43,7 +43,7 @@ log = logging.getLogger("tether.stores.postgres")
 MAX_BATCH = 32
 
 _Notes = Sequence[tuple[str, str]]
-_Item = tuple[_fast.FastCommit, _Notes, "asyncio.Future[str]"]
+_Item = tuple[_fast.FastCommit, _Notes, "asyncio.Future[_fast.Sent]"]
 
 
 class GroupCommits:
@@ -65,8 +65,8 @@ class GroupCommits:
         self._scheduled = False
         self._sending: set[asyncio.Task[None]] = set()
 
-    async def send(self, fast: _fast.FastCommit, notes: _Notes) -> str:
-        """Write `fast` with `notes`, perhaps in a batch; returns the run row's new stamp.
+    async def send(self, fast: _fast.FastCommit, notes: _Notes) -> _fast.Sent:
+        """Write `fast` with `notes`, perhaps in a batch; returns what it returned.
 
         Raises:
             Exception: What sending it alone raised (a refusal when its run changed
@@ -79,7 +79,7 @@ class GroupCommits:
             # its end, and go together.
             self._scheduled = True
             loop.call_soon(self._flush)
-            done: asyncio.Future[str] = loop.create_future()
+            done: asyncio.Future[_fast.Sent] = loop.create_future()
             await self._alone(fast, notes, done)
             return await done
         done = loop.create_future()
@@ -100,13 +100,13 @@ class GroupCommits:
             if len(batch) > 1:
                 try:
                     async with self._lane.connection(timeout=self._checkout) as conn:
-                        stamps = await _fast.send_many(conn, [(f, n) for f, n, _ in batch])
+                        sent = await _fast.send_many(conn, [(f, n) for f, n, _ in batch])
                 except Exception as exc:
                     # Rolled back whole: each goes alone, to meet its own outcome.
                     log.debug("a batch of %d commits was refused (%s)", len(batch), exc)
                 else:
-                    for (_, _, done), stamp in zip(batch, stamps, strict=True):
-                        _settle(done, stamp)
+                    for (_, _, done), answer in zip(batch, sent, strict=True):
+                        _settle(done, answer)
                     return
             await asyncio.gather(*(self._alone(*item) for item in batch))
         except BaseException as exc:
@@ -116,18 +116,18 @@ class GroupCommits:
             raise
 
     async def _alone(
-        self, fast: _fast.FastCommit, notes: _Notes, done: asyncio.Future[str]
+        self, fast: _fast.FastCommit, notes: _Notes, done: asyncio.Future[_fast.Sent]
     ) -> None:
         try:
             async with self._lane.connection(timeout=self._checkout) as conn:
-                stamp = await _fast.send(conn, fast, notes)
+                answer = await _fast.send(conn, fast, notes)
         except Exception as exc:
             _settle(done, exc)
         else:
-            _settle(done, stamp)
+            _settle(done, answer)
 
 
-def _settle(done: asyncio.Future[Any], outcome: str | BaseException) -> None:
+def _settle(done: asyncio.Future[Any], outcome: _fast.Sent | BaseException) -> None:
     # A caller that stopped waiting (cancelled) has no one to tell; the write stands
     # or not as it would had it been sent alone and abandoned.
     if done.done():

@@ -19,6 +19,16 @@ _WRITE_STREAM = _APPEND_STREAM.replace(
     "SELECT first, CASE WHEN %(k)s > 0 THEN pg_notify(%(ch)s, %(key)s) END FROM s",
 )
 
+# The same append riding in a one-round-trip commit (`_fast.FastCommit.extra`): a closed
+# stream fails it on the server (a division by the zero rows appended, as
+# `_writes._APPEND_STREAM_HELD` does), so the whole commit is rolled back. Otherwise it
+# returns the first chunk's index and sends the stream's notification with the commit.
+_COMMIT_STREAM = _APPEND_STREAM.replace(
+    "SELECT first FROM s",
+    "SELECT (SELECT first FROM s) + 0 * (1 / (SELECT count(*)::int FROM s)), "
+    "pg_notify(%(ch)s, %(key)s)",
+)
+
 
 # Parameters: run id, name, start (negative: from the tail), limit.
 _READ_STREAM = """

@@ -21,7 +21,7 @@ from .._writes import AppendStream, StoreWrite
 from ._errors import _raise_wrapped
 from ._notify import Echoes, channels, stream_key, stream_of_key
 from ._pool import CommitLane
-from ._statements import _READ_STREAM, _WRITE_STREAM
+from ._statements import _COMMIT_STREAM, _READ_STREAM, _WRITE_STREAM
 from ._transactions import StreamAppend
 from ._txn import _Txn
 
@@ -110,6 +110,31 @@ class PostgresStreams:
         begin = resolve_start(start, length)
         chunks = [StreamChunk(index=r[2], data=bytes(r[3])) for r in found if r[2] is not None]
         return chunks, closed and begin + len(chunks) >= length
+
+    def riding(self, writes: Sequence[StoreWrite]) -> tuple[tuple[str, dict[str, Any]], ...] | None:
+        """`writes` as statements to ride in a one-round-trip commit (`FastCommit.extra`).
+
+        None unless every write is an append of chunks to a stream: other writes need
+        their rules' reads, in a transaction of their own.
+        """
+        out = []
+        for w in writes:
+            if not isinstance(w, AppendStream) or not w.chunks:
+                return None
+            data = [bytes(chunk) for chunk in w.chunks]
+            params = {"r": w.run_id, "n": w.name, "k": len(data), "d": data, "ch": self._channel}
+            params["key"] = stream_key(w.run_id, w.name)
+            out.append((_COMMIT_STREAM, params))
+        return tuple(out)
+
+    @staticmethod
+    def rode(writes: Sequence[StoreWrite], firsts: Sequence[Any]) -> list[StreamAppend]:
+        """The appends `riding` statements made, given the first index each returned."""
+        return [
+            (w.run_id, w.name, int(first), [bytes(c) for c in w.chunks])
+            for w, first in zip(writes, firsts, strict=True)
+            if isinstance(w, AppendStream)
+        ]
 
     def expect(self, writes: Sequence[StoreWrite]) -> list[str]:
         """Count the echoes a transaction carrying `writes` will send (before it is sent)."""

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from ..._aio import wait_event
@@ -166,31 +167,34 @@ class PostgresWorkflowStore(StoreCalls):
     async def commit(self, commit: Commit) -> CommitResult:
         known = self._known.get(commit.run_id)
         fast = None if known is None else _fast.plan(known, commit, time.time())
-        if fast is not None and commit.writes:
+        riding = self._streams.riding(commit.writes)
+        if fast is not None and riding is None:
             # Writes of other stores need their rules' reads, in a transaction; the
             # run's part is decided on the copy and goes with its COMMIT.
             result = await self._commit_with_writes(fast, commit)
             if result is not None:
                 return result
-        elif fast is not None:
+        elif fast is not None and riding is not None:
             _, run_channel, _ = channels(self._namespace)
             notes = [(run_channel, commit.run_id)] if fast.finished else []
+            expected = self._streams.expect(commit.writes)
             try:
-                # On the event loop, not a thread: the whole commit is one round trip,
-                # shared with other runs' commits made at the same moment.
-                stamp = await self._group.send(fast, notes)
+                # On the event loop, not a thread: the whole commit (stream appends
+                # included) is one round trip, shared with other runs' commits made at
+                # the same moment.
+                stamp, firsts = await self._group.send(replace(fast, extra=riding), notes)
             except Exception as exc:
                 # Usually the run changed under the copy (another writer, a lease
                 # renewal); whatever it was, nothing was written: the locked path
                 # re-reads the run and gives the authoritative answer.
                 log.debug("run %s: one-round-trip commit refused (%s)", commit.run_id, exc)
+                self._streams.cancel(expected)
                 self._known.drop(commit.run_id)
             else:
                 if commit.on_durable is not None:
                     commit.on_durable()  # first: a sync step's body starts meanwhile
                 self._known.put(fast.known(stamp))
-                for channel, payload in notes:
-                    self._notifier.dispatch(channel, payload)
+                self._committed(notes, set(), self._streams.rode(commit.writes, firsts), expected)
                 return fast.result
         result = await self._write(
             lambda t: _logic.apply_commit(t, commit, t.now),
