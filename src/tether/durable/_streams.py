@@ -111,50 +111,84 @@ class RunStream:
         source = self._store.follow_stream(
             await self.chain_id(), self.name, start=start, poll_interval=poll_interval
         )
-        ended: asyncio.Future[Any] = asyncio.ensure_future(
-            self._wait_ended(status_interval, status_interval if known_running else 0.0)
+        # One task moves the source's chunks into a bounded queue (a slow reader holds
+        # it back), another puts `_ENDED` in once the run has ended. A chunk the source
+        # has at hand reaches the reader with no task or wait of its own: a burst of
+        # events costs no more than one wake-up.
+        queue: asyncio.Queue[StreamChunk | _Signal] = asyncio.Queue(_BUFFER)
+        pump = asyncio.ensure_future(_pump(source, queue))
+        ended = asyncio.ensure_future(
+            self._wait_ended(queue, status_interval, status_interval if known_running else 0.0)
         )
         index = start
-        pending: asyncio.Future[Any] | None = None
         try:
             while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(anext(source))
-                await asyncio.wait({pending, ended}, return_when=asyncio.FIRST_COMPLETED)
-                if pending.done():
-                    try:
-                        chunk = pending.result()
-                    except StopAsyncIteration:
-                        return
-                    pending = None
-                    index = chunk.index + 1
-                    yield chunk
-                    continue
-                # The run ended: what it wrote is all there is. Read the rest, then stop.
-                pending.cancel()
-                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
-                    await pending
-                pending = None
-                for chunk in await self.read_all(index):
-                    yield chunk
-                return
+                item = await queue.get()
+                if isinstance(item, StreamChunk):
+                    index = item.index + 1
+                    yield item
+                elif item is _CLOSED:
+                    return
+                elif isinstance(item, _Failed):
+                    raise item.error
+                else:
+                    # The run ended: what it wrote is all there is. Read the rest, then
+                    # stop (chunks the pump queued behind this are among them).
+                    await _stop(pump)
+                    for chunk in await self.read_all(index):
+                        yield chunk
+                    return
         finally:
             ended.cancel()
-            if pending is not None:
-                pending.cancel()
-                with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration, Exception):
-                    await pending
+            await _stop(pump)
             with contextlib.suppress(Exception):
                 await source.aclose()  # type: ignore[attr-defined]
 
-    async def _wait_ended(self, interval: float, first: float) -> None:
+    async def _wait_ended(
+        self, queue: asyncio.Queue[StreamChunk | _Signal], interval: float, first: float
+    ) -> None:
         # Starts with a look unless the caller has just looked (`first`): a follower of a
         # run that already ended must not wait.
         next_look = time.monotonic() + first
-        while True:
-            delay = next_look - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if await self.run_ended():
-                return
-            next_look = time.monotonic() + interval
+        with contextlib.suppress(Exception):  # a failed look ends the follower as well
+            while True:
+                delay = next_look - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if await self.run_ended():
+                    break
+                next_look = time.monotonic() + interval
+        await queue.put(_ENDED)
+
+
+class _Signal:
+    """What a follower's queue holds besides chunks."""
+
+
+#: The stream is closed and every chunk was queued.
+_CLOSED = _Signal()
+#: The run has ended.
+_ENDED = _Signal()
+#: Chunks a follower's pump may queue ahead of its reader.
+_BUFFER = 1000
+
+
+class _Failed(_Signal):
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+async def _pump(source: AsyncIterator[StreamChunk], queue: asyncio.Queue[Any]) -> None:
+    try:
+        async for chunk in source:
+            await queue.put(chunk)
+    except Exception as exc:
+        await queue.put(_Failed(exc))
+    else:
+        await queue.put(_CLOSED)
+
+
+async def _stop(task: asyncio.Future[Any]) -> None:
+    # Waited for, not awaited: the caller's own cancellation must not be swallowed.
+    task.cancel()
+    await asyncio.wait({task})
