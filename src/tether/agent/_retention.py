@@ -10,11 +10,12 @@ copied elsewhere, cannot be read either.
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING, Any
 
 from ..durable import Client
-from ..errors import ContentDeletedError, NotFoundError
-from ..stores import successor_run_id
+from ..errors import ContentDeletedError, NotFoundError, WorkflowError
+from ..stores import TERMINAL_RUN_STATUSES, successor_run_id
 from ._attachments import attachments_path
 from ._entries import AssistantEntry
 from ._erasure import SessionErasure, shred_session_keys
@@ -29,10 +30,32 @@ from ._line import read_line
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
+    from ..durable import RunInfo
     from ..stores import Stores
     from ._agent import Agent
 
-__all__ = ["purge_session"]
+__all__ = ["erase_session", "purge_session"]
+
+#: Seconds an erasure waits for the session's run to stop before it purges.
+ERASE_WAIT = 30.0
+
+
+async def erase_session(
+    client: Client, stores: Stores, agent: Agent, session_id: str, run_id: str, current: RunInfo
+) -> SessionErasure:
+    """Erase session `run_id`: stop its run (`current`, its chain's latest), then purge it.
+
+    While a worker holds the run the cancel is a request, obeyed at its next commit:
+    the erasure waits for the run to end so nothing a step still running writes lands
+    after the purge (and stops its tasks with it).
+    """
+    if current.status not in TERMINAL_RUN_STATUSES:
+        await client.cancel(current.run_id, "session erased")
+        with contextlib.suppress(WorkflowError):
+            await (await client.get(current.run_id)).result(timeout=ERASE_WAIT)
+    erasure = await purge_session(stores, client, agent, session_id, run_id, shred=True)
+    assert erasure is not None
+    return erasure
 
 
 async def purge_session(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,6 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
-    WorkflowError,
 )
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
@@ -38,7 +36,7 @@ from ._line import (
 )
 from ._registry import SESSION_WORKFLOW
 from ._requests import InputRequest, check_answer
-from ._retention import purge_session
+from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import SessionState, fold_events
 
@@ -46,10 +44,6 @@ if TYPE_CHECKING:
     from ._host import AgentHost
 
 __all__ = ["Session", "session_run_id"]
-
-# How long an erasure waits for a running session to obey its cancel (a lease's
-# holder obeys at its next commit); past it the keys are destroyed all the same.
-_ERASE_WAIT = 30.0
 
 
 def session_run_id(session_id: str) -> str:
@@ -285,9 +279,7 @@ class Session:
 
     async def _require_open(self) -> tuple[RunInfo, SessionLine]:
         info, line = await self._current()
-        status = _ENDED.get(info.status)
-        if status is not None:
-            raise SessionClosedError(self.session_id, status)
+        self._check_open(info)
         if info.stranded:
             raise SessionStrandedError(self.session_id, info.engine_version, info.deployment)
         if await self._inbox.closing(line.generation):
@@ -448,24 +440,14 @@ class Session:
     async def erase(self) -> SessionErasure:
         """Erase this session now (see `AgentHost.erase_session`)."""
         current, _ = await self._current()
-        if current.status not in _ENDED:
-            # Stops it (and its tasks) first: a step still running would write on. While a
-            # worker holds the run the cancel is a request, obeyed at its next commit:
-            # wait for the run to end so nothing it writes lands after the purge.
-            await self.host.client.cancel(current.run_id, "session erased")
-            with contextlib.suppress(WorkflowError):
-                await (await self._handle()).result(timeout=_ERASE_WAIT)
-        agent = self.host.agents.get(self.agent_name)
-        erasure = await purge_session(
-            self.host.backend.stores,
+        return await erase_session(
             self.host.client,
-            agent,
+            self.host.backend.stores,
+            self.host.agents.get(self.agent_name),
             self.session_id,
             self.run_id,
-            shred=True,
+            current,
         )
-        assert erasure is not None
-        return erasure
 
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
