@@ -56,10 +56,8 @@ class PostgresStreams:
 
     async def write(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         """Append `chunks`; the index of the last (see `WorkflowStore.write_stream`)."""
-        data = [bytes(chunk) for chunk in chunks]
-        key = stream_key(run_id, name)
-        params = {"r": run_id, "n": name, "k": len(data), "d": data, "ch": self._channel}
-        params["key"] = key
+        params = self._append_params(run_id, name, chunks)
+        data, key = params["d"], params["key"]
         if data:
             # Counted before it is sent: its echo may be heard before the write returns.
             self._echoes.expect(key)
@@ -121,11 +119,14 @@ class PostgresStreams:
         for w in writes:
             if not isinstance(w, AppendStream) or not w.chunks:
                 return None
-            data = [bytes(chunk) for chunk in w.chunks]
-            params = {"r": w.run_id, "n": w.name, "k": len(data), "d": data, "ch": self._channel}
-            params["key"] = stream_key(w.run_id, w.name)
-            out.append((_COMMIT_STREAM, params))
+            out.append((_COMMIT_STREAM, self._append_params(w.run_id, w.name, w.chunks)))
         return tuple(out)
+
+    def _append_params(self, run_id: str, name: str, chunks: Sequence[bytes]) -> dict[str, Any]:
+        """The parameters of an append's statement (`_WRITE_STREAM`, `_COMMIT_STREAM`)."""
+        data = [bytes(chunk) for chunk in chunks]
+        key = stream_key(run_id, name)
+        return {"r": run_id, "n": name, "k": len(data), "d": data, "ch": self._channel, "key": key}
 
     @staticmethod
     def rode(writes: Sequence[StoreWrite], firsts: Sequence[Any]) -> list[StreamAppend]:

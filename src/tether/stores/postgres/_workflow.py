@@ -182,7 +182,8 @@ class PostgresWorkflowStore(StoreCalls):
                 # On the event loop, not a thread: the whole commit (stream appends
                 # included) is one round trip, shared with other runs' commits made at
                 # the same moment.
-                stamp, firsts = await self._group.send(replace(fast, extra=riding), notes)
+                sent = replace(fast, extra=riding) if riding else fast
+                stamp, firsts = await self._group.send(sent, notes)
             except Exception as exc:
                 # Usually the run changed under the copy (another writer, a lease
                 # renewal); whatever it was, nothing was written: the locked path
