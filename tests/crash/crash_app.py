@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import tether
+from tether import durable
 
 registry = tether.Registry(deployment="crash")
 EFFECTS = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
@@ -80,6 +81,32 @@ async def many(ctx: tether.WorkflowContext, n: int) -> int:
     for i in range(n):
         total = await ctx.step(effect, f"s{i}", total, name=f"s{i}")
     return total
+
+
+async def _hang_once(run_id: str, where: str, hang: str) -> None:
+    # Once per run: the attempt after the kill may well be attempt 1 again.
+    marker = EFFECTS / f"ready-{run_id}-{where}"
+    if hang == where and not marker.exists():
+        marker.touch()
+        await asyncio.sleep(3600)
+
+
+async def reader(hang: str) -> int:
+    """A read-ahead step: it reads (perhaps hanging there, before asking for its start),
+    then asks for its start and makes its effect (perhaps hanging after)."""
+    info = tether.step_info()
+    _log(f"read {info.run_id} r {info.attempt}")
+    await _hang_once(info.run_id, "reading", hang)
+    await durable.step_started()
+    _log(f"start {info.run_id} r {info.attempt} {info.idempotency_key}")
+    await _hang_once(info.run_id, "started", hang)
+    _log(f"end {info.run_id} r {info.attempt}")
+    return 1
+
+
+@registry.workflow(name="ahead")
+async def ahead(ctx: tether.WorkflowContext, hang: str) -> int:
+    return await ctx.step(reader, hang, name="r", read_ahead=True)
 
 
 async def main() -> None:

@@ -97,6 +97,44 @@ async def test_kill_inside_a_step_of_an_eagerly_started_run(harness: Harness) ->
     assert starts == ["1", "2"]
 
 
+def _attempts(harness: Harness, run_id: str, kind: str) -> list[str]:
+    return [e[3] for e in harness.effects() if e[0] == kind and e[1] == run_id]
+
+
+async def test_kill_in_a_read_ahead_step_before_it_asked_for_its_start(
+    harness: Harness,
+) -> None:
+    """Killed while it read: its start was never committed, so the step runs again as
+    the same attempt, and its effect happens once."""
+    handle = await harness.client.start("ahead", "reading", run_id="ra1")
+    worker = harness.start_worker()
+    await harness.until(lambda: (harness.dir / "ready-ra1-reading").exists())
+    assert await harness.backend.stores.workflow.list_steps("ra1") == []  # no start yet
+    harness.kill(worker)
+    harness.start_worker()
+    assert await handle.result(timeout=30) == 1
+    assert _attempts(harness, "ra1", "read") == ["1", "1"]
+    assert _attempts(harness, "ra1", "start") == ["1"]
+    assert _attempts(harness, "ra1", "end") == ["1"]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)]
+
+
+async def test_kill_in_a_read_ahead_step_after_its_start(harness: Harness) -> None:
+    """Killed after its start was committed: the next attempt is attempt 2, as for any
+    step killed mid-body."""
+    handle = await harness.client.start("ahead", "started", run_id="ra2")
+    worker = harness.start_worker()
+    await harness.until(lambda: (harness.dir / "ready-ra2-started").exists())
+    (step,) = await harness.backend.stores.workflow.list_steps("ra2")
+    assert (step.status, step.attempt) == ("running", 1)
+    harness.kill(worker)
+    harness.start_worker()
+    assert await handle.result(timeout=30) == 1
+    assert _attempts(harness, "ra2", "start") == ["1", "2"]
+    assert _attempts(harness, "ra2", "end") == ["2"]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 2)]
+
+
 async def test_kill_right_after_a_commit(harness: Harness) -> None:
     handle = await harness.client.start("chain", "c", run_id="r2")
     worker = harness.start_worker()
