@@ -169,8 +169,10 @@ class _Signal:
 _CLOSED = _Signal()
 #: The run has ended.
 _ENDED = _Signal()
-#: Chunks a follower's pump may queue ahead of its reader.
-_BUFFER = 1000
+#: Chunks a follower's pump may queue ahead of its reader: a burst of events flows
+#: without a wait, and a reader that stops early (`wait_for`) leaves little read for
+#: nothing.
+_BUFFER = 64
 
 
 class _Failed(_Signal):
