@@ -426,7 +426,7 @@ async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
     send = _fast.send
     cut: list[str] = []
 
-    async def answer_lost(conn: Any, fast: Any, notes: Any) -> str:
+    async def answer_lost(conn: Any, fast: Any, notes: Any) -> Any:
         stamp = await send(conn, fast, notes)
         if not cut and any(e.event_type == "step_created" for e in fast.events):
             cut.append(fast.run.run_id)
@@ -450,6 +450,48 @@ async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
         assert await handle.result(timeout=20) == 3
     assert cut and done == [0, 1, 2]
     assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+
+
+async def test_riding_appends_whose_answer_was_lost_are_written_once(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit carrying a step's buffered chunks lands, then its answer is lost: the
+    locked path finds the run moved on (rolling back its own try, appends included) and
+    the engine catches up. Each chunk is in the stream once, each step ran once."""
+    import tether
+    from tether import durable
+    from tether.stores.postgres import _fast
+
+    send = _fast.send
+    cut: list[str] = []
+
+    async def answer_lost(conn: Any, fast: Any, notes: Any) -> Any:
+        sent = await send(conn, fast, notes)
+        if not cut and fast.extra:
+            cut.append(fast.run.run_id)
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+        return sent
+
+    monkeypatch.setattr(_fast, "send", answer_lost)
+    registry = tether.Registry(deployment="ride-lost")
+    done: list[int] = []
+
+    async def step(i: int) -> int:
+        durable.step_stream("out").write(b"%d" % i)  # rides on the next commit
+        done.append(i)
+        return i
+
+    @registry.workflow(name="three")
+    async def three(ctx: tether.WorkflowContext) -> int:
+        return sum([await ctx.step(step, i) for i in range(3)])
+
+    async with tether.Worker(pg_backend, registry, poll_interval=0.02):
+        handle = await tether.Client(pg_backend, registry=registry).start(three)
+        assert await handle.result(timeout=20) == 3
+    assert cut and done == [0, 1, 2]
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+    chunks, _ = await pg_backend.stores.workflow.read_stream(handle.run_id, "out")
+    assert [c.data for c in chunks] == [b"0", b"1", b"2"]
 
 
 async def test_stream_appends_ride_in_the_one_round_trip_commit(
