@@ -16,7 +16,9 @@ commit, which also acks its message, drops its spare wake-ups and announces its 
 calls `tether_step_end` (migration 13) instead, which does those too, in the same
 statement. A commit with more than two events or steps sends the rest behind it in a
 pipeline, which Postgres runs as one implicit transaction ended by its single Sync, so
-the raise aborts them too. A commit the copy cannot decide alone (a hook, a wait, a new
+the raise aborts them too. Other stores' writes that need no read of their own (stream
+appends: `FastCommit.extra`) go behind it in the same way, each able to fail the whole
+transaction on the server. A commit the copy cannot decide alone (a hook, a wait, a new
 message, a child run or a parent, a successor, or any rule error) is left to the ordinary path,
 which reads under a row lock and is the authority on every error.
 """
