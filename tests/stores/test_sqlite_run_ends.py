@@ -141,3 +141,34 @@ async def test_the_watcher_reads_rows_only_of_runs_that_ended(tmp_path: Path) ->
             ended = await store._ended_runs(["going", "done", "missing"])  # type: ignore[attr-defined]
             assert ended == {"done": await store.get_run("done"), "missing": None}
             assert await going.result(timeout=30) == 2
+
+
+async def test_an_end_the_watcher_saw_before_the_commit_told_is_read_by_the_next_wait(
+    tmp_path: Path,
+) -> None:
+    """Found in CI: the watcher's read can come between the commit that ends a run made
+    here and that commit's own word of it (`finished`, once its answer is back on the
+    loop). The run was then still "created here, not seen to end", and a later wait
+    waited for the watcher instead of reading the run at once."""
+    async with tether.open_backend(f"sqlite:///{tmp_path}/race.db") as backend:
+        client = tether.Client(backend)
+        handle = await client.start(slow_one, 5)
+        store = backend.stores.workflow
+        ends = store._ends  # type: ignore[attr-defined]
+        # The commit's own word comes too late: only the watcher can see the end.
+        late: list[Any] = []
+        ends.finished = late.extend
+        async with tether.Worker(backend, registry, poll_interval=0.01):
+            assert await handle.result(timeout=30) == 5
+        assert [r.run_id for r in late] == [handle.run_id]
+        reads: list[str] = []
+        get = store.get_run
+
+        async def counted(run_id: str) -> Any:
+            reads.append(run_id)
+            return await get(run_id)
+
+        store.get_run = counted  # type: ignore[method-assign]
+        ended = await store.wait_run_terminal(handle.run_id, timeout=30)
+        assert ended is not None and ended.status == "completed"
+        assert reads == [handle.run_id]  # read at once, not left to the watcher

@@ -138,6 +138,10 @@ class RunEnds:
                 self._interval = LAST_POLL
                 continue
             for run_id, run in ended.items():
+                # Seen to end, here too: this read can come between a commit of this
+                # process that ended the run and its `finished` (which runs once the
+                # commit's answer is back on the loop); a wait after it must read.
+                self._born.pop(run_id, None)
                 watch = self._watched.get(run_id)
                 if watch is None or watch.ended.is_set():
                     continue
