@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -413,13 +414,15 @@ async def test_a_run_with_hooks_ends_on_the_locked_path(pg_backend: PostgresBack
     assert await store.list_hooks("run_h") == []
 
 
-async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
-    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Found by the fault soak: the fast path's write landed, the connection was cut
-    before its answer, the store fell back to the locked path (which says the head
-    moved), and the engine committed the same step again: a duplicate step_created
-    failed the run."""
+async def three_steps_with_a_lost_answer(
+    pg_backend: PostgresBackend,
+    monkeypatch: pytest.MonkeyPatch,
+    lose: Callable[[Any], bool],
+    step: Callable[[int], Any],
+) -> Any:
+    """Run `step` for 0, 1 and 2; the first one-round-trip commit `lose` picks lands,
+    then its answer is lost (the connection cut). Each step must have run once, at
+    attempt 1; returns the run's handle."""
     import tether
     from tether.stores.postgres import _fast
 
@@ -427,29 +430,45 @@ async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
     cut: list[str] = []
 
     async def answer_lost(conn: Any, fast: Any, notes: Any) -> Any:
-        stamp = await send(conn, fast, notes)
-        if not cut and any(e.event_type == "step_created" for e in fast.events):
+        sent = await send(conn, fast, notes)
+        if not cut and lose(fast):
             cut.append(fast.run.run_id)
             raise psycopg.OperationalError("server closed the connection unexpectedly")
-        return stamp
+        return sent
 
     monkeypatch.setattr(_fast, "send", answer_lost)
     registry = tether.Registry(deployment="fast-lost")
+
+    @registry.workflow(name="three")
+    async def three(ctx: tether.WorkflowContext) -> int:
+        return sum([await ctx.step(step, i, name="step") for i in range(3)])
+
+    async with tether.Worker(pg_backend, registry, poll_interval=0.02):
+        handle = await tether.Client(pg_backend, registry=registry).start(three)
+        assert await handle.result(timeout=20) == 3
+    assert cut
+    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+    return handle
+
+
+async def test_a_written_fast_commit_whose_answer_was_lost_is_not_written_again(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by the fault soak: the fast path's write landed, the connection was cut
+    before its answer, the store fell back to the locked path (which says the head
+    moved), and the engine committed the same step again: a duplicate step_created
+    failed the run."""
     done: list[int] = []
 
     def step(i: int) -> int:
         done.append(i)
         return i
 
-    @registry.workflow(name="three")
-    async def three(ctx: tether.WorkflowContext) -> int:
-        return sum([await ctx.step(step, i) for i in range(3)])
+    def created(fast: Any) -> bool:
+        return any(e.event_type == "step_created" for e in fast.events)
 
-    async with tether.Worker(pg_backend, registry, poll_interval=0.02):
-        handle = await tether.Client(pg_backend, registry=registry).start(three)
-        assert await handle.result(timeout=20) == 3
-    assert cut and done == [0, 1, 2]
-    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+    await three_steps_with_a_lost_answer(pg_backend, monkeypatch, created, step)
+    assert done == [0, 1, 2]
 
 
 async def test_riding_appends_whose_answer_was_lost_are_written_once(
@@ -458,22 +477,8 @@ async def test_riding_appends_whose_answer_was_lost_are_written_once(
     """A commit carrying a step's buffered chunks lands, then its answer is lost: the
     locked path finds the run moved on (rolling back its own try, appends included) and
     the engine catches up. Each chunk is in the stream once, each step ran once."""
-    import tether
     from tether import durable
-    from tether.stores.postgres import _fast
 
-    send = _fast.send
-    cut: list[str] = []
-
-    async def answer_lost(conn: Any, fast: Any, notes: Any) -> Any:
-        sent = await send(conn, fast, notes)
-        if not cut and fast.extra:
-            cut.append(fast.run.run_id)
-            raise psycopg.OperationalError("server closed the connection unexpectedly")
-        return sent
-
-    monkeypatch.setattr(_fast, "send", answer_lost)
-    registry = tether.Registry(deployment="ride-lost")
     done: list[int] = []
 
     async def step(i: int) -> int:
@@ -481,15 +486,10 @@ async def test_riding_appends_whose_answer_was_lost_are_written_once(
         done.append(i)
         return i
 
-    @registry.workflow(name="three")
-    async def three(ctx: tether.WorkflowContext) -> int:
-        return sum([await ctx.step(step, i) for i in range(3)])
-
-    async with tether.Worker(pg_backend, registry, poll_interval=0.02):
-        handle = await tether.Client(pg_backend, registry=registry).start(three)
-        assert await handle.result(timeout=20) == 3
-    assert cut and done == [0, 1, 2]
-    assert [(s.status, s.attempt) for s in await handle.steps()] == [("completed", 1)] * 3
+    handle = await three_steps_with_a_lost_answer(
+        pg_backend, monkeypatch, lambda fast: bool(fast.extra), step
+    )
+    assert done == [0, 1, 2]
     chunks, _ = await pg_backend.stores.workflow.read_stream(handle.run_id, "out")
     assert [c.data for c in chunks] == [b"0", b"1", b"2"]
 
