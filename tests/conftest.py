@@ -152,19 +152,35 @@ def pg_namespace(pg_url: str) -> Iterator[str]:
     drop_namespace(pg_url, namespace)
 
 
+#: `record_calls(obj, name, what=...)`: see the fixture.
+RecordCalls = Callable[..., list[Any]]
+
+
 @pytest.fixture
-def count_reads(monkeypatch: pytest.MonkeyPatch) -> Callable[[Any], list[int]]:
+def record_calls(monkeypatch: pytest.MonkeyPatch) -> RecordCalls:
+    """Record each call of an async method, then make it: ``calls = record_calls(obj, name)``.
+
+    What is recorded is the call's first argument, or ``what(*args, **kwargs)``. The
+    method is replaced on `obj` for the rest of the test.
+    """
+
+    def install(obj: Any, name: str, what: Callable[..., Any] | None = None) -> list[Any]:
+        calls: list[Any] = []
+        original = getattr(obj, name)
+
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            calls.append(what(*args, **kwargs) if what is not None else args[0])
+            return await original(*args, **kwargs)
+
+        monkeypatch.setattr(obj, name, recorded)
+        return calls
+
+    return install
+
+
+@pytest.fixture
+def count_reads(record_calls: RecordCalls) -> Callable[[Any], list[int]]:
     """Counts a workflow store's stream reads: `reads = count_reads(store)` (their starts)."""
-
-    def count(store: Any) -> list[int]:
-        reads: list[int] = []
-        original = store.read_stream
-
-        async def read_stream(run_id: str, name: str, **kw: Any) -> Any:
-            reads.append(kw.get("start", 0))
-            return await original(run_id, name, **kw)
-
-        monkeypatch.setattr(store, "read_stream", read_stream)
-        return reads
-
-    return count
+    return lambda store: record_calls(
+        store, "read_stream", lambda run_id, name, **kw: kw.get("start", 0)
+    )

@@ -9,7 +9,7 @@ store to see both sides of it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
@@ -74,24 +74,19 @@ async def count_chunks() -> int:
     return len(chunks)
 
 
-@registry.workflow(name="ra.read")
-async def read(ctx: tether.WorkflowContext) -> str:
-    return await ctx.step(reader, name="held", read_ahead=True)
+def held(name: str, body: Callable[[], Awaitable[Any]]) -> Any:
+    """A workflow of one read-ahead step, `body`, named "held" (see `held_start`)."""
+
+    async def workflow(ctx: tether.WorkflowContext) -> Any:
+        return await ctx.step(body, name="held", read_ahead=True)
+
+    return registry.workflow(name=name)(workflow)
 
 
-@registry.workflow(name="ra.slow")
-async def slow(ctx: tether.WorkflowContext) -> str:
-    return await ctx.step(slow_reader, name="held", read_ahead=True)
-
-
-@registry.workflow(name="ra.no_ask")
-async def never_asks(ctx: tether.WorkflowContext) -> str:
-    return await ctx.step(no_ask, name="held", read_ahead=True)
-
-
-@registry.workflow(name="ra.flush")
-async def flush(ctx: tether.WorkflowContext) -> str:
-    return await ctx.step(early_flush, name="held", read_ahead=True)
+read = held("ra.read", reader)
+slow = held("ra.slow", slow_reader)
+never_asks = held("ra.no_ask", no_ask)
+flush = held("ra.flush", early_flush)
 
 
 @registry.workflow(name="ra.after")

@@ -7,10 +7,8 @@ import threading
 import time
 from typing import Any
 
-import pytest
-
 import tether
-from tether.stores import Backend, Commit, CommitResult
+from tether.stores import Backend, Commit
 
 registry = tether.Registry(deployment="test-worker")
 entered = threading.Event()
@@ -113,19 +111,9 @@ async def two_quick_steps(ctx: tether.WorkflowContext) -> int:
     return await ctx.step(add_one, await ctx.step(add_one, 0))
 
 
-async def test_every_commit_renews_the_lease(
-    backend: Backend, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_every_commit_renews_the_lease(backend: Backend, record_calls: Any) -> None:
     """A commit that lands after an outage outlasted the lease must not leave it lapsed."""
-    store = backend.stores.workflow
-    seen: list[Commit] = []
-    commit = store.commit
-
-    async def recording(c: Commit) -> CommitResult:
-        seen.append(c)
-        return await commit(c)
-
-    monkeypatch.setattr(store, "commit", recording)
+    seen: list[Commit] = record_calls(backend.stores.workflow, "commit")
     async with tether.Worker(backend, registry, lease_seconds=12.0, poll_interval=0.02):
         handle = await tether.Client(backend, registry=registry).start(two_quick_steps)
         assert await handle.result(timeout=10) == 2

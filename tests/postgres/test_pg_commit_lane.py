@@ -172,19 +172,12 @@ async def test_expected_writes_open_their_connections_at_once_within_the_maximum
 
 
 async def test_two_reads_at_once_both_run_on_the_event_loop(
-    pg_backend: Any, monkeypatch: pytest.MonkeyPatch
+    pg_backend: Any, record_calls: Any
 ) -> None:
     """A turn's step reads its transcript and its lanes at once: each gets a read lane
     of its own, neither goes through a thread; a third at once does."""
     store = pg_backend.stores.workflow
-    threaded: list[object] = []
-    sql = store._sql
-
-    async def spy(fn: Any) -> Any:
-        threaded.append(fn)
-        return await sql(fn)
-
-    monkeypatch.setattr(store, "_sql", spy)
+    threaded = record_calls(store, "_sql")
     slow = "SELECT pg_sleep(0.05), 1"
     assert await asyncio.gather(store._query(slow, ()), store._query(slow, ())) == [
         [("", 1)],

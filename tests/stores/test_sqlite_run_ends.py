@@ -30,26 +30,18 @@ async def slow_one(ctx: tether.WorkflowContext, i: int) -> int:
     return await ctx.step(slow, i)
 
 
-def count_reads(backend: tether.Backend, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    db = backend.stores.workflow._db  # type: ignore[attr-defined]
-    reads: list[Any] = []
-    read = db.read
-
-    async def spy(fn: Any) -> Any:
-        reads.append(fn)
-        return await read(fn)
-
-    monkeypatch.setattr(db, "read", spy)
-    return reads
+def db_of(backend: tether.Backend) -> Any:
+    """The SQLite database under a backend's workflow store (its `read` is counted)."""
+    return backend.stores.workflow._db  # type: ignore[attr-defined]
 
 
 async def test_waiters_on_runs_another_process_ends_share_one_watcher(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, record_calls: Any
 ) -> None:
     url = f"sqlite:///{tmp_path}/ends.db"
     async with tether.open_backend(url) as waiting, tether.open_backend(url) as working:
         handles = [await tether.Client(waiting).start(slow_one, i) for i in range(20)]
-        reads = count_reads(waiting, monkeypatch)
+        reads = record_calls(db_of(waiting), "read")
         async with tether.Worker(working, registry, concurrency=20, poll_interval=0.01):
             results = await asyncio.gather(*(h.result(timeout=30) for h in handles))
         assert results == list(range(20))
@@ -59,12 +51,12 @@ async def test_waiters_on_runs_another_process_ends_share_one_watcher(
 
 
 async def test_a_run_ended_here_hands_its_waiters_the_final_row(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, record_calls: Any
 ) -> None:
     async with tether.open_backend(f"sqlite:///{tmp_path}/here.db") as backend:
         async with tether.Worker(backend, registry, poll_interval=0.01):
             handles = [await tether.Client(backend).start(slow_one, i) for i in range(5)]
-            reads = count_reads(backend, monkeypatch)
+            reads = record_calls(db_of(backend), "read")
             store = backend.stores.workflow
             ended = await asyncio.gather(
                 *(store.wait_run_terminal(h.run_id, timeout=30) for h in handles)
@@ -93,13 +85,13 @@ async def test_a_run_started_here_and_ended_elsewhere_before_the_wait_is_found(
 
 
 async def test_a_run_ended_here_before_the_wait_is_read_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, record_calls: Any
 ) -> None:
     async with tether.open_backend(f"sqlite:///{tmp_path}/before.db") as backend:
         async with tether.Worker(backend, registry, poll_interval=0.01):
             handle = await tether.Client(backend).start(slow_one, 4)
             assert await handle.result(timeout=30) == 4
-            reads = count_reads(backend, monkeypatch)
+            reads = record_calls(db_of(backend), "read")
             ended = await backend.stores.workflow.wait_run_terminal(handle.run_id, timeout=30)
             assert ended is not None and ended.status == "completed"
             assert [fn for fn in reads if ".get_run." in fn.__qualname__] != []

@@ -26,7 +26,7 @@ from ._group_commit import GroupCommits
 from ._notify import Notifier, channels
 from ._pool import CommitLane
 from ._streams import PostgresStreams
-from ._transactions import StreamAppend, TxnScope, run_fast_in_txn, run_in_txn
+from ._transactions import StreamAppend, TxnReads, TxnScope, run_fast_in_txn, run_in_txn
 from ._txn import Conn, _Txn
 
 if TYPE_CHECKING:
@@ -81,18 +81,11 @@ class StoreCalls:
 
     # -- plumbing ----------------------------------------------------------------------
     def _in_txn(
-        self,
-        fn: Callable[[_Txn], T],
-        writes: Sequence[StoreWrite] = (),
-        hook: tuple[str, bool] | None = None,
-        lead: tuple[str, Any] | None = None,
-        held_logs: Mapping[str, int] | None = None,
+        self, fn: Callable[[_Txn], T], writes: Sequence[StoreWrite], reads: TxnReads
     ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str], list[StreamAppend]]:
         """`run_in_txn` on a pooled connection (on a thread of the executor)."""
         with self._pool.connection() as conn:
-            return run_in_txn(
-                conn, self._scope(), fn, writes, hook=hook, lead=lead, held_logs=held_logs
-            )
+            return run_in_txn(conn, self._scope(), fn, writes, reads)
 
     def _in_txn_fast(
         self,
@@ -125,10 +118,11 @@ class StoreCalls:
         loop = asyncio.get_running_loop()
         conflicts = rollbacks = 0
         expected = self._streams.expect(writes)
+        reads = TxnReads(hook=hook, lead=lead, held_logs=held_logs)
         while True:
             try:
                 result, notes, known, paths, appends = await loop.run_in_executor(
-                    self._executor, self._in_txn, fn, writes, hook, lead, held_logs
+                    self._executor, self._in_txn, fn, writes, reads
                 )
             except pg_errors.UniqueViolation as exc:
                 # A concurrent insert of the same row won: re-run the rules, which now

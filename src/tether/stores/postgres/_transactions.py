@@ -25,7 +25,7 @@ from ._statements import _TXN_NOW
 from ._txn import Conn, HeldConn, _Txn
 from ._writes import PostgresWrites, WritesAhead, read_ahead
 
-__all__ = ["StreamAppend", "TxnScope", "run_fast_in_txn", "run_in_txn"]
+__all__ = ["NO_READS", "StreamAppend", "TxnReads", "TxnScope", "run_fast_in_txn", "run_in_txn"]
 
 T = TypeVar("T")
 #: A stream append a transaction made: run id, stream name, first index, chunks.
@@ -42,28 +42,43 @@ class TxnScope:
     announce: Callable[[Conn, str], None] | None
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TxnReads:
+    """What a transaction reads with its BEGIN, besides what its writes read.
+
+    With `hook` (a token, and whether its run's log is wanted), the reads of a hook
+    payload (`_Txn.hook_ahead`). With `lead`, a statement on the transaction's clock
+    (`_TXN_NOW`, the rules' "now" then), its cursor in `_Txn.lead` (writes and hook not
+    with it). `held_logs`: the logs the caller holds, up to a slot, by run
+    (`_Txn.held_logs`).
+    """
+
+    hook: tuple[str, bool] | None = None
+    lead: tuple[str, Any] | None = None
+    held_logs: Mapping[str, int] | None = None
+
+
+#: A transaction that reads nothing ahead but what its writes read.
+NO_READS = TxnReads()
+
+
 def run_in_txn(
     conn: Conn,
     scope: TxnScope,
     fn: Callable[[_Txn], T],
     writes: Sequence[StoreWrite] = (),
-    *,
-    hook: tuple[str, bool] | None = None,
-    lead: tuple[str, Any] | None = None,
-    held_logs: Mapping[str, int] | None = None,
+    reads: TxnReads = NO_READS,
 ) -> tuple[T, list[tuple[str, str]], list[_fast.KnownRun], set[str], list[StreamAppend]]:
     """Run `fn` (and `writes` before it) in one transaction on `conn`.
 
-    With `hook` (a token, and whether its run's log is wanted), the reads of a hook
-    payload go ahead too (`_Txn.hook_ahead`). With `lead`, a statement on the
-    transaction's clock (`_TXN_NOW`, the rules' "now" then) goes with the BEGIN, its
-    cursor in `_Txn.lead` (writes and hook not with it). `held_logs`: the logs the
-    caller holds, up to a slot, by run (`_Txn.held_logs`).
+    What `reads` names goes out with the BEGIN, in the same round trip as what the
+    writes read.
 
     Returns:
         What `fn` returned, the notifications sent, the runs as written (for the
         store's copies), the conversation paths appended to and the stream appends.
     """
+    hook, lead, held_logs = reads.hook, reads.lead, reads.held_logs
     paths: set[str] = set()
     appends: list[StreamAppend] = []
     ahead = read_ahead(writes) if writes else None
