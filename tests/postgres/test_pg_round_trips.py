@@ -102,6 +102,11 @@ async def test_a_message_is_admitted_and_its_run_claimed_in_few_trips(
     # for the replay) and the wake-up, in one transaction.
     (admission,) = turn.calls_of("resume_hook_and_claim")
     assert admission.count <= 2, admission.describe()
+    # The payload moves the run's head and the claim its lease: the row is written
+    # once, as the claim leaves it (the update the claim overwrites is not sent).
+    statements = [s for trip in admission.trips for s in trip.statements]
+    updates = [s for s in statements if s.startswith("UPDATE tether_runs")]
+    assert len(updates) == 1, admission.describe()
 
 
 async def test_a_step_start_is_one_trip(turn: PostgresRoundTrips) -> None:

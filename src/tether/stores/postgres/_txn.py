@@ -401,9 +401,27 @@ class _Txn:
 
     def update_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
+        self._drop_overwritten(r.run_id)
         self._later(_UPDATE_RUN, rows.run_update_values(r), r.run_id)
         if r.status in TERMINAL_RUN_STATUSES:
             self.finished.add(r.run_id)
+
+    def _drop_overwritten(self, run_id: str) -> None:
+        """Drop a held update of `run_id`'s row that the one about to be held overwrites.
+
+        An update sets every mutable column of the row from the rules' copy, so the
+        later one leaves the row as both would (an admission that claims its run wrote
+        it twice). Only past held inserts of other tables: a statement that may read the
+        run's row (or be refused by what it holds) must see the earlier update first.
+        """
+        writes = self._writes
+        for i in range(len(writes) - 1, -1, -1):
+            sql, _, what = writes[i]
+            if sql is _UPDATE_RUN and what == run_id:
+                del writes[i]
+                return
+            if not (sql.startswith("INSERT INTO") and "tether_runs" not in sql and what is None):
+                return
 
     def insert_event(self, e: EventRecord) -> None:
         self._later(_SQL.insert_event, rows.event_values(e))
