@@ -353,3 +353,66 @@ def _run_reads(call: WatchedCall) -> list[RoundTrip]:
         for t in call.trips
         if t.kind == "statement" and t.statements[0].startswith("SELECT run_id, workflow_name")
     ]
+
+
+async def _updates_of_two_writes(pg_backend: PostgresBackend, between: str) -> list[str]:
+    """Run one transaction writing a run's row twice; the run-row updates it sent.
+
+    `between`: what is held between the two writes, an event insert ("insert") or a
+    write refused on the server when it cannot be done ("guarded").
+    """
+    from tether.stores._records import EventRecord, evolve
+    from tether.stores.postgres._txn import _Txn
+
+    store = pg_backend.stores.workflow
+    created, _ = await store.create_run(
+        NewRun(
+            run_id="twice", workflow_name="wf", input=b"", deployment="d", engine_version="e",
+            queue="q",
+        )
+    )  # fmt: skip
+
+    def write(t: _Txn) -> None:
+        run = t.get_run("twice")
+        assert run is not None
+        run = evolve(run, head=run.head + 1)
+        t.update_run(run)
+        if between == "insert":
+            t.insert_event(
+                EventRecord(
+                    run_id="twice",
+                    slot=run.head,
+                    event_type="hook_received",
+                    correlation_id="h",
+                    attrs={},
+                    payload=b"{}",
+                    created_at=t.now,
+                )
+            )
+        else:
+            t.hold("SELECT 1 / 1", None, FencedError("never"))
+        t.update_run(evolve(run, lease_owner="w1", lease_epoch=7, lease_expires_at=t.now + 60))
+
+    trips = PostgresRoundTrips()
+    trips.watch(store, "_write")
+    with trips.counting():
+        await store._write(write)
+    after = await store.get_run("twice")
+    assert after is not None
+    # Both writes are in the row, whatever was sent.
+    assert (after.head, after.lease_owner, after.lease_epoch) == (created.head + 1, "w1", 7)
+    statements = [s for call in trips.calls_of("_write") for t in call.trips for s in t.statements]
+    return [s for s in statements if s.startswith("UPDATE tether_runs")]
+
+
+async def test_a_run_row_written_twice_past_an_insert_is_sent_once(
+    pg_backend: PostgresBackend,
+) -> None:
+    assert len(await _updates_of_two_writes(pg_backend, "insert")) == 1
+
+
+async def test_a_run_row_written_twice_past_a_guarded_write_is_sent_twice(
+    pg_backend: PostgresBackend,
+) -> None:
+    # The guarded write may depend on the row as the first update leaves it.
+    assert len(await _updates_of_two_writes(pg_backend, "guarded")) == 2
