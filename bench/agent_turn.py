@@ -111,6 +111,9 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     original_fast_txn = getattr(_workflow.PostgresWorkflowStore, "_in_txn_fast", None)
     original_send = _fast.send
     original_stream = _workflow.PostgresWorkflowStore.write_stream
+    # (Absent before tether had it: the one-statement wake-up by hook.)
+    ring = getattr(_workflow, "_ring", None)
+    original_ring = None if ring is None else ring.send_ring
 
     def in_txn(self: Any, fn: Any, writes: Any = (), *rest: Any) -> Any:
         wrote = [False]
@@ -148,8 +151,18 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     _workflow.PostgresWorkflowStore._in_txn = in_txn  # type: ignore[method-assign]
     if original_fast_txn is not None:
         _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
+
+    async def send_ring(*args: Any, **kwargs: Any) -> Any:
+        assert original_ring is not None
+        found = await original_ring(*args, **kwargs)
+        if found is not None:  # None: it wrote nothing (the ordinary path is counted)
+            counter.add()
+        return found
+
     _fast.send = send
     _workflow.PostgresWorkflowStore.write_stream = write_stream  # type: ignore[method-assign]
+    if ring is not None:
+        ring.send_ring = send_ring
     try:
         yield
     finally:
@@ -158,6 +171,8 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
             _workflow.PostgresWorkflowStore._in_txn_fast = original_fast_txn  # type: ignore[method-assign]
         _fast.send = original_send
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
+        if ring is not None:
+            ring.send_ring = original_ring
 
 
 def round_trip_counter() -> Any:

@@ -101,8 +101,12 @@ def _admit(
             f"submission {inp.submission_id!r} is refused: submission {unless!r} is in the "
             "ledger (its session is closing)"
         )
-    now = tx.now()
-    row = Submission(
+    return "admitted", tx.insert(new_submission(kind, inp, tx.now()))
+
+
+def new_submission(kind: SubmissionKind, inp: SubmissionInput, now: float) -> Submission:
+    """The row an admission of `inp` inserts at `now` (its sequence is drawn then)."""
+    return Submission(
         submission_id=inp.submission_id,
         sequence=0,
         kind=kind,
@@ -115,7 +119,6 @@ def _admit(
         accepted_at=now,
         canonical_ready_at=now if inp.canonical_ready else None,
     )
-    return "admitted", tx.insert(row)
 
 
 def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:

@@ -20,6 +20,7 @@ from psycopg import sql
 from ...errors import ConfigurationError, FormatVersionError
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
+from ._functions import SERVER_NOW, fast_commit_function, ring_function
 
 __all__ = [
     "MIGRATIONS",
@@ -157,156 +158,11 @@ _V1 = (
     )""",
 )
 
-# The one-round-trip commit (`_fast`) in one statement. It updates a run's row only if
-# the row is still the version this process wrote last, else raises (and writes
-# nothing); then it writes up to two events and two step rows, the usual step commit.
-# `xmin` is the id of the transaction that wrote the row version: any write to the row,
-# by anyone, gives it a new one. SQLSTATE 40001 (serialization_failure) is what a
-# mismatch is: an optimistic write that lost to a concurrent one.
-_FAST_EVENT = (
-    ("slot", "INTEGER"),
-    ("event_type", "TEXT"),
-    ("correlation_id", "TEXT"),
-    ("attrs", "JSONB"),
-    ("payload", "BYTEA"),
-    ("created_at", "DOUBLE PRECISION"),
-)
-_FAST_STEP = (
-    ("step_id", "TEXT"),
-    ("slot", "INTEGER"),
-    ("name", "TEXT"),
-    ("status", "TEXT"),
-    ("attempt", "INTEGER"),
-    ("format_version", "INTEGER"),
-    ("input", "BYTEA"),
-    ("output", "BYTEA"),
-    ("error", "BYTEA"),
-    ("started_at", "DOUBLE PRECISION"),
-    ("completed_at", "DOUBLE PRECISION"),
-    ("retry_after", "DOUBLE PRECISION"),
-)
-# New steps are inserted, known ones take their new state: the stamp check ahead of
-# them guarantees the copy the rules decided on knew which is which.
-_FAST_STEP_SET = ", ".join(
-    f"{c} = excluded.{c}"
-    for c in ("status", "attempt", "output", "error", "started_at", "completed_at", "retry_after")
-)
-
-
-def _rows_insert(
-    prefix: str,
-    table: str,
-    columns: tuple[tuple[str, str], ...],
-    upsert: str = "",
-    *,
-    count: int = 2,
-) -> tuple[str, str]:
-    """Parameters `<prefix>1_<column>`, `<prefix>2_<column>` and the insert they feed.
-
-    One statement writes both rows, or the first alone when the second is unset: each
-    statement a plpgsql function runs has a fixed cost of its own (about 15 us here).
-    With `count=1`, only the `<prefix>1_` parameters and their row.
-    """
-    params = ", ".join(f"{prefix}{k}_{c} {t}" for k in range(1, count + 1) for c, t in columns)
-    names = ", ".join(c for c, _ in columns)
-
-    def row(k: int) -> str:
-        return "(p_run_id, " + ", ".join(f"{prefix}{k}_{c}" for c, _ in columns) + ")"
-
-    first = f"{prefix}1_{columns[0][0]}"
-    into = f"INSERT INTO {table} (run_id, {names}) VALUES"
-    if count == 1:
-        return params, f"IF {first} IS NOT NULL THEN {into} {row(1)}{upsert}; END IF;"
-    second = f"{prefix}2_{columns[0][0]}"
-    insert = (
-        f"IF {second} IS NOT NULL THEN {into} {row(1)}, {row(2)}{upsert};\n"
-        f"        ELSIF {first} IS NOT NULL THEN {into} {row(1)}{upsert}; END IF;"
-    )
-    return params, insert
-
-
-#: The lease of a commit, from the server's clock at the moment of the write: a commit
-#: delayed on its way (a network stall) must not land with a lease already run out, and
-#: hosts whose clocks disagree must agree on when a lease ends.
-SERVER_NOW = "extract(epoch FROM clock_timestamp())::float8"
-
-
-def _fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str:
-    """The one-round-trip commit's function; with `end`, `tether_step_end`.
-
-    `tether_step_end` also does what a run's last commit (or a park) does to the queue,
-    each when its parameter is set: deletes the activation message this process holds
-    (the ack), deletes the run's spare wake-ups (undelivered messages with the run's
-    key), and sends one NOTIFY. Sent as separate statements these cost a pipeline,
-    several times the client work of one statement.
-    """
-    lease = "p_lease_seconds" if server_lease else "p_lease_expires_at"
-    name = (
-        "tether_step_end" if end else "tether_step_commit" if server_lease else "tether_fast_commit"
-    )
-    params = [
-        "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
-        "p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT, "
-        f"{lease} DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
-        "p_completed_at DOUBLE PRECISION"
-    ]
-    # A released lease is 0; a commit that renews none keeps what the row has.
-    expires = (
-        "CASE WHEN p_lease_owner IS NULL THEN 0 "
-        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
-        f"ELSE {SERVER_NOW} + p_lease_seconds END"
-        if server_lease
-        else "p_lease_expires_at"
-    )
-    upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
-    parts = [
-        _rows_insert("e", "tether_events", _FAST_EVENT),
-        # A run's end commonly completes one step: one step row keeps the statement
-        # within the 50 parameters whose conversion psycopg caches.
-        _rows_insert("s", "tether_steps", _FAST_STEP, upsert, count=1 if end else 2),
-    ]
-    params += [p for p, _ in parts]
-    writes = [w for _, w in parts]
-    if end:
-        params.append(
-            "p_ack_id TEXT, p_ack_owner TEXT, p_drop_queue TEXT, p_drop_key TEXT, "
-            "p_notify_channel TEXT, p_notify_payload TEXT"
-        )
-        writes += [
-            "IF p_ack_id IS NOT NULL THEN DELETE FROM tether_queue "
-            "WHERE message_id = p_ack_id AND lease_owner = p_ack_owner; END IF;",
-            "IF p_drop_queue IS NOT NULL THEN DELETE FROM tether_queue WHERE queue = "
-            "p_drop_queue AND idempotency_key = p_drop_key AND lease_owner IS NULL; END IF;",
-            "IF p_notify_channel IS NOT NULL THEN "
-            "PERFORM pg_notify(p_notify_channel, p_notify_payload); END IF;",
-        ]
-    body = "\n        ".join(writes)
-    return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
-    RETURNS TEXT LANGUAGE plpgsql AS $$
-    DECLARE
-        stamp TEXT;
-    BEGIN
-        UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
-            head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
-            lease_expires_at = {expires}, updated_at = p_updated_at,
-            completed_at = p_completed_at
-        WHERE run_id = p_run_id AND xmin::text = p_seen
-        RETURNING xmin::text INTO stamp;
-        IF stamp IS NULL THEN
-            RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
-                USING ERRCODE = '40001';
-        END IF;
-        {body}
-        RETURN stamp;
-    END
-    $$"""
-
-
 # Migration 3 created the function; 4 re-creates it with one insert per table instead
 # of one per row (same signature and effect, 25 us less per commit). Both build it
 # from the one definition above: on a fresh namespace 4 simply re-creates what 3 made.
 _V3 = (
-    _fast_commit_function(server_lease=False),
+    fast_commit_function(server_lease=False),
     # Cancelling a run cancels its unfinished children: find them without a scan.
     "CREATE INDEX IF NOT EXISTS tether_runs_by_parent ON tether_runs (parent_run_id) "
     "WHERE parent_run_id IS NOT NULL",
@@ -348,7 +204,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         version=4,
         name="one-round-trip commit in fewer statements",
-        statements=(_fast_commit_function(server_lease=False),),
+        statements=(fast_commit_function(server_lease=False),),
     ),
     # tether_fast_commit stays for workers of earlier releases; this release's commits
     # go through tether_step_commit, which takes the lease from the server's clock.
@@ -356,7 +212,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         version=5,
         name="leases on the server's clock, host identity of workers",
         statements=(
-            _fast_commit_function(),
+            fast_commit_function(),
             "ALTER TABLE tether_workers ADD COLUMN IF NOT EXISTS host_id TEXT",
         ),
     ),
@@ -372,9 +228,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         version=13,
         name="one-statement end of a run",
-        statements=(_fast_commit_function(end=True),),
+        statements=(fast_commit_function(end=True),),
     ),
     Migration(version=14, name="run labels", statements=_V14),
+    # A message to an idle session (a hook's payload waking its run, claimed by the
+    # waker) in one statement, instead of a transaction of two round trips.
+    Migration(version=15, name="one-statement wake-up by hook", statements=(ring_function(),)),
 )
 
 

@@ -20,7 +20,7 @@ from psycopg import errors as pg_errors
 
 from .._records import DEFAULT_HOOK_RETENTION
 from .._writes import StoreWrite
-from . import _fast
+from . import _fast, _ring
 from ._errors import _raise_wrapped, _wrap
 from ._group_commit import GroupCommits
 from ._notify import Notifier, channels
@@ -186,6 +186,22 @@ class StoreCalls:
 
         try:
             return await asyncio.get_running_loop().run_in_executor(self._executor, plain)
+        except BaseException as exc:
+            _raise_wrapped(exc)
+
+    async def _ring_claim(
+        self, params: Sequence[Any], now: float, known: Mapping[str, int]
+    ) -> _ring.RingClaim | None:
+        """A wake-up by hook in one round trip on the event loop (see `_ring`).
+
+        None (nothing written) when it is not the plain case, or lost a race to a lock
+        (a deadlock, a serialization failure): the ordinary path decides and retries.
+        """
+        try:
+            async with self._commits.connection(timeout=FAST_CHECKOUT) as conn:
+                return await _ring.send_ring(conn, params, now, known)
+        except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
+            return None
         except BaseException as exc:
             _raise_wrapped(exc)
 

@@ -56,11 +56,16 @@ def _lock_prefix(namespace: str) -> str:
     return f"tether/{namespace}/session/"
 
 
+def lock_key(namespace: str, session_key: str) -> str:
+    """The key of `session_lock` (hashed by the server) for one session."""
+    return _lock_prefix(namespace) + session_key
+
+
 def session_lock(conn: Conn, namespace: str, session_key: str) -> None:
     """Take the transaction-scoped lock that serialises writers of one session."""
     conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-        (_lock_prefix(namespace) + session_key,),
+        (lock_key(namespace, session_key),),
     )
 
 

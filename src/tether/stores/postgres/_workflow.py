@@ -42,7 +42,7 @@ from .._records import (
 )
 from .._streams import follow
 from .._writes import StoreWrite
-from . import _fast, _workers
+from . import _fast, _ring, _workers
 from ._notify import channels
 from ._schema import SERVER_NOW
 from ._statements import _take, _take_statement, _taken
@@ -287,6 +287,18 @@ class PostgresWorkflowStore(StoreCalls):
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
         check_identifier(token, what="hook token")
+        planned = None
+        if known:
+            planned = _ring.ring_params(
+                self._namespace, token, payload, owner=owner, lease_seconds=lease_seconds,
+                queue=queue, writes=writes, run_id=run_id, known=known,
+            )  # fmt: skip
+        if planned is not None and known:
+            rang = await self._ring_claim(*planned, known)
+            if rang is not None:
+                hook, message, claim, copy = rang
+                self._known.put(copy)
+                return hook, (message, claim)
         hook, claimed = await self._write(
             lambda t: _logic.resume_hook_and_claim(t, token, payload, t.now, run_id, claim_for),
             writes=writes,

@@ -1,0 +1,145 @@
+"""A message to an idle session in one round trip: its hook's payload, claimed at once.
+
+A session parks on its inbox hook with its lease given back, and the worker that ran it
+keeps its body warm and holds its log. A message admitted for it, by a client in that
+worker's process (`tether serve` runs both), is `resume_hook_and_claim` with an
+`AdmitSubmission`, fenced by the run and told the head the claimer holds. On the
+ordinary path that is a transaction of two round trips on a thread: the reads (the
+ledger's, the hook's, the run's under its lock), then what the rules write.
+
+The plain case needs no decision the server cannot make: the submission is new (nor is
+the `unless` one in the ledger), the hook is the run's, the run is running at the head
+its claimer holds, in its queue, with no live lease. `tether_ring_claim`
+(`_functions`) checks exactly that under the same locks, in the same order, and writes
+what the rules would: the submission, the `hook_received` event at the next slot, the
+wake-up delivered to the claimer and the run's row leased to it. One statement on the
+event loop, with the run's unfinished steps read behind it in the same implicit
+transaction, so the claimer's copy of the run is complete (`KnownRun`) and its first
+commit is a one-round-trip one too. Anything else raises before a row is written (the
+ledger's check is first), and the caller takes the ordinary path, which decides it and
+raises its errors: a replay, a conflict, a closing session, a hook moved on, a run
+ended, leased or pending.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import psycopg
+
+from ..._ids import new_ulid
+from .. import _ledger
+from .. import _ledger_rows as ledger_rows
+from .. import _rows as rows
+from .._records import Claim, EventRecord, HookRecord, Message, StepRecord
+from .._view import wake_message
+from .._writes import AdmitSubmission, StoreWrite
+from ._fast import KnownRun
+from ._functions import _SUBMISSION_TYPES, UNDECIDED
+from ._submissions import lock_key
+from ._txn import _RUNS_WITH_ACTIVE_STEPS
+
+__all__ = ["RingClaim", "ring_params", "send_ring"]
+
+_RING = "SELECT * FROM tether_ring_claim({})".format(
+    ", ".join(["%s"] * (len(_SUBMISSION_TYPES) + 12))
+)
+# The run as the function left it, with its unfinished steps: read in the same implicit
+# transaction (no lock needed: the function holds the row's).
+_RUN = _RUNS_WITH_ACTIVE_STEPS.format(
+    "= (SELECT run_id FROM tether_hooks WHERE token = %s)"
+).replace(" FOR UPDATE OF r", "")
+_RUN_WIDTH = len(rows.RUN_COLS.split(", "))
+
+#: What a wake-up by hook returns: the hook, the delivered wake-up and the claim, and
+#: the claimer's copy of the run.
+RingClaim = tuple[HookRecord, Message, Claim, KnownRun]
+
+
+def ring_params(
+    namespace: str,
+    token: str,
+    payload: bytes,
+    *,
+    owner: str,
+    lease_seconds: float,
+    queue: str,
+    writes: Sequence[StoreWrite],
+    run_id: str | None,
+    known: Mapping[str, int],
+) -> tuple[list[Any], float] | None:
+    """The parameters of `tether_ring_claim` and the time they carry; None if not plain.
+
+    Plain: no writes, or one admission whose submission carries no attachment bytes.
+    """
+    now = time.time()
+    lock: str | None = None
+    ids: list[str] = []
+    values: Sequence[Any] = [None] * len(_SUBMISSION_TYPES)
+    if writes:
+        write = writes[0]
+        if len(writes) > 1 or not isinstance(write, AdmitSubmission):
+            return None
+        row = _ledger.new_submission("direct", write.submission, now)
+        if row.attachments:
+            return None
+        lock = lock_key(namespace, row.session_key)
+        ids = [row.submission_id] + ([] if write.unless is None else [write.unless])
+        values = ledger_rows.insert_values(row)
+    params = [lock, ids, *values, token, run_id, payload, list(known), list(known.values())]
+    params += [owner, lease_seconds, queue, new_ulid("msg_"), now]
+    return params, now
+
+
+async def send_ring(
+    conn: psycopg.AsyncConnection[Any],
+    params: Sequence[Any],
+    now: float,
+    known: Mapping[str, int],
+) -> RingClaim | None:
+    """Send `tether_ring_claim` and read the run behind it: one round trip.
+
+    Returns None when the function left the case to the ordinary path (nothing written).
+    """
+    assert conn.autocommit, "one implicit transaction needs an autocommit connection"
+    token, payload, owner = params[15], params[17], params[20]
+    try:
+        async with conn.pipeline():
+            ring = await conn.execute(_RING, params)
+            found = await conn.execute(_RUN, (token,))
+        (stamp, hook_id, slot, created_at, chain_id) = await _one(ring)
+        run_rows = await found.fetchall()
+    except psycopg.Error as exc:
+        if exc.sqlstate == UNDECIDED:
+            return None
+        raise
+    run = rows.run_from_row(run_rows[0][:_RUN_WIDTH])
+    run_id = run.run_id
+    steps: dict[str, StepRecord] = {}
+    for row in run_rows:
+        if row[_RUN_WIDTH + 1] is not None:
+            step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
+            steps[step.step_id] = step
+    hook = HookRecord(
+        hook_id=hook_id, run_id=run_id, token=token, slot=slot, created_at=created_at,
+        chain_id=chain_id,
+    )  # fmt: skip
+    event = EventRecord(
+        run_id=run_id, slot=run.head, event_type="hook_received", correlation_id=hook_id,
+        attrs={}, payload=payload, created_at=now,
+    )  # fmt: skip
+    _, message = rows.leased_message(
+        str(params[23]), wake_message(run, now), owner, run.lease_expires_at
+    )
+    claim = Claim(
+        outcome="claimed", run=run, epoch=run.lease_epoch, events=(event,), after=known[run_id]
+    )
+    return hook, message, claim, KnownRun(stamp=str(stamp), run=run, steps=steps)
+
+
+async def _one(cursor: psycopg.AsyncCursor[Any]) -> tuple[Any, ...]:
+    row = await cursor.fetchone()
+    assert row is not None  # the function returns its one row or raises
+    return tuple(row)

@@ -1,0 +1,94 @@
+"""A message to an idle session on Postgres: one statement when plain, else the rules.
+
+The session parks with its lease given back; a message admitted in the worker's process
+is the inbox hook's payload with the admission, claiming the run for that worker
+(`stores.postgres._ring`). The plain case is one round trip (`tether_ring_claim`); a
+replay, a message another lease's holder must see, or one the ledger refuses is decided
+by the ordinary path after the function raised, with nothing of its try written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tether.agent import Agent, AgentHost, Session
+from tether.errors import SessionClosedError
+from tether.stores import make_session_key
+from tether.stores.postgres import PostgresBackend
+from tether.testing import PostgresRoundTrips, ScriptedModel, WatchedCall
+
+pytestmark = pytest.mark.postgres
+
+RING = "SELECT * FROM tether_ring_claim"
+
+
+async def _parked(pg_backend: PostgresBackend, session: Session) -> None:
+    """Wait until the session's run has parked on its inbox with its lease given back."""
+    store = pg_backend.stores.workflow
+    for _ in range(1000):
+        run = await store.get_run(session.run_id)
+        if run is not None and run.lease_owner is None and await store.list_hooks(run.run_id):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the session never parked")
+
+
+def _paths(calls: list[WatchedCall]) -> list[str]:
+    """Each admission's path: "ring" (the one statement), or "rules" after it raised."""
+    out = []
+    for call in calls:
+        first = call.trips[0].statements[0]
+        assert first.startswith(RING), call.describe()
+        out.append("ring" if call.count == 1 else "rules")
+    return out
+
+
+async def test_messages_to_a_parked_session_are_one_statement_each(
+    pg_backend: PostgresBackend,
+) -> None:
+    agent = Agent(name="a", model=ScriptedModel(lambda request: "ok"))
+    host = AgentHost(pg_backend, [agent], deployment="d")
+    trips = PostgresRoundTrips()
+    trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
+    async with host.worker(poll_interval=0.01):
+        session = await host.open_session("a", session_id="s1")
+        await _parked(pg_backend, session)
+        with trips.counting():
+            # The first send reads the session (not fenced); the next one is fenced by
+            # the run it read.
+            for text in ("one", "two"):
+                await session.send(text)
+                await session.wait_for("turn.completed", timeout=30)
+                await _parked(pg_backend, session)
+        turns = [e for e in await session.read_events() if e.type == "turn.completed"]
+    assert len(turns) == 2
+    assert _paths(trips.calls_of("resume_hook_and_claim")) == ["ring", "ring"]
+
+
+async def test_a_replay_and_a_refusal_are_decided_by_the_rules(
+    pg_backend: PostgresBackend,
+) -> None:
+    agent = Agent(name="a", model=ScriptedModel(lambda request: "ok"))
+    host = AgentHost(pg_backend, [agent], deployment="d")
+    trips = PostgresRoundTrips()
+    trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
+    async with host.worker(poll_interval=0.01):
+        session = await host.open_session("a", session_id="s1")
+        await _parked(pg_backend, session)
+        with trips.counting():
+            await session.send("hello", client_message_id="m1")
+            await session.wait_for("turn.completed", timeout=30)
+            await _parked(pg_backend, session)
+            # The same message again (a retry after a timeout, say): admitted once.
+            await session.send("hello", client_message_id="m1")
+        lane = make_session_key("a", "s1")
+        rows = await pg_backend.stores.submissions.list_unsettled_submissions([lane])
+        assert rows == []  # the one message ran; its replay added none
+        turns = [e for e in await session.read_events() if e.type == "turn.completed"]
+        assert len(turns) == 1
+        await session.close()
+        with pytest.raises(SessionClosedError):
+            await session.send("too late")
+    assert _paths(trips.calls_of("resume_hook_and_claim"))[:2] == ["ring", "rules"]
