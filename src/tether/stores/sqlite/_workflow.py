@@ -51,13 +51,20 @@ T = TypeVar("T")
 M = TypeVar("M")
 
 
+_READY = (
+    "FROM tether_queue WHERE queue = ? AND available_at <= ? "
+    "AND (lease_owner IS NULL OR lease_expires_at <= ?)"
+)
+#: Whether `_take` would find a message.
+_DELIVERABLE = f"SELECT 1 {_READY} LIMIT 1"
+
+
 def _take(
     c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
 ) -> list[Message]:
     found = c.execute(
-        "SELECT message_id, payload, deliveries FROM tether_queue WHERE queue = ? AND "
-        "available_at <= ? AND (lease_owner IS NULL OR lease_expires_at <= ?) "
-        "ORDER BY available_at, message_id LIMIT ?",
+        f"SELECT message_id, payload, deliveries {_READY} ORDER BY available_at, message_id "
+        "LIMIT ?",
         (queue, now, now, limit),
     ).fetchall()
     out = []
@@ -426,6 +433,13 @@ class SqliteWorkflowStore:
         limit: int,
         known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
+        # An idle poll is a read (on the calling thread, no hand-off): the write
+        # transaction, its hop to the writer and the file's write lock, only when a
+        # message is there to take. One that lands just after the read is taken at the
+        # next poll, or at once when it was this process's (its wake-up is kept).
+        now = time.time()
+        if not await self._db.read(lambda c: c.execute(_DELIVERABLE, (queue, now, now)).fetchone()):
+            return []
         txns: list[_Txn] = []
 
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
