@@ -37,9 +37,10 @@ ENCRYPTION_KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
 
 
 async def _open_each(
-    request: pytest.FixtureRequest, tmp_path: Path, **options: Any
+    request: pytest.FixtureRequest, tmp_path: Path, kind: str | None = None, **options: Any
 ) -> AsyncIterator[Backend]:
-    if request.param == "postgres":
+    kind = request.param if kind is None else kind
+    if kind == "postgres":
         url = request.getfixturevalue("tether_postgres_url")
         namespace = f"t_{secrets.token_hex(6)}"
         try:
@@ -51,7 +52,7 @@ async def _open_each(
             drop_namespace(url, namespace)
             drop_namespace(url, f"{namespace}_keyring")  # there with `keys` only
         return
-    url = "memory://" if request.param == "memory" else f"sqlite:///{tmp_path}/tether.db"
+    url = "memory://" if kind == "memory" else f"sqlite:///{tmp_path}/tether.db"
     async with tether.open_backend(url, **options) as opened:
         yield opened
 
@@ -67,6 +68,21 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 async def encrypted(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
     """Each backend with encryption on (`ENCRYPTION_KEYS`)."""
     async for opened in _open_each(request, tmp_path, keys=ENCRYPTION_KEYS):
+        yield opened
+
+
+@pytest.fixture(
+    params=[
+        *((kind, sealed) for sealed in (False, True) for kind in ("memory", "sqlite")),
+        *(pytest.param(("postgres", s), marks=pytest.mark.postgres) for s in (False, True)),
+    ],
+    ids=lambda p: f"{p[0]}{'-encrypted' if p[1] else ''}",
+)
+async def any_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    """Each backend, as is and with encryption on (`backend`, then `encrypted`)."""
+    kind, sealed = request.param
+    options = {"keys": ENCRYPTION_KEYS} if sealed else {}
+    async for opened in _open_each(request, tmp_path, kind, **options):
         yield opened
 
 

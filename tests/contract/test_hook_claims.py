@@ -6,7 +6,8 @@ submission, the run is leased to the claimer under a new epoch, its wake-up writ
 delivered to it, and the claim carries what the claimer lacks of the log. A case the
 rules refuse writes nothing; a run another lease holds is not claimed. (On Postgres the
 plain case is one statement and the others take the ordinary path:
-`tests/postgres/test_pg_ring.py` counts which.)
+`tests/postgres/test_pg_ring.py` counts which.) Each test runs on every backend, as
+is and through the encrypting layer (`any_backend`).
 """
 
 from __future__ import annotations
@@ -98,11 +99,11 @@ async def _park_again(backend: Backend, claim: Claim, owner: str = "w2") -> int:
 
 @pytest.mark.parametrize("fenced", [True, False])
 async def test_a_parked_run_is_claimed_with_its_payload_and_message(
-    backend: Backend, fenced: bool
+    any_backend: Backend, fenced: bool
 ) -> None:
-    store = backend.stores.workflow
-    epoch, head = await _parked(backend)
-    claimed = await _ring(backend, "m1", "hello", held=head, run_id="r1" if fenced else None)
+    store = any_backend.stores.workflow
+    epoch, head = await _parked(any_backend)
+    claimed = await _ring(any_backend, "m1", "hello", held=head, run_id="r1" if fenced else None)
     assert claimed is not None
     message, claim = claimed
     assert claim.outcome == "claimed" and claim.epoch == epoch + 1
@@ -115,7 +116,7 @@ async def test_a_parked_run_is_claimed_with_its_payload_and_message(
     ]
     assert (message.lease_owner, message.deliveries, message.payload) == ("w2", 1, b"r1")
     assert (await store.list_events("r1"))[-1] == claim.events[0]
-    sub = await backend.stores.submissions.get_submission("m1")
+    sub = await any_backend.stores.submissions.get_submission("m1")
     assert sub is not None and (sub.status, sub.payload) == ("queued", {"text": "hello"})
     # The run goes on under the claim: its next commit lands at the head it was given.
     step = NewEvent(event_type="step_created", correlation_id="s1", attrs={"slot": 2, "name": "s"})
@@ -125,68 +126,68 @@ async def test_a_parked_run_is_claimed_with_its_payload_and_message(
     assert result.head == head + 2
 
 
-async def test_an_admission_replayed_wakes_the_run_with_one_row(backend: Backend) -> None:
-    _, head = await _parked(backend)
-    first = await _ring(backend, "m1", "hello", held=head)
+async def test_an_admission_replayed_wakes_the_run_with_one_row(any_backend: Backend) -> None:
+    _, head = await _parked(any_backend)
+    first = await _ring(any_backend, "m1", "hello", held=head)
     assert first is not None
-    head = await _park_again(backend, first[1])
-    again = await _ring(backend, "m1", "hello", held=head)
+    head = await _park_again(any_backend, first[1])
+    again = await _ring(any_backend, "m1", "hello", held=head)
     assert again is not None and again[1].epoch == first[1].epoch + 1
-    rows = await backend.stores.submissions.list_unsettled_submissions([LANE])
+    rows = await any_backend.stores.submissions.list_unsettled_submissions([LANE])
     assert [s.submission_id for s in rows] == ["m1"]
 
 
-async def test_a_refused_admission_writes_nothing(backend: Backend) -> None:
-    store = backend.stores.workflow
-    _, head = await _parked(backend)
-    first = await _ring(backend, "m1", "hello", held=head)
+async def test_a_refused_admission_writes_nothing(any_backend: Backend) -> None:
+    store = any_backend.stores.workflow
+    _, head = await _parked(any_backend)
+    first = await _ring(any_backend, "m1", "hello", held=head)
     assert first is not None
-    head = await _park_again(backend, first[1])
-    await backend.stores.submissions.admit_direct(_message("close", "x"))
+    head = await _park_again(any_backend, first[1])
+    await any_backend.stores.submissions.admit_direct(_message("close", "x"))
     before = await store.list_events("r1")
     with pytest.raises(ConflictError):
-        await _ring(backend, "m1", "other", held=head)
+        await _ring(any_backend, "m1", "other", held=head)
     with pytest.raises(InvalidTransitionError, match="'close' is in the ledger"):
-        await _ring(backend, "m2", "x", held=head, unless="close")
+        await _ring(any_backend, "m2", "x", held=head, unless="close")
     with pytest.raises(NotFoundError):
-        await _ring(backend, "m3", "x", held=head, run_id="another-run")
+        await _ring(any_backend, "m3", "x", held=head, run_id="another-run")
     assert await store.list_events("r1") == before
     run = await store.get_run("r1")
     assert run is not None and run.lease_owner is None
     for sid in ("m2", "m3"):
-        assert await backend.stores.submissions.get_submission(sid) is None
+        assert await any_backend.stores.submissions.get_submission(sid) is None
 
 
-async def test_a_run_under_a_live_lease_is_not_claimed(backend: Backend) -> None:
-    store = backend.stores.workflow
-    _, head = await _parked(backend)
-    first = await _ring(backend, "m1", "hello", held=head)
+async def test_a_run_under_a_live_lease_is_not_claimed(any_backend: Backend) -> None:
+    store = any_backend.stores.workflow
+    _, head = await _parked(any_backend)
+    first = await _ring(any_backend, "m1", "hello", held=head)
     assert first is not None
     # Leased to w2 now: another waker admits and appends, and leaves the run to it.
-    assert await _ring(backend, "m2", "again", held=head + 1, owner="w3") is None
-    assert await backend.stores.submissions.get_submission("m2") is not None
+    assert await _ring(any_backend, "m2", "again", held=head + 1, owner="w3") is None
+    assert await any_backend.stores.submissions.get_submission("m2") is not None
     events = await store.list_events("r1")
     assert [e.event_type for e in events[-2:]] == ["hook_received", "hook_received"]
     run = await store.get_run("r1")
     assert run is not None and (run.lease_owner, run.lease_epoch) == ("w2", first[1].epoch)
 
 
-async def test_a_claimer_behind_the_log_is_given_what_it_lacks(backend: Backend) -> None:
-    _, head = await _parked(backend)
-    claimed = await _ring(backend, "m1", "hello", held=head - 1)
+async def test_a_claimer_behind_the_log_is_given_what_it_lacks(any_backend: Backend) -> None:
+    _, head = await _parked(any_backend)
+    claimed = await _ring(any_backend, "m1", "hello", held=head - 1)
     assert claimed is not None
     events = claimed[1].events
     assert [e.slot for e in events][-2:] == [head, head + 1]
     assert events[-1].event_type == "hook_received"
 
 
-async def test_concurrent_wake_ups_claim_the_run_once(backend: Backend) -> None:
-    _, head = await _parked(backend)
+async def test_concurrent_wake_ups_claim_the_run_once(any_backend: Backend) -> None:
+    _, head = await _parked(any_backend)
     results = await asyncio.gather(
-        *(_ring(backend, f"m{i}", "x", held=head, owner=f"w{i}") for i in range(4))
+        *(_ring(any_backend, f"m{i}", "x", held=head, owner=f"w{i}") for i in range(4))
     )
     assert sum(r is not None for r in results) == 1
-    events = await backend.stores.workflow.list_events("r1")
+    events = await any_backend.stores.workflow.list_events("r1")
     assert [e.event_type for e in events].count("hook_received") == 4
-    rows = await backend.stores.submissions.list_unsettled_submissions([LANE])
+    rows = await any_backend.stores.submissions.list_unsettled_submissions([LANE])
     assert sorted(s.submission_id for s in rows) == ["m0", "m1", "m2", "m3"]
