@@ -10,6 +10,7 @@ by the ordinary path after the function raised, with nothing of its try written.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
@@ -45,9 +46,9 @@ def _paths(calls: list[WatchedCall]) -> list[str]:
     return out
 
 
-async def test_messages_to_a_parked_session_are_one_statement_each(
-    pg_backend: PostgresBackend,
-) -> None:
+@pytest.fixture
+async def parked(pg_backend: PostgresBackend) -> AsyncIterator[tuple[Session, PostgresRoundTrips]]:
+    """A parked session on a running worker, and a counter of its admissions' trips."""
     agent = Agent(name="a", model=ScriptedModel(lambda request: "ok"))
     host = AgentHost(pg_backend, [agent], deployment="d")
     trips = PostgresRoundTrips()
@@ -55,40 +56,41 @@ async def test_messages_to_a_parked_session_are_one_statement_each(
     async with host.worker(poll_interval=0.01):
         session = await host.open_session("a", session_id="s1")
         await _parked(pg_backend, session)
-        with trips.counting():
-            # The first send reads the session (not fenced); the next one is fenced by
-            # the run it read.
-            for text in ("one", "two"):
-                await session.send(text)
-                await session.wait_for("turn.completed", timeout=30)
-                await _parked(pg_backend, session)
-        turns = [e for e in await session.read_events() if e.type == "turn.completed"]
+        yield session, trips
+
+
+async def test_messages_to_a_parked_session_are_one_statement_each(
+    pg_backend: PostgresBackend, parked: tuple[Session, PostgresRoundTrips]
+) -> None:
+    session, trips = parked
+    with trips.counting():
+        # The first send reads the session (not fenced); the next one is fenced by the
+        # run it read.
+        for text in ("one", "two"):
+            await session.send(text)
+            await session.wait_for("turn.completed", timeout=30)
+            await _parked(pg_backend, session)
+    turns = [e for e in await session.read_events() if e.type == "turn.completed"]
     assert len(turns) == 2
     assert _paths(trips.calls_of("resume_hook_and_claim")) == ["ring", "ring"]
 
 
 async def test_a_replay_and_a_refusal_are_decided_by_the_rules(
-    pg_backend: PostgresBackend,
+    pg_backend: PostgresBackend, parked: tuple[Session, PostgresRoundTrips]
 ) -> None:
-    agent = Agent(name="a", model=ScriptedModel(lambda request: "ok"))
-    host = AgentHost(pg_backend, [agent], deployment="d")
-    trips = PostgresRoundTrips()
-    trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
-    async with host.worker(poll_interval=0.01):
-        session = await host.open_session("a", session_id="s1")
+    session, trips = parked
+    with trips.counting():
+        await session.send("hello", client_message_id="m1")
+        await session.wait_for("turn.completed", timeout=30)
         await _parked(pg_backend, session)
-        with trips.counting():
-            await session.send("hello", client_message_id="m1")
-            await session.wait_for("turn.completed", timeout=30)
-            await _parked(pg_backend, session)
-            # The same message again (a retry after a timeout, say): admitted once.
-            await session.send("hello", client_message_id="m1")
-        lane = make_session_key("a", "s1")
-        rows = await pg_backend.stores.submissions.list_unsettled_submissions([lane])
-        assert rows == []  # the one message ran; its replay added none
-        turns = [e for e in await session.read_events() if e.type == "turn.completed"]
-        assert len(turns) == 1
-        await session.close()
-        with pytest.raises(SessionClosedError):
-            await session.send("too late")
+        # The same message again (a retry after a timeout, say): admitted once.
+        await session.send("hello", client_message_id="m1")
+    lane = make_session_key("a", "s1")
+    rows = await pg_backend.stores.submissions.list_unsettled_submissions([lane])
+    assert rows == []  # the one message ran; its replay added none
+    turns = [e for e in await session.read_events() if e.type == "turn.completed"]
+    assert len(turns) == 1
+    await session.close()
+    with pytest.raises(SessionClosedError):
+        await session.send("too late")
     assert _paths(trips.calls_of("resume_hook_and_claim"))[:2] == ["ring", "rules"]
