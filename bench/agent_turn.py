@@ -113,7 +113,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     original_stream = _workflow.PostgresWorkflowStore.write_stream
     # (Absent before tether had it: the one-statement wake-up by hook.)
     ring = getattr(_workflow, "_ring", None)
-    original_ring = None if ring is None else ring.send_ring
+    original_ring = None if ring is None else getattr(ring, "send", None)
 
     def in_txn(self: Any, fn: Any, writes: Any = (), *rest: Any) -> Any:
         wrote = [False]
@@ -152,7 +152,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     if original_fast_txn is not None:
         _workflow.PostgresWorkflowStore._in_txn_fast = in_txn_fast  # type: ignore[method-assign]
 
-    async def send_ring(*args: Any, **kwargs: Any) -> Any:
+    async def ring_send(*args: Any, **kwargs: Any) -> Any:
         assert original_ring is not None
         found = await original_ring(*args, **kwargs)
         if found is not None:  # None: it wrote nothing (the ordinary path is counted)
@@ -162,7 +162,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
     _fast.send = send
     _workflow.PostgresWorkflowStore.write_stream = write_stream  # type: ignore[method-assign]
     if ring is not None:
-        ring.send_ring = send_ring
+        ring.send = ring_send
     try:
         yield
     finally:
@@ -172,7 +172,7 @@ def counting_postgres(counter: Counter) -> Iterator[None]:
         _fast.send = original_send
         _workflow.PostgresWorkflowStore.write_stream = original_stream  # type: ignore[method-assign]
         if ring is not None:
-            ring.send_ring = original_ring
+            ring.send = original_ring
 
 
 def round_trip_counter() -> Any:

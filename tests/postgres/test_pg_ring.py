@@ -16,8 +16,8 @@ import pytest
 
 from tether.agent import Agent, AgentHost, Session
 from tether.errors import SessionClosedError
-from tether.stores import make_session_key
-from tether.stores.postgres import PostgresBackend
+from tether.stores import AdmitSubmission, SubmissionInput, make_session_key
+from tether.stores.postgres import PostgresBackend, _ring
 from tether.testing import PostgresRoundTrips, ScriptedModel, WatchedCall
 
 pytestmark = pytest.mark.postgres
@@ -94,3 +94,17 @@ async def test_a_replay_and_a_refusal_are_decided_by_the_rules(
     with pytest.raises(SessionClosedError):
         await session.send("too late")
     assert _paths(trips.calls_of("resume_hook_and_claim"))[:2] == ["ring", "rules"]
+
+
+def test_text_the_database_refuses_is_left_to_the_rules() -> None:
+    # A NUL character: the ordinary path gives its refusal, as it did before.
+    def ring(token: str, sid: str) -> object:
+        message = SubmissionInput(submission_id=sid, agent_name="a", instance_id="s1")
+        return _ring.plan(
+            "ns", token, b"x", owner="w1", lease_seconds=30, queue="q",
+            writes=(AdmitSubmission(submission=message),), run_id="r1", known={"r1": 3},
+        )  # fmt: skip
+
+    assert ring("tok", "m1") is not None
+    assert ring("tok\x00", "m1") is None
+    assert ring("tok", "m\x001") is None

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -41,7 +42,7 @@ from ._functions import _SUBMISSION_TYPES, UNDECIDED
 from ._submissions import lock_key
 from ._txn import _RUNS_WITH_ACTIVE_STEPS
 
-__all__ = ["RingClaim", "ring_params", "send_ring"]
+__all__ = ["RingClaim", "RingPlan", "plan", "send"]
 
 _RING = "SELECT * FROM tether_ring_claim({})".format(
     ", ".join(["%s"] * (len(_SUBMISSION_TYPES) + 12))
@@ -58,7 +59,22 @@ _RUN_WIDTH = len(rows.RUN_COLS.split(", "))
 RingClaim = tuple[HookRecord, Message, Claim, KnownRun]
 
 
-def ring_params(
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RingPlan:
+    """A wake-up by hook as `tether_ring_claim` takes it (`plan`), and what it carries."""
+
+    params: tuple[Any, ...]
+    token: str
+    payload: bytes
+    owner: str
+    message_id: str
+    #: The client's clock, the rules' "now" (the lease alone is the server's).
+    now: float
+    #: The head of each run's log the claimer holds.
+    known: Mapping[str, int]
+
+
+def plan(
     namespace: str,
     token: str,
     payload: bytes,
@@ -69,10 +85,11 @@ def ring_params(
     writes: Sequence[StoreWrite],
     run_id: str | None,
     known: Mapping[str, int],
-) -> tuple[list[Any], float] | None:
-    """The parameters of `tether_ring_claim` and the time they carry; None if not plain.
+) -> RingPlan | None:
+    """The plain case's statement, or None when it is not one (see the module docstring).
 
-    Plain: no writes, or one admission whose submission carries no attachment bytes.
+    Plain: no writes, or one admission whose submission carries no attachment bytes,
+    with text the database takes as it is (a NUL is left to the ordinary path's refusal).
     """
     now = time.time()
     lock: str | None = None
@@ -88,53 +105,59 @@ def ring_params(
         lock = lock_key(namespace, row.session_key)
         ids = [row.submission_id] + ([] if write.unless is None else [write.unless])
         values = ledger_rows.insert_values(row)
-    params = [lock, ids, *values, token, run_id, payload, list(known), list(known.values())]
-    params += [owner, lease_seconds, queue, new_ulid("msg_"), now]
-    return params, now
+    if any("\x00" in text for text in (token, *ids, *(v for v in values if isinstance(v, str)))):
+        return None
+    message_id = new_ulid("msg_")
+    params = (
+        lock, ids, *values, token, run_id, payload, list(known), list(known.values()), owner,
+        lease_seconds, queue, message_id, now,
+    )  # fmt: skip
+    return RingPlan(
+        params=params, token=token, payload=payload, owner=owner, message_id=message_id,
+        now=now, known=known,
+    )  # fmt: skip
 
 
-async def send_ring(
-    conn: psycopg.AsyncConnection[Any],
-    params: Sequence[Any],
-    now: float,
-    known: Mapping[str, int],
-) -> RingClaim | None:
+async def send(conn: psycopg.AsyncConnection[Any], ring: RingPlan) -> RingClaim | None:
     """Send `tether_ring_claim` and read the run behind it: one round trip.
 
     Returns None when the function left the case to the ordinary path (nothing written).
     """
     assert conn.autocommit, "one implicit transaction needs an autocommit connection"
-    token, payload, owner = params[15], params[17], params[20]
     try:
         async with conn.pipeline():
-            ring = await conn.execute(_RING, params)
-            found = await conn.execute(_RUN, (token,))
-        (stamp, hook_id, slot, created_at, chain_id) = await _one(ring)
+            called = await conn.execute(_RING, ring.params)
+            found = await conn.execute(_RUN, (ring.token,))
+        (stamp, hook_id, slot, created_at, chain_id) = await _one(called)
         run_rows = await found.fetchall()
     except psycopg.Error as exc:
         if exc.sqlstate == UNDECIDED:
             return None
         raise
     run = rows.run_from_row(run_rows[0][:_RUN_WIDTH])
-    run_id = run.run_id
+    run_id, now = run.run_id, ring.now
     steps: dict[str, StepRecord] = {}
     for row in run_rows:
         if row[_RUN_WIDTH + 1] is not None:
             step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
             steps[step.step_id] = step
     hook = HookRecord(
-        hook_id=hook_id, run_id=run_id, token=token, slot=slot, created_at=created_at,
+        hook_id=hook_id, run_id=run_id, token=ring.token, slot=slot, created_at=created_at,
         chain_id=chain_id,
     )  # fmt: skip
     event = EventRecord(
         run_id=run_id, slot=run.head, event_type="hook_received", correlation_id=hook_id,
-        attrs={}, payload=payload, created_at=now,
+        attrs={}, payload=ring.payload, created_at=now,
     )  # fmt: skip
     _, message = rows.leased_message(
-        str(params[23]), wake_message(run, now), owner, run.lease_expires_at
+        ring.message_id, wake_message(run, now), ring.owner, run.lease_expires_at
     )
     claim = Claim(
-        outcome="claimed", run=run, epoch=run.lease_epoch, events=(event,), after=known[run_id]
+        outcome="claimed",
+        run=run,
+        epoch=run.lease_epoch,
+        events=(event,),
+        after=ring.known[run_id],
     )
     return hook, message, claim, KnownRun(stamp=str(stamp), run=run, steps=steps)
 

@@ -189,9 +189,7 @@ class StoreCalls:
         except BaseException as exc:
             _raise_wrapped(exc)
 
-    async def _ring_claim(
-        self, params: Sequence[Any], now: float, known: Mapping[str, int]
-    ) -> _ring.RingClaim | None:
+    async def _ring_claim(self, ring: _ring.RingPlan) -> _ring.RingClaim | None:
         """A wake-up by hook in one round trip on the event loop (see `_ring`).
 
         None (nothing written) when it is not the plain case, or lost a race to a lock
@@ -199,7 +197,7 @@ class StoreCalls:
         """
         try:
             async with self._commits.connection(timeout=FAST_CHECKOUT) as conn:
-                return await _ring.send_ring(conn, params, now, known)
+                return await _ring.send(conn, ring)
         except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
             return None
         except BaseException as exc:

@@ -287,14 +287,15 @@ class PostgresWorkflowStore(StoreCalls):
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         claim_for = (owner, lease_seconds, queue)
         check_identifier(token, what="hook token")
-        planned = None
+        ring = None
         if known:
-            planned = _ring.ring_params(
+            ring = _ring.plan(
                 self._namespace, token, payload, owner=owner, lease_seconds=lease_seconds,
                 queue=queue, writes=writes, run_id=run_id, known=known,
             )  # fmt: skip
-        if planned is not None and known:
-            rang = await self._ring_claim(*planned, known)
+        if ring is not None:
+            # A parked run this process holds: in one statement when plain (`_ring`).
+            rang = await self._ring_claim(ring)
             if rang is not None:
                 hook, message, claim, copy = rang
                 self._known.put(copy)
