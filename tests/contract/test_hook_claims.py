@@ -126,6 +126,21 @@ async def test_a_parked_run_is_claimed_with_its_payload_and_message(
     assert result.head == head + 2
 
 
+async def test_a_payload_alone_claims_the_run(any_backend: Backend) -> None:
+    # A workflow's hook resumed by its worker's client (`POST /v1/hooks/{token}` on a
+    # server that runs the worker): no admission rides along.
+    store = any_backend.stores.workflow
+    epoch, head = await _parked(any_backend)
+    hook, claimed = await store.resume_hook_and_claim(
+        TOKEN, b"data", owner="w2", lease_seconds=30, queue=QUEUE, run_id=None,
+        known={"r1": head},
+    )  # fmt: skip
+    assert hook.token == TOKEN and claimed is not None
+    message, claim = claimed
+    assert (claim.epoch, message.lease_owner) == (epoch + 1, "w2")
+    assert [(e.slot, e.payload) for e in claim.events] == [(head + 1, b"data")]
+
+
 async def test_an_admission_replayed_wakes_the_run_with_one_row(any_backend: Backend) -> None:
     _, head = await _parked(any_backend)
     first = await _ring(any_backend, "m1", "hello", held=head)

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+import tether
 from tether.agent import Agent, AgentHost, Session
 from tether.errors import SessionClosedError
 from tether.stores import AdmitSubmission, SubmissionInput, make_session_key
@@ -108,3 +109,28 @@ def test_text_the_database_refuses_is_left_to_the_rules() -> None:
     assert ring("tok", "m1") is not None
     assert ring("tok\x00", "m1") is None
     assert ring("tok", "m\x001") is None
+
+
+async def test_a_workflow_hook_resumed_through_its_worker_is_one_statement(
+    pg_backend: PostgresBackend,
+) -> None:
+    registry = tether.Registry(deployment="d")
+
+    @registry.workflow(name="waits")
+    async def waits(ctx: tether.WorkflowContext) -> str:
+        return str(await ctx.create_hook(token="tok-wf"))
+
+    trips = PostgresRoundTrips()
+    trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
+    async with tether.Worker(pg_backend, registry, poll_interval=0.01) as worker:
+        handle = await worker.client.start("waits", run_id="w1")
+        store = pg_backend.stores.workflow
+        for _ in range(1000):
+            run = await store.get_run("w1")
+            if run is not None and run.lease_owner is None and await store.list_hooks("w1"):
+                break
+            await asyncio.sleep(0.01)
+        with trips.counting():
+            await worker.client.resume_hook("tok-wf", "go")
+        assert await handle.result(timeout=30) == "go"
+    assert _paths(trips.calls_of("resume_hook_and_claim")) == ["ring"]
