@@ -58,6 +58,15 @@ class WriteTargets(Protocol):
         """
         ...
 
+    def ledger_checked(self, write: StartSubmission | SettleSubmission) -> bool:
+        """Apply a ledger write in statements that check its rows, if the backend can.
+
+        The statements must change exactly what the rules would (and nothing where the
+        rules leave the row as it is), under the session's lock. False: not taken; the
+        rules apply it.
+        """
+        ...
+
 
 def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
     """Apply `writes` in order; raises (and the transaction must roll back) on a refusal."""
@@ -86,11 +95,13 @@ def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
         elif isinstance(write, AdmitSubmission):
             _ledger.admit_direct(targets.ledger(), write.submission, unless=write.unless)
         elif isinstance(write, StartSubmission):
-            _ledger.start(targets.ledger(), write.attempt, write.owner_id)
+            if not targets.ledger_checked(write):
+                _ledger.start(targets.ledger(), write.attempt, write.owner_id)
         elif isinstance(write, JoinSubmissions):
             _ledger.join(targets.ledger(), write.host, write.submission_ids)
         elif isinstance(write, SettleSubmission):
-            _ledger.settle(targets.ledger(), write.attempt, write.outcome, write.error)
+            if not targets.ledger_checked(write):
+                _ledger.settle(targets.ledger(), write.attempt, write.outcome, write.error)
         elif isinstance(write, ResolveSubmissions):
             _ledger.resolve_queued(
                 targets.ledger(), write.submission_ids, write.outcome, write.error

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import InvalidTransitionError
 from .. import _conversation_rules as conv
 from .._agent_records import Submission, SubmissionStatus
-from .._writes import AppendRecords, AppendStream
+from .._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission
 
 if TYPE_CHECKING:
     from ._conversations import MemoryConversationStore
@@ -143,6 +143,9 @@ class MemoryWrites:
 
     def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
         return False  # the rules append it: their reads are local calls
+
+    def ledger_checked(self, write: StartSubmission | SettleSubmission) -> bool:
+        return False  # the rules apply it: their reads are local calls
 
     def append_stream(self, write: AppendStream) -> None:
         key = (write.run_id, write.name)

@@ -22,13 +22,22 @@ import psycopg
 from .. import _ledger
 from .. import _ledger_rows as ledger_rows
 from .._agent_records import (
+    DURABILITY_DEFAULT_TIMEOUT,
     Submission,
     SubmissionAttachment,
     SubmissionStatus,
 )
 from .._ledger_store import LedgerStore
+from .._writes import SettleSubmission, StartSubmission
 
-__all__ = ["LedgerAhead", "PostgresSubmissionStore", "TxRunner", "lookup_submission"]
+__all__ = [
+    "LedgerAhead",
+    "PostgresSubmissionStore",
+    "TxRunner",
+    "checked_statements",
+    "lock_key",
+    "lookup_submission",
+]
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]
@@ -91,6 +100,60 @@ _SELECT_AHEAD = (
     f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = ANY(%s) "
     "OR (joined_into = ANY(%s) AND status = ANY(%s))"
 )
+
+
+# A run's own ledger writes decided by their statements, on the one-round-trip path
+# (`PostgresWrites.ledger_checked`): each changes what `_ledger.start` / `_ledger.settle`
+# would, where they would, and nothing elsewhere; behind the session's lock (taken by
+# `_LOCK_BY_SUBMISSION` in the statement before), as the rules' reads would take it.
+_START_CHECKED = (
+    "UPDATE tether_agent_submissions SET status = 'running', attempt_id = %(attempt)s, "
+    "owner_id = %(owner)s, lease_expires_at = 0, started_at = %(now)s, "
+    "input_applied_at = %(now)s, attempt_count = attempt_count + 1, "
+    "canonical_ready_at = coalesce(canonical_ready_at, %(now)s), "
+    "timeout_at = CASE WHEN timeout_at = 0 THEN %(timeout)s ELSE timeout_at END "
+    "WHERE submission_id = %(id)s AND status = 'queued'"
+)
+# The host settles; its joins share its fate: confirmed ones settle with it, unconfirmed
+# ones go back to the queue (`_ledger._settle`).
+_SETTLE_CHECKED = """
+WITH host AS (
+    UPDATE tether_agent_submissions SET status = 'settled', settled_at = %(now)s,
+        outcome = %(outcome)s, error = %(error)s
+    WHERE submission_id = %(id)s AND attempt_id = %(attempt)s
+        AND status IN ('running', 'terminalizing')
+    RETURNING submission_id
+)
+UPDATE tether_agent_submissions AS j SET
+    status = CASE WHEN j.status = 'joined' THEN 'settled' ELSE 'queued' END,
+    settled_at = CASE WHEN j.status = 'joined' THEN %(now)s ELSE j.settled_at END,
+    outcome = CASE WHEN j.status = 'joined' THEN %(outcome)s ELSE j.outcome END,
+    error = CASE WHEN j.status = 'joined' THEN %(error)s ELSE j.error END,
+    joined_into = CASE WHEN j.status = 'joined' THEN j.joined_into END
+FROM host WHERE j.joined_into = host.submission_id AND j.status IN ('joining', 'joined')
+"""
+
+
+def checked_statements(
+    namespace: str, write: StartSubmission | SettleSubmission, now: float
+) -> list[tuple[str, Any]]:
+    """The statements that apply `write` checking its own rows (see `_START_CHECKED`)."""
+    attempt = write.attempt
+    lock = (_LOCK_BY_SUBMISSION, (_lock_prefix(namespace), attempt.submission_id))
+    if isinstance(write, StartSubmission):
+        params = {
+            "id": attempt.submission_id, "attempt": attempt.attempt_id,
+            "owner": write.owner_id, "now": now, "timeout": now + DURABILITY_DEFAULT_TIMEOUT,
+        }  # fmt: skip
+        return [lock, (_START_CHECKED, params)]
+    error = write.error
+    if write.outcome != "completed" and error is None:
+        error = f"submission {write.outcome}"
+    params = {
+        "id": attempt.submission_id, "attempt": attempt.attempt_id, "now": now,
+        "outcome": write.outcome, "error": error,
+    }  # fmt: skip
+    return [lock, (_SETTLE_CHECKED, params)]
 
 
 @dataclass(slots=True, kw_only=True)

@@ -23,7 +23,7 @@ from . import _fast
 from ._schema import SERVER_NOW
 from ._statements import _TXN_NOW
 from ._txn import Conn, HeldConn, _Txn
-from ._writes import PostgresWrites, WritesAhead, read_ahead
+from ._writes import PostgresWrites, WritesAhead, ledger_self_checked, read_ahead
 
 __all__ = ["NO_READS", "StreamAppend", "TxnReads", "TxnScope", "run_fast_in_txn", "run_in_txn"]
 
@@ -191,6 +191,7 @@ def _apply(
         held=held,
         ahead=ahead,
         checked=checked,
+        ledger_checked=checked and ledger_self_checked(writes),
     )
     apply_writes(targets, writes)
     return targets

@@ -24,11 +24,11 @@ from .._writes import (
 from ._conversations import LOCK_STREAMS, streams_ahead
 from ._conversations import _Tx as _ConversationTx
 from ._notify import stream_key
-from ._submissions import LedgerAhead
+from ._submissions import LedgerAhead, checked_statements
 from ._submissions import _Tx as _LedgerTx
 from ._txn import HeldConn
 
-__all__ = ["PostgresWrites", "WritesAhead", "read_ahead"]
+__all__ = ["PostgresWrites", "WritesAhead", "ledger_self_checked", "read_ahead"]
 
 Conn = psycopg.Connection[Any]
 
@@ -109,15 +109,40 @@ class WritesAhead:
             self.streams = streams_ahead(self.paths, rest[0].fetchall())
 
 
+_LEDGER_WRITES = (
+    AdmitSubmission,
+    StartSubmission,
+    JoinSubmissions,
+    SettleSubmission,
+    ResolveSubmissions,
+    RedactSubmissions,
+)
+
+
+def ledger_self_checked(writes: Sequence[StoreWrite]) -> bool:
+    """Whether the ledger's part of `writes` is one start or one settle, and nothing else.
+
+    Those go as statements that check their own rows (`PostgresWrites.ledger_checked`)
+    on the one-round-trip path: nothing of the ledger is read ahead. Any other ledger
+    write reads rows (a join reads the host a start in the same commit would change),
+    so then the rules apply them all.
+    """
+    ledger = [w for w in writes if isinstance(w, _LEDGER_WRITES)]
+    return len(ledger) == 1 and isinstance(ledger[0], StartSubmission | SettleSubmission)
+
+
 def read_ahead(writes: Sequence[StoreWrite], *, checked: bool = False) -> WritesAhead | None:
     """What `writes` will read, to read ahead; None when they read nothing.
 
-    With `checked`, conversation appends are left to `PostgresWrites.append_checked`.
+    With `checked`, conversation appends are left to `PostgresWrites.append_checked`,
+    and a lone start or settle to `PostgresWrites.ledger_checked`.
     """
     ids: set[str] = set()
     keys: set[str] = set()
     hosts: set[str] = set()
     paths: set[str] = set()
+    if checked and ledger_self_checked(writes):
+        writes = [w for w in writes if not isinstance(w, _LEDGER_WRITES)]
     for write in writes:
         if isinstance(write, AppendRecords):
             if not checked:
@@ -167,8 +192,11 @@ class PostgresWrites:
         held: HeldConn | None = None,
         ahead: WritesAhead | None = None,
         checked: bool = False,
+        ledger_checked: bool = False,
     ) -> None:
         self._now = now
+        # A lone start or settle as statements checking their own rows (`read_ahead`).
+        self._ledger_checked = ledger_checked and held is not None
         # What the writes read, read ahead (`read_ahead`), shared by each write's rows.
         self._ahead = ahead
         # Conversation appends as one checking statement each (see `append_checked`).
@@ -245,6 +273,19 @@ class PostgresWrites:
             "data": data,
         }
         self._held.hold(_APPEND_CHECKED, params)
+        return True
+
+    def ledger_checked(self, write: StartSubmission | SettleSubmission) -> bool:
+        """Hold the write's own statements (`checked_statements`), if this path takes them.
+
+        Only on the one-round-trip path, for a commit whose ledger part is this write
+        alone (`ledger_self_checked`): they go with the COMMIT's round trip, the
+        session's lock first, as the rules' reads would take it, then the row's change.
+        """
+        if not self._ledger_checked or self._held is None:
+            return False
+        for sql, params in checked_statements(self._namespace, write, self._now):
+            self._held.hold(sql, params)
         return True
 
     def appended(self, path: str) -> None:

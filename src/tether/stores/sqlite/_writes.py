@@ -6,7 +6,7 @@ import sqlite3
 import time
 
 from ...errors import InvalidTransitionError
-from .._writes import AppendRecords, AppendStream
+from .._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission
 from ._conversations import _Tx as _ConversationTx
 from ._submissions import _Tx as _LedgerTx
 
@@ -63,6 +63,9 @@ class SqliteWrites:
 
     def append_checked(self, write: AppendRecords, encoded: tuple[bytes, str]) -> bool:
         return False  # the rules append it: their reads are local calls
+
+    def ledger_checked(self, write: StartSubmission | SettleSubmission) -> bool:
+        return False  # the rules apply it: their reads are local calls
 
     def append_stream(self, write: AppendStream) -> None:
         chunks = [bytes(c) for c in write.chunks]
