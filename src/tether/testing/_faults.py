@@ -12,10 +12,11 @@ import asyncio
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -53,9 +54,16 @@ class FaultProxy:
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        self._server: asyncio.Server | None = None
+        # The listening socket and the task accepting on it (no `asyncio.Server`: one
+        # closed while a connection is being accepted fails that connection's transport
+        # half-built, which leaves it to the garbage collector, on Python 3.11).
+        self._listener: socket.socket | None = None
+        self._acceptor: asyncio.Task[None] | None = None
         self._flowing = asyncio.Event()
-        self._writers: set[asyncio.StreamWriter] = set()
+        # Every connection's transport, both sides, from the moment it is made until it
+        # is closed: none is ever left to the garbage collector (an unclosed-transport
+        # warning in whatever test runs next), whatever a cut or a shutdown interrupts.
+        self._open: set[asyncio.Transport] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.connections = 0
 
@@ -131,65 +139,94 @@ class FaultProxy:
         self._flowing.clear()
 
     async def _listen(self) -> None:
-        if self._server is not None:
+        if self._listener is not None:
             return
-        self._server = await asyncio.start_server(
-            self._accepted, "127.0.0.1", self.port, reuse_address=True
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(128)
+        listener.setblocking(False)
+        self.port = listener.getsockname()[1]
+        self._listener = listener
+        self._acceptor = asyncio.create_task(self._accept_all(listener))
+
+    async def _accept_all(self, listener: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            accepting = asyncio.ensure_future(loop.sock_accept(listener))
+            try:
+                conn, _ = await asyncio.shield(accepting)
+            except asyncio.CancelledError:
+                # A cut: a connection accepted just before it is reset too, not lost.
+                if not accepting.done():
+                    accepting.cancel()
+                elif not accepting.cancelled() and accepting.exception() is None:
+                    accepting.result()[0].close()
+                raise
+
+            def accepted() -> _Tracked:
+                reader = asyncio.StreamReader(limit=2 * _CHUNK, loop=loop)
+                return _Tracked(self._open, reader, self._accept, loop=loop)
+
+            try:
+                await loop.connect_accepted_socket(accepted, sock=conn)
+            except OSError:
+                conn.close()  # reset before it was set up: nothing to relay
+
+    async def _upstream(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """`asyncio.open_connection` to the target, its transport tracked from the start."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=2 * _CHUNK, loop=loop)
+        transport, protocol = await loop.create_connection(
+            lambda: _Tracked(self._open, reader, loop=loop), self.target_host, self.target_port
         )
-        self.port = self._server.sockets[0].getsockname()[1]
+        return reader, asyncio.StreamWriter(transport, protocol, reader, loop)
+
+    def _reset_all(self) -> None:
+        # abort, not close: the peer sees a reset, as when a server goes away.
+        for transport in list(self._open):
+            transport.abort()
 
     async def _cut(self) -> None:
-        server, self._server = self._server, None
-        if server is not None:
-            server.close()
-        for writer in list(self._writers):
-            transport = writer.transport
-            # abort, not close: the peer sees a reset, as when a server goes away.
-            transport.abort()
-        self._writers.clear()
+        listener, self._listener = self._listener, None
+        acceptor, self._acceptor = self._acceptor, None
+        if acceptor is not None:
+            acceptor.cancel()
+            await asyncio.gather(acceptor, return_exceptions=True)
+        if listener is not None:
+            listener.close()  # new connections are refused from now on
+        self._reset_all()
         for task in list(self._tasks):
             task.cancel()
-        if server is not None:
-            await server.wait_closed()
 
     async def _shutdown(self) -> None:
         await self._cut()
-        # Handlers still opening their upstream connection (or unwinding) would be
-        # destroyed with the loop, leaving their sockets to the garbage collector (an
-        # unclosed-transport warning in whatever test runs next): end them here.
+        # Handlers still opening their upstream connection (or unwinding) end here, and
+        # whatever they opened meanwhile is reset too.
         others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
         for task in others:
             task.cancel()
         await asyncio.gather(*others, return_exceptions=True)
-        for writer in list(self._writers):
-            writer.transport.abort()
-        self._writers.clear()
-        # An aborted transport closes its socket in a callback of the next loop turns:
-        # let them run before `close()` stops the loop, or the sockets are left to the
-        # garbage collector (the same warning, seen after a fault soak).
-        for _ in range(3):
+        # An aborted transport closes its socket in a callback of the next loop turn,
+        # and a connection a cancelled handler was opening is made (then closed) by
+        # callbacks still queued: run a few turns after the last transport is gone
+        # before `close()` stops the loop and drops the queue.
+        quiet = 0
+        for _ in range(200):
+            self._reset_all()
+            quiet = quiet + 1 if not self._open else 0
+            if quiet > 5:
+                break
             await asyncio.sleep(0)
-
-    def _accepted(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> Coroutine[Any, Any, None]:
-        # Known at once, not when its handler task first runs: a cut or a shutdown in
-        # between cancels that task before it starts (its own clean-up never runs), and
-        # must still find the connection to reset (else its socket is left to the
-        # garbage collector: an unclosed-transport warning, seen after a fault soak).
-        self._writers.add(writer)
-        return self._accept(reader, writer)
 
     async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             await self._flowing.wait()
-            up_reader, up_writer = await asyncio.open_connection(self.target_host, self.target_port)
+            up_reader, up_writer = await self._upstream()
         except (OSError, asyncio.CancelledError):
             writer.transport.abort()
-            self._writers.discard(writer)
             return
         self.connections += 1
-        self._writers.add(up_writer)
         pumps = [
             asyncio.create_task(self._pump(reader, up_writer)),
             asyncio.create_task(self._pump(up_reader, writer)),
@@ -202,7 +239,6 @@ class FaultProxy:
                 task.cancel()
                 self._tasks.discard(task)
             for w in (writer, up_writer):
-                self._writers.discard(w)
                 w.transport.abort()
 
     async def _pump(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
@@ -215,6 +251,26 @@ class FaultProxy:
                 await self._flowing.wait()
                 sink.write(data)
                 await sink.drain()
+
+
+class _Tracked(asyncio.StreamReaderProtocol):
+    """A stream protocol that keeps its transport in `open` from made to closed."""
+
+    def __init__(self, open_: set[asyncio.Transport], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open = open_
+        self._tracked: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a TCP connection's
+        self._tracked = transport
+        self._open.add(transport)
+        super().connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._tracked is not None:
+            self._open.discard(self._tracked)
+        super().connection_lost(exc)
 
 
 async def _as_coroutine(fn: object) -> None:
