@@ -64,6 +64,20 @@ async def sleeper(ctx: tether.WorkflowContext, key: str) -> str:
     return await ctx.step(note, f"{key}-woke")
 
 
+async def lineage_of(what: str) -> str:
+    ran[f"step:{what}"] += 1
+    return tether.step_info().lineage
+
+
+@registry.workflow(name="cache.lineages")
+async def lineages(ctx: tether.WorkflowContext, key: str) -> list[str]:
+    first = await ctx.step(lineage_of, f"{key}-first")
+    await ctx.create_hook(token=f"lin1-{key}")
+    middle = await ctx.step(lineage_of, f"{key}-middle")
+    await ctx.create_hook(token=f"lin2-{key}")
+    return [first, middle, await ctx.step(lineage_of, f"{key}-last")]
+
+
 async def parked(backend: Backend, run_id: str) -> None:
     """Until the run is parked (no lease held)."""
     store = backend.stores.workflow
@@ -245,3 +259,48 @@ async def test_a_warm_run_woken_here_goes_on_before_the_sender_does(backend: Bac
         await worker.client.resume_hook("after-s", "hi")
         assert ran["after:s"] == 1
         assert await handle.result(timeout=20) == "hi"
+
+
+@pytest.mark.parametrize("cached", [256, 0])
+async def test_a_lineage_lasts_while_only_payloads_arrive(backend: Backend, cached: int) -> None:
+    """Steps of a run kept warm share a lineage; each replay starts a new one."""
+    async with tether.Worker(backend, registry, poll_interval=0.02, cached_runs=cached) as worker:
+        handle = await worker.client.start(lineages, "p", run_id="lineage-1")
+        await parked(backend, "lineage-1")
+        await worker.client.resume_hook("lin1-p", None)
+        for _ in range(1000):
+            if ran["step:p-middle"]:
+                break
+            await asyncio.sleep(0.01)
+        await parked(backend, "lineage-1")
+        await worker.client.resume_hook("lin2-p", None)
+        first, middle, last = await handle.result(timeout=20)
+    assert first and middle and last
+    if cached:
+        assert first == middle == last
+    else:
+        assert len({first, middle, last}) == 3
+
+
+async def test_a_lineage_ends_when_another_worker_ran_steps_meanwhile(backend: Backend) -> None:
+    """A warm run taken up after another worker ran its steps is in a new lineage.
+
+    Whatever this process keeps of the run's writes (an agent's transcript) missed
+    what the other worker wrote, so the lineage that vouched for it must not go on.
+    """
+    async with (
+        tether.Worker(backend, registry, poll_interval=0.02) as first,
+        tether.Worker(backend, registry, poll_interval=0.02) as second,
+    ):
+        handle = await first.client.start(lineages, "o", run_id="lineage-2")
+        await parked(backend, "lineage-2")  # warm on `first`
+        await second.client.resume_hook("lin1-o", None)  # `second` replays, runs `middle`
+        for _ in range(1000):
+            if ran["step:o-middle"]:
+                break
+            await asyncio.sleep(0.01)
+        await parked(backend, "lineage-2")
+        await first.client.resume_hook("lin2-o", None)  # `first` folds that in
+        before, middle, after = await handle.result(timeout=20)
+    assert ran["step:o-middle"] == 1
+    assert len({before, middle, after}) == 3

@@ -25,6 +25,7 @@ from tether.stores import (
 
 registry = tether.Registry(deployment="scope")
 seen: list[object] = []
+landed: list[int] = []
 
 
 def _admit(sid: str) -> AdmitSubmission:
@@ -38,7 +39,9 @@ async def publish(n: int, fail_first: bool) -> int:
     stream.write(b"live")
     await stream.flush()
     stream.write(b"with-commit")
-    durable.commit_with_step(_admit(f"sub-{durable.step_info().attempt}"))
+    attempt = durable.step_info().attempt
+    durable.commit_with_step(_admit(f"sub-{attempt}"))
+    durable.after_commit(lambda: landed.append(attempt))
     if fail_first and durable.step_info().attempt == 1:
         raise tether.RetryableError("again", retry_after=0.01)
     return n
@@ -76,6 +79,7 @@ async def threading_wf(ctx: tether.WorkflowContext) -> str:
 
 
 async def test_step_stream_and_writes_ride_on_the_completion(backend: Backend) -> None:
+    landed.clear()
     async with tether.Worker(backend, registry, poll_interval=0.02):
         client = tether.Client(backend)
         handle = await client.start(publishing, True, run_id="p1")
@@ -86,6 +90,8 @@ async def test_step_stream_and_writes_ride_on_the_completion(backend: Backend) -
     subs = backend.stores.submissions
     assert await subs.get_submission("sub-1") is None
     assert await subs.get_submission("sub-2") is not None
+    # Told once the completion landed: the failed attempt's never.
+    assert landed == [2]
     assert await handle.output() == 7
     assert (await handle.input()).args == (True,)
 
@@ -118,6 +124,8 @@ async def test_seams_outside_a_step_are_refused(backend: Backend) -> None:
         durable.commit_with_step(_admit("x"))
     with pytest.raises(ConfigurationError, match="inside a running step"):
         await durable.checkpoint()
+    with pytest.raises(ConfigurationError, match="inside a running step"):
+        durable.after_commit(lambda: None)
     with pytest.raises(ConfigurationError, match="Worker"):
         durable.current_backend()
     await backend.stores.conversations.create_stream(
@@ -176,3 +184,35 @@ async def test_a_follower_that_knows_its_run_is_running_still_ends_with_it(
     assert await client.hooks("k1") == []
     with pytest.raises(tether.NotFoundError):
         await client.hooks("no-such-run")
+
+
+async def told_when_landed() -> str:
+    store = durable.current_backend().stores.submissions
+
+    async def check() -> None:
+        told.append(await store.get_submission("told") is not None)
+
+    durable.commit_with_step(_admit("told"))
+    durable.after_commit(lambda: checks.append(asyncio.ensure_future(check())))
+    return "ok"
+
+
+told: list[bool] = []
+checks: list[asyncio.Future[None]] = []
+
+
+@registry.workflow(name="scope.told")
+async def telling(ctx: tether.WorkflowContext) -> str:
+    first = await ctx.step(told_when_landed)
+    await ctx.sleep(0.05)
+    return first
+
+
+async def test_after_commit_is_told_once_the_writes_are_durable(backend: Backend) -> None:
+    told.clear()
+    checks.clear()
+    async with tether.Worker(backend, registry, poll_interval=0.02):
+        handle = await tether.Client(backend).start(telling, run_id="told-1")
+        assert await handle.result(timeout=20) == "ok"
+        await asyncio.gather(*checks)
+    assert told == [True]

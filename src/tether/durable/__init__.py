@@ -14,6 +14,7 @@ from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import HookView, RunInput
 from ._step_scope import (
     StepStream,
+    after_commit,
     checkpoint,
     commit_with_step,
     hook_received,
@@ -51,6 +52,7 @@ __all__ = [
     "Worker",
     "WorkflowContext",
     "WorkflowDef",
+    "after_commit",
     "check_runs",
     "checkpoint",
     "commit_with_step",

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._codec import decode, encode, encode_error
+from .._ids import new_ulid
 from ..errors import (
     FencedError,
     HookTokenInUseError,
@@ -71,6 +72,10 @@ _TRANSIENT_TRIES = 6
 _SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
 
 
+#: Events others append to a run that ran no step of it (see `ActivationCore._fold`).
+_OUTSIDE_INPUT = frozenset({"hook_received", "cancel_requested", "child_completed"})
+
+
 class StepInterruptedError(Exception):
     """Recorded when a step's last allowed attempt was cut short by a crash or lost lease."""
 
@@ -109,12 +114,17 @@ class ActivationCore(Parking):
         self.lease = Lease(lease_seconds, time.monotonic() if lease_sent is None else lease_sent)
         self.journal = Journal.from_events(run.run_id, list(events))
         self.head = self.journal.head
+        # What this process keeps of the run's writes (`StepInfo.lineage`) starts anew
+        # with every activation: its predecessor may have been fenced mid-commit.
+        self.lineage = new_ulid("lin_")
         self.clock = self.journal.created_at or run.created_at
         self.outcome: str = "running"
         self._slot = 0
         self._pending: list[NewEvent] = []
         # Other stores' writes of completed steps, committed with `_pending`.
         self._pending_writes: list[StoreWrite] = []
+        # Told once the commit carrying `_pending_writes` landed (`after_commit`).
+        self._pending_after: list[Callable[[], None]] = []
         self._lock = asyncio.Lock()
         self._active_steps = 0
         self._waiters: list[_Waiter] = []
@@ -199,15 +209,25 @@ class ActivationCore(Parking):
         self._done = loop.create_future()
         self._cancelling = False
         self.journal.skip_to(head)
-        for event in events:
-            if event.slot > head:
-                self.journal.apply(event)
+        self._fold([e for e in events if e.slot > head])
         self.head = self.journal.head
         if self.lease.seconds is not None:
             self._lease_timer = loop.call_at(lease_sent + self.lease.seconds, self._lease_check)
         if self.journal.cancelled:
             self._settle("cancelled")
         return True
+
+    def _fold(self, events: Sequence[EventRecord]) -> None:
+        """Apply events others appended; a new lineage unless all are outside input.
+
+        A payload, a cancel request or a child's end is written by others while the
+        run is parked or leased here; anything else (a step, a park, a run's end) was
+        written by another activation, whose steps this process did not see run.
+        """
+        for event in events:
+            self.journal.apply(event)
+            if event.event_type not in _OUTSIDE_INPUT:
+                self.lineage = new_ulid("lin_")
 
     def discard(self) -> None:
         """Unwind the body of a parked activation kept warm (evicted, worker stopping)."""
@@ -360,8 +380,10 @@ class ActivationCore(Parking):
                 raise _Suspend
             batch = (self._pending if keep_pending else []) + list(events)
             store_writes = (self._pending_writes if keep_pending else []) + list(writes)
+            after = self._pending_after if keep_pending else []
             self._pending = []
             self._pending_writes = []
+            self._pending_after = []
             stale = False
             refused: StoreError | InvalidInputError | None = None
             tries = 0
@@ -381,6 +403,7 @@ class ActivationCore(Parking):
                     if park_guard is not None and not park_guard():
                         self._pending = batch + self._pending
                         self._pending_writes = store_writes + self._pending_writes
+                        self._pending_after = after + self._pending_after
                         return False
                     sent = time.monotonic()
                     commit = Commit(
@@ -444,6 +467,7 @@ class ActivationCore(Parking):
                         kept = [e for e in batch if id(e) not in refused_ids]
                         self._pending = kept + self._pending
                         self._pending_writes = store_writes + self._pending_writes
+                        self._pending_after = after + self._pending_after
                         raise
                     # A refusal (a value the store cannot hold, a rule the commit broke):
                     # the run fails with it, nothing of the refused commit written.
@@ -451,7 +475,7 @@ class ActivationCore(Parking):
                     log.error("run %s: the store refused a commit: %s", self.run_id, exc)
                     batch = [NewEvent(event_type="run_failed", payload=encode_error(exc))]
                     start_runs, enqueue, end, park_guard = (), (), True, None
-                    store_writes = []
+                    store_writes, after = [], []
                     continuation = start_body = None
                     continue
                 self.head = result.head
@@ -464,6 +488,11 @@ class ActivationCore(Parking):
             if refused is not None:
                 self._settle("failed")
                 raise _Suspend
+            for landed in after:
+                try:
+                    landed()
+                except Exception:  # a bystander's bug must not undo a landed commit
+                    log.exception("run %s: an after_commit callback failed", self.run_id)
             return True
 
     def _when_durable(self, start_body: Callable[[], bool], sent: float) -> Callable[[], None]:
@@ -519,8 +548,7 @@ class ActivationCore(Parking):
         if written:
             self.journal.skip_to(ours[-1].slot)
             found = found[len(batch) :]
-        for event in found:
-            self.journal.apply(event)
+        self._fold(found)
         self.head = self.journal.head
         if self.journal.cancelled:
             self._settle("cancelled")

@@ -26,7 +26,7 @@ T = TypeVar("T")
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StepInfo:
-    """Where the running step sits. Everything but `attempt` is the same on every attempt.
+    """Where the running step sits: all but `attempt` and `lineage` alike in every attempt.
 
     Attributes:
         run_id: The run.
@@ -36,6 +36,13 @@ class StepInfo:
         attempt: 1 on the first attempt, then 2, 3, ...
         idempotency_key: ``<run id>:<slot>`` — pass it to upstream APIs so a retried
             side effect happens once.
+        lineage: An opaque token of the activation running the step, new whenever
+            this process may have missed a step another activation ran: the run
+            replayed (after a crash, a lost lease, on another worker), or taken up
+            again after other activations ran its steps. Two steps of a run with the
+            same lineage know that every step between them ran here and committed
+            (a step's body does more than read only once its start is committed,
+            which fences it): what this process keeps of their writes is whole.
     """
 
     run_id: str
@@ -44,6 +51,7 @@ class StepInfo:
     name: str
     attempt: int
     idempotency_key: str
+    lineage: str = ""
 
 
 def _positive_duration(value: float | timedelta | str, what: str) -> float:

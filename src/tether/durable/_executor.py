@@ -136,6 +136,7 @@ class Activation(ActivationCore):
                 name=label,
                 attempt=op.attempt,
                 idempotency_key=f"{self.run_id}:{slot}",
+                lineage=self.lineage,
             )
             step_scope = StepScope(self)
             # A sync body may be started by the store the moment its start is durable
@@ -225,6 +226,7 @@ class Activation(ActivationCore):
             if type(result) in _SAME_AFTER_DECODE and result == result:
                 op.live = (result,)
             self._pending_writes.extend(writes)
+            self._pending_after.extend(step_scope.after)
             self._pending.append(
                 NewEvent(
                     event_type="step_completed",

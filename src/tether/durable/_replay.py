@@ -187,6 +187,7 @@ class _DryActivation(Activation):
             raise _Suspend
         self._pending.clear()
         self._pending_writes.clear()
+        self._pending_after.clear()
         if park_guard is not None and not park_guard():
             return False
         if end and park_guard is not None:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "StepScope",
     "StepStream",
+    "after_commit",
     "bind_scope",
     "checkpoint",
     "commit_with_step",
@@ -108,6 +109,8 @@ class StepScope:
     def __init__(self, owner: _Owner) -> None:
         self.owner = owner
         self.deferred: list[StoreWrite] = []
+        #: Told once the completion that carries `deferred` has committed.
+        self.after: list[Callable[[], None]] = []
         self.streams: dict[str, StepStream] = {}
         self._start: asyncio.Future[None] | None = None
         self._asked: asyncio.Future[None] | None = None
@@ -167,6 +170,7 @@ class StepScope:
             async with stream._writing:
                 pass
         self.deferred.clear()
+        self.after.clear()
 
 
 _SCOPE: contextvars.ContextVar[StepScope | None] = contextvars.ContextVar(
@@ -217,6 +221,19 @@ def commit_with_step(*writes: StoreWrite) -> None:
         ConfigurationError: Called outside a step.
     """
     current_scope().deferred.extend(writes)
+
+
+def after_commit(callback: Callable[[], None]) -> None:
+    """Call `callback()` once the step's completion has committed (on the event loop).
+
+    The completion is the transaction `commit_with_step` writes ride on: the callback
+    learns that they landed. It is never called for an attempt that fails, nor when
+    the commit does not land here (the run was lost first); it must not raise.
+
+    Raises:
+        ConfigurationError: Called outside a step.
+    """
+    current_scope().after.append(callback)
 
 
 async def checkpoint(*writes: StoreWrite) -> None:
