@@ -134,6 +134,10 @@ async def test_the_turn_step_reads_are_one_trip_each(turn: PostgresRoundTrips) -
     reads = turn.calls_of("read") + turn.calls_of("list_unsettled_submissions")
     assert reads
     assert max(c.count for c in reads) <= 1, _report(reads)
+    # The transcript was read by the session's first (idle) step, before the message:
+    # the turn's two steps, in the same lineage, hold it whole and read it not once.
+    assert turn.calls_of("read") == [], _report(turn.calls_of("read"))
+    assert len(turn.calls_of("list_unsettled_submissions")) == 2
 
 
 async def _claimed(pg_backend: PostgresBackend, run_id: str) -> tuple[int, int]:

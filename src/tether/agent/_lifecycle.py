@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import replace
@@ -93,11 +94,13 @@ async def open_session(
             )
     context = await _opening_context(steps, session_id, line)
     if context is not None:
-        transcript = Transcript(stores, path, producer)
+        transcript = Transcript(stores, path, producer, steps.transcript_cache)
         # A fresh transcript only: an earlier attempt of this step appended nothing (its
         # append rides on the completion), a moved run's transcript may hold more.
         if not await transcript.entries():
-            durable.commit_with_step(transcript.append([context]))
+            appended = transcript.append([context])
+            durable.commit_with_step(appended)
+            durable.after_commit(functools.partial(transcript.landed, appended))
     return Cursor(
         session_id=session_id,
         agent_name=agent.name,

@@ -65,9 +65,17 @@ class Converted:
 class _Cached:
     offset: str
     entries: list[Any]
-    # (producer id, epoch) -> next producer sequence, from the batches read
+    # (producer id, epoch) -> next producer sequence, from the batches held
     sequences: dict[tuple[str, int], int] = field(default_factory=dict)
     converted: Converted | None = None
+    #: The lineage (`durable.StepInfo.lineage`) whose steps made every write to the
+    #: stream since `entries` was read whole. While it runs on, `entries` with the
+    #: batches it appended, added as their commits land (`Transcript.landed`), is the
+    #: stream, and a step of it reads nothing. None: the next step reads.
+    lineage: str | None = None
+    #: Batches appended whose commits are not known to have landed: the next step reads
+    #: while any is (they landed, or the attempt that made them failed).
+    unlanded: set[tuple[str, int, int]] = field(default_factory=set)
 
 
 class TranscriptCache:
@@ -117,19 +125,33 @@ class Transcript:
         self._cache = cache
         self._next_sequence: int | None = None
 
-    async def entries(self) -> list[Any]:
-        """Every entry, in order (typed: `TranscriptEntry`)."""
+    async def entries(self, lineage: str | None = None) -> list[Any]:
+        """Every entry, in order (typed: `TranscriptEntry`).
+
+        Args:
+            lineage: The asking step's `StepInfo.lineage`. When that lineage made every
+                write since the cached copy was read whole, the copy is the stream and
+                nothing is read (see `_Cached.lineage`).
+        """
         cached = self._cache.get(self.path) if self._cache is not None else None
         state = (
             _Cached(cached.offset, list(cached.entries), dict(cached.sequences), cached.converted)
             if cached is not None
             else _Cached(OFFSET_START, [])
         )
-        while True:
+        whole = (
+            cached is not None
+            and lineage is not None
+            and cached.lineage == lineage
+            and not cached.unlanded
+        )
+        while not whole:
             page = await self._stores.conversations.read(self.path, offset=state.offset, limit=1000)
             for batch in page.batches:
-                state.entries.extend(read_entries(batch.records, what=f"transcript {self.path!r}"))
                 key = (batch.producer_id, batch.producer_epoch)
+                if batch.producer_sequence < state.sequences.get(key, 0):
+                    continue  # appended by this process: held since its commit landed
+                state.entries.extend(read_entries(batch.records, what=f"transcript {self.path!r}"))
                 state.sequences[key] = batch.producer_sequence + 1
             state.offset = page.next_offset
             if page.up_to_date or not page.batches:
@@ -137,7 +159,13 @@ class Transcript:
         if self._cache is not None:
             self._cache.put(
                 self.path,
-                _Cached(state.offset, list(state.entries), state.sequences, state.converted),
+                _Cached(
+                    state.offset,
+                    list(state.entries),
+                    state.sequences,
+                    state.converted,
+                    lineage=lineage,
+                ),
             )
         if self.producer is not None and self._next_sequence is None:
             self._next_sequence = state.sequences.get(
@@ -174,7 +202,29 @@ class Transcript:
             records=tuple(entry_json(e) for e in entries),
         )
         self._next_sequence += 1
+        cached = self._cache.get(self.path) if self._cache is not None else None
+        if cached is not None:
+            cached.unlanded.add((write.producer_id, write.producer_epoch, write.producer_sequence))
         return write
+
+    def landed(self, write: AppendRecords) -> None:
+        """`write` (made by `append`) committed: the cached copy holds it from now on.
+
+        Call it only once the commit is known to have landed (`durable.after_commit`,
+        or a `durable.checkpoint` that returned). A batch that is not the copy's next
+        of its producer (a step in between appended and did not tell) leaves the next
+        step to read.
+        """
+        cached = self._cache.get(self.path) if self._cache is not None else None
+        if cached is None:
+            return
+        key = (write.producer_id, write.producer_epoch)
+        cached.unlanded.discard((*key, write.producer_sequence))
+        if write.path != self.path or write.producer_sequence != cached.sequences.get(key, 0):
+            cached.lineage = None
+            return
+        cached.entries.extend(read_entries(write.records, what=f"transcript {self.path!r}"))
+        cached.sequences[key] = write.producer_sequence + 1
 
     def forget(self) -> None:
         """Drop the cached copy (after a refused append: the stream moved on)."""

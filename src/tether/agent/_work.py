@@ -10,11 +10,12 @@ one transaction, in that order.
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 from .. import durable
 from ..errors import FatalError
-from ..stores import StoreWrite
+from ..stores import AppendRecords, StoreWrite
 from ._cursor import Cursor, TurnState
 from ._emitter import Emitter
 from ._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
@@ -75,8 +76,9 @@ class StepWork:
         first attempt a lost transcript refuses the step's commit (fenced), and the
         retry finds out why.
         """
+        info = durable.step_info()
         if check_producer is None:
-            check_producer = durable.step_info().attempt > 1
+            check_producer = info.attempt > 1
         if check_producer:
             meta = await self.steps.stores.conversations.get_meta(self.cursor.producer.path)
             producer = self.cursor.producer
@@ -90,9 +92,10 @@ class StepWork:
                     f"another producer ({None if meta is None else meta.producer_id!r})"
                 )
         # Two independent reads, at once: only this run writes the transcript, and what
-        # others add to the lanes may land before either read or after both alike.
+        # others add to the lanes may land before either read or after both alike. The
+        # transcript's is no read at all while this process saw every write to it.
         entries, self.mail = await asyncio.gather(
-            self.transcript.entries(),
+            self.transcript.entries(info.lineage),
             read_mail(self.steps.stores, self.agent.name, self.cursor.session_id),
         )
         self.entries = list(entries)
@@ -111,22 +114,30 @@ class StepWork:
         """Add ledger writes (written at the next checkpoint or the completion)."""
         self._writes.extend(writes)
 
-    def _pending(self) -> list[StoreWrite]:
+    def _pending(self) -> tuple[list[StoreWrite], AppendRecords | None]:
+        """The pending writes, and among them the transcript's append (if any)."""
         out = list(self._writes)
-        if self._entries:
-            out.append(self.transcript.append(self._entries))
+        appended = self.transcript.append(self._entries) if self._entries else None
+        if appended is not None:
+            out.append(appended)
         self._writes, self._entries = [], []
-        return out
+        return out, appended
 
     async def checkpoint(self) -> None:
         """Make everything pending durable now, with the buffered events."""
         await self.emitter.settle()
-        await durable.checkpoint(*self._pending())
+        writes, appended = self._pending()
+        await durable.checkpoint(*writes)
+        if appended is not None:
+            self.transcript.landed(appended)
 
     async def finish(self) -> None:
         """Hand everything pending to the step's completion commit."""
         await self.emitter.settle()
-        durable.commit_with_step(*self._pending())
+        writes, appended = self._pending()
+        durable.commit_with_step(*writes)
+        if appended is not None:
+            durable.after_commit(functools.partial(self.transcript.landed, appended))
 
     # -- the turn as recorded ---------------------------------------------------------------
     def turn_entries(self) -> list[Any]:
