@@ -10,7 +10,14 @@ once) and measures from this process, over real local HTTP:
    runs from the POST of a message to the first event of its turn reaching the
    follower. Compared with the sum of the medians of one durable commit (one write
    transaction on the same store, from this process) and one local HTTP round trip
-   (GET /v1/health on the same server, same client). Target <= 3x.
+   (GET /v1/health on the same server, same client). Target <= 3x. Measured in two
+   ways: back to back (``first_event_ratio``: each POST as soon as the turn before
+   announced its end, the yardstick measured before the turns, in a tight loop), and
+   ``from_quiet`` (each POST, yardstick commit and round trip after the same short
+   quiet, the yardstick taken between the turns: what a message to an idle server
+   meets). On a VM whose idle vCPUs sleep, every wake-up from quiet costs a lot: each
+   of the yardstick's two operations pays it, the turn mostly once, so the second
+   ratio is the kinder one; the first is the target's.
 2. **Reconnect**: a new connection with ``Last-Event-ID`` (mid-history, follow=true) to
    the first replayed event's frame, to a session whose shared listener is up (a client
    that dropped a moment ago) and "cold" (a session no follower of this server follows:
@@ -135,33 +142,72 @@ def _median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-async def _commit_median(url: str, namespace: str | None, n: int) -> float:
-    """One durable write transaction on the store (a one-chunk stream append)."""
-    import tether
+#: Seconds of quiet before each yardstick measurement and each POST (`_first_event`).
+QUIET = 0.01
 
-    options = {"namespace": namespace} if namespace else {}
-    async with tether.open_backend(url, migrate=False, **options) as backend:
-        store = backend.stores.workflow
-        samples = []
-        for i in range(n):
-            t0 = time.perf_counter()
-            await store.write_stream("bench-commit", "x", [b"%d" % i])
-            samples.append(time.perf_counter() - t0)
-    return _median_ms(samples)
+
+class _Yardstick:
+    """One durable write transaction on the store (a one-chunk stream append), from here."""
+
+    def __init__(self, url: str, namespace: str | None) -> None:
+        self.url, self.namespace = url, namespace
+        self.samples: list[float] = []
+
+    async def __aenter__(self) -> _Yardstick:
+        import tether
+
+        options = {"namespace": self.namespace} if self.namespace else {}
+        self._open = tether.open_backend(self.url, migrate=False, **options)
+        self._store = (await self._open.__aenter__()).stores.workflow
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._open.__aexit__(*exc)
+
+    async def commit(self) -> None:
+        t0 = time.perf_counter()
+        await self._store.write_stream("bench-commit", "x", [b"%d" % len(self.samples)])
+        self.samples.append(time.perf_counter() - t0)
+
+
+async def _rtt(http: httpx.AsyncClient, samples: list[float]) -> None:
+    t0 = time.perf_counter()
+    await http.get("/v1/health")
+    samples.append(time.perf_counter() - t0)
 
 
 async def _first_event(
-    http: httpx.AsyncClient, port: int, turns: int
+    http: httpx.AsyncClient,
+    port: int,
+    turns: int,
+    session_id: str,
+    yardstick: _Yardstick | None = None,
+    rtt: list[float] | None = None,
 ) -> tuple[list[float], list[float]]:
-    await http.post("/v1/sessions", json={"session_id": "lat"})
-    conn = await SseConnection.open(port, "/v1/sessions/lat/events")
+    """POST -> first event at a follower, `turns` times, in a session of its own.
+
+    Without `yardstick`, back to back: each POST as soon as the turn before has
+    announced its end. With it, the machine is shared: one yardstick commit and one
+    round trip (into `rtt`) are taken between the turns, so they see the load the
+    turns see, and each commit, round trip and POST comes after the same short quiet
+    (`QUIET`; the turn before has parked by then): none meets the server still busy,
+    none one that the measurement before it warmed up.
+    """
+    await http.post("/v1/sessions", json={"session_id": session_id})
+    conn = await SseConnection.open(port, f"/v1/sessions/{session_id}/events")
     await conn.frame()  # session.started
     samples = []
     posts = []
     try:
         for i in range(turns):
+            if yardstick is not None and rtt is not None:
+                await asyncio.sleep(QUIET)
+                await yardstick.commit()
+                await asyncio.sleep(QUIET)
+                await _rtt(http, rtt)
+                await asyncio.sleep(QUIET)
             t0 = time.perf_counter()
-            r = await http.post("/v1/sessions/lat/messages", json={"text": f"hi {i}"})
+            r = await http.post(f"/v1/sessions/{session_id}/messages", json={"text": f"hi {i}"})
             posts.append(time.perf_counter() - t0)
             assert r.status_code == 202, r.text
             frame = await conn.frame()
@@ -289,13 +335,18 @@ async def _bench(
                         break
                 except httpx.HTTPError:
                     await asyncio.sleep(0.1)
-            rtt = []
+            rtt_before: list[float] = []
             for _ in range(200):
-                t0 = time.perf_counter()
-                await http.get("/v1/health")
-                rtt.append(time.perf_counter() - t0)
-            commit = await _commit_median(url, namespace, 100)
-            first, posts = await _first_event(http, port, args.turns)
+                await _rtt(http, rtt_before)
+            async with _Yardstick(url, namespace) as yardstick:
+                for _ in range(100):
+                    await yardstick.commit()
+                commit_before = _median_ms(yardstick.samples)
+                yardstick.samples.clear()
+                first, posts = await _first_event(http, port, args.turns, "lat")
+                rtt: list[float] = []
+                quiet, _ = await _first_event(http, port, args.turns, "quiet", yardstick, rtt)
+                commit_quiet = _median_ms(yardstick.samples)
             reconnect = await _reconnects(port, 60)
             cold = await _cold_reconnects(http, port, 30)
             fan = await _fan_out(http, port, proc.pid, args.followers, args.sessions)
@@ -305,15 +356,20 @@ async def _bench(
             proc.wait(20)
         except subprocess.TimeoutExpired:
             proc.kill()
-    baseline = commit + _median_ms(rtt)
-    first_ms = _median_ms(first)
+    first_ms, quiet_ms = _median_ms(first), _median_ms(quiet)
     return {
         "store": name,
-        "commit_ms": round(commit, 3),
-        "http_rtt_ms": round(_median_ms(rtt), 3),
+        "commit_ms": round(commit_before, 3),
+        "http_rtt_ms": round(_median_ms(rtt_before), 3),
         "post_response_ms": round(_median_ms(posts), 3),
         "post_to_first_event_ms": round(first_ms, 3),
-        "first_event_ratio": round(first_ms / baseline, 2),
+        "first_event_ratio": round(first_ms / (commit_before + _median_ms(rtt_before)), 2),
+        "from_quiet": {
+            "commit_ms": round(commit_quiet, 3),
+            "http_rtt_ms": round(_median_ms(rtt), 3),
+            "post_to_first_event_ms": round(quiet_ms, 3),
+            "first_event_ratio": round(quiet_ms / (commit_quiet + _median_ms(rtt)), 2),
+        },
         "reconnect_to_first_replayed_ms": round(_median_ms(reconnect), 3),
         "cold_reconnect_ms": round(_median_ms(cold), 3),
         **fan,
