@@ -2,9 +2,12 @@
 
 The session parks with its lease given back; a message admitted in the worker's process
 is the inbox hook's payload with the admission, claiming the run for that worker
-(`stores.postgres._ring`). The plain case is one round trip (`tether_ring_claim`); a
-replay, a message another lease's holder must see, or one the ledger refuses is decided
-by the ordinary path after the function raised, with nothing of its try written.
+(`stores.postgres._ring`). The plain case is one round trip: `tether_ring_claim` with
+the run read behind it, or, for a sender that names the run the worker holds a copy
+of, `tether_ring_wake` alone, which claims only the row version of that copy. A replay,
+a message another lease's holder must see, one the ledger refuses, or a copy the row
+moved away from is decided by the ordinary path after the function raised, with
+nothing of its try written.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
+import psycopg
 import pytest
+from psycopg import sql
 
 import tether
 from tether.agent import Agent, AgentHost, Session
@@ -24,6 +29,7 @@ from tether.testing import PostgresRoundTrips, ScriptedModel, WatchedCall
 pytestmark = pytest.mark.postgres
 
 RING = "SELECT * FROM tether_ring_claim"
+WAKE = "SELECT * FROM tether_ring_wake"
 
 
 async def _parked(pg_backend: PostgresBackend, session: Session) -> None:
@@ -42,7 +48,7 @@ def _paths(calls: list[WatchedCall]) -> list[str]:
     out = []
     for call in calls:
         first = call.trips[0].statements[0]
-        assert first.startswith(RING), call.describe()
+        assert first.startswith((RING, WAKE)), call.describe()
         out.append("ring" if call.count == 1 else "rules")
     return out
 
@@ -73,7 +79,43 @@ async def test_messages_to_a_parked_session_are_one_statement_each(
             await _parked(pg_backend, session)
     turns = [e for e in await session.read_events() if e.type == "turn.completed"]
     assert len(turns) == 2
-    assert _paths(trips.calls_of("resume_hook_and_claim")) == ["ring", "ring"]
+    calls = trips.calls_of("resume_hook_and_claim")
+    assert _paths(calls) == ["ring", "ring"]
+    # Not fenced: the run is read behind the function. Fenced by the run the worker
+    # holds a copy of: the function alone, claiming that very row version.
+    first, second = (call.trips[0].statements for call in calls)
+    assert first[0].startswith(RING) and len(first) == 2, calls[0].describe()
+    assert second[0].startswith(WAKE) and len(second) == 1, calls[1].describe()
+
+
+async def test_a_copy_the_row_moved_away_from_is_left_to_the_rules(
+    pg_backend: PostgresBackend, pg_url: str, parked: tuple[Session, PostgresRoundTrips]
+) -> None:
+    """Another writer changed the parked run's row (here: its lease epoch, as a claim
+    given back would): the worker's copy is out of date, and claiming from it would
+    write its stale epoch back. The function refuses it; the rules claim the row."""
+    session, trips = parked
+    await session.send("one")
+    await session.wait_for("turn.completed", timeout=30)
+    await _parked(pg_backend, session)
+    store = pg_backend.stores.workflow
+    before = await store.get_run(session.run_id)
+    assert before is not None
+    async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+        await conn.execute(
+            sql.SQL(
+                "UPDATE {}.tether_runs SET lease_epoch = lease_epoch + 5 WHERE run_id = %s"
+            ).format(sql.Identifier(pg_backend.namespace)),
+            (session.run_id,),
+        )
+    with trips.counting():
+        await session.send("two")
+        done = await session.wait_for("turn.completed", timeout=30)
+    (call,) = trips.calls_of("resume_hook_and_claim")
+    assert call.trips[0].statements[0].startswith(WAKE) and _paths([call]) == ["rules"]
+    assert done.data is not None
+    after = await store.get_run(session.run_id)
+    assert after is not None and after.lease_epoch > before.lease_epoch + 5
 
 
 async def test_a_replay_and_a_refusal_are_decided_by_the_rules(

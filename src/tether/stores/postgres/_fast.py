@@ -119,10 +119,14 @@ class RunCache:
         return found[0]
 
     def put(self, known: KnownRun) -> None:
-        """Keep `known` if its run is leased and unfinished (only those commit again)."""
+        """Keep `known` if its run is unfinished.
+
+        Leased, it commits again; parked, a wake-up by hook claims it from the copy
+        (`_ring`).
+        """
         run = known.run
         self.drop(run.run_id)
-        if run.lease_owner is None or run.status in TERMINAL_RUN_STATUSES:
+        if run.status in TERMINAL_RUN_STATUSES:
             return
         held = _held(known)
         self._runs[run.run_id] = (known, held)

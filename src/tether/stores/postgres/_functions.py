@@ -169,7 +169,7 @@ _SUBMISSION_TYPES = (
 )  # fmt: skip
 
 
-def ring_function() -> str:
+def ring_function(*, wake: bool = False) -> str:
     """`tether_ring_claim`: a hook's payload, with a submission, waking its run claimed.
 
     The plain case of `_logic.resume_hook_and_claim` with an `AdmitSubmission` (see
@@ -179,6 +179,14 @@ def ring_function() -> str:
     payload appended, the wake-up written delivered to the claimer and the run's row
     leased to it (the lease from the server's clock). Anything else raises `UNDECIDED`
     before a row is written, and the caller takes the ordinary path, which decides it.
+
+    With `wake`, `tether_ring_wake` (migration 16): for a claimer that names the run
+    (`p_run_id`, required) and holds its row at version `p_seen` (its xmin), or none
+    (NULL). Its parameters are scalars, which cost the client far less to send than
+    the arrays of every parked run's head; with `p_seen` the row must be that very
+    version, so the claimer's copy of it, and of its unfinished steps (only the run's
+    own commits, which write its row, change them), stays exact with what this returns
+    (the new lease's end): nothing is read behind it.
     """
     subs = [f"p_s{i} {t}" for i, t in enumerate(_SUBMISSION_TYPES, 1)]
     admit = ledger_rows.insert_statement("{}").format(
@@ -193,13 +201,26 @@ def ring_function() -> str:
         "p_owner", "t + p_lease_seconds", "p_now",
     )  # fmt: skip
     undecided = f"RAISE EXCEPTION 'tether: %', why USING ERRCODE = '{UNDECIDED}'"
-    return f"""CREATE OR REPLACE FUNCTION tether_ring_claim(p_lock TEXT, p_ids TEXT[],
-        {", ".join(subs)}, p_token TEXT, p_run_id TEXT, p_payload BYTEA,
-        p_known_runs TEXT[], p_known_heads INTEGER[], p_owner TEXT,
+    if wake:
+        name, ids = "tether_ring_wake", "p_sub_id TEXT, p_unless TEXT"
+        in_ledger = "submission_id IN (p_sub_id, p_unless)"
+        held_by = "p_run_id TEXT, p_payload BYTEA, p_held INTEGER, p_seen TEXT"
+        held = "held := CASE WHEN h.run_id = p_run_id THEN p_held END;"
+        # A row of another version than the claimer's copy is not found: undecided.
+        seen = " AND (p_seen IS NULL OR xmin::text = p_seen)"
+        extra_out, extra_value = ", o_lease_expires_at DOUBLE PRECISION", ", t + p_lease_seconds"
+    else:
+        name, ids = "tether_ring_claim", "p_ids TEXT[]"
+        in_ledger = "submission_id = ANY(p_ids)"
+        held_by = "p_run_id TEXT, p_payload BYTEA, p_known_runs TEXT[], p_known_heads INTEGER[]"
+        held = "held := p_known_heads[array_position(p_known_runs, h.run_id)];"
+        seen = extra_out = extra_value = ""
+    return f"""CREATE OR REPLACE FUNCTION {name}(p_lock TEXT, {ids},
+        {", ".join(subs)}, p_token TEXT, {held_by}, p_owner TEXT,
         p_lease_seconds DOUBLE PRECISION, p_queue TEXT, p_message_id TEXT,
         p_now DOUBLE PRECISION)
     RETURNS TABLE (o_stamp TEXT, o_hook_id TEXT, o_slot INTEGER,
-        o_created_at DOUBLE PRECISION, o_chain_id TEXT)
+        o_created_at DOUBLE PRECISION, o_chain_id TEXT{extra_out})
     LANGUAGE plpgsql AS $$
     DECLARE
         h tether_hooks%ROWTYPE;
@@ -213,7 +234,7 @@ def ring_function() -> str:
             -- The ledger's lock first, as every transaction takes it; a later statement
             -- sees what committed while this one waited for it.
             PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
-            PERFORM 1 FROM tether_agent_submissions WHERE submission_id = ANY(p_ids);
+            PERFORM 1 FROM tether_agent_submissions WHERE {in_ledger};
             IF FOUND THEN why := 'submission in the ledger'; {undecided}; END IF;
             {admit};
         END IF;
@@ -223,9 +244,9 @@ def ring_function() -> str:
         THEN
             why := 'hook not held by the run'; {undecided};
         END IF;
-        held := p_known_heads[array_position(p_known_runs, h.run_id)];
+        {held}
         IF held IS NULL THEN why := 'log of the run not held'; {undecided}; END IF;
-        SELECT * INTO r FROM tether_runs WHERE run_id = h.run_id FOR UPDATE;
+        SELECT * INTO r FROM tether_runs WHERE run_id = h.run_id{seen} FOR UPDATE;
         t := {SERVER_NOW};
         IF NOT FOUND OR r.status <> 'running' OR r.head <> held
             OR r.queue <> p_queue OR (r.lease_owner IS NOT NULL AND r.lease_expires_at > t)
@@ -242,6 +263,6 @@ def ring_function() -> str:
             lease_epoch = r.lease_epoch + 1, lease_expires_at = t + p_lease_seconds,
             updated_at = p_now
         WHERE run_id = r.run_id RETURNING xmin::text INTO stamp;
-        RETURN QUERY SELECT stamp, h.hook_id, h.slot, h.created_at, h.chain_id;
+        RETURN QUERY SELECT stamp, h.hook_id, h.slot, h.created_at, h.chain_id{extra_value};
     END
     $$"""

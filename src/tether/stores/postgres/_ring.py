@@ -34,7 +34,7 @@ from ..._ids import new_ulid
 from .. import _ledger
 from .. import _ledger_rows as ledger_rows
 from .. import _rows as rows
-from .._records import Claim, EventRecord, HookRecord, Message, StepRecord
+from .._records import Claim, EventRecord, HookRecord, Message, StepRecord, evolve
 from .._view import wake_message
 from .._writes import AdmitSubmission, StoreWrite
 from ._fast import KnownRun
@@ -46,6 +46,9 @@ __all__ = ["RingClaim", "RingPlan", "plan", "send"]
 
 _RING = "SELECT * FROM tether_ring_claim({})".format(
     ", ".join(["%s"] * (len(_SUBMISSION_TYPES) + 12))
+)
+_WAKE = "SELECT * FROM tether_ring_wake({})".format(
+    ", ".join(["%s"] * (len(_SUBMISSION_TYPES) + 13))
 )
 # The run as the function left it, with its unfinished steps: read in the same implicit
 # transaction (no lock needed: the function holds the row's).
@@ -61,8 +64,9 @@ RingClaim = tuple[HookRecord, Message, Claim, KnownRun]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RingPlan:
-    """A wake-up by hook as `tether_ring_claim` takes it (`plan`), and what it carries."""
+    """A wake-up by hook as `tether_ring_claim` or `tether_ring_wake` takes it (`plan`)."""
 
+    statement: str
     params: tuple[Any, ...]
     token: str
     payload: bytes
@@ -72,6 +76,9 @@ class RingPlan:
     now: float
     #: The head of each run's log the claimer holds.
     known: Mapping[str, int]
+    #: The claimer's copy of the run it names, at the head it holds: the function
+    #: claims only that row version, and nothing is read behind it.
+    copy: KnownRun | None = None
 
 
 def plan(
@@ -85,11 +92,14 @@ def plan(
     writes: Sequence[StoreWrite],
     run_id: str | None,
     known: Mapping[str, int],
+    copy: KnownRun | None = None,
 ) -> RingPlan | None:
     """The plain case's statement, or None when it is not one (see the module docstring).
 
     Plain: no writes, or one admission whose submission carries no attachment bytes,
     with text the database takes as it is (a NUL is left to the ordinary path's refusal).
+    A caller that names the run (`run_id`) takes `tether_ring_wake`, with `copy` (the
+    store's copy of that run) when it is at the head the claimer holds.
     """
     now = time.time()
     lock: str | None = None
@@ -108,39 +118,70 @@ def plan(
     if any("\x00" in text for text in (token, *ids, *(v for v in values if isinstance(v, str)))):
         return None
     message_id = new_ulid("msg_")
-    params = (
-        lock, ids, *values, token, run_id, payload, list(known), list(known.values()), owner,
-        lease_seconds, queue, message_id, now,
-    )  # fmt: skip
+    tail = (owner, lease_seconds, queue, message_id, now)
+    if run_id is None:
+        statement = _RING
+        heads = list(known.values())
+        params = (lock, ids, *values, token, None, payload, list(known), heads, *tail)
+    else:
+        held = known.get(run_id)
+        if copy is not None and (held is None or copy.run.head != held):
+            copy = None
+        statement = _WAKE
+        unless = ids[1] if len(ids) > 1 else None
+        seen = None if copy is None else copy.stamp
+        params = (
+            lock, ids[0] if ids else None, unless, *values, token, run_id, payload, held, seen,
+            *tail,
+        )  # fmt: skip
     return RingPlan(
-        params=params, token=token, payload=payload, owner=owner, message_id=message_id,
-        now=now, known=known,
+        statement=statement, params=params, token=token, payload=payload, owner=owner,
+        message_id=message_id, now=now, known=known, copy=copy,
     )  # fmt: skip
 
 
 async def send(conn: psycopg.AsyncConnection[Any], ring: RingPlan) -> RingClaim | None:
-    """Send `tether_ring_claim` and read the run behind it: one round trip.
+    """Send the ring's statement (and read the run behind it, unless held): one round trip.
 
     Returns None when the function left the case to the ordinary path (nothing written).
     """
     assert conn.autocommit, "one implicit transaction needs an autocommit connection"
+    copy = ring.copy
     try:
-        async with conn.pipeline():
-            called = await conn.execute(_RING, ring.params)
-            found = await conn.execute(_RUN, (ring.token,))
-        (stamp, hook_id, slot, created_at, chain_id) = await _one(called)
-        run_rows = await found.fetchall()
+        if copy is not None:
+            (stamp, hook_id, slot, created_at, chain_id, expires) = await _one(
+                await conn.execute(ring.statement, ring.params)
+            )
+            run_rows: list[Any] = []
+        else:
+            async with conn.pipeline():
+                called = await conn.execute(ring.statement, ring.params)
+                found = await conn.execute(_RUN, (ring.token,))
+            (stamp, hook_id, slot, created_at, chain_id, *_) = await _one(called)
+            run_rows = await found.fetchall()
     except psycopg.Error as exc:
         if exc.sqlstate == UNDECIDED:
             return None
         raise
-    run = rows.run_from_row(run_rows[0][:_RUN_WIDTH])
-    run_id, now = run.run_id, ring.now
+    now = ring.now
     steps: dict[str, StepRecord] = {}
-    for row in run_rows:
-        if row[_RUN_WIDTH + 1] is not None:
-            step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
-            steps[step.step_id] = step
+    if copy is not None:
+        # The row was the copy's version: it is the copy with what the function changed.
+        held = copy.run
+        run = evolve(
+            held, head=held.head + 1, lease_owner=ring.owner, lease_epoch=held.lease_epoch + 1,
+            lease_expires_at=float(expires), updated_at=now,
+        )  # fmt: skip
+        steps.update(copy.steps)
+        hookless = copy.hookless
+    else:
+        run = rows.run_from_row(run_rows[0][:_RUN_WIDTH])
+        for row in run_rows:
+            if row[_RUN_WIDTH + 1] is not None:
+                step = rows.step_from_row(row[_RUN_WIDTH + 1 :])
+                steps[step.step_id] = step
+        hookless = False
+    run_id = run.run_id
     hook = HookRecord(
         hook_id=hook_id, run_id=run_id, token=ring.token, slot=slot, created_at=created_at,
         chain_id=chain_id,
@@ -159,7 +200,7 @@ async def send(conn: psycopg.AsyncConnection[Any], ring: RingPlan) -> RingClaim 
         events=(event,),
         after=ring.known[run_id],
     )
-    return hook, message, claim, KnownRun(stamp=str(stamp), run=run, steps=steps)
+    return hook, message, claim, KnownRun(stamp=str(stamp), run=run, steps=steps, hookless=hookless)
 
 
 async def _one(cursor: psycopg.AsyncCursor[Any]) -> tuple[Any, ...]:

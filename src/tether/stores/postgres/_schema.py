@@ -234,6 +234,13 @@ MIGRATIONS: tuple[Migration, ...] = (
     # A message to an idle session (a hook's payload waking its run, claimed by the
     # waker) in one statement, instead of a transaction of two round trips.
     Migration(version=15, name="one-statement wake-up by hook", statements=(ring_function(),)),
+    # The same for a claimer that names the run and holds its row: scalar parameters,
+    # and nothing read behind it (tether_ring_claim stays for earlier releases).
+    Migration(
+        version=16,
+        name="one-statement wake-up of a held run",
+        statements=(ring_function(wake=True),),
+    ),
 )
 
 

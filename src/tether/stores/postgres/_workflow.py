@@ -292,6 +292,7 @@ class PostgresWorkflowStore(StoreCalls):
             ring = _ring.plan(
                 self._namespace, token, payload, owner=owner, lease_seconds=lease_seconds,
                 queue=queue, writes=writes, run_id=run_id, known=known,
+                copy=None if run_id is None else self._known.get(run_id),
             )  # fmt: skip
         if ring is not None:
             # A parked run this process holds: in one statement when plain (`_ring`).
