@@ -11,8 +11,14 @@ import pytest
 import tether
 from tether.agent import Agent, AgentHost, Session, ToolContext, approval, tool, workflow_tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
-from tether.errors import AuthorizationRequired, ContentDeletedError, InputRequestError, ModelError
-from tether.stores import Backend
+from tether.errors import (
+    AuthorizationRequired,
+    ContentDeletedError,
+    InputRequestError,
+    InvalidInputError,
+    ModelError,
+)
+from tether.stores import Backend, make_session_key
 from tether.testing import Reply, ScriptedModel, tool_call
 
 effects: list[Any] = []
@@ -626,3 +632,22 @@ async def test_a_session_whose_transcript_is_taken_over_fails_terminally(
     # The new turn could not even record its message: no turn started, the session ended.
     assert "taken over" in failed.data.error
     assert turn_failed == []
+
+
+@pytest.mark.parametrize("script", [["ok", "ok"]])
+@pytest.mark.parametrize("bad", ["m\x001", "m" * 1100, "\ud800"])
+async def test_a_client_message_id_no_backend_can_hold_is_refused(
+    harness: Harness, backend: Backend, bad: str
+) -> None:
+    """Refused alike on every backend (SQLite took a NUL that PostgreSQL refused),
+    with the argument named, and nothing admitted."""
+    session = await harness.session("bad-ids")
+    with pytest.raises(InvalidInputError, match="client_message_id"):
+        await session.send("hi", client_message_id=bad)
+    lanes = [make_session_key("ops", "bad-ids")]
+    assert await backend.stores.submissions.list_unsettled_submissions(lanes) == []
+    assert await session.send("hi", client_message_id="fine") == "bad-ids:fine"
+    await session.wait_for("turn.completed", timeout=10)
+    started = [e for e in await session.read_events() if e.type == "turn.started"]
+    assert len(started) == 1  # the refused message never made a turn of its own
+    assert await backend.stores.submissions.get_submission("bad-ids:fine") is not None

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from tether.errors import ConflictError, FencedError, InvalidTransitionError, NotFoundError
+from tether.errors import (
+    ConflictError,
+    FencedError,
+    InvalidInputError,
+    InvalidTransitionError,
+    NotFoundError,
+)
 from tether.stores import (
     AdmitSubmission,
     AppendRecords,
@@ -282,3 +288,28 @@ async def test_an_append_to_a_closed_stream_leaves_nothing_of_the_commit(
     steps = await stores.workflow.list_steps("r3")
     assert [s.status for s in steps] == ["running"]
     assert [c.data for c in (await stores.workflow.read_stream("r3", "events"))[0]] == [b"a"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("submission_id", "m\x001"),
+        ("submission_id", ""),
+        ("submission_id", "m" * 1100),
+        ("agent_name", "a\x00"),
+        ("instance_id", "s\x001"),
+    ],
+)
+async def test_a_submission_no_backend_can_hold_is_refused_alike(
+    backend: Backend, field: str, value: str
+) -> None:
+    """The ledger refuses the same ids on every backend, before anything is written
+    (SQLite took a NUL that PostgreSQL refused with a driver error)."""
+    fields = {"submission_id": "m1", "agent_name": "a", "instance_id": "s1", field: value}
+    sub = SubmissionInput(**fields, payload={"text": "hi"})
+    stores = backend.stores
+    with pytest.raises(InvalidInputError, match=field):
+        await stores.submissions.admit_direct(sub)
+    with pytest.raises(InvalidInputError, match=field):
+        await stores.submissions.admit_dispatch(sub)
+    assert await stores.submissions.list_unsettled_submissions([make_session_key("a", "s1")]) == []

@@ -21,7 +21,7 @@ from psycopg import sql
 
 import tether
 from tether.agent import Agent, AgentHost, Session
-from tether.errors import SessionClosedError
+from tether.errors import InvalidInputError, SessionClosedError
 from tether.stores import AdmitSubmission, SubmissionInput, make_session_key
 from tether.stores.postgres import PostgresBackend, _ring
 from tether.testing import PostgresRoundTrips, ScriptedModel, WatchedCall
@@ -150,7 +150,11 @@ def test_text_the_database_refuses_is_left_to_the_rules() -> None:
 
     assert ring("tok", "m1") is not None
     assert ring("tok\x00", "m1") is None
-    assert ring("tok", "m\x001") is None
+    # An id the rules refuse is refused here alike, with their error.
+    with pytest.raises(InvalidInputError, match="submission_id"):
+        ring("tok", "m\x001")
+    with pytest.raises(InvalidInputError, match="submission_id"):
+        ring("tok", "m" * 1100)
 
 
 async def test_a_workflow_hook_resumed_through_its_worker_is_one_statement(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._aio import within
 from .._ids import new_ulid
+from .._validate import check_identifier
 from ..durable import RunHandle, RunInfo
 from ..errors import (
     ConfigurationError,
@@ -155,6 +156,8 @@ class Session:
             raise ConfigurationError(f"a message is a string, not {type(text).__name__}")
         if turn_policy not in (None, "steer", "queue"):
             raise ConfigurationError(f"turn_policy must be 'steer' or 'queue', not {turn_policy!r}")
+        if client_message_id is not None:
+            check_identifier(client_message_id, what="client_message_id")
         submission_id = f"{self.session_id}:{client_message_id or new_ulid('msg_')}"
         seen = self._seen
         if seen is not None and not attachments:

@@ -12,6 +12,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
+from .._validate import check_identifier
 from ..errors import ConflictError, InvalidTransitionError
 from ._agent_records import (
     DURABILITY_DEFAULT_MAX_ATTEMPTS,
@@ -93,6 +94,9 @@ def _same_content(sub: Submission, kind: SubmissionKind, inp: SubmissionInput) -
 def _admit(
     tx: LedgerTx, kind: SubmissionKind, inp: SubmissionInput, unless: str | None = None
 ) -> tuple[str, Submission]:
+    check_submission(inp)
+    if unless is not None:
+        check_identifier(unless, what="unless")
     existing = tx.get(inp.submission_id)
     if existing is not None:
         return ("replayed" if _same_content(existing, kind, inp) else "conflict"), existing
@@ -102,6 +106,23 @@ def _admit(
             "ledger (its session is closing)"
         )
     return "admitted", tx.insert(new_submission(kind, inp, tx.now()))
+
+
+def check_submission(inp: SubmissionInput) -> None:
+    """Refuse, alike on every backend, a submission whose ids not every one can hold.
+
+    Raises:
+        InvalidInputError: An id is empty, holds a NUL character or a lone surrogate,
+            or is longer than `MAX_IDENTIFIER_BYTES` (nothing is written).
+    """
+    for value, what in (
+        (inp.submission_id, "submission_id"),
+        (inp.agent_name, "agent_name"),
+        (inp.instance_id, "instance_id"),
+        (inp.harness, "harness"),
+        (inp.session, "session"),
+    ):
+        check_identifier(value, what=what)
 
 
 def new_submission(kind: SubmissionKind, inp: SubmissionInput, now: float) -> Submission:

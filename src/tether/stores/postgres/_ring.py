@@ -31,6 +31,7 @@ from typing import Any
 import psycopg
 
 from ..._ids import new_ulid
+from ..._validate import check_identifier
 from .. import _ledger
 from .. import _ledger_rows as ledger_rows
 from .. import _rows as rows
@@ -109,6 +110,10 @@ def plan(
         write = writes[0]
         if len(writes) > 1 or not isinstance(write, AdmitSubmission):
             return None
+        # The ids the rules would refuse are refused here alike (nothing is written).
+        _ledger.check_submission(write.submission)
+        if write.unless is not None:
+            check_identifier(write.unless, what="unless")
         row = _ledger.new_submission("direct", write.submission, now)
         if row.attachments:
             return None
