@@ -212,8 +212,8 @@ class Transcript:
 
         Call it only once the commit is known to have landed (`durable.after_commit`,
         or a `durable.checkpoint` that returned). A batch that is not the copy's next
-        of its producer (a step in between appended and did not tell) leaves the next
-        step to read.
+        of its producer (the copy was read again meanwhile) leaves the next step to
+        read.
         """
         cached = self._cache.get(self.path) if self._cache is not None else None
         if cached is None:

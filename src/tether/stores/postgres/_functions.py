@@ -1,9 +1,9 @@
 """The server-side functions of the one-statement writes (created by `_schema`'s migrations).
 
 `tether_step_commit` and `tether_step_end` write a lease holder's step commit decided on
-its copy of the run (`_fast`); `tether_ring_claim` wakes a parked run by its hook with a
-submission, claimed by the waker (`_ring`). Each is one statement, so one round trip,
-and writes nothing when it raises.
+its copy of the run (`_fast`); `tether_ring_claim` and `tether_ring_wake` wake a parked
+run by its hook with a submission, claimed by the waker (`_ring`). Each is one
+statement, so one round trip, and writes nothing when it raises.
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ commit is a one-round-trip one too. Anything else raises before a row is written
 ledger's check is first), and the caller takes the ordinary path, which decides it and
 raises its errors: a replay, a conflict, a closing session, a hook moved on, a run
 ended, leased or pending.
+
+A caller that names the run (a session's message fenced by the run its client read)
+takes `tether_ring_wake` instead: scalar parameters, and when the store holds the run's
+row from its park (`RunCache`), the claim of that row version only, so the claimer's
+copy is that row with what the function changed and nothing is read behind it.
 """
 
 from __future__ import annotations
