@@ -32,6 +32,7 @@ from tether.stores import (
     SubmissionInput,
 )
 from tether.stores.postgres import PostgresBackend
+from tether.stores.postgres import _txn as _txn_module
 from tether.testing import (
     PostgresRoundTrips,
     Reply,
@@ -419,3 +420,49 @@ async def test_a_run_row_written_twice_past_a_guarded_write_is_sent_twice(
 ) -> None:
     # The guarded write may depend on the row as the first update leaves it.
     assert len(await _updates_of_two_writes(pg_backend, "guarded")) == 2
+
+
+async def test_a_message_to_a_running_session_reads_no_log_and_takes_two_trips(
+    pg_backend: PostgresBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A running turn holds the lease: the message is admitted and rings the inbox in two
+    round trips (the reads with the BEGIN; the writes, the held wake-up and the NOTIFY
+    with the COMMIT), and the run's log, which only a claim replays, is not sent back
+    (it is the whole history of a long session)."""
+    release = asyncio.Event()
+
+    @tool
+    async def wait_here() -> str:
+        """Wait until released."""
+        await release.wait()
+        return "released"
+
+    def model(request: ModelRequest) -> Reply | str:
+        if isinstance(request.messages[-1], ToolResultMessage):
+            return "done"
+        return Reply(tool_calls=(tool_call("wait_here", {}, call_id=f"c{len(request.messages)}"),))
+
+    agent = Agent(name="rt", model=ScriptedModel(model), tools=[wait_here])
+    host = AgentHost(pg_backend, [agent], deployment="rt")
+    trips = PostgresRoundTrips()
+    trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
+    parsed: list[object] = []
+    original = _txn_module.rows.event_from_row
+
+    def counted(row: object) -> object:
+        parsed.append(row)
+        return original(row)  # type: ignore[arg-type]
+
+    async with host.worker(poll_interval=0.01):
+        session = await host.open_session("rt", session_id="running")
+        await session.send("first")
+        await session.wait_for("tool.call", timeout=30)
+        monkeypatch.setattr(_txn_module.rows, "event_from_row", counted)
+        with trips.counting():
+            await session.send("second", turn_policy="queue")
+        monkeypatch.undo()
+        release.set()
+        await session.wait_for("turn.completed", timeout=30)
+    (call,) = trips.calls_of("resume_hook_and_claim")
+    assert call.count == 2, call.describe()
+    assert parsed == []

@@ -256,5 +256,5 @@ def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> Ru
             )
             parent = insert_event(txn, parent, done, now)
             txn.update_run(evolve(parent, updated_at=now))
-            txn.enqueue(wake_message(parent, now), now)
+            txn.enqueue_quiet(wake_message(parent, now), now)
     return run

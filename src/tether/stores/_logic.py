@@ -226,7 +226,7 @@ def _new_run(
     # Created with its way in: a run is never active without a deliverable wake-up
     # (`start_run` writes it already delivered to its owner).
     if leased_to is None:
-        txn.enqueue(wake_message(run, now), now)
+        txn.enqueue_quiet(wake_message(run, now), now)
     return run
 
 
@@ -324,7 +324,7 @@ def apply_commit(txn: ViewTxn, commit: Commit, now: float) -> CommitResult:
         # enqueues its own.
         txn.drop_pending(run.queue, run.run_id)
     for message in commit.enqueue:
-        txn.enqueue(message, now)
+        txn.enqueue_quiet(message, now)
     if commit.ack_message_id is not None:
         txn.ack(commit.ack_message_id, commit.owner)
     if commit.release or run.status in TERMINAL_RUN_STATUSES:
@@ -480,7 +480,7 @@ def resume_hook_and_claim(
             claim = claim_run(txn, run.run_id, owner, lease_seconds, now)
             assert claim.outcome == "claimed"  # no live lease, not ended: read just now
             return hook, (message, claim)
-    txn.enqueue(wake_message(run, now), now)
+    txn.enqueue_quiet(wake_message(run, now), now)
     return hook, None
 
 
@@ -507,7 +507,7 @@ def cancel_run(txn: ViewTxn, run_id: str, reason: str | None, now: float) -> Run
     if run.lease_owner is not None and run.lease_expires_at > now:
         event = NewEvent(event_type="cancel_requested", attrs=attrs)
         run = append_events(txn, run, [event], now)
-        txn.enqueue(wake_message(run, now), now)
+        txn.enqueue_quiet(wake_message(run, now), now)
     else:
         run = append_events(txn, run, [NewEvent(event_type="run_cancelled", attrs=attrs)], now)
         run = evolve(run, lease_owner=None, lease_expires_at=0.0)

@@ -175,6 +175,9 @@ class _Txn:
     def last_run_of_chain(self, chain_id: str) -> str | None:
         return self.s.chains.get(chain_id)
 
+    def enqueue_quiet(self, message: NewMessage, now: float) -> None:
+        self.enqueue(message, now)
+
     def enqueue(self, message: NewMessage, now: float) -> str:
         if message.idempotency_key is not None:
             key = (message.queue, message.idempotency_key)

@@ -206,7 +206,8 @@ class _CopyTxn:
         raise _Undecided
 
     insert_run = list_events = get_wait = put_wait = get_hook_by_token = _undecided
-    insert_hook = update_hook = delete_hook = enqueue = enqueue_leased = _undecided
+    insert_hook = update_hook = delete_hook = enqueue = enqueue_quiet = _undecided
+    enqueue_leased = _undecided
     active_children = nack = last_run_of_chain = _undecided
 
     def prefetch(self, run_ids: Sequence[str], *, events: bool) -> None:

@@ -25,6 +25,7 @@ from .._records import (
     WaitRecord,
 )
 from ._fast import KnownRun
+from ._functions import SERVER_NOW
 from ._notify import channels, notify_statement
 from ._run_updates import MANY_STAMPS, UPDATE_RUN, coalesced
 
@@ -45,6 +46,15 @@ _RUNS_WITH_ACTIVE_STEPS = (
     "AND s.status IN ('running', 'retrying') WHERE r.run_id {} FOR UPDATE OF r"
 )
 _RUN_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= %s")
+# One statement, race-free: an undelivered message with the same key absorbs a new one
+# (the unique partial index `tether_queue_pending_key` arbitrates).
+_ENQUEUE = (
+    "INSERT INTO tether_queue (message_id, queue, payload, available_at, "
+    "idempotency_key, created_at) VALUES (%s, %s, %s, %s, %s, %s) "
+    "ON CONFLICT (queue, idempotency_key) "
+    "WHERE idempotency_key IS NOT NULL AND lease_owner IS NULL "
+    "DO UPDATE SET available_at = LEAST(tether_queue.available_at, excluded.available_at)"
+)
 # Several at once (a batch of claims), locked in one order so claimers cannot deadlock.
 _MANY_RUNS_WITH_ACTIVE_STEPS = _RUNS_WITH_ACTIVE_STEPS.format("= ANY(%s)").replace(
     " FOR UPDATE", " ORDER BY r.run_id FOR UPDATE"
@@ -74,11 +84,19 @@ _LOGS_OF_CLAIMABLE = (
     "AND (lease_owner IS NULL OR lease_expires_at <= %s)) ORDER BY run_id, slot"
 )
 _LOGS = f"{_KNOWN_LOGS} ORDER BY run_id, slot"
+# The hook's run's log for an eager claim, only if the run can be claimed (not ended, no
+# live lease; read under its lock): a message to a running session (a turn holds the
+# lease) does not carry its whole history back. The first column says whether it was
+# claimable; an unclaimable run gives one row of NULLs, a claimable one with nothing
+# new one row with NULL events.
 _LOG_OF_TOKEN = (
-    f"SELECT {_REPLAY_SELECT} FROM tether_events "
-    "WHERE run_id = (SELECT run_id FROM tether_hooks WHERE token = %(t)s) AND slot > "
-    "COALESCE((%(k)s::jsonb ->> (SELECT run_id FROM tether_hooks WHERE token = %(t)s))"
-    "::bigint, 0) ORDER BY slot"
+    "SELECT c.claimable, e.* FROM (SELECT EXISTS (SELECT 1 FROM tether_runs WHERE run_id = "
+    "(SELECT run_id FROM tether_hooks WHERE token = %(t)s) AND status <> ALL(%(ended)s) AND "
+    f"(lease_owner IS NULL OR lease_expires_at <= {SERVER_NOW})) AS claimable) AS c "
+    f"LEFT JOIN LATERAL (SELECT {_REPLAY_SELECT} FROM tether_events "
+    "WHERE c.claimable AND run_id = (SELECT run_id FROM tether_hooks WHERE token = %(t)s) "
+    "AND slot > COALESCE((%(k)s::jsonb ->> (SELECT run_id FROM tether_hooks WHERE token = "
+    "%(t)s))::bigint, 0)) AS e ON true ORDER BY e.slot"
 )
 
 
@@ -163,7 +181,8 @@ class _Txn:
         ]
         if log:
             held = orjson.dumps(held_logs or {}).decode()
-            found.append((_LOG_OF_TOKEN, {"t": token, "k": held}))
+            ended = sorted(TERMINAL_RUN_STATUSES)
+            found.append((_LOG_OF_TOKEN, {"t": token, "k": held, "ended": ended}))
         return found
 
     def take_hook_ahead(self, token: str, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
@@ -190,8 +209,14 @@ class _Txn:
         self._hook_answers[token] = [hook, after]
         if log and after is not None and after.run_id == hook.run_id:
             # Read under the run's lock, after the hook was seen still on it: the whole
-            # log, kept current by this transaction's own inserts.
-            self._logs[hook.run_id] = [rows.event_from_row(r) for r in log[0].fetchall()]
+            # log, kept current by this transaction's own inserts. Not read when the run
+            # could not be claimed: the rules, with this transaction's earlier clock,
+            # find it unclaimable too, and read none.
+            found = log[0].fetchall()
+            if found and found[0][0]:
+                self._logs[hook.run_id] = [
+                    rows.event_from_row(r[1:]) for r in found if r[1] is not None
+                ]
 
     def _later(self, sql: str, params: Sequence[Any], stamp_of: str | None = None) -> None:
         self._writes.append((sql, params, stamp_of))
@@ -517,20 +542,22 @@ class _Txn:
         return None if row is None else str(row[0])
 
     def enqueue(self, m: NewMessage, now: float) -> str:
-        # One statement, race-free: an undelivered message with the same key absorbs
-        # this one (the unique partial index `tether_queue_pending_key` arbitrates).
         row = self._read(
-            "INSERT INTO tether_queue (message_id, queue, payload, available_at, "
-            "idempotency_key, created_at) VALUES (%s, %s, %s, %s, %s, %s) "
-            "ON CONFLICT (queue, idempotency_key) "
-            "WHERE idempotency_key IS NOT NULL AND lease_owner IS NULL "
-            "DO UPDATE SET available_at = LEAST(tether_queue.available_at, "
-            "excluded.available_at) RETURNING message_id",
+            f"{_ENQUEUE} RETURNING message_id",
             (new_ulid("msg_"), m.queue, m.payload, m.available_at, m.idempotency_key, now),
         ).fetchone()
         assert row is not None  # RETURNING of an upsert always yields the row
         self.queues.add(m.queue)
         return str(row[0])
+
+    def enqueue_quiet(self, m: NewMessage, now: float) -> None:
+        # Nothing read back: held with the transaction's other writes, it costs no
+        # round trip of its own (a hook's payload to a running run, a start, a cancel).
+        self._later(
+            _ENQUEUE,
+            (new_ulid("msg_"), m.queue, m.payload, m.available_at, m.idempotency_key, now),
+        )
+        self.queues.add(m.queue)
 
     def enqueue_leased(self, m: NewMessage, owner: str, until: float) -> Message:
         values, message = rows.leased_message(new_ulid("msg_"), m, owner, until)

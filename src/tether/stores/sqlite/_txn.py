@@ -233,6 +233,9 @@ class _Txn:
         row = self.c.execute(_SQL.last_of_chain, (chain_id,)).fetchone()
         return None if row is None else str(row[0])
 
+    def enqueue_quiet(self, m: NewMessage, now: float) -> None:
+        self.enqueue(m, now)
+
     def enqueue(self, m: NewMessage, now: float) -> str:
         if m.available_at <= now:
             self.ready_queues.add(m.queue)
