@@ -46,7 +46,7 @@ from .._writes import AdmitSubmission, StoreWrite
 from ._fast import KnownRun
 from ._functions import _SUBMISSION_TYPES, UNDECIDED
 from ._submissions import lock_key
-from ._txn import _RUNS_WITH_ACTIVE_STEPS
+from ._txn_reads import _RUNS_WITH_ACTIVE_STEPS
 
 __all__ = ["RingClaim", "RingPlan", "plan", "send"]
 
