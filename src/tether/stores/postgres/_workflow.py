@@ -348,12 +348,18 @@ class PostgresWorkflowStore(StoreCalls):
         limit: int,
         known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
+        if self._nothing_announced(queue):
+            return []
+        drained = False
+
         # One transaction: a message is never left leased to a worker whose claim of the
         # run did not commit (that message would look busy to others and be dropped).
         # The take goes with the BEGIN, on the transaction's clock: one round trip.
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            nonlocal drained
             assert t.lead is not None
             taken = _taken(t.lead.fetchall(), queue, owner, t.now + lease_seconds)
+            drained = len(taken) < limit
             if not taken:
                 return []
             return _logic.claim_messages(t, taken, owner, lease_seconds, t.now)
@@ -362,10 +368,30 @@ class PostgresWorkflowStore(StoreCalls):
         # the claim is all-or-nothing, so it is simply taken again.
         lead = _take_statement(queue, owner, lease_seconds, limit)
         claimed = await self._write(claim, retry_conflict=True, lead=lead, held_logs=known)
+        if drained and claimed:
+            self._drained.add(queue)
         if len(claimed) > 1:
             # Each claimed run commits next, all at about the same time.
             await self._commits.expect(len(claimed))
         return [(m, await self._after_known(c, known)) for m, c in claimed]
+
+    def _nothing_announced(self, queue: str) -> bool:
+        """Whether a take now would find nothing its last one did not (answered once).
+
+        A worker asks for more work as soon as a take gave it some. When that take found
+        fewer messages than it asked for, the queue held no claimable message as of its
+        transaction, and whatever is enqueued or released since is announced on the
+        queue's channel, which sets the queue's event (cleared only by
+        `wait_for_messages`). So while the listener is up and that event is not set, the
+        next take would be an empty transaction: a round trip and a thread's hop for
+        nothing. It is skipped, once: the caller then waits for messages, and whatever
+        falls due unannounced (a delayed message, a lapsed lease) is found as before,
+        by that wait's due time and the fallback poll.
+        """
+        if queue not in self._drained:
+            return False
+        self._drained.discard(queue)
+        return self._notifier.healthy and not self._notifier.queue_event(queue).is_set()
 
     async def _after_known(self, claim: Claim, known: Mapping[str, int] | None) -> Claim:
         """Mark a claim whose log was read after a slot its claimer holds (`_Txn.held_logs`)."""
