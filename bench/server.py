@@ -284,20 +284,34 @@ async def _fan_out(
     await asyncio.sleep(0.5)
     _, rss1 = _proc_stats(pid)
 
-    async def drain(conn: SseConnection) -> list[int]:
+    progress: dict[int, list[str]] = {}
+
+    async def drain(i: int, conn: SseConnection) -> list[int]:
         seen = [0]
+        progress[i] = []
         while True:
             frame = await conn.frame()
             seen.append(int(frame["id"]))
+            progress[i].append(f"{frame['id']}:{frame['event']}")
             if frame["event"] == "turn.completed":
                 return seen
 
     t0 = time.perf_counter()
-    readers = [asyncio.create_task(drain(conn)) for _, conn in conns]
+    readers = [asyncio.create_task(drain(i, conn)) for i, (_, conn) in enumerate(conns)]
     await asyncio.gather(
         *(http.post(f"/v1/sessions/{sid}/messages", json={"text": "go"}) for sid in ids)
     )
-    results = await asyncio.wait_for(asyncio.gather(*readers), 300)
+    _, pending = await asyncio.wait(readers, timeout=300)
+    if pending:
+        # Say what never arrived, and where each stuck session stands, before failing.
+        stuck = sorted({conns[readers.index(t)][0] for t in pending})
+        for sid in stuck:
+            followers_of = [i for i, (s, _) in enumerate(conns) if s == sid]
+            state = (await http.get(f"/v1/sessions/{sid}")).text
+            print(f"fan-out: {sid} never completed its turn; session: {state}", file=sys.stderr)
+            print(f"  its first follower saw: {progress.get(followers_of[0])}", file=sys.stderr)
+        raise TimeoutError(f"{len(pending)} followers of {len(stuck)} sessions waited 300 s")
+    results = [t.result() for t in readers]
     wall = time.perf_counter() - t0
     cpu1, _ = _proc_stats(pid)
     for _, conn in conns:
