@@ -90,3 +90,21 @@ async def test_a_take_that_filled_its_limit_is_followed_by_another(
     first = await _take(pg_backend, trips, limit=1)
     second = await _take(pg_backend, trips, limit=1)
     assert sorted(first + second) == ["r1", "r2"]
+
+
+async def test_another_workers_ask_is_not_answered_by_this_ones_draining_take(
+    pg_backend: PostgresBackend, other: PostgresBackend
+) -> None:
+    # Two workers of one process share the queue's event: the second may consume the
+    # announcement of work the first's draining take preceded, and must then take it.
+    store = pg_backend.stores.workflow
+    trips = PostgresRoundTrips()
+    await other.stores.workflow.create_run(_new("r1"))
+    await _announced(pg_backend)
+    await store.wait_for_messages("q", 5.0)
+    assert await _take(pg_backend, trips, limit=4) == ["r1"]  # owner w1
+    await other.stores.workflow.create_run(_new("r2"))
+    await _announced(pg_backend)
+    await store.wait_for_messages("q", 5.0)  # worker w2 wakes and consumes the event
+    claimed = await store.claim_next("q", owner="w2", lease_seconds=30, limit=4)
+    assert [c.run.run_id for _, c in claimed if c.run is not None] == ["r2"]

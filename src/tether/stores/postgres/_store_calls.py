@@ -68,8 +68,8 @@ class StoreCalls:
         self._notifier = notifier
         self._namespace = namespace
         self._known = _fast.RunCache()
-        # Queues whose last take found fewer messages than it asked for (`claim_next`).
-        self._drained: set[str] = set()
+        # (queue, owner) whose last take found fewer messages than it asked for.
+        self._drained: set[tuple[str, str]] = set()
         self._group = GroupCommits(commits, checkout=FAST_CHECKOUT)
         self._conversations: PostgresConversationStore | None = None
         self._streams = PostgresStreams(

@@ -348,7 +348,7 @@ class PostgresWorkflowStore(StoreCalls):
         limit: int,
         known: Mapping[str, int] | None = None,
     ) -> list[tuple[Message, Claim]]:
-        if self._nothing_announced(queue):
+        if self._nothing_announced(queue, owner):
             return []
         drained = False
 
@@ -369,14 +369,14 @@ class PostgresWorkflowStore(StoreCalls):
         lead = _take_statement(queue, owner, lease_seconds, limit)
         claimed = await self._write(claim, retry_conflict=True, lead=lead, held_logs=known)
         if drained and claimed:
-            self._drained.add(queue)
+            self._drained.add((queue, owner))
         if len(claimed) > 1:
             # Each claimed run commits next, all at about the same time.
             await self._commits.expect(len(claimed))
         return [(m, await self._after_known(c, known)) for m, c in claimed]
 
-    def _nothing_announced(self, queue: str) -> bool:
-        """Whether a take now would find nothing its last one did not (answered once).
+    def _nothing_announced(self, queue: str, owner: str) -> bool:
+        """Whether `owner`'s take now would find nothing its last one did not (once).
 
         A worker asks for more work as soon as a take gave it some. When that take found
         fewer messages than it asked for, the queue held no claimable message as of its
@@ -386,11 +386,12 @@ class PostgresWorkflowStore(StoreCalls):
         next take would be an empty transaction: a round trip and a thread's hop for
         nothing. It is skipped, once: the caller then waits for messages, and whatever
         falls due unannounced (a delayed message, a lapsed lease) is found as before,
-        by that wait's due time and the fallback poll.
+        by that wait's due time and the fallback poll. (Per owner: another worker of this
+        process may have consumed the event, and then it takes the work announced.)
         """
-        if queue not in self._drained:
+        if (queue, owner) not in self._drained:
             return False
-        self._drained.discard(queue)
+        self._drained.discard((queue, owner))
         return self._notifier.healthy and not self._notifier.queue_event(queue).is_set()
 
     async def _after_known(self, claim: Claim, known: Mapping[str, int] | None) -> Claim:
