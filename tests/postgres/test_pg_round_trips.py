@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
 from tether.agent import Agent, AgentHost, tool
 from tether.agent.models import ModelRequest, ToolResultMessage
-from tether.errors import FencedError
+from tether.errors import ConflictError, FencedError
 from tether.stores import (
     AppendRecords,
     AppendStream,
@@ -209,6 +210,31 @@ async def test_an_append_the_stream_does_not_expect_is_decided_by_the_rules(
     assert [b.records for b in read.batches] == [({"text": "one"},)]
     run = await stores.workflow.get_run("r1")
     assert run is not None and run.head == head  # nothing of the refused commit landed
+
+
+async def test_a_start_is_two_round_trips_whether_new_or_again(
+    pg_backend: PostgresBackend,
+) -> None:
+    # The rules' read of the run id goes with the BEGIN; the writes with the COMMIT.
+    store = pg_backend.stores.workflow
+    new = NewRun(
+        run_id="r1", workflow_name="wf", input=b"x", deployment="d", engine_version="e",
+        queue="q",
+    )  # fmt: skip
+    for label, start in (
+        ("new", lambda: store.create_run(new)),
+        ("again", lambda: store.create_run(new)),
+        ("eager", lambda: store.start_run(replace(new, run_id="r2"), owner="w", lease_seconds=30)),
+    ):
+        trips = PostgresRoundTrips()
+        with trips.counting():
+            outcome = await start()
+        assert outcome[0].run_id in ("r1", "r2")
+        assert trips.count == 2, f"{label}: {trips.describe()}"
+    with pytest.raises(ConflictError):
+        await store.create_run(replace(new, input=b"other"))
+    run = await store.get_run("r2")
+    assert run is not None and run.lease_owner == "w"
 
 
 async def test_a_worker_claims_queued_runs_in_few_trips(pg_backend: PostgresBackend) -> None:

@@ -1,5 +1,7 @@
 """A worker's takes from the queue on Postgres: no empty transaction after a draining take.
 
+Also: this process's own queue notifications, heard back, wake nobody a second time.
+
 A worker asks for more work as soon as a take gave it some. When that take found fewer
 messages than it asked for and nothing was announced since, the store answers the next
 ask at once, with no round trip; anything announced meanwhile, or a take that filled
@@ -13,10 +15,13 @@ from __future__ import annotations
 import asyncio
 import time
 
+import psycopg
 import pytest
 
-from tether.stores import NewRun
+from tether.stores import NewMessage, NewRun
 from tether.stores.postgres import PostgresBackend
+from tether.stores.postgres._notify import QueueEchoes
+from tether.stores.postgres._txn import _Txn
 from tether.testing import PostgresRoundTrips
 
 pytestmark = pytest.mark.postgres
@@ -108,3 +113,86 @@ async def test_another_workers_ask_is_not_answered_by_this_ones_draining_take(
     await store.wait_for_messages("q", 5.0)  # worker w2 wakes and consumes the event
     claimed = await store.claim_next("q", owner="w2", lease_seconds=30, limit=4)
     assert [c.run.run_id for _, c in claimed if c.run is not None] == ["r2"]
+
+
+class _CountingEvent(asyncio.Event):
+    def __init__(self) -> None:
+        super().__init__()
+        self.sets = 0
+
+    def set(self) -> None:
+        self.sets += 1
+        super().set()
+
+
+async def test_this_process_hears_its_own_queue_notifications_once(
+    pg_backend: PostgresBackend, other: PostgresBackend, pg_url: str, pg_namespace: str
+) -> None:
+    # A run started here wakes this process's worker at once (the commit tells it); the
+    # NOTIFY heard back after the worker took it must not wake it again for nothing.
+    store = pg_backend.stores.workflow
+    event = store._notifier._queues["q"] = _CountingEvent()
+    await store.create_run(_new("r1"))
+    await asyncio.sleep(0)
+    assert event.sets == 1  # by the commit itself, at once
+    # Notifications reach a listener in commit order: once one sent after r1's is
+    # heard, so was r1's.
+    async with await psycopg.AsyncConnection.connect(pg_url, autocommit=True) as conn:
+        await conn.execute("SELECT pg_notify(%s, 'marker')", (f"{pg_namespace}_queue",))
+    marker = store._notifier.queue_event("marker")
+    deadline = time.monotonic() + 5
+    while not marker.is_set():
+        assert time.monotonic() < deadline, "the listener never heard the marker"
+        await asyncio.sleep(0.005)
+    assert event.sets == 1, "the echo of r1's NOTIFY woke q again"
+    # Another process's notification still wakes it.
+    event.clear()  # as the waiter it woke does
+    await other.stores.workflow.create_run(_new("r2"))
+    await _announced(pg_backend)
+    assert event.sets == 2
+
+
+async def test_a_failed_transaction_gives_back_the_echo_it_counted() -> None:
+    # Counted before the COMMIT, a failed transaction's notification never comes: the
+    # count goes back, and the queue's waiters are woken (a notification of another
+    # process may have been taken for its echo meanwhile). One that commits wakes them
+    # too, from its own thread.
+    woken: list[str] = []
+    echoes = QueueEchoes(woken.append)
+    echoes.bind(asyncio.get_running_loop())
+    echoes.sending(["q"])
+    assert echoes.heard("q")  # another process's, taken for the echo
+    echoes.sending(["q"])
+    echoes.failed(["q"])
+    assert not echoes.heard("q")
+    echoes.sending(["q"])
+    await asyncio.to_thread(echoes.sent, ["q"])
+    await asyncio.sleep(0)
+    assert woken == ["q", "q"]
+    assert echoes.heard("q")  # its echo
+    echoes.sending(["q"])
+    echoes.clear()  # the listener reconnected: every waiter re-reads anyway
+    assert not echoes.heard("q")
+
+
+async def test_a_transaction_failing_at_its_commit_gives_its_echo_back(
+    pg_backend: PostgresBackend, pg_url: str, pg_namespace: str
+) -> None:
+    # The enqueue is counted when the COMMIT goes; a statement held with it fails on
+    # the server, so nothing is announced: the count goes back, the waiters are woken.
+    woken: list[str] = []
+    echoes = QueueEchoes(woken.append)
+    echoes.bind(asyncio.get_running_loop())
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'SET search_path TO "{pg_namespace}"')
+        conn.execute("BEGIN")
+        txn = _Txn(conn, time.time(), 60.0)
+        txn.enqueue(NewMessage(queue="q", payload=b"r1", available_at=0.0), time.time())
+        txn.hold("SELECT 1 / 0", None)
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            txn.finish(pg_namespace, echoes)
+        conn.execute("ROLLBACK")
+    assert not echoes.heard("q")
+    await asyncio.sleep(0)
+    assert woken == ["q"]
+    assert await pg_backend.stores.workflow.dequeue("q", owner="w", lease_seconds=5, limit=1) == []

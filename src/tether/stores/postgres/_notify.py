@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +30,7 @@ from psycopg import sql
 __all__ = [
     "Echoes",
     "Notifier",
+    "QueueEchoes",
     "channels",
     "conversation_channel",
     "notify_statement",
@@ -105,6 +107,82 @@ class Echoes:
         self._pending.clear()
 
 
+class QueueEchoes:
+    """This process's own queue notifications: its waiters woken at once, the echo dropped.
+
+    A transaction that enqueues wakes this process's waiters of its queues itself, from
+    its thread, as soon as its COMMIT returns (`sent`); its NOTIFY, heard back by the
+    listener after that (often after the woken worker took the message), would set the
+    queue's event again and cost that worker an empty take. So each one is counted
+    before its COMMIT goes (`sending`: it may be heard before the COMMIT returns), and
+    a notification heard while its queue has a count is taken for it and dropped. Every
+    notification on a queue means the same ("it may have work"), so which one is
+    dropped does not matter, only how many. A transaction that fails gives its count
+    back and wakes the waiters all the same (`failed`): another process's notification
+    may have been dropped in its place. Losing the listener's connection clears the
+    counts (every waiter is woken then anyway).
+
+    The waking is the thread's, not the awaiting caller's: a caller cancelled while its
+    transaction commits would otherwise leave the message unannounced here, its echo
+    dropped.
+    """
+
+    def __init__(self, wake: Callable[[str], None]) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[str, int] = {}
+        self._wake = wake
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the queues' waiters are on."""
+        self._loop = loop
+
+    def sending(self, queues: Sequence[str]) -> None:
+        """Notifications on `queues` are about to be committed (any thread)."""
+        with self._lock:
+            for queue in queues:
+                self._pending[queue] = self._pending.get(queue, 0) + 1
+
+    def sent(self, queues: Sequence[str]) -> None:
+        """They were committed: wake this process's waiters (any thread)."""
+        self._wake_all(queues)
+
+    def failed(self, queues: Sequence[str]) -> None:
+        """The transaction failed, nothing was announced (any thread)."""
+        with self._lock:
+            for queue in queues:
+                n = self._pending.get(queue, 0)
+                if n > 1:
+                    self._pending[queue] = n - 1
+                elif n == 1:
+                    del self._pending[queue]
+        self._wake_all(queues)
+
+    def _wake_all(self, queues: Sequence[str]) -> None:
+        loop = self._loop
+        if loop is None or not queues:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            for queue in queues:
+                loop.call_soon_threadsafe(self._wake, queue)
+
+    def heard(self, queue: str) -> bool:
+        """True if a notification heard on `queue` is an echo (and count it heard)."""
+        with self._lock:
+            n = self._pending.get(queue, 0)
+            if n <= 0:
+                return False
+            if n == 1:
+                del self._pending[queue]
+            else:
+                self._pending[queue] = n - 1
+            return True
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pending.clear()
+
+
 class Notifier:
     """Listens on a namespace's channels and sets asyncio events for waiters.
 
@@ -126,11 +204,14 @@ class Notifier:
         self._task: asyncio.Task[None] | None = None
         self._conn: psycopg.AsyncConnection[Any] | None = None
         self.healthy = False
+        #: This process's own queue notifications, dropped when heard back.
+        self.queue_echoes = QueueEchoes(self.wake_queue)
 
     async def start(self) -> None:
         """Connect and LISTEN before returning, then dispatch in a background task."""
         if self._task is not None:
             return
+        self.queue_echoes.bind(asyncio.get_running_loop())
         await self._connect()
         self._task = asyncio.create_task(self._loop(), name="tether-postgres-listener")
 
@@ -179,6 +260,7 @@ class Notifier:
 
     def wake_all(self) -> None:
         """Wake every waiter: they re-read the store."""
+        self.queue_echoes.clear()
         for event in self._queues.values():
             event.set()
         for event in self._runs.values():
@@ -195,6 +277,8 @@ class Notifier:
         `heard`: it came from the server (the listener), not from this process.
         """
         if channel == self._queue_ch:
+            if heard and self.queue_echoes.heard(payload):
+                return
             self.queue_event(payload).set()
         elif channel == self._run_ch:
             event = self._runs.pop(payload, None)

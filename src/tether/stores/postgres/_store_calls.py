@@ -105,6 +105,7 @@ class StoreCalls:
             namespace=self._namespace,
             hook_retention=self._hook_retention,
             announce=None if conversations is None else conversations.announce,
+            queue_echoes=self._notifier.queue_echoes,
         )
 
     async def _write(

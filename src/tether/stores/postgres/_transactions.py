@@ -20,9 +20,11 @@ import psycopg
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from . import _fast
+from ._held_conn import HeldConn
+from ._notify import QueueEchoes
 from ._schema import SERVER_NOW
 from ._statements import _TXN_NOW
-from ._txn import Conn, HeldConn, _Txn
+from ._txn import Conn, _Txn
 from ._writes import PostgresWrites, WritesAhead, ledger_self_checked, read_ahead
 
 __all__ = ["NO_READS", "StreamAppend", "TxnReads", "TxnScope", "run_fast_in_txn", "run_in_txn"]
@@ -40,6 +42,8 @@ class TxnScope:
     hook_retention: float
     #: Sends a conversation append's NOTIFY inside the transaction (None: no store).
     announce: Callable[[Conn, str], None] | None
+    #: Counts the queue notifications sent, which this process hears back as echoes.
+    queue_echoes: QueueEchoes | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,7 +121,7 @@ def run_in_txn(
             paths = targets.paths
             appends = targets.stream_appends
         result = fn(txn)
-        notes = txn.finish(scope.namespace)
+        notes = txn.finish(scope.namespace, scope.queue_echoes)
     except BaseException:
         _roll_back(conn)
         raise
@@ -158,7 +162,7 @@ def run_fast_in_txn(
         txn.hold_stamped(first, params, run_id)
         for sql, values in rest:
             txn.hold(sql, values)
-        notes = txn.finish(scope.namespace)
+        notes = txn.finish(scope.namespace, scope.queue_echoes)
         stamp = txn.stamp_of(run_id)
         assert stamp is not None  # the function returns the stamp or raises
     except BaseException:

@@ -25,7 +25,7 @@ from .._records import (
     WaitRecord,
 )
 from ._fast import KnownRun
-from ._notify import channels, notify_statement
+from ._notify import QueueEchoes, channels, notify_statement
 from ._run_updates import MANY_STAMPS, UPDATE_RUN, coalesced
 from ._txn_reads import (
     _ENQUEUE,
@@ -107,6 +107,9 @@ class _Txn:
         # whole logs, kept current by this transaction's own inserts.
         self._loaded: dict[str, RunRecord | None] = {}
         self._logs: dict[str, list[EventRecord]] = {}
+        # Events this transaction inserted for runs whose log it does not hold: a run it
+        # then inserts (new, so no event of it is older) has exactly those as its log.
+        self._unheld: dict[str, list[EventRecord]] = {}
         # Answers to `get_hook_by_token` read ahead (`take_hook_ahead`), in the order the
         # rules ask for them.
         self._hook_answers: dict[str, list[HookRecord | None]] = {}
@@ -133,6 +136,17 @@ class _Txn:
             ended = sorted(TERMINAL_RUN_STATUSES)
             found.append((_LOG_OF_TOKEN, {"t": token, "k": held, "ended": ended}))
         return found
+
+    @staticmethod
+    def run_ahead(run_id: str) -> tuple[str, Any]:
+        """The read of `get_run`, to send with the BEGIN as a `lead` (`take_run_ahead`)."""
+        return _RUN_WITH_ACTIVE_STEPS, (run_id,)
+
+    def take_run_ahead(self, run_id: str) -> None:
+        """Keep what the `lead` sent as `run_ahead(run_id)` read: `get_run` reads no more."""
+        assert self.lead is not None
+        self._take_runs(self.lead.fetchall())
+        self._loaded.setdefault(run_id, None)
 
     def take_hook_ahead(self, token: str, cursors: Sequence[psycopg.Cursor[Any]]) -> None:
         """Keep what the statements of `hook_ahead` returned, as far as it is consistent.
@@ -285,19 +299,31 @@ class _Txn:
 
     _read = read
 
-    def finish(self, namespace: str) -> list[tuple[str, str]]:
+    def finish(self, namespace: str, echoes: QueueEchoes | None = None) -> list[tuple[str, str]]:
         """Send what is buffered, the transaction's notifications and COMMIT together.
 
         One round trip. Listeners hear of the write only once it is visible: a NOTIFY
-        is delivered at commit. Returns the notes sent, for this process's waiters.
+        is delivered at commit. Returns the notes this process's own waiters are still
+        to be told of: with `echoes`, those of the queues are told here, by this thread,
+        and the notifications heard back of them dropped (`QueueEchoes`).
         """
         queue_ch, run_ch, stream_ch = channels(namespace)
-        notes = [(queue_ch, q) for q in sorted(self.queues)]
+        queues = sorted(self.queues)
+        notes = [(queue_ch, q) for q in queues]
         notes += [(run_ch, r) for r in sorted(self.finished)]
         notes += [(stream_ch, s) for s in sorted(self.streams)]
         then = [notify_statement(notes)] if notes else []
-        self.flush(*then, ("COMMIT", ()))
-        return notes
+        if echoes is None:
+            self.flush(*then, ("COMMIT", ()))
+            return notes
+        echoes.sending(queues)
+        try:
+            self.flush(*then, ("COMMIT", ()))
+        except BaseException:
+            echoes.failed(queues)
+            raise
+        echoes.sent(queues)
+        return notes[len(queues) :]
 
     def get_run(self, run_id: str) -> RunRecord | None:
         known = self._runs.get(run_id)
@@ -367,6 +393,7 @@ class _Txn:
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
+        self._logs[r.run_id] = self._unheld.pop(r.run_id, [])
         self._complete.add(r.run_id)
         self._hookless.add(r.run_id)
         self._later(_INSERT_RUN, rows.run_values(r), r.run_id)
@@ -400,8 +427,9 @@ class _Txn:
     def insert_event(self, e: EventRecord) -> None:
         self._later(_SQL.insert_event, rows.event_values(e))
         log = self._logs.get(e.run_id)
-        if log is not None:
-            log.append(e)
+        if log is None:
+            log = self._unheld.setdefault(e.run_id, [])
+        log.append(e)
 
     def list_events(self, run_id: str) -> list[EventRecord]:
         log = self._logs.get(run_id)
@@ -538,53 +566,3 @@ class _Txn:
 
     def drop_pending(self, queue: str, idempotency_key: str) -> None:
         self._later(_SQL.drop_pending, (queue, idempotency_key))
-
-
-class HeldConn:
-    """A transaction's connection as the other stores' rows use it (`PostgresWrites`).
-
-    A statement goes out behind the writes buffered so far, in one pipeline; writes
-    whose results nobody reads are buffered (`hold`) to go with the next statement,
-    or with the COMMIT. Statements still run in the order they are given, so locks
-    are taken in the same order as when each went out alone.
-    """
-
-    def __init__(self, txn: _Txn) -> None:
-        self._txn = txn
-
-    def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
-        return self._txn.read(sql, params)
-
-    def hold(self, sql: str, params: Any = None, refusal: Exception | None = None) -> None:
-        self._txn.hold(sql, params, refusal)
-
-    def hold_returning(
-        self, sql: str, params: Any, refusal: Exception, take: Callable[[Any], None]
-    ) -> None:
-        self._txn.hold_returning(sql, params, refusal, take)
-
-    def cursor(self) -> psycopg.Cursor[Any]:
-        self._txn.flush()
-        return self._txn.c.cursor()
-
-    def holding(self) -> Holding:
-        """A connection whose every statement is held (a NOTIFY, say)."""
-        return Holding(self._txn)
-
-    @contextlib.contextmanager
-    def pipeline(self) -> Iterator[None]:
-        txn = self._txn
-        with txn.c.pipeline():
-            stamped = txn.send_held()
-            yield
-        txn.take_stamps(stamped)
-
-
-class Holding:
-    """A connection whose every statement is held (`HeldConn.hold`): a NOTIFY, say."""
-
-    def __init__(self, txn: _Txn) -> None:
-        self._txn = txn
-
-    def execute(self, sql: str, params: Any = None) -> None:
-        self._txn.hold(sql, params)

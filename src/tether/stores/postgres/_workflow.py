@@ -64,14 +64,23 @@ class PostgresWorkflowStore(StoreCalls):
 
     # -- runs --------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
-        return await self._write(lambda t: _logic.create_run(t, run, t.now), retry_conflict=True)
+        def create(t: _Txn) -> tuple[RunRecord, bool]:
+            t.take_run_ahead(run.run_id)
+            return _logic.create_run(t, run, t.now)
+
+        # The rules' read of the run (is the id taken?) goes with the BEGIN, on the
+        # transaction's clock: two round trips, the writes with the COMMIT.
+        lead = _Txn.run_ahead(run.run_id)
+        return await self._write(create, retry_conflict=True, lead=lead)
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
     ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
-        return await self._write(
-            lambda t: _logic.start_run(t, run, owner, lease_seconds, t.now), retry_conflict=True
-        )
+        def start(t: _Txn) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
+            t.take_run_ahead(run.run_id)
+            return _logic.start_run(t, run, owner, lease_seconds, t.now)
+
+        return await self._write(start, retry_conflict=True, lead=_Txn.run_ahead(run.run_id))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         found = await self._query(

@@ -23,10 +23,10 @@ from .._writes import (
 )
 from ._conversations import LOCK_STREAMS, streams_ahead
 from ._conversations import _Tx as _ConversationTx
+from ._held_conn import HeldConn
 from ._notify import stream_key
 from ._submissions import LedgerAhead, checked_statements
 from ._submissions import _Tx as _LedgerTx
-from ._txn import HeldConn
 
 __all__ = ["PostgresWrites", "WritesAhead", "ledger_self_checked", "read_ahead"]
 
