@@ -122,3 +122,48 @@ async def test_a_commit_stalled_past_the_lease_does_not_run_a_step_twice(
     runs = fleet.executions()[("stalled", 2)]
     assert len(runs) == 1, f"step 2 ran {len(runs)} times: {runs}"
     fleet.check_no_overlap()
+
+
+waiting = tether.Registry(deployment="outage-wait")
+
+
+@waiting.workflow(name="double")
+async def double(ctx: tether.WorkflowContext, x: int) -> int:
+    return x * 2
+
+
+@pytest.mark.postgres
+async def test_a_caller_waiting_for_a_result_waits_through_an_outage(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    # The caller reaches Postgres through the proxy; the worker that runs the run only
+    # after the outage connects directly. The wait outlives the outage, as the run does.
+    async with tether.open_backend(proxy.url(pg_url), namespace=pg_namespace) as behind:
+        handle = await tether.Client(behind, registry=waiting).start(double, 21)
+        result = asyncio.create_task(handle.result(timeout=60))
+        await asyncio.sleep(0.3)
+        proxy.cut()
+        await asyncio.sleep(2.5)
+        assert not result.done(), result
+        proxy.restore()
+        async with (
+            tether.open_backend(pg_url, namespace=pg_namespace) as direct,
+            tether.Worker(direct, waiting),
+        ):
+            assert await result == 42
+
+
+@pytest.mark.postgres
+async def test_a_wait_whose_timeout_passes_in_an_outage_says_the_store_is_unavailable(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    async with tether.open_backend(proxy.url(pg_url), namespace=pg_namespace) as behind:
+        handle = await tether.Client(behind, registry=waiting).start(double, 21)
+        proxy.cut()
+        try:
+            with pytest.raises(tether.errors.StoreUnavailableError):
+                await handle.result(timeout=1.5)
+        finally:
+            proxy.restore()
+        with pytest.raises(tether.errors.RunTimeoutError):  # reachable again: no worker
+            await handle.result(timeout=0.5)

@@ -6,6 +6,7 @@ Also the look-up of whether live workers serve a run's versions, which `Client` 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from ..errors import (
     RunDormantError,
     RunFailedError,
     RunTimeoutError,
+    StoreUnavailableError,
     StrandedRunError,
 )
 from ..stores import (
@@ -34,6 +36,8 @@ from ..stores import (
 from ._generations import is_dev_generation
 from ._run_reads import HookView, RunInput, run_hooks, run_input, run_output
 from ._streams import RunStream
+
+log = logging.getLogger("tether.durable")
 
 __all__ = ["DEFAULT_STREAM", "LIVE_WORKER_SECONDS", "RunHandle", "RunInfo", "StepView"]
 
@@ -197,30 +201,52 @@ class RunHandle:
             RunCancelledError: The run was cancelled.
             StrandedRunError: Live workers exist, but none runs the run's versions.
             RunTimeoutError: `timeout` passed first (the run goes on).
+            StoreUnavailableError: The store was still unreachable when `timeout`
+                passed. Until then an outage is waited through, as the run outlives it
+                (logged once per outage).
         """
         timeout = check_optional_duration(timeout, what="timeout")
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
         current = self.run_id
+        pause = 0.0
         while True:
             remaining = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
-            run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
+            try:
+                run = await self._store.wait_run_terminal(current, min(remaining, 1.0))
+                if run is not None and run.status == "continued":
+                    # The chain goes on: wait for its current run instead, at once.
+                    current = (await _current(self._store, run)).run_id
+                    if current != run.run_id:
+                        continue
+                check = (
+                    run is not None
+                    and run.status not in TERMINAL_RUN_STATUSES
+                    and time.monotonic() >= next_check
+                )
+                stranded = check and run is not None and await _is_stranded(self._store, run)
+            except StoreUnavailableError as exc:
+                # An outage (a failover, a restart, a cut network) that the run itself
+                # outlives: the wait goes on through it, within the caller's timeout.
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+                if not pause:
+                    log.warning("waiting for run %s: the store is unavailable: %s", current, exc)
+                pause = min(max(pause * 2, 0.05), 1.0)
+                await asyncio.sleep(pause if deadline is None else min(pause, remaining))
+                continue
+            pause = 0.0
             if run is None:
                 raise NotFoundError(f"run {current!r} does not exist")
-            if run.status == "continued":
-                # The chain goes on: wait for its current run instead, at once.
-                current = (await _current(self._store, run)).run_id
-                if current != run.run_id:
-                    continue
             if run.status in TERMINAL_RUN_STATUSES:
                 return _outcome(run)
-            if time.monotonic() >= next_check:
+            if check:
                 next_check = time.monotonic() + 2.0
-                if await _is_stranded(self._store, run):
-                    stranded = (
+                if stranded:
+                    error = (
                         RunDormantError if is_dev_generation(run.deployment) else StrandedRunError
                     )
-                    raise stranded(run.run_id, run.engine_version, run.deployment)
+                    raise error(run.run_id, run.engine_version, run.deployment)
             if deadline is not None and time.monotonic() >= deadline:
                 raise RunTimeoutError(self.run_id, timeout or 0.0, run.status)
 

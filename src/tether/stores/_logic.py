@@ -100,10 +100,7 @@ def create_run(
     take the tokens the chain retains. A successor of a run that is still going is
     created only by `apply_commit`, as part of that run's continuation.
     """
-    # The same refusal on every backend (PostgreSQL would refuse a NUL, SQLite not).
-    check_identifier(new.run_id, what="run_id")
-    check_identifier(new.workflow_name, what="workflow_name")
-    check_labels(new.labels, what=f"run {new.run_id!r}")
+    check_new_run(new)
     existing = txn.get_run(new.run_id)
     if existing is not None:
         if existing.workflow_name != new.workflow_name or not _same_input(existing, new):
@@ -124,6 +121,18 @@ def create_run(
         previous = _check_restart(txn, new)
         new = dataclasses.replace(new, labels=chain_labels(previous, new))
     return _new_run(txn, new, now, leased_to=leased_to), True
+
+
+def check_new_run(new: NewRun) -> None:
+    """Refuse a run no backend can hold, the same on every one (before any read of it).
+
+    Raises:
+        InvalidInputError: Its id or workflow name is not an identifier every backend
+            stores (PostgreSQL would refuse a NUL, SQLite not), or a label is invalid.
+    """
+    check_identifier(new.run_id, what="run_id")
+    check_identifier(new.workflow_name, what="workflow_name")
+    check_labels(new.labels, what=f"run {new.run_id!r}")
 
 
 def chain_labels(previous: RunRecord, new: NewRun) -> dict[str, str]:

@@ -69,7 +69,9 @@ class PostgresWorkflowStore(StoreCalls):
             return _logic.create_run(t, run, t.now)
 
         # The rules' read of the run (is the id taken?) goes with the BEGIN, on the
-        # transaction's clock: two round trips, the writes with the COMMIT.
+        # transaction's clock: two round trips, the writes with the COMMIT. So the run
+        # is checked before: a refused id must not reach the server.
+        _logic.check_new_run(run)
         lead = _Txn.run_ahead(run.run_id)
         return await self._write(create, retry_conflict=True, lead=lead)
 
@@ -80,6 +82,7 @@ class PostgresWorkflowStore(StoreCalls):
             t.take_run_ahead(run.run_id)
             return _logic.start_run(t, run, owner, lease_seconds, t.now)
 
+        _logic.check_new_run(run)
         return await self._write(start, retry_conflict=True, lead=_Txn.run_ahead(run.run_id))
 
     async def get_run(self, run_id: str) -> RunRecord | None:
