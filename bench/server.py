@@ -298,9 +298,13 @@ async def _fan_out(
 
     t0 = time.perf_counter()
     readers = [asyncio.create_task(drain(i, conn)) for i, (_, conn) in enumerate(conns)]
-    await asyncio.gather(
+    sent = await asyncio.gather(
         *(http.post(f"/v1/sessions/{sid}/messages", json={"text": "go"}) for sid in ids)
     )
+    refused = [(sid, r.status_code, r.text) for sid, r in zip(ids, sent, strict=True)]
+    refused = [r for r in refused if r[1] != 202]
+    if refused:
+        raise RuntimeError(f"fan-out: {len(refused)} messages refused, the first: {refused[0]}")
     _, pending = await asyncio.wait(readers, timeout=300)
     if pending:
         # Say what never arrived, and where each stuck session stands, before failing.

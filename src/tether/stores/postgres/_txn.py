@@ -393,7 +393,7 @@ class _Txn:
 
     def insert_run(self, r: RunRecord) -> None:
         self._runs[r.run_id] = r
-        self._logs[r.run_id] = self._unheld.pop(r.run_id, [])
+        self._logs.setdefault(r.run_id, []).extend(self._unheld.pop(r.run_id, ()))
         self._complete.add(r.run_id)
         self._hookless.add(r.run_id)
         self._later(_INSERT_RUN, rows.run_values(r), r.run_id)
