@@ -51,16 +51,23 @@ async def _take(backend: PostgresBackend, trips: PostgresRoundTrips, limit: int)
     return sorted(c.run.run_id for _, c in claimed if c.run is not None)
 
 
+async def _drained_by_r1(
+    backend: PostgresBackend, other: PostgresBackend, trips: PostgresRoundTrips
+) -> None:
+    """Another process starts r1; this one hears it, wakes (consuming the event), takes it."""
+    await other.stores.workflow.create_run(_new("r1"))
+    await _announced(backend)
+    await backend.stores.workflow.wait_for_messages("q", 5.0)  # as the worker does
+    assert await _take(backend, trips, limit=4) == ["r1"]
+
+
 async def test_a_draining_take_is_not_followed_by_an_empty_transaction(
     pg_backend: PostgresBackend, other: PostgresBackend
 ) -> None:
     store = pg_backend.stores.workflow
     trips = PostgresRoundTrips()
     trips.watch(store, "claim_next")
-    await other.stores.workflow.create_run(_new("r1"))
-    await _announced(pg_backend)
-    await store.wait_for_messages("q", 5.0)  # as the worker does: it consumes the event
-    assert await _take(pg_backend, trips, limit=4) == ["r1"]
+    await _drained_by_r1(pg_backend, other, trips)
     assert await _take(pg_backend, trips, limit=4) == []
     first, second = trips.calls_of("claim_next")
     assert first.count >= 1 and second.count == 0, trips.describe()
@@ -72,12 +79,8 @@ async def test_a_draining_take_is_not_followed_by_an_empty_transaction(
 async def test_work_announced_after_a_draining_take_is_taken_at_once(
     pg_backend: PostgresBackend, other: PostgresBackend
 ) -> None:
-    store = pg_backend.stores.workflow
     trips = PostgresRoundTrips()
-    await other.stores.workflow.create_run(_new("r1"))
-    await _announced(pg_backend)
-    await store.wait_for_messages("q", 5.0)
-    assert await _take(pg_backend, trips, limit=4) == ["r1"]
+    await _drained_by_r1(pg_backend, other, trips)
     await other.stores.workflow.create_run(_new("r2"))
     await _announced(pg_backend)
     assert await _take(pg_backend, trips, limit=4) == ["r2"]
@@ -103,11 +106,7 @@ async def test_another_workers_ask_is_not_answered_by_this_ones_draining_take(
     # Two workers of one process share the queue's event: the second may consume the
     # announcement of work the first's draining take preceded, and must then take it.
     store = pg_backend.stores.workflow
-    trips = PostgresRoundTrips()
-    await other.stores.workflow.create_run(_new("r1"))
-    await _announced(pg_backend)
-    await store.wait_for_messages("q", 5.0)
-    assert await _take(pg_backend, trips, limit=4) == ["r1"]  # owner w1
+    await _drained_by_r1(pg_backend, other, PostgresRoundTrips())  # owner w1
     await other.stores.workflow.create_run(_new("r2"))
     await _announced(pg_backend)
     await store.wait_for_messages("q", 5.0)  # worker w2 wakes and consumes the event
