@@ -128,8 +128,9 @@ class QueueEchoes:
     """
 
     def __init__(self, wake: Callable[[str], None]) -> None:
+        # The counts (`Echoes`, per queue), touched by transactions' threads too.
         self._lock = threading.Lock()
-        self._pending: dict[str, int] = {}
+        self._counts = Echoes()
         self._wake = wake
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -141,7 +142,7 @@ class QueueEchoes:
         """Notifications on `queues` are about to be committed (any thread)."""
         with self._lock:
             for queue in queues:
-                self._pending[queue] = self._pending.get(queue, 0) + 1
+                self._counts.expect(queue)
 
     def sent(self, queues: Sequence[str]) -> None:
         """They were committed: wake this process's waiters (any thread)."""
@@ -151,11 +152,7 @@ class QueueEchoes:
         """The transaction failed, nothing was announced (any thread)."""
         with self._lock:
             for queue in queues:
-                n = self._pending.get(queue, 0)
-                if n > 1:
-                    self._pending[queue] = n - 1
-                elif n == 1:
-                    del self._pending[queue]
+                self._counts.cancel(queue)
         self._wake_all(queues)
 
     def _wake_all(self, queues: Sequence[str]) -> None:
@@ -169,18 +166,11 @@ class QueueEchoes:
     def heard(self, queue: str) -> bool:
         """True if a notification heard on `queue` is an echo (and count it heard)."""
         with self._lock:
-            n = self._pending.get(queue, 0)
-            if n <= 0:
-                return False
-            if n == 1:
-                del self._pending[queue]
-            else:
-                self._pending[queue] = n - 1
-            return True
+            return self._counts.heard(queue)
 
     def clear(self) -> None:
         with self._lock:
-            self._pending.clear()
+            self._counts.clear()
 
 
 class Notifier:
