@@ -16,6 +16,7 @@ import asyncio
 import time
 
 import psycopg
+import psycopg_pool
 import pytest
 
 from tether.stores import NewMessage, NewRun
@@ -195,3 +196,26 @@ async def test_a_transaction_failing_at_its_commit_gives_its_echo_back(
     await asyncio.sleep(0)
     assert woken == ["q"]
     assert await pg_backend.stores.workflow.dequeue("q", owner="w", lease_seconds=5, limit=1) == []
+
+
+async def test_reads_and_wake_ups_go_on_when_every_lane_connection_is_busy(
+    pg_backend: PostgresBackend,
+) -> None:
+    # A burst (a hundred messages sent at once) can hold every connection of the event
+    # loop's lanes: waiting past their short checkout is no outage. What would have
+    # taken a lane takes a thread's connection instead, and answers.
+    store = pg_backend.stores.workflow
+    await store.create_run(_new("r1"))
+    pool = pg_backend._commits.pool
+    held = []
+    try:
+        while True:
+            try:
+                held.append(await pool.getconn(timeout=0.5))
+            except psycopg_pool.PoolTimeout:
+                break
+        run = await store.get_run("r1")  # a lane's read: its checkout times out
+        assert run is not None and run.run_id == "r1"
+    finally:
+        for conn in held:
+            await pool.putconn(conn)

@@ -203,6 +203,11 @@ class StoreCalls:
                 return await _ring.send(conn, ring)
         except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
             return None
+        except psycopg_pool.PoolTimeout:
+            # Every connection of the lane busy (a burst of messages): not sent, so the
+            # ordinary path takes it, as a one-round-trip commit does. A store that is
+            # down fails there too.
+            return None
         except BaseException as exc:
             _raise_wrapped(exc)
 
@@ -219,5 +224,8 @@ class StoreCalls:
         try:
             async with lane.connection(timeout=FAST_CHECKOUT) as conn:
                 return await (await conn.execute(sql, params)).fetchall()
+        except psycopg_pool.PoolTimeout:
+            pass  # the lanes' pool is exhausted (a burst): a thread's connection reads it
         except BaseException as exc:
             _raise_wrapped(exc)
+        return await self._sql(lambda c: c.execute(sql, params).fetchall())
