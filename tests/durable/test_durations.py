@@ -128,6 +128,10 @@ async def test_backend_timeouts(tmp_path: Path) -> None:
     with pytest.raises(tether.ConfigurationError, match=r"connect_timeout.*infinite"):
         async with tether.open_backend("postgresql://localhost/x", connect_timeout=INF):
             pass
+    for bad in (NAN, 0.0, -1.0):
+        with pytest.raises(tether.ConfigurationError, match=r"checkout_timeout"):
+            async with tether.open_backend("postgresql://localhost/x", checkout_timeout=bad):
+                pass
 
 
 def test_retry_after_header_that_is_not_finite_is_ignored() -> None:

@@ -175,3 +175,69 @@ async def test_a_wait_whose_timeout_passes_in_an_outage_says_the_store_is_unavai
                 break
             except tether.errors.StoreUnavailableError:
                 assert asyncio.get_running_loop().time() < deadline, "never reachable again"
+
+
+async def _write(chunk: bytes) -> None:
+    tether.durable.step_stream("out").write(chunk)
+
+
+@waiting.workflow(name="written_around_a_hook")
+async def written_around_a_hook(ctx: tether.WorkflowContext, token: str) -> int:
+    await ctx.step(_write, b"before", name="before")
+    await ctx.create_hook(token=token)
+    await ctx.step(_write, b"after", name="after")
+    return 2
+
+
+async def until_reachable(backend: tether.Backend, run_id: str) -> None:
+    """Wait until `backend` answers again after an outage (its pools reconnected)."""
+    for _ in range(300):
+        try:
+            await backend.stores.workflow.get_run(run_id)
+            return
+        except tether.errors.StoreUnavailableError:
+            await asyncio.sleep(0.1)
+    raise AssertionError("the store never became reachable again")
+
+
+@pytest.mark.postgres
+async def test_a_stream_follower_follows_through_an_outage(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    # The follower reads through the proxy, the worker directly: the run goes on while
+    # the follower's store is cut off, and the follower must neither fail nor end early
+    # (it raised the outage, or ended silently when a look at its run's status failed).
+    # Its store calls give up after 0.5 s (`checkout_timeout`), as they would after the
+    # default 30 s in a longer outage.
+    token = f"outage-follow-{pg_namespace}"
+    async with (
+        tether.open_backend(pg_url, namespace=pg_namespace) as direct,
+        tether.Worker(direct, waiting, poll_interval=0.05),
+        tether.open_backend(
+            proxy.url(pg_url), namespace=pg_namespace, checkout_timeout=0.5
+        ) as behind,
+    ):
+        handle = await tether.Client(behind, registry=waiting).start(written_around_a_hook, token)
+        seen: list[bytes] = []
+
+        async def follow() -> None:
+            async for chunk in handle.stream("out").follow(status_interval=0.2):
+                seen.append(chunk.data)
+
+        follower = asyncio.create_task(follow())
+        for _ in range(200):
+            if seen:
+                break
+            await asyncio.sleep(0.05)
+        assert seen == [b"before"]
+        proxy.cut()
+        await asyncio.sleep(2.5)  # several status looks and reads fail meanwhile
+        assert not follower.done(), follower
+        proxy.restore()
+        # Reachable again, the run still parked: the follower goes on waiting.
+        await until_reachable(behind, handle.run_id)
+        await asyncio.sleep(0.5)
+        assert not follower.done(), follower
+        await tether.Client(direct, registry=waiting).resume_hook(token, None)
+        await asyncio.wait_for(follower, 30)
+        assert seen == [b"before", b"after"]

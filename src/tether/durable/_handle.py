@@ -6,7 +6,6 @@ Also the look-up of whether live workers serve a run's versions, which `Client` 
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,10 +33,9 @@ from ..stores import (
     successor_run_id,
 )
 from ._generations import is_dev_generation
+from ._outage import Outage
 from ._run_reads import HookView, RunInput, run_hooks, run_input, run_output
 from ._streams import RunStream
-
-log = logging.getLogger("tether.durable")
 
 __all__ = ["DEFAULT_STREAM", "LIVE_WORKER_SECONDS", "RunHandle", "RunInfo", "StepView"]
 
@@ -209,7 +207,7 @@ class RunHandle:
         deadline = None if timeout is None else time.monotonic() + timeout
         next_check = time.monotonic() + 1.0
         current = self.run_id
-        pause = 0.0
+        outage = Outage(f"waiting for run {current}")
         while True:
             remaining = 1.0 if deadline is None else max(0.0, deadline - time.monotonic())
             try:
@@ -230,12 +228,9 @@ class RunHandle:
                 # outlives: the wait goes on through it, within the caller's timeout.
                 if deadline is not None and time.monotonic() >= deadline:
                     raise
-                if not pause:
-                    log.warning("waiting for run %s: the store is unavailable: %s", current, exc)
-                pause = min(max(pause * 2, 0.05), 1.0)
-                await asyncio.sleep(pause if deadline is None else min(pause, remaining))
+                await outage.pause(exc, at_most=None if deadline is None else remaining)
                 continue
-            pause = 0.0
+            outage.over()
             if run is None:
                 raise NotFoundError(f"run {current!r} does not exist")
             if run.status in TERMINAL_RUN_STATUSES:

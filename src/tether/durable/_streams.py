@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from ..errors import NotFoundError
+from ..errors import NotFoundError, StoreUnavailableError
 from ..stores import TERMINAL_RUN_STATUSES, StreamChunk, WorkflowStore, chain_of
+from ._outage import Outage
 
 __all__ = ["DEFAULT_STATUS_INTERVAL", "RunStream"]
 
@@ -108,17 +111,20 @@ class RunStream:
             known_running: The caller has just seen the chain's current run not ended:
                 the first look at its status comes after `status_interval`, not at once.
         """
-        source = self._store.follow_stream(
-            await self.chain_id(), self.name, start=start, poll_interval=poll_interval
-        )
+        # A store outage (a failover, a cut network) is waited through, as the run
+        # outlives it: the follower neither fails nor ends before the run's end.
+        outage = Outage(f"following stream {self.name!r} of run {self.run_id}", level=logging.INFO)
+        chain = await outage.retry(self.chain_id)
         # One task moves the source's chunks into a bounded queue (a slow reader holds
         # it back), another puts `_ENDED` in once the run has ended. A chunk the source
         # has at hand reaches the reader with no task or wait of its own: a burst of
         # events costs no more than one wake-up.
         queue: asyncio.Queue[StreamChunk | _Signal] = asyncio.Queue(_BUFFER)
-        pump = asyncio.ensure_future(_pump(source, queue))
+        pump = asyncio.ensure_future(self._pump(chain, start, poll_interval, queue, outage))
         ended = asyncio.ensure_future(
-            self._wait_ended(queue, status_interval, status_interval if known_running else 0.0)
+            self._wait_ended(
+                queue, status_interval, status_interval if known_running else 0.0, outage
+            )
         )
         index = start
         try:
@@ -135,28 +141,66 @@ class RunStream:
                     # The run ended: what it wrote is all there is. Read the rest, then
                     # stop (chunks the pump queued behind this are among them).
                     await _stop(pump)
-                    for chunk in await self.read_all(index):
+                    for chunk in await outage.retry(functools.partial(self.read_all, index)):
                         yield chunk
                     return
         finally:
             ended.cancel()
             await _stop(pump)
-            with contextlib.suppress(Exception):
-                await source.aclose()  # type: ignore[attr-defined]
+
+    async def _pump(
+        self,
+        chain: str,
+        start: int,
+        poll_interval: float,
+        queue: asyncio.Queue[StreamChunk | _Signal],
+        outage: Outage,
+    ) -> None:
+        index = start
+        while True:
+            source = self._store.follow_stream(
+                chain, self.name, start=index, poll_interval=poll_interval
+            )
+            try:
+                async for chunk in source:
+                    outage.over()
+                    await queue.put(chunk)
+                    index = chunk.index + 1
+            except StoreUnavailableError as exc:
+                # Followed again from the first chunk not yet queued, once reachable.
+                await outage.pause(exc)
+                continue
+            except Exception as exc:
+                await queue.put(_Failed(exc))
+                return
+            finally:
+                with contextlib.suppress(Exception):
+                    await source.aclose()  # type: ignore[attr-defined]
+            await queue.put(_CLOSED)
+            return
 
     async def _wait_ended(
-        self, queue: asyncio.Queue[StreamChunk | _Signal], interval: float, first: float
+        self,
+        queue: asyncio.Queue[StreamChunk | _Signal],
+        interval: float,
+        first: float,
+        outage: Outage,
     ) -> None:
         # Starts with a look unless the caller has just looked (`first`): a follower of a
         # run that already ended must not wait.
         next_look = time.monotonic() + first
-        with contextlib.suppress(Exception):  # a failed look ends the follower as well
+        with contextlib.suppress(Exception):  # a failed look (the run gone) ends it too
             while True:
                 delay = next_look - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
-                if await self.run_ended():
-                    break
+                try:
+                    if await self.run_ended():
+                        break
+                except StoreUnavailableError as exc:
+                    await outage.pause(exc)  # an outage says nothing of the run: look again
+                    continue
+                outage.over()
                 next_look = time.monotonic() + interval
         await queue.put(_ENDED)
 
@@ -178,16 +222,6 @@ _BUFFER = 64
 class _Failed(_Signal):
     def __init__(self, error: Exception) -> None:
         self.error = error
-
-
-async def _pump(source: AsyncIterator[StreamChunk], queue: asyncio.Queue[Any]) -> None:
-    try:
-        async for chunk in source:
-            await queue.put(chunk)
-    except Exception as exc:
-        await queue.put(_Failed(exc))
-    else:
-        await queue.put(_CLOSED)
 
 
 async def _stop(task: asyncio.Future[Any]) -> None:

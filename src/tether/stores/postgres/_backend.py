@@ -53,6 +53,8 @@ READ_POOL_SIZE = 2
 DEFAULT_NAMESPACE = "tether"
 #: Seconds to wait for the server when opening; a dead server fails fast and clearly.
 DEFAULT_CONNECT_TIMEOUT = 5.0
+#: Seconds a store call waits for a pooled connection (psycopg_pool's own default).
+DEFAULT_CHECKOUT_TIMEOUT = 30.0
 
 T = TypeVar("T")
 
@@ -108,6 +110,11 @@ class PostgresBackend:
             share one database. Default ``TETHER_POSTGRES_NAMESPACE`` or
             `DEFAULT_NAMESPACE`.
         connect_timeout: Seconds to wait for the server at `migrate()`/`connect()`.
+        checkout_timeout: Seconds a store call waits for a connection before it fails
+            with `StoreUnavailableError`: an outage shorter than this (a failover, a
+            restart) only delays the calls made during it, while the pools reconnect.
+            Waiters on runs (`RunHandle.result`, stream followers) ride out longer
+            ones. Default 30.
         hook_retention: How long a hook token released by its run's end stays reserved
             for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
             once).
@@ -124,6 +131,7 @@ class PostgresBackend:
         pool_size: int | None = None,
         namespace: str | None = None,
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        checkout_timeout: float = DEFAULT_CHECKOUT_TIMEOUT,
         hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
         env: Mapping[str, str] | None = None,
     ) -> None:
@@ -139,6 +147,9 @@ class PostgresBackend:
         )
         self.connect_timeout = check_duration(
             connect_timeout, what="connect_timeout", positive=True
+        )
+        self.checkout_timeout = check_duration(
+            checkout_timeout, what="checkout_timeout", positive=True
         )
         try:
             self._params = conninfo_to_dict(self._url)
@@ -284,6 +295,7 @@ class PostgresBackend:
             open=False,
             name=f"tether-{self.namespace}",
             check=check_idle,
+            timeout=self.checkout_timeout,
         )
         try:
             await asyncio.to_thread(pool.open, wait=True, timeout=self.connect_timeout)
@@ -305,6 +317,7 @@ class PostgresBackend:
             open=False,
             name=f"tether-{self.namespace}-commits",
             check=check_idle_async,
+            timeout=self.checkout_timeout,
         )
         notifier = Notifier(self._url, self.namespace, self._connect_kwargs())
         try:
