@@ -7,6 +7,7 @@ connections, a tmpfs fills up under SQLite, and worker processes are SIGKILLed.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -241,3 +242,22 @@ async def test_a_stream_follower_follows_through_an_outage(
         await tether.Client(direct, registry=waiting).resume_hook(token, None)
         await asyncio.wait_for(follower, 30)
         assert seen == [b"before", b"after"]
+
+
+@pytest.mark.postgres
+async def test_an_outage_is_logged_once_by_the_listener_not_once_per_try(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING, logger="tether.stores.postgres")
+    async with tether.open_backend(proxy.url(pg_url), namespace=pg_namespace) as behind:
+        proxy.cut()
+        await asyncio.sleep(2.0)  # the listener tries again and again meanwhile
+        proxy.restore()
+        for _ in range(100):
+            if any("reconnected after" in r.getMessage() for r in caplog.records):
+                break
+            await asyncio.sleep(0.1)
+        await until_reachable(behind, "any")
+    said = [r.getMessage() for r in caplog.records if r.name == "tether.stores.postgres"]
+    assert sum("cannot reconnect" in m for m in said) == 1, said
+    assert sum("reconnected after" in m for m in said) == 1, said

@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -300,6 +301,11 @@ class Notifier:
 
     async def _loop(self) -> None:
         delay = 0.05
+        # An outage is logged when the connection is lost, at its first failed
+        # reconnect and when it is over; the tries between (one every 2 s at most) at
+        # DEBUG, so a long outage does not flood the log.
+        failures = 0
+        lost_at = 0.0
         while True:
             conn = self._conn
             if conn is not None:
@@ -309,14 +315,29 @@ class Notifier:
                 except psycopg.Error as exc:
                     log.warning("postgres listener lost its connection: %s", exc)
                 self.healthy = False
+                lost_at = time.monotonic()
                 with contextlib.suppress(Exception):
                     await conn.close()
                 self._conn = None
                 self.wake_all()
             try:
                 await self._connect()
-                delay = 0.05
             except psycopg.Error as exc:
-                log.warning("postgres listener cannot reconnect (retrying): %s", exc)
+                failures += 1
+                log.log(
+                    logging.WARNING if failures == 1 else logging.DEBUG,
+                    "postgres listener cannot reconnect (retrying%s): %s",
+                    "; further tries are logged at DEBUG" if failures == 1 else "",
+                    exc,
+                )
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 2.0)
+                continue
+            if failures:
+                log.warning(
+                    "postgres listener reconnected after %.1f s (%d failed tries)",
+                    time.monotonic() - lost_at,
+                    failures,
+                )
+            failures = 0
+            delay = 0.05
