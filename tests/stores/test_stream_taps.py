@@ -187,3 +187,38 @@ async def test_the_sqlite_watch_is_told_of_other_connections_commits_only(
             assert len(looks) == 2
         finally:
             db.watch(None)
+
+
+async def test_a_sqlite_write_looks_for_other_connections_commits_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A writer that is never idle looks in each write's BEGIN (the same
+    # `data_version` read that checks its kept rows): with the idle look turned off,
+    # another connection's commit is noticed at this process's next write.
+    from tether.stores.sqlite import _db
+
+    monkeypatch.setattr(_db, "WATCH_INTERVAL", 3600.0)
+    path = tmp_path / "t.db"
+    async with tether.open_backend(f"sqlite:///{path}") as backend:
+        db = backend.stores.workflow._db
+        looks: list[float] = []
+        db.watch(lambda: looks.append(asyncio.get_running_loop().time()))
+        try:
+            await backend.stores.workflow.write_stream("r1", "out", [b"first"])
+            await asyncio.sleep(0.05)
+            assert len(looks) == 1  # the watch's first look
+            other = sqlite3.connect(path, isolation_level=None)
+            try:
+                other.execute("CREATE TABLE scratch (x)")
+            finally:
+                other.close()
+            await asyncio.sleep(0.05)
+            assert len(looks) == 1  # no idle look
+            await backend.stores.workflow.write_stream("r1", "out", [b"second"])
+            for _ in range(200):
+                if len(looks) > 1:
+                    break
+                await asyncio.sleep(0.005)
+            assert len(looks) == 2
+        finally:
+            db.watch(None)

@@ -249,8 +249,10 @@ class SqliteDatabase:
         #: only write functions (on the writer thread) touch it. See the module's
         #: docstring for why what is here is what the file holds.
         self.kept = KeptRows()
-        # `PRAGMA data_version` on the writer's connection when `kept` was last checked.
+        # `PRAGMA data_version` on the writer's connection when `kept` was last checked,
+        # and when the watcher last looked (None: it has not, or could not read it).
         self._kept_version: int | None = None
+        self._seen: int | None = None
 
     def open_connection(self) -> sqlite3.Connection:
         """A new connection to the file with tether's pragmas (used for migrations).
@@ -317,7 +319,7 @@ class SqliteDatabase:
         The writer thread asks SQLite's ``PRAGMA data_version`` on its own connection,
         which changes only when another connection commits (another process, or another
         `SqliteDatabase` on the file): the commits of this one never wake anybody. It
-        looks before every write and, while idle, every `WATCH_INTERVAL` seconds; once
+        looks at every write (in its BEGIN) and, while idle, every `WATCH_INTERVAL` seconds; once
         when the watch starts, so nothing committed before its first look is missed.
         """
         self._watch = None if callback is None else (asyncio.get_running_loop(), callback)
@@ -433,35 +435,40 @@ class SqliteDatabase:
         await asyncio.to_thread(join)
 
     # -- threads ------------------------------------------------------------------
-    def _look(self, conn: sqlite3.Connection, seen: int | None) -> int | None:
-        """Tell the watcher if another connection committed since `seen`; the version."""
+    def _look(self, version: int | None) -> None:
+        """Tell the watcher if another connection committed since the last look.
+
+        Args:
+            version: ``PRAGMA data_version`` now; None when it could not be read
+                (busy or failing: "maybe", the followers read anyway).
+        """
+        seen, self._seen = self._seen, version
         watch = self._watch
         if watch is None:
-            return None
-        try:
-            version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-        except sqlite3.Error:
-            version = None  # busy or failing: say "maybe", the followers read anyway
+            return
         if seen is None or version != seen:
             loop, callback = watch
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(callback)
-        return version
 
     def _write_loop(self, conn: sqlite3.Connection) -> None:
-        seen: int | None = None
         try:
             while True:
                 if self._watch is None:
-                    seen = None
+                    self._seen = None
                     first = self._writes.get()
                 else:
                     try:
                         first = self._writes.get(timeout=WATCH_INTERVAL)
                     except queue.Empty:
                         first = _LOOK
-                seen = self._look(conn, seen)
                 if first is _LOOK:
+                    # Idle: a look of its own. A write looks in its BEGIN (`_begin`).
+                    try:
+                        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+                    except sqlite3.Error:
+                        version = None
+                    self._look(version)
                     continue
                 if first is None:
                     return
@@ -512,8 +519,10 @@ class SqliteDatabase:
         """BEGIN IMMEDIATE; forget `kept` if another connection committed since it was kept."""
         conn.execute("BEGIN IMMEDIATE")
         # Under the write lock nobody else commits until this transaction ends, and the
-        # version changes exactly when someone else committed since the last look.
+        # version changes exactly when someone else committed since the last look. The
+        # watcher's look is this one too: one statement per write, not two.
         version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        self._look(version)
         kept = self.kept
         if version != self._kept_version or len(kept) > KEPT_ROWS or kept.bytes > KEPT_BYTES:
             kept.clear()
