@@ -111,10 +111,15 @@ async def stop_app(server: uvicorn.Server, task: asyncio.Task[None]) -> None:
 
 
 async def start_served(
-    db_url: str, namespace: str | None, *, worker: bool = True, **app_options: Any
+    db_url: str,
+    namespace: str | None,
+    *,
+    worker: bool = True,
+    backend_options: dict[str, Any] | None = None,
+    **app_options: Any,
 ) -> AsyncIterator[Served]:
     options = {"namespace": namespace} if namespace else {}
-    async with tether.open_backend(db_url, **options) as backend:
+    async with tether.open_backend(db_url, **options, **(backend_options or {})) as backend:
         host = AgentHost(backend, server_app.agents)
         tokens = BearerTokens({token: p for token, p in TOKENS.values()})
         app = create_app(

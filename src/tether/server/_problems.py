@@ -24,6 +24,8 @@ from ..errors import (
 __all__ = ["ApiProblem", "problem_of", "problem_response"]
 
 PROBLEM_TYPE = "https://tether.dev/problems/"
+#: The ``Retry-After`` of a 503 (the store unavailable).
+RETRY_AFTER_SECONDS = 1
 
 
 class ApiProblem(Exception):
@@ -73,6 +75,9 @@ def problem_response(problem: ApiProblem, headers: dict[str, str] | None = None)
     all_headers = dict(headers or {})
     if problem.status == 401:
         all_headers.setdefault("WWW-Authenticate", 'Bearer realm="tether"')
+    if problem.status == 503:
+        # An outage (a failover, a restart): the request may go through in a moment.
+        all_headers.setdefault("Retry-After", str(RETRY_AFTER_SECONDS))
     return Response(
         orjson.dumps(body),
         status_code=problem.status,
