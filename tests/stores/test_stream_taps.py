@@ -11,6 +11,7 @@ appends arrive within milliseconds, not a poll interval.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -156,37 +157,52 @@ async def test_sqlite_followers_see_another_process_append_at_once(tmp_path: Pat
             await source.aclose()  # type: ignore[attr-defined]
 
 
-async def test_the_sqlite_watch_is_told_of_other_connections_commits_only(
-    tmp_path: Path,
-) -> None:
-    path = tmp_path / "t.db"
+@contextlib.asynccontextmanager
+async def _watched(path: Path) -> AsyncIterator[tuple[Any, list[float]]]:
+    """A SQLite backend on `path` whose writer's watch records each call."""
     async with tether.open_backend(f"sqlite:///{path}") as backend:
         db = backend.stores.workflow._db
         looks: list[float] = []
         db.watch(lambda: looks.append(asyncio.get_running_loop().time()))
         try:
-            await asyncio.sleep(0.05)
-            assert len(looks) == 1  # the first look says "maybe": followers read once
-            for i in range(20):  # this database's own commits wake nobody
-                await backend.stores.workflow.write_stream("r1", "out", [b"%d" % i])
-            await asyncio.sleep(0.05)
-            assert len(looks) == 1
-            other = sqlite3.connect(path, isolation_level=None)
-            try:
-                other.execute("BEGIN IMMEDIATE")  # one commit
-                other.execute("CREATE TABLE scratch (x)")
-                other.execute("INSERT INTO scratch VALUES (1)")
-                other.execute("COMMIT")
-            finally:
-                other.close()
-            for _ in range(200):
-                if len(looks) > 1:
-                    break
-                await asyncio.sleep(0.005)
-            await asyncio.sleep(0.05)
-            assert len(looks) == 2
+            yield backend, looks
         finally:
             db.watch(None)
+
+
+def _commit_elsewhere(path: Path) -> None:
+    """One commit on another connection to the file."""
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("CREATE TABLE scratch (x)")
+        other.execute("INSERT INTO scratch VALUES (1)")
+        other.execute("COMMIT")
+    finally:
+        other.close()
+
+
+async def _until_more_than(looks: list[float], n: int) -> None:
+    for _ in range(200):
+        if len(looks) > n:
+            return
+        await asyncio.sleep(0.005)
+
+
+async def test_the_sqlite_watch_is_told_of_other_connections_commits_only(
+    tmp_path: Path,
+) -> None:
+    async with _watched(tmp_path / "t.db") as (backend, looks):
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1  # the first look says "maybe": followers read once
+        for i in range(20):  # this database's own commits wake nobody
+            await backend.stores.workflow.write_stream("r1", "out", [b"%d" % i])
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1
+        _commit_elsewhere(tmp_path / "t.db")
+        await _until_more_than(looks, 1)
+        await asyncio.sleep(0.05)
+        assert len(looks) == 2
 
 
 async def test_a_sqlite_write_looks_for_other_connections_commits_too(
@@ -198,27 +214,13 @@ async def test_a_sqlite_write_looks_for_other_connections_commits_too(
     from tether.stores.sqlite import _db
 
     monkeypatch.setattr(_db, "WATCH_INTERVAL", 3600.0)
-    path = tmp_path / "t.db"
-    async with tether.open_backend(f"sqlite:///{path}") as backend:
-        db = backend.stores.workflow._db
-        looks: list[float] = []
-        db.watch(lambda: looks.append(asyncio.get_running_loop().time()))
-        try:
-            await backend.stores.workflow.write_stream("r1", "out", [b"first"])
-            await asyncio.sleep(0.05)
-            assert len(looks) == 1  # the watch's first look
-            other = sqlite3.connect(path, isolation_level=None)
-            try:
-                other.execute("CREATE TABLE scratch (x)")
-            finally:
-                other.close()
-            await asyncio.sleep(0.05)
-            assert len(looks) == 1  # no idle look
-            await backend.stores.workflow.write_stream("r1", "out", [b"second"])
-            for _ in range(200):
-                if len(looks) > 1:
-                    break
-                await asyncio.sleep(0.005)
-            assert len(looks) == 2
-        finally:
-            db.watch(None)
+    async with _watched(tmp_path / "t.db") as (backend, looks):
+        await backend.stores.workflow.write_stream("r1", "out", [b"first"])
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1  # the watch's first look
+        _commit_elsewhere(tmp_path / "t.db")
+        await asyncio.sleep(0.05)
+        assert len(looks) == 1  # no idle look
+        await backend.stores.workflow.write_stream("r1", "out", [b"second"])
+        await _until_more_than(looks, 1)
+        assert len(looks) == 2
