@@ -113,6 +113,43 @@ async def test_a_follower_ends_when_the_sessions_run_is_cancelled(backend: Backe
     assert "turn.completed" in seen
 
 
+async def test_an_idle_follower_waits_on_announcements_not_on_reads(backend: Backend) -> None:
+    # Every backend announces appends to its followers: a quiet follower reads the
+    # store only as a safety net, about once a second (it read every 20 ms).
+    agent = Agent(name="ops", model=ScriptedModel(["hi", "again"]), tools=[lookup])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="f4")
+        await session.send("hello")
+        done = await session.wait_for("turn.completed")
+        store = backend.stores.workflow
+        reads = 0
+        read_stream = store.read_stream
+
+        async def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal reads
+            reads += 1
+            return await read_stream(*args, **kwargs)
+
+        store.read_stream = counted  # type: ignore[method-assign]
+        try:
+            seen: list[str] = []
+
+            async def follow() -> None:
+                async for event in session.events(done.index + 1):
+                    seen.append(event.type)
+                    if event.type == "turn.completed":
+                        return
+
+            follower = asyncio.create_task(follow())
+            await asyncio.sleep(1.5)
+            assert reads <= 3, reads  # the first read, then a safety read a second
+            await session.send("again")
+            await asyncio.wait_for(follower, 10)
+        finally:
+            del store.read_stream
+    assert "turn.started" in seen and seen[-1] == "turn.completed", seen
+
+
 # -- sends that cannot be served -------------------------------------------------------------
 
 

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Session", "session_run_id"]
 
+#: Seconds a quiet event follower waits for an announcement before it reads anyway.
+_SAFETY_POLL = 1.0
+
 
 def session_run_id(session_id: str) -> str:
     """The run id of a session's run."""
@@ -564,7 +567,10 @@ class Session:
         # The session's run id is its chain's (the chain's first run).
         stream = self.host.client.stream(self.run_id, EVENTS_STREAM, chain_id=self.run_id)
         running = info.status not in _ENDED
-        async for chunk in stream.follow(start, poll_interval=0.02, known_running=running):
+        # Every backend announces appends to its followers (a tap in this process, a
+        # notification or a look at the file from others): a read is only a safety net.
+        follow = stream.follow(start, poll_interval=_SAFETY_POLL, known_running=running)
+        async for chunk in follow:
             event = decode_event(chunk.data, chunk.index)
             yield event
             if event.type in TERMINAL_EVENTS:
