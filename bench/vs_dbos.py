@@ -52,7 +52,10 @@ Fairness:
   ``async def`` (the only kind it has) and run a ``def`` step on the worker's step
   threads. tether's callers are asyncio tasks (``Client.start`` then
   ``handle.result()``), DBOS's are threads (``DBOS.start_workflow`` then
-  ``handle.get_result()``); in both the workflow runs in the callers' process.
+  ``handle.get_result()``); in both the workflow runs in the callers' process. tether
+  is timed twice: with a ``Client`` (the run goes through the queue to the process's
+  worker) and with ``Worker.client``, which claims the run as it starts it, as DBOS
+  starts a workflow in the caller's process without its queue.
 - Default settings, except: tether ``Worker(concurrency=32)`` for throughput and
   ``concurrency=200`` for recovery (so all 200 runs can be inside the step at once;
   DBOS's executor has no limit); DBOS ``log_level="WARNING"`` (keeps its launch banner
@@ -310,21 +313,33 @@ def dbos_per_step(spec: Spec) -> dict[str, list[float]]:
 
 
 async def tether_throughput(spec: Spec) -> dict[str, float]:
-    """1-step workflows per second with 1 and with 32 concurrent callers."""
-    async with open_tether(spec) as backend, tether.Worker(backend, registry, concurrency=32):
-        client = tether.Client(backend)
+    """1-step workflows per second with 1 and with 32 concurrent callers.
 
-        async def burst(callers: int, total: int) -> float:
-            async def caller(k: int) -> None:
-                for _ in range(k):
-                    await (await client.start(tether_steps, 1)).result(timeout=600)
+    Twice: with a `Client` (the run goes through the queue to the worker of this
+    process) and with `Worker.client` (the worker claims the run as it starts it, as
+    DBOS runs a workflow it starts in the caller's process); keys ``"1"``, ``"32"``
+    and ``"eager 1"``, ``"eager 32"``.
+    """
+    async with (
+        open_tether(spec) as backend,
+        tether.Worker(backend, registry, concurrency=32) as worker,
+    ):
+        out: dict[str, float] = {}
+        for prefix, client in (("", tether.Client(backend)), ("eager ", worker.client)):
 
-            started = time.perf_counter()
-            await asyncio.gather(*(caller(total // callers) for _ in range(callers)))
-            return total // callers * callers / (time.perf_counter() - started)
+            async def burst(callers: int, total: int, client: tether.Client = client) -> float:
+                async def caller(k: int) -> None:
+                    for _ in range(k):
+                        await (await client.start(tether_steps, 1)).result(timeout=600)
 
-        await burst(1, 20)  # warm-up
-        return {str(callers): await burst(callers, spec["runs"]) for callers in (1, 32)}
+                started = time.perf_counter()
+                await asyncio.gather(*(caller(total // callers) for _ in range(callers)))
+                return total // callers * callers / (time.perf_counter() - started)
+
+            await burst(1, 20)  # warm-up
+            for callers in (1, 32):
+                out[f"{prefix}{callers}"] = await burst(callers, spec["runs"])
+        return out
 
 
 def dbos_throughput(spec: Spec) -> dict[str, float]:
@@ -624,15 +639,20 @@ def report_throughput(stores: Stores, backend: str, args: argparse.Namespace, db
             spec = stores.spec(system, backend, "throughput")
             for callers, rate in child({**spec, "runs": args.throughput_runs}).items():
                 rates[system].setdefault(callers, []).append(rate)
-    for system in systems(dbos):
-        label = "tether" if system == "tether" else "DBOS"
+    rows = [("tether", "tether", ""), ("tether", "tether (Worker.client, eager)", "eager ")]
+    if dbos:
+        rows.append(("dbos", "DBOS", ""))
+    for system, label, prefix in rows:
         print(
-            f"    {label:8s} 1 caller {med(rates[system]['1']):6.0f}/s   "
-            f"32 callers {med(rates[system]['32']):6.0f}/s"
+            f"    {label:8s} 1 caller {med(rates[system][prefix + '1']):6.0f}/s   "
+            f"32 callers {med(rates[system][prefix + '32']):6.0f}/s"
         )
     if dbos:
-        one, many = (med(rates["tether"][c]) / med(rates["dbos"][c]) for c in ("1", "32"))
-        print(f"    tether / DBOS: {one:.2f}x with 1 caller, {many:.2f}x with 32", flush=True)
+        for label, prefix in (("tether", ""), ("tether eager", "eager ")):
+            one, many = (
+                med(rates["tether"][prefix + c]) / med(rates["dbos"][c]) for c in ("1", "32")
+            )
+            print(f"    {label} / DBOS: {one:.2f}x with 1 caller, {many:.2f}x with 32", flush=True)
 
 
 def report_recovery(stores: Stores, backend: str, args: argparse.Namespace, dbos: bool) -> None:
