@@ -216,3 +216,21 @@ async def test_after_commit_is_told_once_the_writes_are_durable(backend: Backend
         assert await handle.result(timeout=20) == "ok"
         await asyncio.gather(*checks)
     assert told == [True]
+
+
+async def test_a_follower_ends_when_its_backend_is_closed(durable_backend: Backend) -> None:
+    # A closed backend is not an outage to wait through: the follower fails with a
+    # StoreError at once, never retrying (as it does while the store is unavailable).
+    # (Postgres raised the executor's RuntimeError.)
+    backend = durable_backend
+    client = tether.Client(backend)
+    await client.start(hooked, run_id="c1")
+    follower = asyncio.ensure_future(
+        client.stream("c1", "out").follow(status_interval=0.05).__anext__()
+    )
+    await asyncio.sleep(0.2)
+    assert not follower.done()
+    await backend.close()
+    with pytest.raises(tether.errors.StoreError) as raised:
+        await asyncio.wait_for(follower, 5)
+    assert not isinstance(raised.value, tether.errors.StoreUnavailableError)

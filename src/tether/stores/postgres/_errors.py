@@ -21,6 +21,8 @@ from ...errors import (
 # (disk full, too many connections), operator intervention (shutdown, cancel, restart)
 # and system errors. Anything else the server answers is a refusal of the statement.
 _UNAVAILABLE_CLASSES = ("08", "40", "53", "55", "57", "58")
+#: What a call on a closed backend raises.
+CLOSED = "the PostgreSQL backend is closed; open it again to use it"
 
 
 def _wrap(exc: BaseException) -> BaseException:
@@ -29,6 +31,9 @@ def _wrap(exc: BaseException) -> BaseException:
         # retrying it cannot succeed. The shared rules refuse such values first; this
         # covers what reaches the database some other way.
         return InvalidInputError("a value sent to PostgreSQL", None, f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, psycopg_pool.PoolClosed):
+        # Not an outage: no retry can succeed (a waiter that retried would never end).
+        return StoreError(CLOSED)
     if isinstance(exc, TetherError) or not isinstance(
         exc, psycopg.Error | psycopg_pool.PoolTimeout
     ):

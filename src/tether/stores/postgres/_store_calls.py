@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import psycopg_pool
 from psycopg import errors as pg_errors
 
+from ...errors import StoreError
 from .._records import DEFAULT_HOOK_RETENTION
 from .._writes import StoreWrite
 from . import _fast, _ring
-from ._errors import _raise_wrapped, _wrap
+from ._errors import CLOSED, _raise_wrapped, _wrap
 from ._group_commit import GroupCommits
 from ._notify import Notifier, channels
 from ._pool import CommitLane
@@ -188,7 +189,11 @@ class StoreCalls:
                 return fn(conn)
 
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, plain)
+            running = asyncio.get_running_loop().run_in_executor(self._executor, plain)
+        except RuntimeError as exc:  # the threads are shut down: the backend was closed
+            raise StoreError(CLOSED) from exc
+        try:
+            return await running
         except BaseException as exc:
             _raise_wrapped(exc)
 
