@@ -30,7 +30,7 @@ from .._records import (
     WaitRecord,
     evolve,
 )
-from ._db import KeptRows
+from ._kept_rows import KeptRows
 
 _SQL = rows.statements("?")
 
