@@ -569,8 +569,7 @@ class Session:
         running = info.status not in _ENDED
         # Every backend announces appends to its followers (a tap in this process, a
         # notification or a look at the file from others): a read is only a safety net.
-        follow = stream.follow(start, poll_interval=_SAFETY_POLL, known_running=running)
-        async for chunk in follow:
+        async for chunk in stream.follow(start, poll_interval=_SAFETY_POLL, known_running=running):
             event = decode_event(chunk.data, chunk.index)
             yield event
             if event.type in TERMINAL_EVENTS:
