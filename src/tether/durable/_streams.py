@@ -112,8 +112,12 @@ class RunStream:
                 the first look at its status comes after `status_interval`, not at once.
         """
         # A store outage (a failover, a cut network) is waited through, as the run
-        # outlives it: the follower neither fails nor ends before the run's end.
-        outage = Outage(f"following stream {self.name!r} of run {self.run_id}", level=logging.INFO)
+        # outlives it: the follower neither fails nor ends before the run's end. Reads
+        # and status looks pace (and log) their retries apart: one going through says
+        # nothing of the other.
+        what = f"following stream {self.name!r} of run {self.run_id}"
+        outage = Outage(what, level=logging.INFO)
+        looks = Outage(f"{what} (looking whether it ended)", level=logging.INFO)
         chain = await outage.retry(self.chain_id)
         # One task moves the source's chunks into a bounded queue (a slow reader holds
         # it back), another puts `_ENDED` in once the run has ended. A chunk the source
@@ -123,7 +127,7 @@ class RunStream:
         pump = asyncio.ensure_future(self._pump(chain, start, poll_interval, queue, outage))
         ended = asyncio.ensure_future(
             self._wait_ended(
-                queue, status_interval, status_interval if known_running else 0.0, outage
+                queue, status_interval, status_interval if known_running else 0.0, looks
             )
         )
         index = start

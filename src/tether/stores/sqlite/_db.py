@@ -271,8 +271,9 @@ class SqliteDatabase:
         The writer thread asks SQLite's ``PRAGMA data_version`` on its own connection,
         which changes only when another connection commits (another process, or another
         `SqliteDatabase` on the file): the commits of this one never wake anybody. It
-        looks at every write (in its BEGIN) and, while idle, every `WATCH_INTERVAL` seconds; once
-        when the watch starts, so nothing committed before its first look is missed.
+        looks at every write (in its BEGIN) and, while idle, every `WATCH_INTERVAL`
+        seconds; once when the watch starts, so nothing committed before its first look
+        is missed.
         """
         self._watch = None if callback is None else (asyncio.get_running_loop(), callback)
         if callback is not None and self._threads:
