@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import tether
-from tether.testing import FaultProxy, SmallDisk
+from tether.agent import Agent, AgentHost, tool
+from tether.testing import FaultProxy, Reply, ScriptedModel, SmallDisk, tool_call
 
 sys.path.insert(0, str(Path(__file__).parent))
 import fault_app
@@ -261,3 +262,48 @@ async def test_an_outage_is_logged_once_by_the_listener_not_once_per_try(
     said = [r.getMessage() for r in caplog.records if r.name == "tether.stores.postgres"]
     assert sum("cannot reconnect" in m for m in said) == 1, said
     assert sum("reconnected after" in m for m in said) == 1, said
+
+
+_tool_ends: list[str] = []
+
+
+@tool
+async def long_check(service: str) -> str:
+    """Check a service for a long time."""
+    try:
+        await asyncio.sleep(8)
+    except asyncio.CancelledError:
+        _tool_ends.append("cancelled")
+        raise
+    _tool_ends.append("finished")
+    return f"{service}: ok"
+
+
+@pytest.mark.postgres
+async def test_a_cancel_after_an_outage_still_stops_a_running_tool(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    # The worker reaches Postgres through the proxy: while its tool runs, the watch over
+    # the session's lanes fails to read them for the outage. It must go on watching
+    # (it died, and a cancel sent after the outage waited for the tool's end).
+    _tool_ends.clear()
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel([Reply(tool_calls=(tool_call("long_check", {"service": "db"}),)), "x"]),
+        tools=[long_check],
+    )
+    async with tether.open_backend(
+        proxy.url(pg_url), namespace=pg_namespace, checkout_timeout=0.5
+    ) as behind:
+        host = AgentHost(behind, [agent])
+        async with host.worker(poll_interval=0.05):
+            session = await host.open_session("ops", session_id="o1")
+            await session.send("check the db", principal="ada")
+            await session.wait_for("tool.call", timeout=10)
+            proxy.cut()
+            await asyncio.sleep(1.5)  # the watch's reads fail meanwhile
+            proxy.restore()
+            await until_reachable(behind, session.run_id)
+            await session.cancel_turn(principal="ada")
+            await session.wait_for("turn.cancelled", timeout=4)
+    assert _tool_ends == ["cancelled"]

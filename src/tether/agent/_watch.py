@@ -13,6 +13,7 @@ import contextlib
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from ..errors import StoreUnavailableError
 from ._cursor import TurnState
 from ._mail import Mail, MessageView
 
@@ -93,7 +94,12 @@ class Watch:
         assert turn is not None
         while True:
             await asyncio.sleep(POLL_SECONDS)
-            mail = await work.reread_mail()
+            try:
+                mail = await work.reread_mail()
+            except StoreUnavailableError:
+                # An outage: the step works on, and so does the watch (a cancel sent
+                # once the store answers again must still stop it).
+                continue
             if wants_cancel(mail, turn):
                 self.cancelled.set()
                 return
