@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -224,3 +225,64 @@ async def test_a_sqlite_write_looks_for_other_connections_commits_too(
         await backend.stores.workflow.write_stream("r1", "out", [b"second"])
         await _until_more_than(looks, 1)
         assert len(looks) == 2
+
+
+async def test_a_quiet_sqlite_watch_looks_less_often_and_fast_again_when_busy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Quiet for `WATCH_BUSY_FOR`, the writer looks every `WATCH_QUIET_INTERVAL` (it
+    # looked every 2 ms as long as anyone followed: about 2% of a core); a write of
+    # this process or another connection's commit makes it look fast again.
+    from tether.stores.sqlite import _db
+
+    monkeypatch.setattr(_db, "WATCH_BUSY_FOR", 0.3)
+    idle_looks: list[float] = []
+    look = _db.SqliteDatabase._look
+
+    def counted(self: Any, version: int | None) -> None:
+        idle_looks.append(time.monotonic())
+        look(self, version)
+
+    monkeypatch.setattr(_db.SqliteDatabase, "_look", counted)
+
+    def looks_in(seconds: float) -> int:
+        now = time.monotonic()
+        return sum(1 for t in idle_looks if t > now - seconds)
+
+    async with _watched(tmp_path / "t.db") as (backend, looks):
+        await asyncio.sleep(0.6)  # quiet past WATCH_BUSY_FOR
+        quiet = looks_in(0.25)
+        assert quiet <= 0.25 / _db.WATCH_QUIET_INTERVAL + 3, quiet
+        await backend.stores.workflow.write_stream("r1", "out", [b"mine"])
+        await asyncio.sleep(0.25)
+        busy = looks_in(0.25)
+        assert busy >= 3 * quiet, (busy, quiet)
+        await asyncio.sleep(0.6)  # quiet again
+        _commit_elsewhere(tmp_path / "t.db")
+        started = time.monotonic()
+        await _until_more_than(looks, 1)
+        assert len(looks) == 2
+        assert time.monotonic() - started < 0.5  # noticed within a quiet interval or so
+
+
+_others = tether.Registry(deployment="others")
+
+
+@_others.workflow(name="others.one")
+async def _one(ctx: tether.WorkflowContext) -> int:
+    return 1
+
+
+async def test_a_sqlite_worker_hears_another_processes_message_before_its_poll(
+    tmp_path: Path,
+) -> None:
+    # A worker waiting for messages has the writer watch for other connections'
+    # commits: a run another process (here another backend on the file) starts is
+    # taken at once, not at the worker's next poll (it waited out its poll interval:
+    # 100 ms by default, 30 s here).
+    url = f"sqlite:///{tmp_path / 't.db'}"
+    async with tether.open_backend(url) as mine, tether.open_backend(url) as theirs:
+        async with tether.Worker(mine, _others, poll_interval=30):
+            await asyncio.sleep(0.3)  # the worker waits in its poll
+            handle = await tether.Client(theirs, registry=_others).start(_one)
+            assert await handle.result(timeout=10) == 1

@@ -45,8 +45,14 @@ log = logging.getLogger("tether.stores.sqlite")
 Synchronous = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 
 _MAX_BATCH = 256
-#: Seconds between looks for other connections' commits while watched (`watch`).
+#: Seconds between looks for other connections' commits while watched (`watch`) and
+#: busy: within `WATCH_BUSY_FOR` seconds of a write of this process or of another
+#: connection's commit. Quiet longer, the writer looks every `WATCH_QUIET_INTERVAL`
+#: (a process that only follows costs a fraction of the CPU; the first commit another
+#: process makes after a quiet spell is noticed that much later, the next ones fast).
 WATCH_INTERVAL = 0.002
+WATCH_QUIET_INTERVAL = 0.02
+WATCH_BUSY_FOR = 0.25
 #: Seconds a read may hold the calling thread (the event loop) before it is run again
 #: on the reader thread instead (`SqliteDatabase.read`).
 INLINE_READ_SECONDS = 0.002
@@ -205,6 +211,8 @@ class SqliteDatabase:
         # and when the watcher last looked (None: it has not, or could not read it).
         self._kept_version: int | None = None
         self._seen: int | None = None
+        # Until when the watch looks every `WATCH_INTERVAL` (see there).
+        self._busy_until = 0.0
 
     def open_connection(self) -> sqlite3.Connection:
         """A new connection to the file with tether's pragmas (used for migrations).
@@ -272,8 +280,8 @@ class SqliteDatabase:
         which changes only when another connection commits (another process, or another
         `SqliteDatabase` on the file): the commits of this one never wake anybody. It
         looks at every write (in its BEGIN) and, while idle, every `WATCH_INTERVAL`
-        seconds; once when the watch starts, so nothing committed before its first look
-        is missed.
+        seconds (`WATCH_QUIET_INTERVAL` after a quiet spell); once when the watch starts,
+        so nothing committed before its first look is missed.
         """
         self._watch = None if callback is None else (asyncio.get_running_loop(), callback)
         if callback is not None and self._threads:
@@ -400,6 +408,7 @@ class SqliteDatabase:
         if watch is None:
             return
         if seen is None or version != seen:
+            self._busy_until = time.monotonic() + WATCH_BUSY_FOR
             loop, callback = watch
             with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
                 loop.call_soon_threadsafe(callback)
@@ -411,8 +420,10 @@ class SqliteDatabase:
                     self._seen = None
                     first = self._writes.get()
                 else:
+                    busy = time.monotonic() < self._busy_until
+                    interval = WATCH_INTERVAL if busy else max(WATCH_INTERVAL, WATCH_QUIET_INTERVAL)
                     try:
-                        first = self._writes.get(timeout=WATCH_INTERVAL)
+                        first = self._writes.get(timeout=interval)
                     except queue.Empty:
                         first = _LOOK
                 if first is _LOOK:
@@ -425,6 +436,9 @@ class SqliteDatabase:
                     continue
                 if first is None:
                     return
+                # A write of this process: another's answer to it may follow (a worker's
+                # events after a server's admission), so the watch looks fast a while.
+                self._busy_until = time.monotonic() + WATCH_BUSY_FOR
                 batch = [first]
                 stop = False
                 while len(batch) < _MAX_BATCH:

@@ -44,6 +44,7 @@ from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._db import SqliteDatabase
 from ._ends import RunEnds
+from ._others import OtherCommits
 from ._txn import _SQL, _events, _replay_log, _Txn
 from ._writes import SqliteWrites, append_stream_rows
 
@@ -100,8 +101,10 @@ class SqliteWorkflowStore:
         self._ends = RunEnds(self._ended_runs)
         self._queue_signal: dict[str, asyncio.Event] = {}
         # This process's stream appends, handed to its followers; other processes'
-        # commits are noticed by the writer thread while someone follows.
-        self._taps = StreamTaps(watching=self._watch_others)
+        # commits are noticed by the writer thread while someone follows or waits for
+        # queue messages (`OtherCommits`).
+        self._taps = StreamTaps(watching=lambda on: self._others.following(on))
+        self._others = OtherCommits(db.watch, self._taps.changed_anywhere, self._queue_signal)
         self._conversation_listeners: Callable[[str], None] | None = None
 
     def attach_conversations(self, notify: Callable[[str], None]) -> None:
@@ -138,9 +141,6 @@ class SqliteWorkflowStore:
                 for path in targets.paths:
                     self._conversation_listeners(path)
         return result
-
-    def _watch_others(self, on: bool) -> None:
-        self._db.watch(self._taps.changed_anywhere if on else None)
 
     def _notify(self, queues: Iterable[str] = (), *, finished: Iterable[RunRecord] = ()) -> None:
         for q in queues:
@@ -476,7 +476,11 @@ class SqliteWorkflowStore:
 
     async def wait_for_messages(self, queue: str, timeout: float) -> None:
         event = self._queue_signal.setdefault(queue, asyncio.Event())
-        await wait_event(event, timeout)
+        self._others.wait_started()
+        try:
+            await wait_event(event, timeout)
+        finally:
+            self._others.wait_ended()
         event.clear()
 
     # -- workers ----------------------------------------------------------------------------
