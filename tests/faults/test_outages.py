@@ -7,6 +7,7 @@ connections, a tmpfs fills up under SQLite, and worker processes are SIGKILLed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 from collections.abc import AsyncIterator
@@ -134,14 +135,20 @@ async def double(ctx: tether.WorkflowContext, x: int) -> int:
     return x * 2
 
 
+@contextlib.asynccontextmanager
+async def _doubling_behind(url: str, namespace: str) -> AsyncIterator[tether.RunHandle]:
+    """A `double(21)` run started through a backend on `url` (the proxy), kept open."""
+    async with tether.open_backend(url, namespace=namespace) as behind:
+        yield await tether.Client(behind, registry=waiting).start(double, 21)
+
+
 @pytest.mark.postgres
 async def test_a_caller_waiting_for_a_result_waits_through_an_outage(
     pg_url: str, pg_namespace: str, proxy: FaultProxy
 ) -> None:
     # The caller reaches Postgres through the proxy; the worker that runs the run only
     # after the outage connects directly. The wait outlives the outage, as the run does.
-    async with tether.open_backend(proxy.url(pg_url), namespace=pg_namespace) as behind:
-        handle = await tether.Client(behind, registry=waiting).start(double, 21)
+    async with _doubling_behind(proxy.url(pg_url), pg_namespace) as handle:
         result = asyncio.create_task(handle.result(timeout=60))
         await asyncio.sleep(0.3)
         proxy.cut()
@@ -159,8 +166,7 @@ async def test_a_caller_waiting_for_a_result_waits_through_an_outage(
 async def test_a_wait_whose_timeout_passes_in_an_outage_says_the_store_is_unavailable(
     pg_url: str, pg_namespace: str, proxy: FaultProxy
 ) -> None:
-    async with tether.open_backend(proxy.url(pg_url), namespace=pg_namespace) as behind:
-        handle = await tether.Client(behind, registry=waiting).start(double, 21)
+    async with _doubling_behind(proxy.url(pg_url), pg_namespace) as handle:
         proxy.cut()
         try:
             with pytest.raises(tether.errors.StoreUnavailableError):

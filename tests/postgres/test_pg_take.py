@@ -52,13 +52,21 @@ async def _take(backend: PostgresBackend, trips: PostgresRoundTrips, limit: int)
     return sorted(c.run.run_id for _, c in claimed if c.run is not None)
 
 
+async def _started_elsewhere(
+    backend: PostgresBackend, other: PostgresBackend, *run_ids: str
+) -> None:
+    """Another process starts the runs; this one hears it and wakes (consuming the event)."""
+    for run_id in run_ids:
+        await other.stores.workflow.create_run(_new(run_id))
+    await _announced(backend)
+    await backend.stores.workflow.wait_for_messages("q", 5.0)  # as the worker does
+
+
 async def _drained_by_r1(
     backend: PostgresBackend, other: PostgresBackend, trips: PostgresRoundTrips
 ) -> None:
-    """Another process starts r1; this one hears it, wakes (consuming the event), takes it."""
-    await other.stores.workflow.create_run(_new("r1"))
-    await _announced(backend)
-    await backend.stores.workflow.wait_for_messages("q", 5.0)  # as the worker does
+    """Another process starts r1; this one wakes and takes it, draining the queue."""
+    await _started_elsewhere(backend, other, "r1")
     assert await _take(backend, trips, limit=4) == ["r1"]
 
 
@@ -90,12 +98,8 @@ async def test_work_announced_after_a_draining_take_is_taken_at_once(
 async def test_a_take_that_filled_its_limit_is_followed_by_another(
     pg_backend: PostgresBackend, other: PostgresBackend
 ) -> None:
-    store = pg_backend.stores.workflow
     trips = PostgresRoundTrips()
-    for run_id in ("r1", "r2"):
-        await other.stores.workflow.create_run(_new(run_id))
-    await _announced(pg_backend)
-    await store.wait_for_messages("q", 5.0)
+    await _started_elsewhere(pg_backend, other, "r1", "r2")
     first = await _take(pg_backend, trips, limit=1)
     second = await _take(pg_backend, trips, limit=1)
     assert sorted(first + second) == ["r1", "r2"]
