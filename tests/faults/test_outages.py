@@ -10,8 +10,9 @@ import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -197,6 +198,17 @@ async def written_around_a_hook(ctx: tether.WorkflowContext, token: str) -> int:
     return 2
 
 
+async def _once_accepted(call: Callable[[], Awaitable[Any]]) -> None:
+    """`await call()`, again while the store is unavailable (as a client retries a 503)."""
+    for _ in range(300):
+        try:
+            await call()
+            return
+        except tether.errors.StoreUnavailableError:
+            await asyncio.sleep(0.1)
+    raise AssertionError("the store never took the call again")
+
+
 async def until_reachable(backend: tether.Backend, run_id: str) -> None:
     """Wait until `backend` answers again after an outage (its pools reconnected)."""
     for _ in range(300):
@@ -307,9 +319,10 @@ async def test_a_cancel_after_an_outage_still_stops_a_running_tool(
             await session.send("check the db", principal="ada")
             await session.wait_for("tool.call", timeout=10)
             proxy.cut()
-            await asyncio.sleep(1.5)  # the watch's reads fail meanwhile
+            await asyncio.sleep(3.0)  # the watch's reads fail meanwhile
             proxy.restore()
-            await until_reachable(behind, session.run_id)
-            await session.cancel_turn(principal="ada")
+            # Sent once the store takes writes again (the pools reconnect in their
+            # own time; until then the cancel is refused as unavailable, and retried).
+            await _once_accepted(lambda: session.cancel_turn(principal="ada"))
             await session.wait_for("turn.cancelled", timeout=4)
     assert _tool_ends == ["cancelled"]

@@ -25,14 +25,20 @@ from _served import start_served
 pytestmark = pytest.mark.postgres
 
 
-async def _reachable(served: Any) -> None:
+async def _send_once_accepted(served: Any, text: str) -> None:
+    """POST a message, again while the server answers 503 (its pools reconnecting).
+
+    With a `client_message_id`, as a client retrying should: a 503 whose write did land
+    (its answer lost) admits nothing twice.
+    """
+    body = {"text": text, "client_message_id": f"retried-{len(text)}"}
     for _ in range(300):
-        r = await served.client().get("/v1/sessions/s1")
-        if r.status_code == 200:
+        r = await served.client().post("/v1/sessions/s1/messages", json=body)
+        if r.status_code == 202:
             return
         assert r.status_code == 503, r.text
         await asyncio.sleep(0.1)
-    raise AssertionError("the server never reached its store again")
+    raise AssertionError("the server never took a message again")
 
 
 async def test_a_store_outage_is_a_503_and_a_follower_rides_it_out(
@@ -68,8 +74,7 @@ async def test_a_store_outage_is_a_503_and_a_follower_rides_it_out(
                     assert not following.done(), following
                 finally:
                     proxy.restore()
-                await _reachable(served)
-                await served.send("s1", "after the outage")
+                await _send_once_accepted(served, "after the outage")
                 second = await asyncio.wait_for(following, 30)
                 assert [e["type"] for e in second].count("turn.completed") == 1, second
                 assert second[-1]["type"] == "turn.completed", second
