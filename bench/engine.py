@@ -11,7 +11,9 @@
    around each round, the ratio the median of the rounds'); and a step's own statements
    replayed raw on tether's schema, with no engine (`RawStepCommits`): their ratio to
    the raw commit is the floor of a step's on this schema, the step's to them the
-   engine's own cost;
+   engine's own cost; and the same statements handed to a writer thread and awaited
+   from the event loop, with a no-op sync body on a step thread for a sync step
+   (`RawStepCommits.median_handed_off`): the least any engine on an event loop pays;
 3. where a step's time goes, as CPU per step by thread (the event loop's, the SQLite
    writer's, the step threads'; Linux), beside one raw commit's own CPU: the loop's
    share bounds a step from below however fast the store;
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 import signal
 import sqlite3
 import statistics
@@ -138,7 +141,8 @@ class RawStepCommits:
     """
 
     def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(path, isolation_level=None)
+        # Used by one thread at a time: this one, or a writer thread of its own.
+        self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=FULL")
         self.run_id = "run_raw_steps"
@@ -186,10 +190,9 @@ class RawStepCommits:
             "format_version, input, started_at) VALUES (?, ?, ?, 's', 'running', 1, 1, ?, 1.0)",
             (run, new, slot + 1, step_input),
         )
-        c.execute(
-            "UPDATE tether_runs SET status = 'running', output = NULL, error = NULL, head = ?, "
-            "lease_owner = 'w', lease_epoch = 1, lease_expires_at = 2.0, updated_at = 1.0, "
-            "completed_at = NULL WHERE run_id = ?",
+        c.execute(  # its status and owner unchanged, neither is assigned (as the store does)
+            "UPDATE tether_runs SET output = NULL, error = NULL, head = ?, lease_epoch = 1, "
+            "lease_expires_at = 2.0, updated_at = 1.0, completed_at = NULL WHERE run_id = ?",
             (slot + 1, run),
         )
         c.execute("COMMIT")
@@ -204,6 +207,59 @@ class RawStepCommits:
 
     def median(self, n: int) -> float:
         return self._commits(n)
+
+    async def median_handed_off(self, n: int, *, body: bool) -> float:
+        """The same statements as an engine on an event loop must run them: the least it pays.
+
+        Each step's statements run on a writer thread of their own, awaited from the
+        loop (two hand-offs); with `body`, a no-op sync body also runs on a step thread,
+        started by the writer once the commit is done and awaited from the loop, as the
+        store starts a sync step's body (three hand-offs on the step's path). No engine,
+        no rules, no encoding: whatever any Python engine on this schema does more
+        comes on top.
+        """
+        loop = asyncio.get_running_loop()
+        jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        bodies: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+        def serve(work: queue.SimpleQueue[Any]) -> None:
+            while (job := work.get()) is not None:
+                job()
+
+        def resolve(future: asyncio.Future[None]) -> None:
+            loop.call_soon_threadsafe(future.set_result, None)
+
+        threads = [threading.Thread(target=serve, args=(q,)) for q in (jobs, bodies)]
+        for thread in threads:
+            thread.start()
+        times = []
+        try:
+            for _ in range(n):
+                t0 = time.perf_counter()
+                committed, ran = loop.create_future(), loop.create_future()
+
+                def commit(committed: asyncio.Future[None] = committed,
+                           ran: asyncio.Future[None] = ran) -> None:  # fmt: skip
+                    try:
+                        self._one()
+                    except BaseException as exc:
+                        loop.call_soon_threadsafe(committed.set_exception, exc)
+                        raise
+                    if body:
+                        bodies.put(lambda: resolve(ran))
+                    resolve(committed)
+
+                jobs.put(commit)
+                await committed
+                if body:
+                    await ran
+                times.append(time.perf_counter() - t0)
+        finally:
+            jobs.put(None)
+            bodies.put(None)
+            for thread in threads:
+                thread.join()
+        return statistics.median(times)
 
 
 async def per_step(client: tether.Client, n: int, reps: int, workflow: Any = steps) -> float:
@@ -329,7 +385,8 @@ async def main(rounds: int) -> None:
             # before and just after each round, and each round's ratio is to their mean;
             # the figures are medians over the rounds.
             samples: dict[str, list[float]] = {
-                k: [] for k in ("async", "sync", "raw steps", *yardsticks)
+                k: []
+                for k in ("async", "sync", "raw steps", "floor async", "floor sync", *yardsticks)
             }
             ratios: dict[tuple[str, str], list[float]] = {}
             whole: dict[int, list[float]] = {1: [], 10: [], 100: []}
@@ -344,6 +401,12 @@ async def main(rounds: int) -> None:
                 samples["sync"].append(sync)
                 raw_step = (raw_step + raw_steps.median(100)) / 2
                 samples["raw steps"].append(raw_step)
+                floors = {
+                    "floor async": await raw_steps.median_handed_off(100, body=False),
+                    "floor sync": await raw_steps.median_handed_off(100, body=True),
+                }
+                for k, floor_time in floors.items():
+                    samples[k].append(floor_time)
                 ratios.setdefault(("sync", "raw steps"), []).append(sync / raw_step)
                 for k, y in yardsticks.items():
                     commit = (before[k] + y.median(100)) / 2
@@ -351,6 +414,8 @@ async def main(rounds: int) -> None:
                     ratios.setdefault(("async", k), []).append(step / commit)
                     ratios.setdefault(("sync", k), []).append(sync / commit)
                     ratios.setdefault(("raw steps", k), []).append(raw_step / commit)
+                    for f, floor_time in floors.items():
+                        ratios.setdefault((f, k), []).append(floor_time / commit)
             med = {k: statistics.median(v) for k, v in samples.items()}
             print(f"{rounds} rounds; medians:")
             print(
@@ -376,6 +441,14 @@ async def main(rounds: int) -> None:
                 f" us = {floor:.2f} x a steady raw commit; the sync step = "
                 f"{statistics.median(ratios['sync', 'raw steps']):.2f} x that"
             )
+            # The least an engine on an event loop pays on this schema: the statements
+            # plus the thread hand-offs on a step's path, nothing else.
+            for key, label in (("floor async", "an async"), ("floor sync", "a sync (def)")):
+                print(
+                    f"  the same, handed off as {label} step's must be (no engine): "
+                    f"{med[key] * 1e6:6.1f} us = "
+                    f"{statistics.median(ratios[key, 'steady']):.2f} x a steady raw commit"
+                )
             # Where a step's time goes, as CPU: what the event loop's thread spends per
             # step, with no store work in it, bounds the step from below however fast
             # the commit; the writer's share is the store's statements, the rules and

@@ -33,6 +33,17 @@ from .._records import (
 from ._kept_rows import KeptRows
 
 _SQL = rows.statements("?")
+# A run's update that leaves its status and owner as they were assigns neither: SQLite
+# rewrites an index's entry whenever a column of it is assigned, same value or not,
+# and each commit of a step would dirty a page of `tether_runs_by_status` and one of
+# `tether_runs_by_owner` (two of a step commit's seven pages in the WAL).
+_INDEXED = ("status", "lease_owner")
+_LEAN_COLS = tuple(i for i, c in enumerate(rows.RUN_UPDATE_COLS) if c not in _INDEXED)
+_LEAN_RUN_UPDATE = (
+    "UPDATE tether_runs SET "
+    f"{rows.assignments(tuple(rows.RUN_UPDATE_COLS[i] for i in _LEAN_COLS), '?')} "
+    "WHERE run_id = ?"
+)
 
 
 def _held(record: RunRecord | StepRecord) -> int:
@@ -99,7 +110,16 @@ class _Txn:
         self._kept.put(("hookless", r.run_id), True)  # a hook is made by a later commit
 
     def update_run(self, r: RunRecord) -> None:
-        self.c.execute(_SQL.update_run, rows.run_update_values(r))
+        values = rows.run_update_values(r)
+        # Every rule reads a run (`get_run`) before it writes it: `before` is its row.
+        before = self._runs.get(r.run_id)
+        if before is not None and (before.status, before.lease_owner) == (
+            r.status,
+            r.lease_owner,
+        ):
+            self.c.execute(_LEAN_RUN_UPDATE, (*(values[i] for i in _LEAN_COLS), r.run_id))
+        else:
+            self.c.execute(_SQL.update_run, values)
         self._runs[r.run_id] = r
         self._keep_run(r)
         if r.status in TERMINAL_RUN_STATUSES:
