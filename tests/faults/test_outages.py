@@ -326,3 +326,39 @@ async def test_a_cancel_after_an_outage_still_stops_a_running_tool(
             await _once_accepted(lambda: session.cancel_turn(principal="ada"))
             await session.wait_for("turn.cancelled", timeout=4)
     assert _tool_ends == ["cancelled"]
+
+
+@pytest.mark.postgres
+async def test_a_session_follower_seeing_the_end_in_an_outage_ends_with_the_run(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    # After a terminal event the follower looks whether the session was opened again
+    # (a reset follows on the same stream). That look, made in an outage, raised the
+    # outage to the follower of a session that was over; it must end as the run ends.
+    agent = Agent(name="brief", model=ScriptedModel(["hi"]))
+    async with (
+        tether.open_backend(pg_url, namespace=pg_namespace) as direct,
+        tether.open_backend(
+            proxy.url(pg_url), namespace=pg_namespace, checkout_timeout=0.5
+        ) as behind,
+    ):
+        served = AgentHost(direct, [agent])
+        async with served.worker(poll_interval=0.05):
+            session = await served.open_session("brief", session_id="b1")
+            await session.send("hello")
+            await session.wait_for("turn.completed", timeout=10)
+            await session.close()
+            await session.wait_for("session.closed", timeout=10)
+            following = AgentHost(behind, [agent]).session("brief", "b1")
+            events = following.events()
+            seen = [(await anext(events)).type]
+            while seen[-1] != "session.closed":
+                seen.append((await anext(events)).type)
+            proxy.cut()  # the follower holds the terminal event; its next look fails
+            rest = asyncio.ensure_future(anext(events))
+            await asyncio.sleep(1.5)
+            assert not rest.done() or isinstance(rest.exception(), StopAsyncIteration), rest
+            proxy.restore()
+            with pytest.raises(StopAsyncIteration):
+                await asyncio.wait_for(rest, 30)
+    assert seen[0] == "session.started" and "turn.completed" in seen

@@ -19,6 +19,7 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
+    StoreUnavailableError,
 )
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
@@ -575,7 +576,12 @@ class Session:
             if event.type in TERMINAL_EVENTS:
                 # Over, unless the id was opened again since (a reset, whose run starts
                 # after the ending one: its events follow).
-                current, _ = await self._current()
+                try:
+                    current, _ = await self._current()
+                except StoreUnavailableError:
+                    # No one can tell now: follow on. The stream ends by itself once
+                    # the chain's run has ended, and it rides out the outage meanwhile.
+                    continue
                 if current.status in _ENDED or current.created_at.timestamp() <= event.meta.at:
                     return
 
