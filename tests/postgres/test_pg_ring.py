@@ -29,15 +29,28 @@ from tether.testing import PostgresRoundTrips, ScriptedModel, WatchedCall
 pytestmark = pytest.mark.postgres
 
 RING = "SELECT * FROM tether_ring_claim"
+#: A parked session, the counter of its admissions' trips, and the worker serving it.
+Parked = tuple[Session, PostgresRoundTrips, tether.Worker]
 WAKE = "SELECT * FROM tether_ring_wake"
 
 
-async def _parked(pg_backend: PostgresBackend, session: Session) -> None:
-    """Wait until the session's run has parked on its inbox with its lease given back."""
+async def _parked(pg_backend: PostgresBackend, session: Session, worker: tether.Worker) -> None:
+    """Wait until the session's run has parked on its inbox with its lease given back,
+    and its worker holds the parked run (what the one statement claims from).
+
+    The park is visible to other connections a moment before the worker's activation
+    goes on from its commit and keeps the run: a send in between is (rightly) left to
+    the rules, which a loaded machine made happen in a test that expects the ring.
+    """
     store = pg_backend.stores.workflow
     for _ in range(1000):
         run = await store.get_run(session.run_id)
-        if run is not None and run.lease_owner is None and await store.list_hooks(run.run_id):
+        if (
+            run is not None
+            and run.lease_owner is None
+            and await store.list_hooks(run.run_id)
+            and session.run_id in (worker._parked.known() or {})
+        ):
             return
         await asyncio.sleep(0.01)
     raise AssertionError("the session never parked")
@@ -54,29 +67,29 @@ def _paths(calls: list[WatchedCall]) -> list[str]:
 
 
 @pytest.fixture
-async def parked(pg_backend: PostgresBackend) -> AsyncIterator[tuple[Session, PostgresRoundTrips]]:
+async def parked(pg_backend: PostgresBackend) -> AsyncIterator[Parked]:
     """A parked session on a running worker, and a counter of its admissions' trips."""
     agent = Agent(name="a", model=ScriptedModel(lambda request: "ok"))
     host = AgentHost(pg_backend, [agent], deployment="d")
     trips = PostgresRoundTrips()
     trips.watch(pg_backend.stores.workflow, "resume_hook_and_claim")
-    async with host.worker(poll_interval=0.01):
+    async with host.worker(poll_interval=0.01) as worker:
         session = await host.open_session("a", session_id="s1")
-        await _parked(pg_backend, session)
-        yield session, trips
+        await _parked(pg_backend, session, worker)
+        yield session, trips, worker
 
 
 async def test_messages_to_a_parked_session_are_one_statement_each(
-    pg_backend: PostgresBackend, parked: tuple[Session, PostgresRoundTrips]
+    pg_backend: PostgresBackend, parked: Parked
 ) -> None:
-    session, trips = parked
+    session, trips, worker = parked
     with trips.counting():
         # The first send reads the session (not fenced); the next one is fenced by the
         # run it read.
         for text in ("one", "two"):
             await session.send(text)
             await session.wait_for("turn.completed", timeout=30)
-            await _parked(pg_backend, session)
+            await _parked(pg_backend, session, worker)
     turns = [e for e in await session.read_events() if e.type == "turn.completed"]
     assert len(turns) == 2
     calls = trips.calls_of("resume_hook_and_claim")
@@ -89,15 +102,15 @@ async def test_messages_to_a_parked_session_are_one_statement_each(
 
 
 async def test_a_copy_the_row_moved_away_from_is_left_to_the_rules(
-    pg_backend: PostgresBackend, pg_url: str, parked: tuple[Session, PostgresRoundTrips]
+    pg_backend: PostgresBackend, pg_url: str, parked: Parked
 ) -> None:
     """Another writer changed the parked run's row (here: its lease epoch, as a claim
     given back would): the worker's copy is out of date, and claiming from it would
     write its stale epoch back. The function refuses it; the rules claim the row."""
-    session, trips = parked
+    session, trips, worker = parked
     await session.send("one")
     await session.wait_for("turn.completed", timeout=30)
-    await _parked(pg_backend, session)
+    await _parked(pg_backend, session, worker)
     store = pg_backend.stores.workflow
     before = await store.get_run(session.run_id)
     assert before is not None
@@ -119,13 +132,13 @@ async def test_a_copy_the_row_moved_away_from_is_left_to_the_rules(
 
 
 async def test_a_replay_and_a_refusal_are_decided_by_the_rules(
-    pg_backend: PostgresBackend, parked: tuple[Session, PostgresRoundTrips]
+    pg_backend: PostgresBackend, parked: Parked
 ) -> None:
-    session, trips = parked
+    session, trips, worker = parked
     with trips.counting():
         await session.send("hello", client_message_id="m1")
         await session.wait_for("turn.completed", timeout=30)
-        await _parked(pg_backend, session)
+        await _parked(pg_backend, session, worker)
         # The same message again (a retry after a timeout, say): admitted once.
         await session.send("hello", client_message_id="m1")
     lane = make_session_key("a", "s1")
