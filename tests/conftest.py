@@ -64,13 +64,6 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
         yield opened
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def durable_backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    """Each backend whose store lives outside the process (closing it really closes)."""
-    async for opened in _open_each(request, tmp_path):
-        yield opened
-
-
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def encrypted(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
     """Each backend with encryption on (`ENCRYPTION_KEYS`)."""

@@ -22,6 +22,7 @@ from tether.stores import (
     StreamIdentity,
     SubmissionInput,
 )
+from tether.stores.memory import MemoryBackend
 
 registry = tether.Registry(deployment="scope")
 seen: list[object] = []
@@ -218,11 +219,10 @@ async def test_after_commit_is_told_once_the_writes_are_durable(backend: Backend
     assert told == [True]
 
 
-async def test_a_follower_ends_when_its_backend_is_closed(durable_backend: Backend) -> None:
+async def test_a_follower_ends_when_its_backend_is_closed(backend: Backend) -> None:
     # A closed backend is not an outage to wait through: the follower fails with a
     # StoreError at once, never retrying (as it does while the store is unavailable).
-    # (Postgres raised the executor's RuntimeError.)
-    backend = durable_backend
+    # (Postgres raised the executor's RuntimeError; a memory follower waited forever.)
     client = tether.Client(backend)
     await client.start(hooked, run_id="c1")
     follower = asyncio.ensure_future(
@@ -234,3 +234,31 @@ async def test_a_follower_ends_when_its_backend_is_closed(durable_backend: Backe
     with pytest.raises(tether.errors.StoreError) as raised:
         await asyncio.wait_for(follower, 5)
     assert not isinstance(raised.value, tether.errors.StoreUnavailableError)
+
+
+async def test_a_closed_memory_backend_refuses_calls_and_keeps_its_data() -> None:
+    # It lives in the process: connecting again finds everything. While closed it
+    # behaves as a durable backend does: every store refuses, and a wait ends.
+    backend = MemoryBackend()
+    await backend.migrate()
+    stores = await backend.connect()
+    client = tether.Client(backend)
+    await client.start(hooked, run_id="m1")
+    waiting = asyncio.ensure_future(stores.workflow.wait_run_terminal("m1", 30))
+    await asyncio.sleep(0.05)
+    await backend.close()
+    with pytest.raises(tether.errors.StoreError) as raised:
+        await asyncio.wait_for(waiting, 5)
+    assert "closed" in str(raised.value)
+    refused = (
+        stores.workflow.get_run("m1"),
+        stores.submissions.list_running_submissions(),
+        stores.conversations.get_meta("any"),
+        stores.attachments.purge("any"),
+    )
+    for call in refused:
+        with pytest.raises(tether.errors.StoreError):
+            await call
+    assert await backend.connect() is stores
+    run = await stores.workflow.get_run("m1")
+    assert run is not None and run.status in ("pending", "running")

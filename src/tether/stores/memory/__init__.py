@@ -11,6 +11,7 @@ from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
 from ._format_stamps import MemoryFormatStamps
+from ._gate import Gate
 from ._submissions import MemorySubmissionStore
 from ._workflow import MemoryWorkflowStore
 
@@ -36,6 +37,7 @@ class MemoryBackend:
         self.hook_retention = hook_retention_seconds(hook_retention)
         self.format_stamp: str | None = None
         self._stores: Stores | None = None
+        self._gate = Gate()
 
     @property
     def url(self) -> str:
@@ -84,18 +86,30 @@ class MemoryBackend:
         self._check_stamp()
         if self.format_stamp is None:
             raise FormatVersionError("the memory store is not migrated; call migrate() first")
+        gate = self._gate
+        gate.closed = False  # open again after a close: the data stayed
         if self._stores is None:
-            submissions = MemorySubmissionStore()
-            conversations = MemoryConversationStore(submissions=submissions)
-            workflow = MemoryWorkflowStore(hook_retention=self.hook_retention)
+            submissions = MemorySubmissionStore(gate=gate)
+            conversations = MemoryConversationStore(submissions=submissions, gate=gate)
+            workflow = MemoryWorkflowStore(hook_retention=self.hook_retention, gate=gate)
             workflow.attach_agent_stores(submissions, conversations)
             self._stores = Stores(
                 workflow=workflow,
                 submissions=submissions,
                 conversations=conversations,
-                attachments=MemoryAttachmentStore(),
+                attachments=MemoryAttachmentStore(gate=gate),
             )
         return self._stores
 
     async def close(self) -> None:
-        """Nothing to release."""
+        """Refuse calls until `connect` again; the data stays, in this process.
+
+        As on a durable backend, a call on a closed one raises `StoreError`: a stream's
+        follower, or a wait for a run's end or for messages, still running is woken and
+        ends with it (it would wait for no one).
+        """
+        self._gate.closed = True
+        if self._stores is not None:
+            workflow = self._stores.workflow
+            assert isinstance(workflow, MemoryWorkflowStore)
+            await workflow._wake_closed()

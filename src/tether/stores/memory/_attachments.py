@@ -8,14 +8,17 @@ from .._agent_records import (
     check_same_attachment,
     verify_attachment_bytes,
 )
+from ._gate import Gate, gated
 
 __all__ = ["MemoryAttachmentStore"]
 
 
+@gated
 class MemoryAttachmentStore:
     """An `AttachmentStore` kept in this process's memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, gate: Gate | None = None) -> None:
+        self._gate = gate or Gate()
         self._items: dict[tuple[str, str], StoredAttachment] = {}
 
     async def put(

@@ -22,6 +22,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
+from ._gate import Gate, gated
 from ._submissions import MemorySubmissionStore
 
 __all__ = ["MemoryConversationStore"]
@@ -84,6 +85,7 @@ def _to_batch(batch: rules.NewBatch) -> ConversationBatch:
     )
 
 
+@gated
 class MemoryConversationStore:
     """A `ConversationStore` kept in this process's memory.
 
@@ -92,7 +94,10 @@ class MemoryConversationStore:
             one, every submission-owned append is refused.
     """
 
-    def __init__(self, *, submissions: MemorySubmissionStore | None = None) -> None:
+    def __init__(
+        self, *, submissions: MemorySubmissionStore | None = None, gate: Gate | None = None
+    ) -> None:
+        self._gate = gate or Gate()
         self._streams: dict[str, _Stream] = {}
         self._checkpoints: dict[str, FoldCheckpoint] = {}
         self._submissions = submissions

@@ -18,6 +18,7 @@ from .._agent_records import (
 )
 from .._ledger import LedgerTx
 from .._ledger_store import LedgerStore
+from ._gate import Gate
 
 __all__ = ["MemorySubmissionStore"]
 
@@ -79,11 +80,14 @@ class MemorySubmissionStore(LedgerStore):
         clock: Returns Unix seconds; tests may pass a fake one.
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.time, gate: Gate | None = None) -> None:
+        self._gate = gate or Gate()
         self._rows = _Rows(clock)
         super().__init__(write=self._run)
 
     async def _run(self, fn: Callable[[LedgerTx], T]) -> T:
+        # Every rule of the ledger, query or write, runs here.
+        self._gate.check()
         # Nothing else runs between the rule's reads and writes: it is atomic here.
         return fn(self._rows)
 

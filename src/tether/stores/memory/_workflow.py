@@ -39,6 +39,7 @@ from .._records import (
 from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
+from ._gate import Gate, gated
 from ._state import _State, _Stream, _Txn
 from ._writes import MemoryWrites
 
@@ -58,10 +59,14 @@ def _partial(claim: Claim, known: Mapping[str, int] | None) -> Claim:
     return dataclasses.replace(claim, events=events, after=after)
 
 
+@gated
 class MemoryWorkflowStore:
     """The workflow store kept in this process's memory (tests, demos, reference)."""
 
-    def __init__(self, *, hook_retention: float = DEFAULT_HOOK_RETENTION) -> None:
+    def __init__(
+        self, *, hook_retention: float = DEFAULT_HOOK_RETENTION, gate: Gate | None = None
+    ) -> None:
+        self._gate = gate or Gate()
         self._s = _State()
         self._hook_retention = hook_retention
         self._changed = asyncio.Condition()
@@ -266,6 +271,7 @@ class MemoryWorkflowStore:
         deadline = time.monotonic() + timeout
         async with self._changed:
             while True:
+                self._gate.check()  # woken by a close (`_wake_closed`), too
                 run = self._s.runs.get(run_id)
                 if run is None or run.status in TERMINAL_RUN_STATUSES:
                     return run
@@ -356,6 +362,15 @@ class MemoryWorkflowStore:
         event = self._queue_signal.setdefault(queue, asyncio.Event())
         await wait_event(event, timeout)
         event.clear()
+        self._gate.check()  # woken by a close (`_wake_closed`), too
+
+    async def _wake_closed(self) -> None:
+        """Wake every waiter and follower of a closed store: their next call raises."""
+        for event in self._queue_signal.values():
+            event.set()
+        self._taps.changed_anywhere()
+        async with self._changed:
+            self._changed.notify_all()
 
     # -- workers ----------------------------------------------------------------------
     async def clock(self) -> float:
