@@ -92,6 +92,7 @@ class MemoryConversationStore:
     Args:
         submissions: The ledger that authorizes submission-owned appends; without
             one, every submission-owned append is refused.
+        gate: Its backend's open state (`MemoryBackend.close`); default always open.
     """
 
     def __init__(

@@ -78,6 +78,7 @@ class MemorySubmissionStore(LedgerStore):
 
     Args:
         clock: Returns Unix seconds; tests may pass a fake one.
+        gate: Its backend's open state (`MemoryBackend.close`); default always open.
     """
 
     def __init__(self, *, clock: Callable[[], float] = time.time, gate: Gate | None = None) -> None:
