@@ -186,3 +186,41 @@ async def test_two_reads_at_once_both_run_on_the_event_loop(
     assert threaded == []
     await asyncio.gather(*(store._query(slow, ()) for _ in range(3)))
     assert len(threaded) == 1
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+async def test_a_loan_cancelled_as_the_pool_hands_it_a_connection_is_cancelled(
+    lane: CommitLane, turns: int
+) -> None:
+    """A cancel that lands in the loop turns a freed connection reaches a waiting loan
+    must end the loan's task, and the connection must go back to the pool.
+
+    psycopg_pool's own wait (``asyncio.wait_for`` on Python 3.11) returns the connection
+    to such a task and drops the cancel: a session's lane watch, stopped as its tool
+    call ended, then polled on forever and its turn never completed.
+    """
+    await lane.pool.resize(1, 1)
+    held = [await lane.pool.getconn(5) for _ in range(lane.pool.get_stats()["pool_size"])]
+    went_on = asyncio.Event()
+
+    async def borrow() -> None:
+        async with lane.connection(timeout=5):
+            await asyncio.sleep(0)
+            went_on.set()
+
+    for trial in range(10):
+        went_on.clear()
+        task = asyncio.ensure_future(borrow())
+        for _ in range(3):
+            await asyncio.sleep(0)  # the loan waits in the pool for a connection
+        await lane.pool.putconn(held.pop())
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert not went_on.is_set(), f"trial {trial}: the cancelled loan went on"
+        # The connection the cancelled loan was handed is back in the pool.
+        held.append(await asyncio.wait_for(lane.pool.getconn(), 5))
+    for conn in held:
+        await lane.pool.putconn(conn)

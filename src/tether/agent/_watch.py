@@ -72,6 +72,11 @@ class Watch:
         self.cancelled = asyncio.Event()
         self.steered = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+
+    def stopping(self) -> bool:
+        """Whether the step is done with the watch (it ends at its next look)."""
+        return self._stopping
 
     async def __aenter__(self) -> Watch:
         self._task = asyncio.get_running_loop().create_task(self._poll())
@@ -83,6 +88,10 @@ class Watch:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        # The flag ends the poll at its next look even if a read it was in swallowed
+        # the cancellation (the step awaits the poll's end: a poll that ran on would
+        # hold its turn forever).
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -92,7 +101,7 @@ class Watch:
         work = self._work
         turn = work.turn
         assert turn is not None
-        while True:
+        while not self.stopping():
             await asyncio.sleep(POLL_SECONDS)
             try:
                 mail = await work.reread_mail()
@@ -100,6 +109,8 @@ class Watch:
                 # An outage: the step works on, and so does the watch (a cancel sent
                 # once the store answers again must still stop it).
                 continue
+            if self.stopping():
+                return
             if wants_cancel(mail, turn):
                 self.cancelled.set()
                 return

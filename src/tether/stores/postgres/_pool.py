@@ -11,10 +11,14 @@ pipeline fails, the server skips the Parse while psycopg keeps believing it ("pr
 statement _pg3_0 does not exist" on every later use). `StoreConnection` and
 `AsyncStoreConnection` forget what they prepared whenever a pipeline fails, as psycopg
 itself does after a rolled-back transaction.
+
+Every async checkout goes through `checkout`, which never loses its caller's
+cancellation (see there).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import select
 from collections.abc import AsyncIterator, Iterator
@@ -31,7 +35,45 @@ __all__ = [
     "StoreConnection",
     "check_idle",
     "check_idle_async",
+    "checkout",
 ]
+
+#: Connections `checkout` gives back for a caller that was cancelled (kept referenced
+#: until they are back in their pool).
+_RETURNS: set[asyncio.Task[None]] = set()
+
+
+async def checkout(
+    pool: psycopg_pool.AsyncConnectionPool[Any], timeout: float | None
+) -> psycopg.AsyncConnection[Any]:
+    """`pool.getconn(timeout)`, never losing the caller's cancellation.
+
+    On Python 3.11 psycopg_pool waits for a free connection with `asyncio.wait_for`,
+    which hands the connection to a task cancelled in the loop turn it arrived and
+    drops the cancellation: the task runs on as if it had not been cancelled. A
+    session's watch over its lanes, stopped at the end of a tool call while its read
+    waited for a connection, then polled forever, and its turn never ended. Here the
+    checkout runs in a task of its own that nobody cancels, awaited through a shield:
+    a cancellation always reaches the caller, and a connection the checkout still
+    obtains goes back to the pool.
+    """
+    getting = asyncio.ensure_future(pool.getconn(timeout))
+    try:
+        return await asyncio.shield(getting)
+    except asyncio.CancelledError:
+        getting.add_done_callback(lambda done: _give_back_unused(pool, done))
+        raise
+
+
+def _give_back_unused(
+    pool: psycopg_pool.AsyncConnectionPool[Any],
+    getting: asyncio.Future[psycopg.AsyncConnection[Any]],
+) -> None:
+    if getting.cancelled() or getting.exception() is not None:
+        return
+    returning = asyncio.ensure_future(pool.putconn(getting.result()))
+    _RETURNS.add(returning)
+    returning.add_done_callback(_RETURNS.discard)
 
 
 def _forget_prepared(conn: psycopg.Connection[Any] | psycopg.AsyncConnection[Any]) -> bool:
@@ -203,7 +245,7 @@ class CommitLane:
             except psycopg.OperationalError:
                 self._kept = None
                 await self.pool.putconn(kept)  # closed: the pool replaces it
-        taken: psycopg.AsyncConnection[Any] = await self.pool.getconn(timeout)
+        taken = await checkout(self.pool, timeout)
         self._kept = taken
         return taken
 
@@ -227,7 +269,7 @@ class _Loan:
     async def __aenter__(self) -> psycopg.AsyncConnection[Any]:
         lane = self._lane
         if lane._lent or lane._closed:
-            self._conn = await lane.pool.getconn(self._timeout)
+            self._conn = await checkout(lane.pool, self._timeout)
             return self._conn
         lane._lent = self._kept = True
         try:

@@ -1,0 +1,254 @@
+"""Sessions under faults: many sessions, many messages, SIGKILLs and connection cuts.
+
+Worker processes (`session_app.py`, lease 2 s) and the client reach Postgres through a
+fault-injecting proxy. Concurrent senders open sessions and send each of them messages
+one after another (each with its own ``client_message_id``, sent again after an outage
+or a timeout), while a follower per session reads its event stream from the start.
+Meanwhile, until the last message is settled, one fault strikes every ~0.7 s: a worker
+is SIGKILLed (and another started) or every connection is cut for up to 2.5 s.
+
+At the end every admitted message must be settled ``completed`` exactly once: one
+``turn.completed`` for it in its session's stream and none for anything else, its tool
+run, the ledger's submission settled; and every follower must have seen every event of
+its session once, in order (its copy equals the stream as read back). A message that
+does not finish within the time limit fails the soak with what its session was doing.
+
+``TETHER_SESSION_SOAK_SESSIONS``, ``..._MESSAGES`` (per session), ``..._SENDERS``,
+``..._WORKERS`` and ``..._FAULTS`` (``0`` for none) change the size;
+`bench/session_soak.py` runs a bigger one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import functools
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tether
+from tether.agent import AgentHost, Session, SessionEvent
+from tether.errors import StoreUnavailableError
+from tether.testing import FaultProxy
+
+sys.path.insert(0, str(Path(__file__).parent))
+import session_app
+from fleet import Fleet
+
+pytestmark = pytest.mark.crash
+
+SESSIONS = int(os.environ.get("TETHER_SESSION_SOAK_SESSIONS", "250"))
+MESSAGES = int(os.environ.get("TETHER_SESSION_SOAK_MESSAGES", "8"))
+SENDERS = int(os.environ.get("TETHER_SESSION_SOAK_SENDERS", "32"))
+WORKERS = int(os.environ.get("TETHER_SESSION_SOAK_WORKERS", "2"))
+FAULTS = os.environ.get("TETHER_SESSION_SOAK_FAULTS", "1") != "0"
+#: How long one message may take to finish, faults included.
+MESSAGE_TIMEOUT = float(os.environ.get("TETHER_SESSION_SOAK_MESSAGE_TIMEOUT", "90"))
+ENV = {"LEASE": "2", "CONCURRENCY": "32", "POLL": "0.05", "DEAD_AFTER": "5"}
+
+
+def sid(n: int) -> str:
+    return f"soak{n:06d}"
+
+
+async def _retrying(make: Any, deadline: float) -> Any:
+    """`make()` again while the store is unreachable (an outage, a cut)."""
+    while True:
+        try:
+            return await make()
+        except (StoreUnavailableError, OSError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
+class Followed:
+    """One session's follower: every event it saw, and which messages completed."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.events: list[SessionEvent] = []
+        self.completed: collections.Counter[str] = collections.Counter()
+        self.changed = asyncio.Event()
+        self.task = asyncio.ensure_future(self._follow())
+
+    async def _follow(self) -> None:
+        start = 0
+        while True:
+            try:
+                async for event in self.session.events(start):
+                    assert event.index == start, (self.session.session_id, event.index, start)
+                    self.events.append(event)
+                    start = event.index + 1
+                    if event.type == "turn.completed":
+                        self.completed[event.data.submission_id] += 1  # type: ignore[union-attr]
+                        self.changed.set()
+                return
+            except (StoreUnavailableError, OSError):
+                # A follower resumes where it stopped: what it saw stays seen once.
+                await asyncio.sleep(0.2)
+
+    async def until_completed(self, submission_id: str, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.completed[submission_id]:
+            self.changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(submission_id)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(remaining, 1.0))
+
+
+async def _diagnosis(host: AgentHost, session_id: str) -> str:
+    try:
+        session = await host.get_session(session_id)
+        state = await session.state()
+        events = await session.read_events(-6)
+        return f"{session_id}: {state!r}; last events {[(e.index, e.type) for e in events]}"
+    except Exception as exc:  # what the session looks like is all this is for
+        return f"{session_id}: no diagnosis ({type(exc).__name__}: {exc})"
+
+
+async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
+    """Run the soak on the Postgres at `url` (in `namespace`); returns its summary."""
+    rng = random.Random(seed)
+    with FaultProxy.for_url(url) as proxy:
+        fleet = Fleet(
+            proxy.url(url),
+            log_dir,
+            env={"NAMESPACE": namespace, **ENV},
+            app=Path(session_app.__file__),
+        )
+        async with tether.open_backend(proxy.url(url), namespace=namespace, pool_size=4) as be:
+            host = AgentHost(be, session_app.agents)
+            for _ in range(WORKERS):
+                fleet.start()
+            todo: asyncio.Queue[int] = asyncio.Queue()
+            for n in range(SESSIONS):
+                todo.put_nowait(n)
+            followed: dict[str, Followed] = {}
+            sent: dict[str, list[str]] = {}
+            lost: list[str] = []
+            done = asyncio.Event()
+            started = time.monotonic()
+
+            async def one(n: int) -> None:
+                deadline = time.monotonic() + MESSAGE_TIMEOUT * MESSAGES
+                session = await _retrying(
+                    lambda: host.open_session("soak", session_id=sid(n), owner=f"t{n % 7}"),
+                    deadline,
+                )
+                follower = followed[sid(n)] = Followed(session)
+                ids = sent[sid(n)] = []
+                for m in range(MESSAGES):
+                    submission = await _retrying(
+                        functools.partial(
+                            session.send, f"{sid(n)} {m}", client_message_id=f"m{m}", principal="p"
+                        ),
+                        deadline,
+                    )
+                    ids.append(submission)
+                    try:
+                        await follower.until_completed(submission, MESSAGE_TIMEOUT)
+                    except TimeoutError:
+                        why = await _diagnosis(host, sid(n))
+                        lost.append(f"{submission} never completed; {why}")
+                        return
+
+            async def sender() -> None:
+                while not todo.empty():
+                    await one(todo.get_nowait())
+
+            async def chaos() -> collections.Counter[str]:
+                struck: collections.Counter[str] = collections.Counter()
+                while FAULTS and not done.is_set():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(done.wait(), rng.uniform(0.3, 1.1))
+                        break
+                    for _ in range(WORKERS - len(fleet.live())):
+                        fleet.start()
+                    if rng.random() < 0.5:
+                        struck["kill"] += 1
+                        fleet.kill(rng.choice(fleet.live()))
+                        fleet.start()
+                    else:
+                        struck["cut"] += 1
+                        proxy.cut()
+                        await asyncio.sleep(rng.choice([0.3, 1.0, 2.5]))
+                        proxy.restore()
+                for _ in range(WORKERS - len(fleet.live())):
+                    fleet.start()
+                return struck
+
+            try:
+                faults = asyncio.ensure_future(chaos())
+                await asyncio.gather(*(sender() for _ in range(SENDERS)))
+                done.set()
+                struck = await faults
+                elapsed = time.monotonic() - started
+                assert not lost, f"{len(lost)} messages never completed:\n" + "\n".join(lost[:10])
+                summary = await _check(host, followed, sent, log_dir)
+            finally:
+                done.set()
+                for follower in followed.values():
+                    follower.task.cancel()
+                await asyncio.gather(*(f.task for f in followed.values()), return_exceptions=True)
+                fleet.stop()
+    messages = SESSIONS * MESSAGES
+    return (
+        f"session soak (postgres): {SESSIONS} sessions x {MESSAGES} messages = {messages}, "
+        f"{SENDERS} senders, {WORKERS} workers, faults {dict(struck)}; {elapsed:.1f}s "
+        f"({messages / elapsed:.0f} messages/s); {summary}"
+    )
+
+
+def _tool_log(log_dir: Path) -> list[str]:
+    return [line for p in log_dir.glob("tools-*.log") for line in p.read_text().splitlines()]
+
+
+async def _check(
+    host: AgentHost, followed: dict[str, Followed], sent: dict[str, list[str]], log_dir: Path
+) -> str:
+    ran: set[tuple[str, int]] = set()
+    runs = 0
+    for line in _tool_log(log_dir):
+        session, n, _ = line.split()
+        ran.add((session, int(n)))
+        runs += 1
+    submissions = host.backend.stores.submissions
+    events = 0
+    for session_id, follower in followed.items():
+        ids = sent[session_id]
+        # Each message completed exactly once, and nothing else completed.
+        assert follower.completed == collections.Counter(dict.fromkeys(ids, 1)), session_id
+        for m, submission_id in enumerate(ids):
+            assert (session_id, m) in ran, f"{submission_id}: its tool never ran"
+            sub = await submissions.get_submission(submission_id)
+            assert sub is not None and sub.status == "settled", (submission_id, sub)
+            assert sub.outcome == "completed", (submission_id, sub.outcome, sub.error)
+        # The follower saw every event once, in order: its copy is the stream.
+        stream = await follower.session.read_events(0)
+        seen = [(e.index, e.type) for e in follower.events]
+        assert seen == [(e.index, e.type) for e in stream][: len(seen)], session_id
+        assert [e.index for e in stream] == list(range(len(stream))), session_id
+        events += len(follower.events)
+    messages = sum(len(ids) for ids in sent.values())
+    return (
+        f"every message completed once; {events} events followed; "
+        f"{runs - messages} tool runs repeated after a crash"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+async def test_every_admitted_message_completes_once_under_kills_and_cuts(
+    pg_url: str, pg_namespace: str, tmp_path: Path
+) -> None:
+    print("\n" + await soak(pg_url, pg_namespace, tmp_path))
