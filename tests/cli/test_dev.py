@@ -24,7 +24,7 @@ import pytest
 import tether
 from tether.agent import Agent, AgentHost, Agents, Session
 from tether.cli._snapshots import list_snapshots, mark_superseded, prune_snapshots, take_snapshot
-from tether.durable._worker import pid_is_dead
+from tether.durable._hosts import pid_is_dead
 from tether.errors import RunCancelledError, RunDormantError
 from tether.stores import Backend
 from tether.testing import ScriptedModel

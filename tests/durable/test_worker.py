@@ -177,7 +177,7 @@ async def test_a_dead_worker_here_is_gone_before_a_new_worker_shows_as_registere
     import subprocess
     import sys
 
-    from tether.durable._worker import host_identity
+    from tether.durable._hosts import host_identity
     from tether.stores import WorkerRecord
 
     store = backend.stores.workflow

@@ -47,10 +47,12 @@ from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
+from ._progress import ProgressState, SessionProgress, WaitingSubmission
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
 from ._session import Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
+from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
 
@@ -73,6 +75,7 @@ __all__ = [
     "ContextEntry",
     "EventData",
     "EventMeta",
+    "InboxSweep",
     "InputRequest",
     "InputRequested",
     "InputResolved",
@@ -82,6 +85,7 @@ __all__ = [
     "ModelSummary",
     "ParkedOn",
     "Predecessor",
+    "ProgressState",
     "RequestKind",
     "Retention",
     "Session",
@@ -93,6 +97,7 @@ __all__ = [
     "SessionInfo",
     "SessionLine",
     "SessionMoved",
+    "SessionProgress",
     "SessionStarted",
     "SessionState",
     "SessionStatus",
@@ -117,6 +122,7 @@ __all__ = [
     "TurnSteered",
     "TurnWaiting",
     "UserEntry",
+    "WaitingSubmission",
     "address_session_id",
     "approval",
     "decode_event",

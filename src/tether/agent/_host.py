@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._ids import new_ulid
+from .._validate import check_duration
 from ..durable import Client, RunInfo, Worker
 from ..errors import (
     ConfigurationError,
@@ -21,9 +22,11 @@ from ._attachments import Attachment
 from ._erasure import SessionErasure, erased_note
 from ._inbox import Inbox
 from ._labels import label_sessions, session_labels, user_labels
+from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
 from ._state import RUN_ENDINGS, SessionInfo
+from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
 
 __all__ = ["AgentHost", "address_session_id"]
 
@@ -92,13 +95,30 @@ class AgentHost:
         self.registry = self.agents.registry
         self.client = Client(backend, registry=self.registry)
 
-    def worker(self, **options: Any) -> Worker:
+    def worker(
+        self, *, inbox_sweep: float | None = DEFAULT_SWEEP_INTERVAL, **options: Any
+    ) -> Worker:
         """A worker that runs this host's sessions (options as for `tether.Worker`).
 
         While it runs, a message that wakes an idle session runs it on this worker at
         once, claimed in the message's own write, with no trip through the queue (when
         the worker has a free slot): this host's client is its `Worker.wake_client`.
+
+        Args:
+            inbox_sweep: Seconds between two sweeps of its sessions' inboxes (see
+                `InboxSweep`): a message admitted that long ago that nothing would take
+                is logged and its session's inbox rung. None: no sweep.
+            **options: As for `tether.Worker`.
         """
+        if inbox_sweep is not None:
+            sweep = InboxSweep(
+                self.backend.stores,
+                self.agents.names(),
+                self.session_progress,
+                self._ring,
+                interval=check_duration(inbox_sweep, what="inbox_sweep", positive=True),
+            )
+            options["background"] = (*options.get("background", ()), sweep.run)
         worker = Worker(self.backend, self.registry, **options)
         self.client = worker.wake_client
         return worker
@@ -213,6 +233,45 @@ class AgentHost:
                 turn_policy=turn_policy,
                 attachments=attachments,
             )
+
+    async def session_progress(
+        self, session_id: str, *, stuck_after: float = STUCK_AFTER
+    ) -> SessionProgress:
+        """Why the session is or is not moving, for an operator (see `SessionProgress`).
+
+        Tells a slow turn (a worker holds the run: which, the step, for how long) from
+        a wait for someone (an answer, a timer) and from a lost message (admitted, and
+        nothing will wake the run to take it).
+
+        Args:
+            session_id: The session.
+            stuck_after: Seconds a message may wait with nothing to wake its run
+                before it counts as ``stuck`` (until then its ring may be on its way).
+
+        Raises:
+            NotFoundError: No session has this id.
+        """
+        session = await self.get_session(session_id)
+        state = await session.state()
+        return await read_progress(
+            self.client,
+            self.backend.stores,
+            session.agent_name,
+            session.session_id,
+            session.run_id,
+            state,
+            stuck_after=stuck_after,
+        )
+
+    async def _ring(self, agent_name: str, session_id: str) -> None:
+        """Ring a session's inbox: its run wakes and reads its ledger."""
+        inbox = Inbox(self, agent_name, session_id, session_run_id(session_id))
+        token = await inbox.token()
+        if token is not None:
+            try:
+                await self.client.resume_hook(token, {"ring": True})
+            except NotFoundError:
+                pass  # the run ended (or moved on) meanwhile: nothing to wake
 
     async def get_session(self, session_id: str) -> Session:
         """The session with this id.

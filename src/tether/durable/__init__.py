@@ -8,6 +8,7 @@ from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._handle import RunHandle, RunInfo, StepView
+from ._progress import RunProgress, StepProgress, WakeUp
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
@@ -44,11 +45,14 @@ __all__ = [
     "RunHandle",
     "RunInfo",
     "RunInput",
+    "RunProgress",
     "RunStream",
     "StepInfo",
+    "StepProgress",
     "StepStream",
     "StepView",
     "Takeover",
+    "WakeUp",
     "Worker",
     "WorkflowContext",
     "WorkflowDef",

@@ -37,6 +37,7 @@ from ._handle import (
     _is_stranded,
     _Liveness,
 )
+from ._progress import RunProgress, read_progress
 from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import HookView, is_stranded, page_runs, run_hooks
 from ._streams import RunStream
@@ -402,6 +403,19 @@ class Client:
         if self._handoff is None:
             self._handoff = Handoff(self.backend)
         return self._handoff.available
+
+    async def progress(self, run_id: str) -> RunProgress:
+        """What a run is doing now and what it waits on (see `RunProgress`).
+
+        For an operator telling a slow run from a stuck one: its lease and whether the
+        holder is alive, unfinished steps, timers, hooks, wake-ups in the queue and the
+        live workers serving its versions. Several reads; not for a hot path.
+
+        Raises:
+            NotFoundError: No run has that id.
+        """
+        check_identifier(run_id, what="run_id")
+        return await read_progress(self._store, run_id)
 
     async def live_deployments(self) -> list[LiveDeployment]:
         """The versions live workers serve, newest first (the one that came up last)."""

@@ -12,7 +12,7 @@ from .._version import ENGINE_VERSION
 from ..errors import StoreError
 from ..stores import Backend, WorkerRecord
 from ._generations import forward_new_runs
-from ._worker import host_identity
+from ._hosts import host_identity
 
 __all__ = ["Forwarder"]
 

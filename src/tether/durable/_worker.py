@@ -9,8 +9,9 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from types import TracebackType
+from typing import Any
 
 from .._codec import encode
 from .._ids import new_ulid
@@ -41,11 +42,12 @@ from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
 from ._executor import Activation
+from ._hosts import host_identity, pid_is_dead
 from ._parked import ParkedRuns
 from ._registry import Registry
 from ._threads import StepThreads
 
-__all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker", "host_identity", "pid_is_dead"]
+__all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker"]
 
 log = logging.getLogger("tether.worker")
 
@@ -66,37 +68,6 @@ def _concurrency_from(env: Mapping[str, str]) -> int:
             f"TETHER_WORKER_CONCURRENCY={raw!r} is not an integer: set it to how many runs "
             "a worker executes at once, e.g. 16"
         ) from None
-
-
-def host_identity() -> str | None:
-    """What a pid is relative to: this boot of this machine and this pid namespace.
-
-    Two containers may share a hostname without sharing process ids; the boot id tells
-    machines (and reboots) apart, the pid namespace tells process-id spaces apart.
-    None where either cannot be read: another worker's pid then tells nothing.
-    """
-    try:
-        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
-            boot = f.read().strip()
-        namespace = os.readlink("/proc/self/ns/pid")
-    except OSError:
-        return None
-    return f"{boot}/{namespace}" if boot and namespace else None
-
-
-def pid_is_dead(pid: int) -> bool:
-    """Whether no live process has this pid on this host (zombies count as dead)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
-            return f.read().rsplit(")", 1)[-1].split()[0] == "Z"
-    except OSError:
-        return False
 
 
 async def _wait_quiet(activations: list[Activation], grace: float) -> set[Activation]:
@@ -146,6 +117,9 @@ class Worker:
             minutes); 0 keeps none. A run claimed elsewhere meanwhile is still safe to
             go on from here: what it did since is replayed.
         env: Where to read ``TETHER_WORKER_CONCURRENCY`` (default `os.environ`).
+        background: Coroutine functions run beside the worker's own loops while it runs
+            (started by `start`, cancelled by `stop`), such as an agent host's sweep
+            of its sessions' inboxes.
 
     Raises:
         ConfigurationError: An option, or the environment variable, is invalid.
@@ -164,6 +138,7 @@ class Worker:
         shutdown_grace: float = 30.0,
         cached_runs: int | None = None,
         env: Mapping[str, str] | None = None,
+        background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
     ) -> None:
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
@@ -203,6 +178,7 @@ class Worker:
         self._parked = ParkedRuns(cached_runs)
         self._tasks: set[asyncio.Task[None]] = set()
         self._background: list[asyncio.Task[None]] = []
+        self._services = tuple(background)
         self._context = contextvars.copy_context()
         self._slot_free = asyncio.Event()
         self._reserved = 0  # slots held by eager starts under way
@@ -258,6 +234,7 @@ class Worker:
             self._background = [
                 asyncio.create_task(self._pull(), name="tether-worker-pull"),
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
+                *(asyncio.create_task(service()) for service in self._services),
             ]
         finally:
             unbind_backend(bound)

@@ -23,6 +23,7 @@ from ._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueEntry,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -150,6 +151,14 @@ class WorkflowStore(Protocol):
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         """The durable timers of a run."""
+        ...
+
+    async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
+        """The queue's wake-ups of a run (payload: its id), waiting or delivered.
+
+        An inspection read: it looks through the queue, which holds only messages
+        not yet acknowledged, not through the stored runs.
+        """
         ...
 
     # -- the lease holder's writes --------------------------------------------------

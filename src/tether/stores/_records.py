@@ -44,6 +44,7 @@ __all__ = [
     "NewMessage",
     "NewRun",
     "Page",
+    "QueueEntry",
     "RunRecord",
     "RunStatus",
     "StepRecord",
@@ -317,6 +318,27 @@ class Message:
     payload: bytes
     deliveries: int
     lease_owner: str
+    lease_expires_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueueEntry:
+    """A queue message as an inspection sees it: waiting, or delivered to an owner.
+
+    Attributes:
+        message_id: The message.
+        queue: Its queue.
+        available_at: When it may be (or could be) delivered (Unix seconds).
+        deliveries: How many times delivery started.
+        lease_owner: Who holds it now; None while it waits for delivery.
+        lease_expires_at: When that owner's hold ends (0 while it waits).
+    """
+
+    message_id: str
+    queue: str
+    available_at: float
+    deliveries: int
+    lease_owner: str | None
     lease_expires_at: float
 
 

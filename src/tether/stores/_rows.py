@@ -18,6 +18,7 @@ from ._records import (
     HookRecord,
     Message,
     NewMessage,
+    QueueEntry,
     RunRecord,
     StepRecord,
     WaitRecord,
@@ -31,6 +32,7 @@ __all__ = [
     "HOOK_COLS",
     "HOOK_UPDATE_COLS",
     "LABEL_COLS",
+    "QUEUE_ENTRY_COLS",
     "REPLAY_EVENT_COLS",
     "RUN_COLS",
     "RUN_UPDATE_COLS",
@@ -51,6 +53,7 @@ __all__ = [
     "leased_message",
     "placeholders",
     "purge_run_statements",
+    "queue_entry_from_row",
     "replay_values",
     "run_from_row",
     "run_update_values",
@@ -123,6 +126,7 @@ HOOK_UPDATE_COLS = ("run_id", "slot", "chain_id", "retained_until")
 #: Matches the hooks that are live (not a token retained after its run's end).
 HOOK_ACTIVE = "retained_until IS NULL"
 WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
+QUEUE_ENTRY_COLS = "message_id, queue, available_at, deliveries, lease_owner, lease_expires_at"
 WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at, host_id"
 
 
@@ -278,6 +282,18 @@ def hook_values(h: HookRecord) -> tuple[Any, ...]:
 def hook_update_values(h: HookRecord) -> tuple[Any, ...]:
     """Update parameters in `HOOK_UPDATE_COLS` order, then the hook id."""
     return (h.run_id, h.slot, h.chain_id or h.run_id, h.retained_until, h.hook_id)
+
+
+def queue_entry_from_row(row: Any) -> QueueEntry:
+    """A `QueueEntry` from a row selected with `QUEUE_ENTRY_COLS`."""
+    return QueueEntry(
+        message_id=row[0],
+        queue=row[1],
+        available_at=float(row[2]),
+        deliveries=int(row[3]),
+        lease_owner=row[4],
+        lease_expires_at=float(row[5]),
+    )
 
 
 def wait_from_row(row: Any) -> WaitRecord:

@@ -29,6 +29,7 @@ from .._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueEntry,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -194,6 +195,24 @@ class MemoryWorkflowStore:
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         return sorted(
             (w for (r, _), w in self._s.waits.items() if r == run_id), key=lambda w: w.slot
+        )
+
+    async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
+        payload = run_id.encode()
+        return sorted(
+            (
+                QueueEntry(
+                    message_id=r.message_id,
+                    queue=r.queue,
+                    available_at=r.available_at,
+                    deliveries=r.deliveries,
+                    lease_owner=r.lease_owner,
+                    lease_expires_at=r.lease_expires_at,
+                )
+                for r in self._s.queue.values()
+                if r.payload == payload
+            ),
+            key=lambda m: (m.available_at, m.message_id),
         )
 
     # -- lease holder -----------------------------------------------------------------

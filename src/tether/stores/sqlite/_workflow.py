@@ -31,6 +31,7 @@ from .._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueEntry,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -254,6 +255,11 @@ class SqliteWorkflowStore:
             ).fetchall()
         )
         return [rows.wait_from_row(r) for r in found]
+
+    async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
+        sql = f"SELECT {rows.QUEUE_ENTRY_COLS} FROM tether_queue WHERE payload = ?"
+        found = await self._db.read(lambda c: c.execute(sql, (run_id.encode(),)).fetchall())
+        return sorted(map(rows.queue_entry_from_row, found), key=lambda m: m.available_at)
 
     # -- lease holder ---------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:

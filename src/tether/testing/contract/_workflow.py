@@ -325,6 +325,27 @@ class WorkflowStoreContract(ChainContract, LabelContract):
         ((_, third),) = await store.claim_next("q", owner="w2", lease_seconds=30, limit=1)
         assert third.epoch == second.epoch + 1
 
+    async def test_a_runs_wake_ups_are_listed_waiting_then_delivered(
+        self, store: WorkflowStore
+    ) -> None:
+        """An inspection sees a run's wake-ups: due when, delivered to whom; acked: gone."""
+        await store.create_run(_run())  # its first wake-up is enqueued with it
+        later = time.time() + 60
+        await store.enqueue(NewMessage(queue="other", payload=b"r2", available_at=later))
+        (waiting,) = await store.list_run_messages("r1")
+        assert waiting.queue == "q" and waiting.lease_owner is None and waiting.deliveries == 0
+        assert waiting.lease_expires_at == 0
+        ((message, _),) = await store.claim_next("q", owner="w1", lease_seconds=30, limit=1)
+        (delivered,) = await store.list_run_messages("r1")
+        assert delivered.message_id == message.message_id == waiting.message_id
+        assert delivered.lease_owner == "w1" and delivered.deliveries == 1
+        assert delivered.lease_expires_at > time.time()
+        assert await store.ack(message.message_id, owner="w1")
+        assert await store.list_run_messages("r1") == []
+        (other,) = await store.list_run_messages("r2")
+        assert other.queue == "other" and other.available_at == pytest.approx(later)
+        assert await store.list_run_messages("nothing") == []
+
     async def test_the_store_clock_stamps_heartbeats(self, store: WorkflowStore) -> None:
         before = await store.clock()
         worker = WorkerRecord(

@@ -1,0 +1,179 @@
+"""Why a session is not moving (`AgentHost.session_progress`) and the worker's inbox sweep.
+
+On every backend: an idle session, a turn a worker holds, a turn parked on an approval,
+a message admitted while nothing serves the session, and a message admitted with no
+ring at all (what a lost wake-up leaves): the sweep logs it, rings the inbox and the
+turn runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from tether.agent import Agent, AgentHost, InboxSweep, approval, tool
+from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
+from tether.stores import Backend, SubmissionInput, data_scope, run_scope
+from tether.testing import Reply, ScriptedModel, tool_call
+
+gate = asyncio.Event()
+
+
+@tool
+async def wait_gate() -> str:
+    """Wait until the test opens the gate."""
+    await gate.wait()
+    return "through"
+
+
+@tool(approval=approval.always())
+def guarded() -> str:
+    """Needs an approval."""
+    return "done"
+
+
+def _answer(request: ModelRequest) -> Reply | str:
+    last = request.messages[-1]
+    if isinstance(last, ToolResultMessage):
+        return "ok"
+    text = last.text if isinstance(last, UserMessage) else ""
+    if text in ("wait_gate", "guarded"):
+        return Reply(tool_calls=(tool_call(text, {}, call_id="c1"),))
+    return f"echo {text}"
+
+
+ops = Agent(
+    name="ops",
+    model=ScriptedModel(_answer, name="instant"),
+    instructions="Test.",
+    tools=[wait_gate, guarded],
+)
+
+
+@pytest.fixture
+async def host(backend: Backend) -> AsyncIterator[AgentHost]:
+    global gate
+    gate = asyncio.Event()  # of this test's event loop
+    yield AgentHost(backend, [ops], deployment="progress")
+
+
+async def _until(host: AgentHost, session_id: str, state: str, *, begun: bool = False) -> None:
+    """Until the session is in `state` (with `begun`: its turn's step and claim landed)."""
+    for _ in range(300):
+        progress = await host.session_progress(session_id)
+        claimed = progress.run.steps and all(w.status == "running" for w in progress.waiting)
+        if progress.state == state and (claimed or not begun):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"{session_id} never got {state}: {progress}")
+
+
+async def test_idle_working_waiting_and_ended(host: AgentHost) -> None:
+    async with host.worker(poll_interval=0.02):
+        session = await host.open_session("ops", session_id="p1")
+        done = asyncio.ensure_future(session.wait_for("turn.completed", timeout=20))
+        await session.send("hello")
+        await done
+        await _until(host, "p1", "idle")
+        idle = await host.session_progress("p1")
+        assert idle.waiting == () and idle.run.holder is None and idle.run.hooks == 1
+        assert idle.reason == "nothing waits; its run is parked on its inbox"
+
+        await session.send("wait_gate")
+        await _until(host, "p1", "working", begun=True)
+        working = await host.session_progress("p1")
+        assert working.run.held and working.run.holder_alive
+        assert [s.name for s in working.run.steps] == ["turn_step"]
+        assert working.run.steps[0].running_for >= 0
+        assert [(w.kind, w.status) for w in working.waiting] == [("message", "running")]
+        assert "turn_step" in working.reason and str(working.run.holder) in working.reason
+        gate.set()
+        await session.wait_for("turn.completed", after=(await session.read_events(-1))[-1].index)
+
+        last = (await session.read_events(-1))[-1].index
+        await session.send("guarded")
+        await session.wait_for("input.requested", after=last, timeout=20)
+        await _until(host, "p1", "waiting")
+        parked = await host.session_progress("p1")
+        assert "approve:c1" in parked.reason and parked.run.holder is None
+        wire = parked.to_json()
+        assert wire["state"] == "waiting" and wire["run"]["hooks"] == 1
+
+        await session.close()
+        await _until(host, "p1", "ended")
+
+
+async def test_a_message_nothing_serves_is_stuck_with_the_reason(host: AgentHost) -> None:
+    session = await host.open_session("ops", session_id="p2")
+    await session.send("hello")  # no worker of this deployment is live
+    progress = await host.session_progress("p2")
+    assert progress.state == "stuck", progress
+    assert progress.run.serving_workers == 0 and progress.run.wake_ups
+    assert "no live worker serves its version" in progress.reason
+    async with host.worker(poll_interval=0.02):
+        await session.wait_for("turn.completed", timeout=20)
+
+
+async def test_the_sweep_rings_a_message_admitted_without_a_ring(
+    host: AgentHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with host.worker(poll_interval=0.02, inbox_sweep=None):
+        session = await host.open_session("ops", session_id="p3")
+        first = asyncio.ensure_future(session.wait_for("turn.completed", timeout=20))
+        await session.send("hello")
+        await first
+        await _until(host, "p3", "idle")
+        # A message in the ledger whose ring never came: the run sleeps on.
+        with data_scope(run_scope(session.run_id)):
+            await host.backend.stores.submissions.admit_direct(
+                SubmissionInput(
+                    submission_id="p3:lost",
+                    agent_name="ops",
+                    instance_id="p3",
+                    payload={"text": "lost", "principal": None},
+                    canonical_ready=True,
+                )
+            )
+        await asyncio.sleep(0.3)
+        stuck = await host.session_progress("p3")
+        assert stuck.state == "queued"  # just admitted: its ring may be on its way
+        stuck = await host.session_progress("p3", stuck_after=0.2)
+        assert stuck.state == "stuck", stuck
+        assert [w.submission_id for w in stuck.waiting] == ["p3:lost"]
+        assert "nothing will wake its run" in stuck.reason
+        last = (await session.read_events(-1))[-1].index
+        sweep = InboxSweep(
+            host.backend.stores, ["ops"], host.session_progress, host._ring, interval=0.2
+        )
+        with caplog.at_level(logging.WARNING, logger="tether.agent"):
+            assert await sweep.sweep() == ["p3"]
+        assert "message 'p3:lost' has waited" in caplog.text and "ringing its inbox" in caplog.text
+        done = await session.wait_for("turn.completed", after=last, timeout=20)
+        assert done.data.submission_id == "p3:lost"  # type: ignore[union-attr]
+        await _until(host, "p3", "idle")
+        assert await sweep.sweep() == []
+
+
+async def test_a_workers_sweep_takes_a_message_admitted_without_a_ring(host: AgentHost) -> None:
+    async with host.worker(poll_interval=0.02, inbox_sweep=0.3):
+        session = await host.open_session("ops", session_id="p4")
+        first = asyncio.ensure_future(session.wait_for("turn.completed", timeout=20))
+        await session.send("hello")
+        await first
+        await _until(host, "p4", "idle")
+        last = (await session.read_events(-1))[-1].index
+        with data_scope(run_scope(session.run_id)):
+            await host.backend.stores.submissions.admit_direct(
+                SubmissionInput(
+                    submission_id="p4:lost",
+                    agent_name="ops",
+                    instance_id="p4",
+                    payload={"text": "lost", "principal": None},
+                    canonical_ready=True,
+                )
+            )
+        done = await session.wait_for("turn.completed", after=last, timeout=20)
+        assert done.data.submission_id == "p4:lost"  # type: ignore[union-attr]
