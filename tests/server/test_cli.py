@@ -40,7 +40,11 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         state: dict[str, Any] = json.loads(run(process, "show", "s1", "--json"))
         assert state["status"] == "parked"
         request_id = state["pending"][0]["request_id"]
-        assert request_id in run(process, "show", "s1")
+        assert state["progress"]["state"] == "waiting"
+        assert state["progress"]["run"]["hooks"] == 1
+        shown = run(process, "show", "s1")
+        assert request_id in shown and f"waiting: its turn waits on input ({request_id})" in shown
+        assert "waiting: its turn waits on input" in run(process, "show", "s1", via="db")
         assert "answered" in run(process, "answer", "s1", request_id, "approve")
         listed = run(process, "list")
         assert "s1" in listed and "ops" in listed

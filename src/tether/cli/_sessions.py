@@ -156,6 +156,7 @@ class _StoreSessions:
     async def show(self, session_id: str) -> dict[str, Any]:
         session = await self._host.get_session(session_id)
         out: dict[str, Any] = (await session.state()).to_json()
+        out["progress"] = (await self._host.session_progress(session_id)).to_json()
         return out
 
     async def tail(self, session_id: str) -> int:
@@ -255,6 +256,14 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
                     + (f" on {state['parked_on']}" if state.get("parked_on") else "")
                     + ("  STRANDED" if state.get("stranded") else "")
                 )
+                progress = state.get("progress")
+                if progress:
+                    print(f"  {progress['state']}: {printable(progress['reason'])}")
+                    for waiting in progress.get("waiting") or []:
+                        print(
+                            f"  {waiting['kind']} {printable(waiting['submission_id'])} "
+                            f"{waiting['status']} for {waiting['age']:.0f} s"
+                        )
                 for request in state.get("pending") or []:
                     render({"type": "input.requested", "data": {"request": request}})
             return 0

@@ -233,7 +233,9 @@ class _Api:
         session = await self.session(
             request.path_params["session_id"], await self.principal(request)
         )
-        return json_response((await session.state()).to_json())
+        out = (await session.state()).to_json()
+        out["progress"] = (await self.host.session_progress(session.session_id)).to_json()
+        return json_response(out)
 
     async def send(self, request: Request) -> Response:
         principal = await self.principal(request)

@@ -16,8 +16,10 @@ __all__ = [
     "InputRequestOut",
     "Problem",
     "SendBody",
+    "SessionDetailOut",
     "SessionInfoOut",
     "SessionListOut",
+    "SessionProgressOut",
     "SessionStateOut",
     "SubmissionOut",
 ]
@@ -155,6 +157,67 @@ class SessionStateOut(BaseModel):
     engine_version: str
     created_at: float
     updated_at: float
+
+
+class StepProgressOut(BaseModel):
+    """An unfinished step of the session's run."""
+
+    name: str
+    slot: int
+    status: Literal["running", "retrying"]
+    attempt: int
+    running_for: float = Field(description="seconds since the attempt started")
+    retry_in: float | None = Field(description="(retrying) seconds until it may run again")
+
+
+class WakeUpOut(BaseModel):
+    """A wake-up of the session's run in the queue."""
+
+    queue: str
+    due_in: float = Field(description="seconds until it may be taken; negative: overdue")
+    deliveries: int
+    held_by: str | None = Field(description="the worker holding it; null while it waits")
+
+
+class RunProgressOut(BaseModel):
+    """What the session's run is doing and what it waits on."""
+
+    run_id: str
+    status: Literal["pending", "running", "completed", "failed", "cancelled", "continued"]
+    holder: str | None = Field(description="the worker holding the run's live lease")
+    lease_left: float | None = Field(description="seconds left on the last lease")
+    holder_alive: bool | None
+    steps: list[StepProgressOut]
+    timers: list[float] = Field(description="seconds until each open timer fires")
+    hooks: int
+    wake_ups: list[WakeUpOut]
+    serving_workers: int = Field(description="live workers of the run's versions")
+
+
+class WaitingOut(BaseModel):
+    """A message or command admitted and not settled yet."""
+
+    submission_id: str
+    kind: str
+    status: str
+    age: float = Field(description="seconds since it was admitted")
+    turn_id: str | None
+
+
+class SessionProgressOut(BaseModel):
+    """Why the session is or is not moving."""
+
+    session_id: str
+    state: Literal["working", "queued", "recovering", "waiting", "idle", "stuck", "ended"]
+    reason: str
+    waiting: list[WaitingOut]
+    run: RunProgressOut
+
+
+class SessionDetailOut(SessionStateOut):
+    """What a session is doing now, and why it is or is not moving."""
+
+    progress: SessionProgressOut
 
 
 class SessionInfoOut(BaseModel):

@@ -15,6 +15,7 @@ from ._models import (
     HistoryOut,
     Problem,
     SendBody,
+    SessionDetailOut,
     SessionListOut,
     SessionStateOut,
     SubmissionOut,
@@ -30,6 +31,7 @@ _MODELS: list[type[BaseModel]] = [
     HistoryOut,
     Problem,
     SendBody,
+    SessionDetailOut,
     SessionListOut,
     SessionStateOut,
     SubmissionOut,
@@ -131,8 +133,11 @@ def openapi_document(agents: list[str], version: str) -> dict[str, Any]:
             "get": {
                 **session_op,
                 "operationId": "getSession",
-                "summary": "What the session is doing now",
-                "responses": {"200": _ok("200", "its state", _ref(SessionStateOut)), **common},
+                "summary": "What the session is doing now, and why it is or is not moving",
+                "responses": {
+                    "200": _ok("200", "its state and progress", _ref(SessionDetailOut)),
+                    **common,
+                },
             }
         },
         "/v1/sessions/{session_id}/messages": {
