@@ -4,7 +4,7 @@ Worker processes (`session_app.py`, lease 2 s) and the client reach Postgres thr
 fault-injecting proxy. Concurrent senders open sessions and send each of them messages
 one after another (each with its own ``client_message_id``, sent again after an outage
 or a timeout), while a follower per session reads its event stream from the start.
-Meanwhile, until the last message is settled, one fault strikes every ~0.7 s: a worker
+Meanwhile, until the last message is settled, one fault strikes every ~0.7 s (by default): a worker
 is SIGKILLed (and another started) or every connection is cut for up to 2.5 s.
 
 At the end every admitted message must be settled ``completed`` exactly once: one
@@ -14,7 +14,8 @@ its session once, in order (its copy equals the stream as read back). A message 
 does not finish within the time limit fails the soak with what its session was doing.
 
 ``TETHER_SESSION_SOAK_SESSIONS``, ``..._MESSAGES`` (per session), ``..._SENDERS``,
-``..._WORKERS`` and ``..._FAULTS`` (``0`` for none) change the size;
+``..._WORKERS``, ``..._FAULTS`` (``0`` for none) and ``..._FAULT_EVERY`` (mean
+seconds between faults) change the size;
 `bench/session_soak.py` runs a bigger one.
 """
 
@@ -50,7 +51,9 @@ SENDERS = int(os.environ.get("TETHER_SESSION_SOAK_SENDERS", "32"))
 WORKERS = int(os.environ.get("TETHER_SESSION_SOAK_WORKERS", "2"))
 FAULTS = os.environ.get("TETHER_SESSION_SOAK_FAULTS", "1") != "0"
 #: How long one message may take to finish, faults included.
-MESSAGE_TIMEOUT = float(os.environ.get("TETHER_SESSION_SOAK_MESSAGE_TIMEOUT", "90"))
+MESSAGE_TIMEOUT = float(os.environ.get("TETHER_SESSION_SOAK_MESSAGE_TIMEOUT", "300"))
+#: Mean seconds between two faults.
+FAULT_EVERY = float(os.environ.get("TETHER_SESSION_SOAK_FAULT_EVERY", "0.7"))
 ENV = {"LEASE": "2", "CONCURRENCY": "32", "POLL": "0.05", "DEAD_AFTER": "5"}
 
 
@@ -136,6 +139,7 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
             followed: dict[str, Followed] = {}
             sent: dict[str, list[str]] = {}
             lost: list[str] = []
+            counts: collections.Counter[str] = collections.Counter()
             done = asyncio.Event()
             started = time.monotonic()
 
@@ -161,6 +165,9 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
                         why = await _diagnosis(host, sid(n))
                         lost.append(f"{submission} never completed; {why}")
                         return
+                # Its follower has seen each of its messages complete: check it, stop it.
+                counts.update(await _check_session(host, follower, ids))
+                follower.task.cancel()
 
             async def sender() -> None:
                 while not todo.empty():
@@ -170,7 +177,8 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
                 struck: collections.Counter[str] = collections.Counter()
                 while FAULTS and not done.is_set():
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(done.wait(), rng.uniform(0.3, 1.1))
+                        spread = rng.uniform(0.4, 1.6) * FAULT_EVERY
+                        await asyncio.wait_for(done.wait(), spread)
                         break
                     for _ in range(WORKERS - len(fleet.live())):
                         fleet.start()
@@ -194,7 +202,7 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
                 struck = await faults
                 elapsed = time.monotonic() - started
                 assert not lost, f"{len(lost)} messages never completed:\n" + "\n".join(lost[:10])
-                summary = await _check(host, followed, sent, log_dir)
+                summary = _check_tools(sent, counts, log_dir)
             finally:
                 done.set()
                 for follower in followed.values():
@@ -213,35 +221,47 @@ def _tool_log(log_dir: Path) -> list[str]:
     return [line for p in log_dir.glob("tools-*.log") for line in p.read_text().splitlines()]
 
 
-async def _check(
-    host: AgentHost, followed: dict[str, Followed], sent: dict[str, list[str]], log_dir: Path
+async def _check_session(
+    host: AgentHost, follower: Followed, ids: list[str]
+) -> collections.Counter[str]:
+    """One session's messages each completed once; its follower saw its stream once."""
+    session_id = follower.session.session_id
+    # Each message completed exactly once, and nothing else completed.
+    assert follower.completed == collections.Counter(dict.fromkeys(ids, 1)), session_id
+    submissions = host.backend.stores.submissions
+    for submission_id in ids:
+        sub = await _retrying(
+            functools.partial(submissions.get_submission, submission_id), time.monotonic() + 60
+        )
+        assert sub is not None and sub.status == "settled", (submission_id, sub)
+        assert sub.outcome == "completed", (submission_id, sub.outcome, sub.error)
+    # The follower saw every event once, in order: its copy is the stream's start.
+    stream = await _retrying(
+        functools.partial(follower.session.read_events, 0), time.monotonic() + 60
+    )
+    seen = [(e.index, e.type) for e in follower.events]
+    assert seen == [(e.index, e.type) for e in stream][: len(seen)], session_id
+    assert [e.index for e in stream] == list(range(len(stream))), session_id
+    return collections.Counter(events=len(follower.events), messages=len(ids))
+
+
+def _check_tools(
+    sent: dict[str, list[str]], counts: collections.Counter[str], log_dir: Path
 ) -> str:
+    """Every message's tool ran (at least once: a crash may run it again)."""
     ran: set[tuple[str, int]] = set()
     runs = 0
     for line in _tool_log(log_dir):
         session, n, _ = line.split()
         ran.add((session, int(n)))
         runs += 1
-    submissions = host.backend.stores.submissions
-    events = 0
-    for session_id, follower in followed.items():
-        ids = sent[session_id]
-        # Each message completed exactly once, and nothing else completed.
-        assert follower.completed == collections.Counter(dict.fromkeys(ids, 1)), session_id
+    for session_id, ids in sent.items():
         for m, submission_id in enumerate(ids):
             assert (session_id, m) in ran, f"{submission_id}: its tool never ran"
-            sub = await submissions.get_submission(submission_id)
-            assert sub is not None and sub.status == "settled", (submission_id, sub)
-            assert sub.outcome == "completed", (submission_id, sub.outcome, sub.error)
-        # The follower saw every event once, in order: its copy is the stream.
-        stream = await follower.session.read_events(0)
-        seen = [(e.index, e.type) for e in follower.events]
-        assert seen == [(e.index, e.type) for e in stream][: len(seen)], session_id
-        assert [e.index for e in stream] == list(range(len(stream))), session_id
-        events += len(follower.events)
     messages = sum(len(ids) for ids in sent.values())
+    assert counts["messages"] == messages
     return (
-        f"every message completed once; {events} events followed; "
+        f"every message completed once; {counts['events']} events followed once each; "
         f"{runs - messages} tool runs repeated after a crash"
     )
 
