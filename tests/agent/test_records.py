@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import orjson
 import pytest
 from _harness import hosted
 
-from tether.agent import Agent as _Agent
 from tether.agent import (
+    EVENT_DATA,
     AssistantEntry,
+    EventData,
     InputRequest,
     InputRequested,
     SessionEvent,
+    SessionEventType,
     ToolResultEntry,
     TurnEndEntry,
     UserEntry,
     tool,
 )
+from tether.agent import Agent as _Agent
 from tether.agent._entries import read_entries
 from tether.agent._events import decode_event, encode_event
 from tether.agent.models import AssistantMessage, ToolCall
@@ -83,6 +86,18 @@ def test_events_round_trip_and_have_one_wire_form() -> None:
     assert wire["type"] == "input.requested" and wire["index"] == 7
     assert wire["meta"]["turnId"] == "t1" and wire["meta"]["attempt"] == 2
     assert wire["data"]["request"]["principal"] == "ada"
+    # The wire form reads back into the same event (what the UI adapters' pure
+    # projections take).
+    assert SessionEvent.from_json(wire) == event
+    assert SessionEvent.from_json(orjson.loads(orjson.dumps(wire))) == event
+
+
+def test_every_event_type_has_one_record() -> None:
+    # One table of event types: the `SessionEventType` literal, `EVENT_DATA` and the
+    # `EventData` union name the same types and records.
+    assert set(EVENT_DATA) == set(get_args(SessionEventType))
+    assert set(EVENT_DATA.values()) == set(get_args(EventData))
+    assert len(set(EVENT_DATA.values())) == len(EVENT_DATA)
 
 
 def test_stored_records_are_validated_at_the_boundary() -> None:
@@ -94,3 +109,15 @@ def test_stored_records_are_validated_at_the_boundary() -> None:
         decode_event(b'{"type": "tool.call", "meta": {"id": "e"}, "data": {}}', 0)
     with pytest.raises(SerializationError):
         decode_event(b"not json", 0)
+    with pytest.raises(SerializationError, match="not a session event"):
+        decode_event(b'{"type": "session.waiting", "data": {}, "meta": {}}', 0)
+    with pytest.raises(SerializationError, match="not a session event"):
+        decode_event(b'{"type": "session.waiting", "meta": {"id": "e", "attempt": "x"}}', 0)
+    wire = {"index": 3, "type": "session.waiting", "data": {}, "meta": {"id": "e"}}
+    assert SessionEvent.from_json(wire).index == 3
+    with pytest.raises(SerializationError, match="its index"):
+        SessionEvent.from_json({k: v for k, v in wire.items() if k != "index"})
+    with pytest.raises(SerializationError, match="not a session event"):
+        SessionEvent.from_json({**wire, "type": "session.dreaming"})
+    with pytest.raises(SerializationError, match="malformed"):
+        SessionEvent.from_json({**wire, "type": "message.delta"})

@@ -23,6 +23,7 @@ import pytest
 from _served import Served, stranded_session
 from served_process import TOKEN, tether_serve
 
+from tether.agent import SessionEvent
 from tether.server import AguiProjection, agui_events
 
 AGUI = Path(__file__).with_name("agui")
@@ -113,7 +114,8 @@ def test_http_agent_against_tether_serve(node: str, tmp_path: Path) -> None:
 
 # -- the projection ------------------------------------------------------------------------
 def _event(index: int, kind: str, step: int | None = 1, **data: Any) -> dict[str, Any]:
-    meta = {"turnId": "t1", "stepIndex": step, "attempt": 1}
+    """A session event in its wire form (`SessionEvent.to_json`)."""
+    meta = {"id": f"evt_{index}", "turnId": "t1", "stepIndex": step, "attempt": 1}
     return {"index": index, "type": kind, "data": data, "meta": meta}
 
 
@@ -134,7 +136,7 @@ def test_projection_of_a_failed_turn() -> None:
                 is_error=True,
                 outcome="error",
             ),
-            _event(6, "turn.failed", error="model down"),
+            _event(6, "turn.failed", submission_id="s:m1", error="model down"),
             _event(7, "turn.started", submission_id="s:m2", text="never reached"),
         ],
         thread_id="th",
@@ -442,13 +444,14 @@ async def test_stranded_and_expired_threads(served: Served) -> None:
 
 
 def test_projection_goes_on_after_an_offset_and_across_attempts() -> None:
-    turn = [
+    wire = [
         _event(0, "turn.started", step=0, submission_id="s:m1", text="go"),
         _event(1, "message.delta", text="Chec"),
         _event(2, "message.delta", text="king."),
         _event(3, "message.completed", text="Checking."),
         _event(4, "turn.completed", step=2, submission_id="s:m1"),
     ]
+    turn = [SessionEvent.from_json(e) for e in wire]
     whole = AguiProjection("th", "r1")
     frames = [whole.feed(e) for e in turn]
     # Going on after index 1 shows exactly what the whole run showed after it: the
@@ -461,14 +464,14 @@ def test_projection_goes_on_after_an_offset_and_across_attempts() -> None:
     # attempt's text is closed, the new attempt's is a message of its own.
     retried = agui_events(
         [
-            turn[0],
-            turn[1],
+            wire[0],
+            wire[1],
             {
                 **_event(2, "message.delta", text="Checking."),
-                "meta": {"turnId": "t1", "stepIndex": 1, "attempt": 2},
+                "meta": {"id": "evt_2b", "turnId": "t1", "stepIndex": 1, "attempt": 2},
             },
-            turn[3],
-            turn[4],
+            wire[3],
+            wire[4],
         ],
         thread_id="th",
     )

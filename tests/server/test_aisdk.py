@@ -96,20 +96,23 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
     ]
 
 
-def test_projection_of_a_turn() -> None:
-    def event(kind: str, **data: Any) -> dict[str, Any]:
-        return {"type": kind, "data": data, "meta": {"turnId": "t1"}}
+def _event(index: int, kind: str, **data: Any) -> dict[str, Any]:
+    """A session event in its wire form (`SessionEvent.to_json`)."""
+    meta = {"id": f"evt_{index}", "turnId": "t1", "stepIndex": 1, "attempt": 1}
+    return {"index": index, "type": kind, "data": data, "meta": meta}
 
+
+def test_projection_of_a_turn() -> None:
     parts = ui_parts(
         [
-            event("turn.started", text="hi"),
-            event("message.delta", text="Hel"),
-            event("message.delta", text="lo"),
-            event("message.completed", text="Hello"),
-            event("tool.call", call_id="c1", name="x", arguments={"a": 1}),
-            event("tool.result", call_id="c1", name="x", content="boom", is_error=True),
-            event("turn.failed", error="model down"),
-            event("turn.started", text="never reached"),
+            _event(0, "turn.started", submission_id="s:m1", text="hi"),
+            _event(1, "message.delta", text="Hel"),
+            _event(2, "message.delta", text="lo"),
+            _event(3, "message.completed", text="Hello"),
+            _event(4, "tool.call", call_id="c1", name="x", arguments={"a": 1}),
+            _event(5, "tool.result", call_id="c1", name="x", content="boom", is_error=True),
+            _event(6, "turn.failed", submission_id="s:m1", error="model down"),
+            _event(7, "turn.started", submission_id="s:m2", text="never reached"),
         ]
     )
     assert [p["type"] for p in parts] == [

@@ -20,6 +20,7 @@ from ._entries import (
 )
 from ._erasure import SessionErasure
 from ._event_data import (
+    EVENT_DATA,
     TERMINAL_EVENTS,
     AuthorizationRequested,
     EventData,
@@ -59,6 +60,7 @@ from ._workflow_tools import ToolWorkflowContext
 __all__ = [
     "AGENT_LABEL",
     "EVENTS_STREAM",
+    "EVENT_DATA",
     "OWNER_LABEL",
     "TERMINAL_EVENTS",
     "Agent",

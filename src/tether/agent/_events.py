@@ -15,6 +15,7 @@ Stored form (one chunk of the run's ``events`` stream), also the wire form minus
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +93,19 @@ class SessionEvent:
             "meta": self.meta.to_json(),
         }
 
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> SessionEvent:
+        """Read the wire form back (`to_json`'s inverse), validated into its record.
+
+        Raises:
+            SerializationError: `value` is not a session event of a known type.
+        """
+        try:
+            index = int(value["index"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SerializationError(f"not a session event (its index): {exc!r}") from None
+        return _read(value, index)
+
 
 def encode_event(
     data: EventData,
@@ -126,25 +140,29 @@ def decode_event(raw: bytes, index: int) -> SessionEvent:
     """
     try:
         value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise SerializationError(f"event {index} is not a session event: {exc!r}") from None
+    return _read(value, index)
+
+
+def _read(value: Any, index: int) -> SessionEvent:
+    """The event of a decoded stored or wire form (the wire form's ``index`` aside)."""
+    try:
         type_ = value["type"]
         kind = EVENT_DATA[type_]
-        meta = value["meta"]
-    except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
+        raw = value["meta"]
+        meta = EventMeta(
+            id=str(raw["id"]),
+            turn_id=raw.get("turnId"),
+            step_index=raw.get("stepIndex"),
+            sequence=int(raw.get("sequence", 0)),
+            attempt=int(raw.get("attempt", 1)),
+            at=float(raw.get("at", 0.0)),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SerializationError(f"event {index} is not a session event: {exc!r}") from None
     data: EventData = read_record(kind, value.get("data") or {}, what=f"event {index} ({type_})")
-    return SessionEvent(
-        index=index,
-        type=type_,
-        data=data,
-        meta=EventMeta(
-            id=str(meta["id"]),
-            turn_id=meta.get("turnId"),
-            step_index=meta.get("stepIndex"),
-            sequence=int(meta.get("sequence", 0)),
-            attempt=int(meta.get("attempt", 1)),
-            at=float(meta.get("at", 0.0)),
-        ),
-    )
+    return SessionEvent(index=index, type=type_, data=data, meta=meta)
 
 
 _TYPE_OF: dict[type[Any], SessionEventType] = {cls: t for t, cls in EVENT_DATA.items()}

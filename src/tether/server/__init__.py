@@ -13,8 +13,8 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 
     raise MissingExtraError("starlette", "server") from exc
 
-from ._agui_events import AguiProjection, agui_events
-from ._aisdk import ui_parts
+from ._agui_projection import AguiProjection, agui_events
+from ._aisdk_projection import ui_parts
 from ._app import ServerOptions, create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
 from ._feeds import FeedHub, WireEvent

@@ -29,8 +29,19 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from ..agent import Session
-from ._agui_events import RUN_ENDS, AguiProjection
+from ..agent import (
+    AuthorizationRequested,
+    InputRequested,
+    InputResolved,
+    RequestKind,
+    Session,
+    SessionEvent,
+    TurnStarted,
+    TurnSteered,
+    TurnWaiting,
+)
+from ._agui_events import AguiEvent, RunStarted
+from ._agui_projection import AguiProjection, ends_run
 from ._http import endpoint, int_param
 from ._models import ID_PATTERN
 from ._problems import ApiProblem
@@ -66,7 +77,7 @@ class RunAgentInput(BaseModel):
 
 
 # -- answers --------------------------------------------------------------------------------
-def answer_of(kind: str, entry: ResumeEntry) -> Any:
+def answer_of(kind: RequestKind, entry: ResumeEntry) -> Any:
     """The `Session.answer` of a resolved resume entry to a request of `kind`.
 
     Raises:
@@ -131,8 +142,8 @@ def _new_messages(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out[::-1]
 
 
-def _sse(events: list[dict[str, Any]], index: int | None) -> bytes:
-    frames = [b"data: " + orjson.dumps(e) + b"\n\n" for e in events]
+def _sse(events: list[AguiEvent], index: int | None) -> bytes:
+    frames = [b"data: " + orjson.dumps(e.to_json()) + b"\n\n" for e in events]
     if index is not None and frames:
         # Only the last frame of a session event carries its index: a client that saw
         # the id saw every frame of that event.
@@ -148,7 +159,7 @@ def agui_routes(api: _Api) -> list[Route]:
         session: Session,
         projection: AguiProjection,
         start: int,
-        opening: list[dict[str, Any]],
+        opening: list[AguiEvent],
     ) -> AsyncIterator[bytes]:
         if opening:
             yield _sse(opening, None)
@@ -157,7 +168,7 @@ def agui_routes(api: _Api) -> list[Route]:
                 if event is None:
                     yield b": keep-alive\n\n"
                     continue
-                parts, end = projection.feed(orjson.loads(event.json))
+                parts, end = projection.feed(event.event)
                 if parts:
                     yield _sse(parts, event.index)
                 if end:
@@ -204,12 +215,12 @@ def agui_routes(api: _Api) -> list[Route]:
         # 409 stranded (a client stops retrying), 410 when retention deleted it.
         await api._check_followable(session)
         sid = session.session_id
-        events = [e.to_json() for e in await session.read_events()]
-        tail = events[-1]["index"] + 1 if events else 0
+        events = await session.read_events()
+        tail = events[-1].index + 1 if events else 0
         started = {
-            e["data"].get("submission_id"): e["index"]
+            e.data.submission_id: e.index
             for e in events
-            if e["type"] in ("turn.started", "turn.steered")
+            if isinstance(e.data, TurnStarted | TurnSteered)
         }
         unsent = [(m, t) for m, t in new if f"{sid}:{m}" not in started]
         pending = {r.request_id: r for r in await session.pending_requests()}
@@ -270,10 +281,10 @@ def agui_routes(api: _Api) -> list[Route]:
         # Fold from the turn the run begins in: the earliest marker already recorded
         # (a retried run), else the tail before this request's writes.
         first = min([tail, *(started[f"{sid}:{m}"] for m, _ in new if f"{sid}:{m}" in started)])
-        first = min([first, *(e["index"] for e in events if _asks(e, resumed))])
+        first = min([first, *(e.index for e in events if _asks(e, resumed))])
         begin = _turn_start(events, first)
         projection = AguiProjection(sid, body.runId, markers=frozenset(markers))
-        opening = [{"type": "RUN_STARTED", "threadId": sid, "runId": body.runId}]
+        opening: list[AguiEvent] = [RunStarted(thread_id=sid, run_id=body.runId)]
         return StreamingResponse(
             stream(session, projection, begin, opening),
             media_type="text/event-stream",
@@ -289,7 +300,7 @@ def agui_routes(api: _Api) -> list[Route]:
         run_id = query.get("runId")
         if run_id is not None and not 0 < len(run_id) <= 200:
             raise ApiProblem(422, "invalid_input", "runId is 1 to 200 characters")
-        events = [e.to_json() for e in await session.read_events()]
+        events = await session.read_events()
         if raw is not None:
             after = int_param(raw.strip(), "offset", default=-1, low=-1)
             begin = _turn_start(events, max(after, 0))
@@ -304,7 +315,7 @@ def agui_routes(api: _Api) -> list[Route]:
             return Response(status_code=204, headers=HEADERS)
         run_id = run_id or f"{thread_id}:{first}"
         projection = AguiProjection(thread_id, run_id, after=first - 1)
-        opening = [{"type": "RUN_STARTED", "threadId": thread_id, "runId": run_id}]
+        opening: list[AguiEvent] = [RunStarted(thread_id=thread_id, run_id=run_id)]
         return StreamingResponse(
             stream(session, projection, _turn_start(events, first), opening),
             media_type="text/event-stream",
@@ -317,48 +328,46 @@ def agui_routes(api: _Api) -> list[Route]:
     ]
 
 
-def _kind_of(events: list[dict[str, Any]], request_id: str) -> str | None:
+def _request_of(event: SessionEvent) -> InputRequested | AuthorizationRequested | None:
+    """The asking of a request, if `event` is one."""
+    data = event.data
+    return data if isinstance(data, InputRequested | AuthorizationRequested) else None
+
+
+def _kind_of(events: list[SessionEvent], request_id: str) -> RequestKind | None:
     """The kind of a request the session asked (None: it never asked it)."""
     for event in events:
-        if event["type"] in ("input.requested", "authorization.required"):
-            request = event["data"].get("request") or {}
-            if request.get("request_id") == request_id:
-                return str(request.get("kind"))
+        asked = _request_of(event)
+        if asked is not None and asked.request.request_id == request_id:
+            return asked.request.kind
     return None
 
 
-def _asks(event: dict[str, Any], request_ids: set[str]) -> bool:
+def _asks(event: SessionEvent, request_ids: set[str]) -> bool:
     """Whether `event` asks one of `request_ids` (the run that answers it begins there)."""
-    if event["type"] not in ("input.requested", "authorization.required"):
-        return False
-    return (event["data"].get("request") or {}).get("request_id") in request_ids
+    asked = _request_of(event)
+    return asked is not None and asked.request.request_id in request_ids
 
 
-def _turn_start(events: list[dict[str, Any]], index: int) -> int:
+def _turn_start(events: list[SessionEvent], index: int) -> int:
     """The index of the ``turn.started`` at or before `index` (0 without one)."""
     for event in reversed(events):
-        if event["index"] <= index and event["type"] == "turn.started":
-            return int(event["index"])
+        if event.index <= index and isinstance(event.data, TurnStarted):
+            return event.index
     return 0
 
 
-def _ends_run(event: dict[str, Any]) -> bool:
-    return event["type"] in RUN_ENDS or (
-        event["type"] == "turn.waiting" and event["data"].get("on") == "input"
-    )
-
-
-def _latest_run(events: list[dict[str, Any]]) -> int | None:
+def _latest_run(events: list[SessionEvent]) -> int | None:
     """Where the session's latest run starts (None when the last one is over).
 
     A run in progress, or one parked on input (a reload learns its interrupts).
     """
-    ends = [i for i, e in enumerate(events) if _ends_run(e)]
+    ends = [i for i, e in enumerate(events) if ends_run(e.data)]
     last = ends[-1] if ends else -1
-    opens = ("turn.started", "turn.steered", "input.resolved")
-    if any(e["type"] in opens for e in events[last + 1 :]):
-        return int(events[last + 1]["index"])
-    if last >= 0 and events[last]["type"] == "turn.waiting":
+    opens = (TurnStarted, TurnSteered, InputResolved)
+    if any(isinstance(e.data, opens) for e in events[last + 1 :]):
+        return events[last + 1].index
+    if last >= 0 and isinstance(events[last].data, TurnWaiting):
         earlier = ends[-2] if len(ends) > 1 else -1
-        return int(events[earlier + 1]["index"])
+        return events[earlier + 1].index
     return None

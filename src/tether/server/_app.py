@@ -350,10 +350,7 @@ class _Api:
         if not follow:
             # Read-only, and the whole answer at once: a page of history in a stream's framing.
             events = await session.read_events(start)
-            wire = [
-                WireEvent(index=e.index, type=e.type, json=orjson.dumps(e.to_json()))
-                for e in events
-            ]
+            wire = [WireEvent.of(e) for e in events]
             next_offset = wire[-1].index + 1 if wire else await self.tail(session)
             body = b"".join(_frame(w, fmt) for w in wire)
             return Response(

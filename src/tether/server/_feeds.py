@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import orjson
 
-from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, decode_event
+from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, SessionEvent, decode_event
 from ..stores import StreamChunk
 
 __all__ = ["FeedHub", "WireEvent", "wire_event"]
@@ -35,20 +35,32 @@ BUFFER_EVENTS = 1024
 STATUS_INTERVAL = 1.0
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WireEvent:
-    """One event, encoded once for every follower.
+    """One event, decoded and encoded once for every follower.
 
     Attributes:
-        index: Its position in the session's stream.
-        type: Its type.
-        json: Its wire form (``SessionEvent.to_json()``) as JSON bytes.
-        sse: Its Server-Sent Events frame.
+        event: The event, validated into its record (what the UI adapters project).
+        json: Its wire form (``event.to_json()``) as JSON bytes.
     """
 
-    index: int
-    type: str
+    event: SessionEvent
     json: bytes
+
+    @classmethod
+    def of(cls, event: SessionEvent) -> WireEvent:
+        """The event with its wire form encoded."""
+        return cls(event=event, json=orjson.dumps(event.to_json()))
+
+    @property
+    def index(self) -> int:
+        """Its position in the session's stream."""
+        return self.event.index
+
+    @property
+    def type(self) -> str:
+        """Its type."""
+        return self.event.type
 
     @property
     def sse(self) -> bytes:
@@ -63,8 +75,7 @@ class WireEvent:
 
 def wire_event(chunk: StreamChunk) -> WireEvent:
     """Decode (and so validate) a stored event once and encode its wire form."""
-    event = decode_event(chunk.data, chunk.index)
-    return WireEvent(index=event.index, type=event.type, json=orjson.dumps(event.to_json()))
+    return WireEvent.of(decode_event(chunk.data, chunk.index))
 
 
 class Feed:
