@@ -112,9 +112,10 @@ class Followed:
 async def _diagnosis(host: AgentHost, session_id: str) -> str:
     try:
         session = await host.get_session(session_id)
-        state = await session.state()
+        progress = await host.session_progress(session_id)
         events = await session.read_events(-6)
-        return f"{session_id}: {state!r}; last events {[(e.index, e.type) for e in events]}"
+        last = [(e.index, e.type) for e in events]
+        return f"{session_id}: {progress.state}: {progress.reason}; last events {last}"
     except Exception as exc:  # what the session looks like is all this is for
         return f"{session_id}: no diagnosis ({type(exc).__name__}: {exc})"
 
