@@ -77,7 +77,11 @@ def _argument_rows(parser: argparse.ArgumentParser) -> list[str]:
         if isinstance(action, argparse._AppendAction):
             notes += " (repeatable)"
         default = action.default
-        if action.option_strings and default not in (None, False, [], argparse.SUPPRESS):
+        if (
+            action.option_strings
+            and default not in (None, False, [], argparse.SUPPRESS)
+            and "default" not in notes
+        ):
             notes += f" (default `{default}`)"
         rows.append(f"| {name} | {_cell(notes) or ' '} |")
     return rows
@@ -122,7 +126,7 @@ def _type(schema: dict[str, Any]) -> str:
             " or null" if "null" in kinds else ""
         )
     if "enum" in schema:
-        return " \\| ".join(f"`{json.dumps(v)}`" for v in schema["enum"])
+        return "one of " + ", ".join(f"`{json.dumps(v)}`" for v in schema["enum"])
     kind = schema.get("type")
     if kind == "array":
         return f"array of {_type(schema.get('items', {}))}"
@@ -172,7 +176,7 @@ def http_reference() -> str:
     document = openapi_document(["AGENT"], __version__)
     out = [
         f"Generated from the OpenAPI {document['openapi']} document that `tether serve` "
-        f"serves at `GET /v1/openapi.json` (\"{document['info']['title']}\", version "
+        f'serves at `GET /v1/openapi.json` ("{document["info"]["title"]}", version '
         f"{document['info']['version']}). Each agent name is filled in where the "
         "document lists the served agents; `AGENT` stands for them here.",
         "",
@@ -242,7 +246,8 @@ def events_reference() -> str:
     out = []
     for event_type, record in _event_data.EVENT_DATA.items():
         doc = inspect.getdoc(record) or ""
-        summary = doc.split("\n\n", 1)[0].split(":", 1)[-1].strip()
+        summary = " ".join(doc.split("\n\n", 1)[0].split(":", 1)[-1].split())
+        summary = summary[:1].upper() + summary[1:]
         out += [
             f"### `{event_type}`",
             "",
@@ -253,7 +258,9 @@ def events_reference() -> str:
         fields = dataclasses.fields(record)
         if fields:
             out += ["| field | type |", "|---|---|"]
-            out += [f"| `{f.name}` | `{_cell(_annotation(hints[f.name]))}` |" for f in fields]
+            # Inside a code span a table's pipe needs no escape (and an escape would show).
+            types = [" ".join(_annotation(hints[f.name]).split()) for f in fields]
+            out += [f"| `{f.name}` | `{t}` |" for f, t in zip(fields, types, strict=True)]
             out.append("")
     return "\n".join(out)
 
@@ -263,7 +270,7 @@ def events_reference() -> str:
 
 @_marker("errors")
 def errors_reference() -> str:
-    """tether's exceptions as a tree, each linked to its reference entry."""
+    """The tree of tether's exceptions, each linked to its reference entry."""
     from tether import errors
 
     def first_line(cls: type) -> str:
@@ -273,8 +280,12 @@ def errors_reference() -> str:
         return f"[`{cls.__name__}`][tether.errors.{cls.__name__}]"
 
     def bases(cls: type) -> str:
-        others = [b.__name__ for b in cls.__bases__ if b.__module__ != "tether.errors"]
-        return f" (also a `{'`, `'.join(others)}`)" if others else ""
+        others = [
+            b.__name__
+            for b in cls.__bases__
+            if b.__module__ != "tether.errors" and b is not Exception
+        ]
+        return f" (also `{'`, `'.join(others)}`)" if others else ""
 
     lines: list[str] = []
 

@@ -19,6 +19,7 @@ environment variable tether reads is in the configuration reference.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import secrets
@@ -95,7 +96,9 @@ def test_page_examples_run(page: Path, tmp_path: Path, request: pytest.FixtureRe
                 if "run" in block.marks:
                     _run(block, tmp_path, env)
                 continue
-            compile(block.code, block.where, "exec")
+            # A fragment may be the body of an async function: top-level await compiles.
+            flags = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if "fragment" in block.marks else 0
+            compile(block.code, block.where, "exec", flags=flags)
             if "file" in block.marks:
                 continue
             if "fragment" in block.marks:
@@ -154,10 +157,10 @@ INTERNAL_VARIABLES |= {"TETHER_DEV_PARENT"}
 
 
 def test_every_environment_variable_is_documented() -> None:
+    variable = re.compile(r"\b(TETHER_[A-Z0-9_]+|[A-Z]+_(?:API_KEY|BASE_URL)|DATABASE_URL)\b")
     read = set()
     for path in (ROOT / "src" / "tether").rglob("*.py"):
-        text = path.read_text()
-        read |= set(re.findall(r"\b(TETHER_[A-Z0-9_]+|[A-Z]+_API_KEY|DATABASE_URL)\b", text))
+        read |= set(variable.findall(path.read_text()))
     documented = (DOCS / "reference" / "configuration.md").read_text()
     missing = sorted(v for v in read - INTERNAL_VARIABLES if f"`{v}`" not in documented)
     assert missing == [], "add these to docs/reference/configuration.md"
