@@ -3,7 +3,7 @@
 Every event has a unique ``meta.id`` and coordinates (``turn_id``, ``step_index``,
 ``sequence``) that are the same on every attempt of the step that emitted it; only the
 id (and ``attempt``) change on a retry. De-duplicate stored *events* by the id and
-*side effects* by the coordinates (seed §10.4).
+*side effects* by the coordinates.
 
 Stored form (one chunk of the run's ``events`` stream), also the wire form minus
 ``index``::

@@ -34,7 +34,7 @@ def joinable(
     parked: bool,
     joined: frozenset[str] | set[str] = frozenset(),
 ) -> list[MessageView]:
-    """Queued messages that may join the turn now (seed §10.10).
+    """Queued messages that may join the turn now.
 
     A message joins unless it asked to queue (``turn_policy="queue"``, or the agent's
     default); while the turn is parked waiting for a human, only messages from the

@@ -1,4 +1,4 @@
-"""`tether demo`: the incident agent of seed §10.13 survives its worker being killed.
+"""`tether demo`: an incident agent's turn survives its worker being killed.
 
 The demo process is the client: it opens a session of the "ops" agent, sends a message
 and follows the session's event stream. The turn runs in a separate worker process.
@@ -158,7 +158,7 @@ async def run_demo() -> int:
         "--db",
         f"sqlite:///{db}",
     ]
-    print("tether demo — the incident agent of seed §10.13 (ScriptedModel, no network)")
+    print("tether demo — an incident agent on a scripted model (no network, no API key)")
     print(f"journal: {db} (encrypted; key file {key_file}, mode 0600)\n")
     workers: list[subprocess.Popen[bytes]] = []
     killed: dict[int, float] = {}  # pid -> when the demo killed it

@@ -1,4 +1,4 @@
-"""The demo's incident agent (seed §10.13), declared as `Agents` for `tether worker`.
+"""The demo's incident agent, declared as `Agents` for `tether worker`.
 
 The demo process (the client) builds `AgentHost(backend, agents)`; each worker process
 is ``tether worker tether.cli._demo_app:agents --db URL``. The model is a

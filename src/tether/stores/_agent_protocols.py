@@ -1,4 +1,4 @@
-"""Agent persistence protocols (seed 002): submissions, conversations, attachments.
+"""Agent persistence protocols: submissions, conversations, attachments.
 
 Every method's invariants are stated as observable behaviour; the contract suites in
 `tether.testing.contract` are their executable form. Methods described as atomic are

@@ -186,8 +186,8 @@ async def open_backend(
 ) -> AsyncIterator[Backend]:
     """Open a backend for the duration of an ``async with`` block.
 
-    With a key configured every payload the stores write is encrypted (see the README's
-    "Data protection").
+    With a key configured every payload the stores write is encrypted (see the
+    documentation's "Encryption and keys").
 
     Args:
         url: Which backend, e.g. ``"sqlite:///app.db"`` or ``"memory://"``.

@@ -1,6 +1,6 @@
 """Key scopes and the `Sealer`: what every encrypting store wrapper seals and opens with.
 
-Which scope a write belongs to (see the README's "Data protection"):
+Which scope a write belongs to (see the documentation's "Encryption and keys"):
 
 1. A run's scope is recorded when the run is created: a child run (sub-agent tasks
    included) takes its parent's, a root run gets ``run:<run id>``. Every envelope

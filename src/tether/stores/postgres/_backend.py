@@ -259,8 +259,8 @@ class PostgresBackend:
             user = self._params.get("user") or "(default user)"
             raise ConfigurationError(
                 f"user {user!r} may not migrate {self._where()}: {exc}. Run `tether migrate` as "
-                "the schema owner; workers and servers run with migrate=False (see the "
-                "runtime role in the README)"
+                "the schema owner; workers and servers run with migrate=False (`tether migrate "
+                "URL --runtime-role ROLE` grants a role what they need)"
             ) from exc
 
     async def connect(self) -> Stores:
