@@ -71,13 +71,26 @@ def everything_server(name: str = "everything", **options: Any) -> McpServer:
     return mcp_server(name, command="node", args=[str(script), "stdio"], **options)
 
 
-def calls(dir: Path, tool: str | None = None) -> list[dict[str, Any]]:
-    """The calls `mcp_app.py` logged (of `tool`)."""
+def logged(dir: Path, event: str) -> list[dict[str, Any]]:
+    """What `mcp_app.py` logged of `event` (``call``, ``started``, ``down``)."""
     path = dir / "mcp.log"
     if not path.exists():
         return []
     entries = [json.loads(line) for line in path.read_text().splitlines()]
-    return [e for e in entries if e["event"] == "call" and (tool is None or e["tool"] == tool)]
+    return [e for e in entries if e["event"] == event]
+
+
+def calls(dir: Path, tool: str | None = None) -> list[dict[str, Any]]:
+    """The calls `mcp_app.py` logged (of `tool`)."""
+    return [e for e in logged(dir, "call") if tool is None or e["tool"] == tool]
+
+
+async def until(check: Any, timeout: float = 30) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition never held")
 
 
 def results(request: ModelRequest) -> list[tuple[str, str, bool]]:

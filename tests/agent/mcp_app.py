@@ -5,7 +5,8 @@ PORT`` serves streamable HTTP on 127.0.0.1:PORT at ``/mcp``. Each call of a tool
 an effect appends one JSON line to DIR/mcp.log (O_APPEND + fsync: the test counts them
 after killing processes), with the idempotency key the request's ``_meta`` carried. A
 tool whose DIR/hang-<tool> file exists writes DIR/ready-<tool> and then waits until
-the process is killed.
+the process is killed. While DIR/down exists, the server exits at once when started
+(a server that cannot be reached).
 """
 
 from __future__ import annotations
@@ -17,15 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mcp import MCPError
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
-
 DIR = Path(sys.argv[2] if len(sys.argv) > 2 else ".")
-KEY = "tether/idempotencyKey"
-
-server = MCPServer("tether-tests", log_level="WARNING")
 
 
 def log(**entry: Any) -> None:
@@ -36,6 +29,21 @@ def log(**entry: Any) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+if __name__ == "__main__" and (DIR / "down").exists():
+    # Before the SDK is imported: a server that is down answers at once.
+    log(event="down", pid=os.getpid())
+    sys.exit(3)
+
+from mcp import MCPError  # noqa: E402
+from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
+from mcp.types import ToolAnnotations  # noqa: E402
+
+KEY = "tether/idempotencyKey"
+
+server = MCPServer("tether-tests", log_level="WARNING")
 
 
 async def effect(tool: str, ctx: Context, **args: Any) -> None:
