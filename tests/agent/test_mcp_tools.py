@@ -7,6 +7,7 @@ or by the test serving HTTP on a local port. The model is scripted; everything e
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import sys
@@ -14,21 +15,28 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 from _mcp import (
     APP,
     HttpApp,
     calls,
     declared,
+    free_port,
     logged,
+    pid_alive,
     results,
     serving,
     stdio_server,
     until,
 )
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
 
 import tether
 from tether.agent import Agent, McpServer, McpToolsEntry, approval, mcp_server, tool
-from tether.errors import ConfigurationError, MissingExtraError, ModelError
+from tether.errors import ConfigurationError, MissingExtraError, ModelError, ToolUnavailableError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -94,6 +102,9 @@ async def test_a_turn_calls_an_mcp_tool(
     hints = {t.name: (t.read_only_hint, t.idempotent_hint) for t in listing.tools}
     assert hints["add"] == (True, None) and hints["lookup"] == (None, True)
     assert [r.kind for r in transcript].count("tool_started") == 0
+    # Closing the server (`serving` did) stopped the process a stdio server runs in.
+    [started] = logged(tmp_path, "started")
+    assert started["transport"] == "http" or not pid_alive(started["pid"])
 
 
 async def test_refused_calls_are_tool_errors_the_model_sees(
@@ -352,3 +363,66 @@ def test_without_the_sdk_the_error_says_which_extra_installs_it(
     monkeypatch.setitem(sys.modules, "mcp", None)  # `import mcp` now raises ImportError
     with pytest.raises(MissingExtraError, match=r"pip install 'tether\[mcp\]'"):
         mcp_server("fs", command="x")
+
+
+async def test_an_http_server_restarted_between_turns_is_reconnected(
+    memory: Backend, tmp_path: Path
+) -> None:
+    app = HttpApp(tmp_path)
+    await app.start()
+    model = ScriptedModel(
+        [
+            Reply(tool_calls=(tool_call("lookup", {"service": "a"}),)),
+            "First.",
+            Reply(tool_calls=(tool_call("lookup", {"service": "b"}),)),
+            "Second.",
+        ],
+        select="transcript",
+    )
+    agent = Agent(name="ops", model=model, tools=[mcp_server("app", url=app.url)])
+    try:
+        async with serving(memory, agent) as host:
+            session = await host.open_session("ops", session_id="s1")
+            await session.send("one")
+            first = await session.wait_for("turn.completed", timeout=60)
+            app.kill()
+            await app.start()  # the same port, a new process that knows no session
+            await session.send("two")
+            await session.wait_for("turn.completed", after=first.index, timeout=60)
+    finally:
+        app.kill()
+    assert [c["service"] for c in calls(tmp_path, "lookup")] == ["a", "b"]
+    assert results(model.requests[3]) == [
+        ("lookup", "a: degraded", False),
+        ("lookup", "b: degraded", False),
+    ]
+
+
+async def test_listing_an_unreachable_server_raises_an_outage(tmp_path: Path) -> None:
+    async def unavailable(request: Request) -> Response:
+        return PlainTextResponse("upstream is down", status_code=503)
+
+    port = free_port()
+    config = uvicorn.Config(
+        Starlette(routes=[Route("/mcp", unavailable, methods=["GET", "POST", "DELETE"])]),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+    )
+    proxy = uvicorn.Server(config)
+    serving_task = asyncio.ensure_future(proxy.serve())
+    try:
+        await until(lambda: proxy.started)
+        answering_503 = mcp_server("proxied", url=f"http://127.0.0.1:{port}/mcp")
+        with pytest.raises(ToolUnavailableError, match=r"MCP server proxied.*cannot connect"):
+            await answering_503.list_tools()
+    finally:
+        proxy.should_exit = True
+        await serving_task
+    closed = mcp_server("gone", url=f"http://127.0.0.1:{free_port()}/mcp", connect_timeout=10)
+    with pytest.raises(ToolUnavailableError, match="cannot connect") as caught:
+        await closed.list_tools()
+    assert caught.value.retry_after is None and caught.value.tool_name == "MCP server gone"
+    missing = mcp_server("nothing", command=str(tmp_path / "no-such-program"))
+    with pytest.raises(ToolUnavailableError, match="FileNotFoundError"):
+        await missing.list_tools()
