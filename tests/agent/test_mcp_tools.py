@@ -36,6 +36,7 @@ from starlette.routing import Route
 
 import tether
 from tether.agent import Agent, McpServer, McpToolsEntry, approval, mcp_server, tool
+from tether.agent.models import ModelRequest
 from tether.errors import ConfigurationError, MissingExtraError, ModelError, ToolUnavailableError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -426,3 +427,31 @@ async def test_listing_an_unreachable_server_raises_an_outage(tmp_path: Path) ->
     missing = mcp_server("nothing", command=str(tmp_path / "no-such-program"))
     with pytest.raises(ToolUnavailableError, match="FileNotFoundError"):
         await missing.list_tools()
+
+
+async def test_a_server_gone_before_the_calls_start_costs_no_unknown_outcome(
+    memory: Backend, tmp_path: Path
+) -> None:
+    async def kill_then_call(request: ModelRequest) -> Reply:
+        # Listed: the server ran. It stops (and stays down) before the reply's calls.
+        [started] = logged(tmp_path, "started")
+        (tmp_path / "down").touch()
+        os.kill(started["pid"], signal.SIGKILL)
+        await until(lambda: not pid_alive(started["pid"]))
+        await asyncio.sleep(0.3)  # the worker reads the end of its stdout
+        return Reply(tool_calls=(tool_call("charge", {"amount": 7}),))
+
+    model = ScriptedModel([kill_then_call, "Charged."], select="transcript")
+    agent = Agent(name="ops", model=model, tools=[stdio_server(tmp_path)])
+    async with serving(memory, agent) as host:
+        session = await host.open_session("ops", session_id="s1")
+        await session.send("go")
+        await until(lambda: logged(tmp_path, "down"))
+        (tmp_path / "down").unlink()
+        await session.wait_for("turn.completed", timeout=60)
+    # The outage came before `charge` was marked started: its retry ran it (once), and
+    # the reply stayed on record, so the model was not asked again.
+    assert [c["amount"] for c in calls(tmp_path, "charge")] == [7]
+    assert model.calls == 2
+    assert results(model.requests[1]) == [("charge", "charged 7", False)]
+    assert "tool_started" in [r.kind for r in await session.transcript()]

@@ -259,9 +259,14 @@ class _Calls:
         work = self.work
         # Each tool's service is reached first (an MCP server connects): one that cannot
         # be fails the attempt here, before any call is marked started, so its retry
-        # runs them all; nothing of this attempt is on record yet.
+        # runs them all. The reply (and the answers given so far) are made durable
+        # first: the retry runs the calls, it does not ask the model again.
         tools = list({id(run.tool): run.tool for run in self.runnable}.values())
-        await asyncio.gather(*(t._prepare() for t in tools))
+        try:
+            await asyncio.gather(*(t._prepare() for t in tools))
+        except ToolUnavailableError:
+            await work.checkpoint()
+            raise
         for run in self.runnable:
             if not run.tool.idempotent:
                 work.record(ToolStartedEntry(turn_id=self.turn.turn_id, call_id=run.call.call_id))
