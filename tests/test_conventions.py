@@ -17,6 +17,7 @@ PUBLIC_PACKAGES = [
     "tether.stores",
     "tether.durable",
     "tether.agent",
+    "tether.agent.mcp",
     "tether.agent.models",
     "tether.testing",
     "tether.testing.contract",

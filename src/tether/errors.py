@@ -36,6 +36,8 @@ TetherError
 └─ AgentError                  the agent layer (models, tools)
    ├─ ModelError              a model provider call failed; ``retryable`` says if a retry may help
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
+   ├─ ToolUnavailableError    a tool's service cannot be reached now: the turn step is retried
+   ├─ McpToolError            an MCP server refused a tool call (told to the model)
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
@@ -77,6 +79,7 @@ __all__ = [
     "InvalidInputError",
     "InvalidOffsetError",
     "InvalidTransitionError",
+    "McpToolError",
     "MissingExtraError",
     "ModelError",
     "NonDeterminismError",
@@ -101,6 +104,7 @@ __all__ = [
     "StrandedRunError",
     "TetherError",
     "ToolArgumentsError",
+    "ToolUnavailableError",
     "UnknownWorkflowError",
     "WorkflowError",
 ]
@@ -582,6 +586,31 @@ class ToolArgumentsError(AgentError):
         return (ToolArgumentsError, (self.tool_name, self.problems))
 
 
+class McpToolError(AgentError):
+    """An MCP server refused a tool call: an ``isError`` result or a JSON-RPC error.
+
+    The model sees it as the tool's error (``ToolError: McpToolError: ...``) and may
+    correct its call; the turn goes on.
+
+    Args:
+        server: The `McpServer`'s name.
+        tool_name: The tool's name on the server.
+        message: What the server said.
+        code: The JSON-RPC error code, or None for an ``isError`` result.
+    """
+
+    def __init__(self, server: str, tool_name: str, message: str, code: int | None = None) -> None:
+        self.server = server
+        self.tool_name = tool_name
+        self.message = message
+        self.code = code
+        prefix = "" if code is None else f"error {code}: "
+        super().__init__(f"{prefix}{message}" if message else f"{prefix}the call failed")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (McpToolError, (self.server, self.tool_name, self.message, self.code))
+
+
 class FatalError(Exception):
     """Raise inside a step to fail it now, without retrying."""
 
@@ -606,6 +635,33 @@ class RetryableError(Exception):
         if retry_after is not None:
             retry_after = check_duration(retry_after, what="RetryableError(retry_after=...)")
         self.retry_after = retry_after
+
+
+class ToolUnavailableError(AgentError, RetryableError):
+    """A tool's service cannot be reached now (an outage): the turn step is retried.
+
+    Raised by a tool (an MCP server that is down, a connection that broke) instead of
+    returning an error to the model: the step's attempt fails and runs again under the
+    step's retry policy; results of other calls of the reply stay recorded. A
+    non-idempotent call that had started is not run again: the model is told its
+    outcome is unknown. When the attempts run out, the turn fails with this message.
+
+    Args:
+        tool_name: The tool (or the MCP server) that could not be reached.
+        reason: What failed.
+        retry_after: Seconds to wait before the next attempt (default: the policy's).
+    """
+
+    def __init__(self, tool_name: str, reason: str, *, retry_after: float | None = None) -> None:
+        self.tool_name = tool_name
+        self.reason = reason
+        RetryableError.__init__(
+            self, f"{tool_name!r} is unavailable: {reason}", retry_after=retry_after
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        rebuild = functools.partial(ToolUnavailableError, retry_after=self.retry_after)
+        return (rebuild, (self.tool_name, self.reason))
 
 
 class RecordedError(Exception):

@@ -1,4 +1,4 @@
-"""Durable agents: sessions, turns, tools, approvals and model providers."""
+"""Durable agents: sessions, turns, tools (MCP servers' too), approvals and model providers."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from ._entries import (
     AssistantEntry,
     AuthorizationEntry,
     ContextEntry,
+    McpToolsEntry,
+    McpToolSpec,
     ToolCallEntry,
     ToolResultEntry,
     ToolStartedEntry,
@@ -56,6 +58,7 @@ from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._workflow_tools import ToolWorkflowContext
+from .mcp import McpServer, McpTool, mcp_server
 
 __all__ = [
     "AGENT_LABEL",
@@ -82,6 +85,10 @@ __all__ = [
     "InputRequested",
     "InputResolved",
     "KeepLast",
+    "McpServer",
+    "McpTool",
+    "McpToolSpec",
+    "McpToolsEntry",
     "MessageCompleted",
     "MessageDelta",
     "ModelSummary",
@@ -129,6 +136,7 @@ __all__ = [
     "approval",
     "decode_event",
     "label_sessions",
+    "mcp_server",
     "tool",
     "workflow_tool",
 ]

@@ -12,6 +12,7 @@ from ..errors import ConfigurationError
 if TYPE_CHECKING:
     from ._compaction import Compaction
     from ._tools import Tool
+    from .mcp import McpServer
     from .models import Model
 
 __all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "check_retention"]
@@ -33,7 +34,8 @@ class Agent:
         model: A ``"provider:model"`` string (``"openai:gpt-4o-mini"``,
             ``"anthropic:claude-..."``) or a `Model` object such as `ScriptedModel`.
         instructions: The system prompt.
-        tools: Tools made with ``@tool`` or ``@workflow_tool``.
+        tools: Tools made with ``@tool`` or ``@workflow_tool``, and MCP servers
+            (`mcp_server`) whose tools the agent gets (listed when each turn begins).
         model_calls_per_step: Model calls one durable step may hold (default 1). A batch
             always ends at human input, authorization, blocking coordination, turn end
             and steering.
@@ -66,7 +68,7 @@ class Agent:
     name: str
     model: str | Model
     instructions: str = ""
-    tools: Sequence[Tool] = field(default_factory=tuple)
+    tools: Sequence[Tool | McpServer] = field(default_factory=tuple)
     model_calls_per_step: int = 1
     turn_policy: TurnPolicy = "steer"
     max_steps_per_turn: int = DEFAULT_MAX_STEPS_PER_TURN
@@ -103,10 +105,25 @@ class Agent:
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")
-        names = [t.name for t in self.tools]
+        from ._tools import Tool
+        from .mcp import McpServer
+
+        for each in self.tools:
+            if not isinstance(each, Tool | McpServer):
+                raise ConfigurationError(
+                    f"agent {self.name!r}: tools takes tools (@tool, @workflow_tool) and MCP "
+                    f"servers (mcp_server(...)), not {each!r}"
+                )
+        names = [t.name for t in self.tools if isinstance(t, Tool)]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ConfigurationError(f"agent {self.name!r} has duplicate tool names: {duplicates}")
+        servers = [s.name for s in self.mcp_servers]
+        duplicates = sorted({n for n in servers if servers.count(n) > 1})
+        if duplicates:
+            raise ConfigurationError(
+                f"agent {self.name!r} has two MCP servers named alike: {duplicates}"
+            )
 
     def as_tool(self, *, name: str | None = None, description: str | None = None) -> Tool:
         """This agent as a tool of another: each call runs it as a child run.
@@ -135,10 +152,19 @@ class Agent:
             is_workflow=True,
         )
 
+    @property
+    def mcp_servers(self) -> tuple[McpServer, ...]:
+        """The MCP servers among `tools`."""
+        from .mcp import McpServer
+
+        return tuple(t for t in self.tools if isinstance(t, McpServer))
+
     def tool(self, name: str) -> Tool | None:
-        """The tool called `name`, or None."""
+        """The agent's own tool called `name` (not an MCP server's), or None."""
+        from ._tools import Tool
+
         for candidate in self.tools:
-            if candidate.name == name:
+            if isinstance(candidate, Tool) and candidate.name == name:
                 return candidate
         return None
 

@@ -31,7 +31,15 @@ from pydantic.json_schema import GenerateJsonSchema, PydanticJsonSchemaWarning
 
 from ..errors import ConfigurationError, ToolArgumentsError
 
-__all__ = ["Arguments", "Param", "build_arguments", "is_async_callable", "parse_docstring"]
+__all__ = [
+    "Arguments",
+    "ObjectArguments",
+    "Param",
+    "build_arguments",
+    "is_async_callable",
+    "json_object",
+    "parse_docstring",
+]
 
 _MAX_PROBLEMS = 10
 _MAX_EXPECTED_CHARS = 300
@@ -67,33 +75,12 @@ class Arguments:
 
     def validate(self, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
         """Validate and coerce a model's arguments; see ``Tool.validate``."""
-        if isinstance(arguments, str):
-            arguments = self._parse_json(arguments)
-        elif not isinstance(arguments, Mapping):
-            raise ToolArgumentsError(
-                self.tool_name,
-                [f"the arguments must be a JSON object, got {type(arguments).__name__}"],
-            )
+        arguments = json_object(self.tool_name, arguments)
         try:
-            instance = self.model.model_validate(dict(arguments))
+            instance = self.model.model_validate(arguments)
         except ValidationError as exc:
             raise ToolArgumentsError(self.tool_name, self._problems(exc)) from None
         return {p.name: getattr(instance, p.field) for p in self.params if not p.is_context}
-
-    def _parse_json(self, text: str) -> dict[str, Any]:
-        if not text.strip():
-            return {}
-        try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            raise ToolArgumentsError(
-                self.tool_name, [f"the arguments are not valid JSON ({exc}): {_clip(text)!r}"]
-            ) from None
-        if not isinstance(value, dict):
-            raise ToolArgumentsError(
-                self.tool_name, [f"the arguments must be a JSON object, got {_json_type(value)}"]
-            )
-        return value
 
     def _problems(self, exc: ValidationError) -> list[str]:
         properties: Mapping[str, Any] = self.schema.get("properties", {})
@@ -124,6 +111,50 @@ class Arguments:
         if hidden > 0:
             problems.append(f"... and {hidden} more problem(s)")
         return problems
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectArguments:
+    """Arguments described by a schema from elsewhere (an MCP server's), checked there.
+
+    Here they are checked to be a JSON object only: the schema's owner validates them,
+    and its refusal reaches the model as the tool's error.
+    """
+
+    tool_name: str
+    schema: dict[str, Any]
+    params: tuple[Param, ...] = ()
+
+    def validate(self, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
+        """The arguments as a dict; see ``Tool.validate``."""
+        return json_object(self.tool_name, arguments)
+
+
+def json_object(tool_name: str, arguments: Mapping[str, Any] | str) -> dict[str, Any]:
+    """A model's arguments (parsed, or JSON text: empty means none) as a dict.
+
+    Raises:
+        ToolArgumentsError: They are not a JSON object.
+    """
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
+    if not isinstance(arguments, str):
+        raise ToolArgumentsError(
+            tool_name, [f"the arguments must be a JSON object, got {type(arguments).__name__}"]
+        )
+    if not arguments.strip():
+        return {}
+    try:
+        value = orjson.loads(arguments)
+    except orjson.JSONDecodeError as exc:
+        raise ToolArgumentsError(
+            tool_name, [f"the arguments are not valid JSON ({exc}): {_clip(arguments)!r}"]
+        ) from None
+    if not isinstance(value, dict):
+        raise ToolArgumentsError(
+            tool_name, [f"the arguments must be a JSON object, got {_json_type(value)}"]
+        )
+    return value
 
 
 # -- signature analysis ---------------------------------------------------------------

@@ -21,6 +21,8 @@ __all__ = [
     "AssistantEntry",
     "AuthorizationEntry",
     "ContextEntry",
+    "McpToolSpec",
+    "McpToolsEntry",
     "ToolCallEntry",
     "ToolResultEntry",
     "ToolStartedEntry",
@@ -145,6 +147,39 @@ class AuthorizationEntry:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class McpToolSpec:
+    """One tool as an MCP server listed it (its ``tools/list`` entry, as tether keeps it).
+
+    The hints are the server's tool annotations (None: not given); they are hints from
+    the server, not guarantees.
+    """
+
+    name: str
+    description: str = ""
+    input_schema: Mapping[str, Any] = field(default_factory=dict)
+    title: str | None = None
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    idempotent_hint: bool | None = None
+    open_world_hint: bool | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class McpToolsEntry:
+    """The tools an MCP server listed for a turn: every step of the turn sees these.
+
+    ``tools`` is None when the listing is the same as an earlier one of this server in
+    the transcript (the latest with the same ``digest`` holds the tools).
+    """
+
+    turn_id: str
+    server: str
+    digest: str
+    tools: tuple[McpToolSpec, ...] | None = None
+    kind: Literal["mcp_tools"] = "mcp_tools"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEndEntry:
     """The end of a turn and how it ended."""
 
@@ -162,6 +197,7 @@ TranscriptEntry: TypeAlias = Annotated[
     | ApprovalEntry
     | ToolStartedEntry
     | AuthorizationEntry
+    | McpToolsEntry
     | TurnEndEntry,
     Field(discriminator="kind"),
 ]

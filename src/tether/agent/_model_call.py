@@ -37,7 +37,7 @@ async def _request(work: StepWork) -> ModelRequest:
     return ModelRequest(
         instructions=agent.instructions or None,
         messages=tuple(work.transcript.to_messages(work.entries, files)),
-        tools=tuple(t.definition() for t in agent.tools),
+        tools=work.tools.definitions(),
         settings=ModelSettings(max_tokens=agent.max_tokens),
     )
 

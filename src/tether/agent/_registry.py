@@ -43,7 +43,7 @@ def _with_subagents(agents: Iterable[Agent]) -> dict[str, Agent]:
             continue
         found[agent.name] = agent
         for tool in agent.tools:
-            sub = getattr(tool.fn, "__tether_agent__", None)
+            sub = getattr(getattr(tool, "fn", None), "__tether_agent__", None)
             if isinstance(sub, Agent):
                 todo.append(sub)
     return found

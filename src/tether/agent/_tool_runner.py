@@ -5,7 +5,9 @@ authorization: an input request), or parked (a workflow tool or a sub-agent, whi
 session's body runs). Calls that may run, run concurrently; a non-idempotent one is
 marked started in the transcript before it runs, so a crash never runs it twice.
 Results of calls that finish while others still run are made durable in the
-background (coalesced), so a crash does not run them again either.
+background (coalesced), so a crash does not run them again either. A call whose
+service cannot be reached (`ToolUnavailableError`) gets no result: the others' are
+made durable and the step's attempt fails, to be retried.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import durable
-from ..errors import AuthorizationRequired, ToolArgumentsError
+from ..errors import AuthorizationRequired, ToolArgumentsError, ToolUnavailableError
 from ._cursor import ParkedCall
 from ._emitter import PART
 from ._entries import (
@@ -96,6 +98,7 @@ class _Calls:
             if isinstance(e, AuthorizationEntry):
                 self.auth.setdefault(e.call_id, []).append(e)
         self.runnable: list[_Run] = []
+        self.outages: list[ToolUnavailableError] = []
         self._requests = 0
 
     def answer(self, position: int, call: ToolCallEntry, content: str, outcome: str) -> None:
@@ -130,13 +133,12 @@ class _Calls:
         self.work.emitter.emit(data, self.part, index)
 
     def classify(self) -> None:
-        agent = self.work.agent
         for position, call in enumerate(self.reply.tool_calls):
             if call.call_id in self.results:
                 continue
-            tool = agent.tool(call.name)
+            tool = self.work.tools.get(call.name)
             if tool is None:
-                known = sorted(t.name for t in agent.tools)
+                known = self.work.tools.names()
                 content = f"ToolError: unknown tool {call.name!r}; available: {known}"
                 self.answer(position, call, content, "error")
                 continue
@@ -255,6 +257,16 @@ class _Calls:
         if not self.runnable:
             return
         work = self.work
+        # Each tool's service is reached first (an MCP server connects): one that cannot
+        # be fails the attempt here, before any call is marked started, so its retry
+        # runs them all. The reply (and the answers given so far) are made durable
+        # first: the retry runs the calls, it does not ask the model again.
+        tools = list({id(run.tool): run.tool for run in self.runnable}.values())
+        try:
+            await asyncio.gather(*(t._prepare() for t in tools))
+        except ToolUnavailableError:
+            await work.checkpoint()
+            raise
         for run in self.runnable:
             if not run.tool.idempotent:
                 work.record(ToolStartedEntry(turn_id=self.turn.turn_id, call_id=run.call.call_id))
@@ -288,6 +300,12 @@ class _Calls:
             if cancel_wait is not None:
                 cancel_wait.cancel()
         await sink.drain()
+        if self.outages and not self.outcome.cancelled:
+            # The results of the calls that ran are made durable, then the attempt fails
+            # for the outage: its retry runs only the calls still without a result (a
+            # non-idempotent one that had started gets "outcome unknown").
+            await work.checkpoint()
+            raise self.outages[0]
 
     async def _one(self, run: _Run, sink: _ResultSink) -> None:
         work, turn = self.work, self.turn
@@ -324,6 +342,11 @@ class _Calls:
                 provider=auth.provider,
                 url=auth.url,
             )
+            sink.done()
+            return
+        except ToolUnavailableError as outage:
+            # Not the model's to see: the step is retried (see `run`).
+            self.outages.append(outage)
             sink.done()
             return
         except TimeoutError:

@@ -21,7 +21,14 @@ from pydantic_core import PydanticSerializationError, to_jsonable_python
 
 from ..errors import ConfigurationError
 from ._approval import ApprovalPolicy, approval
-from ._arguments import AnyFn, build_arguments, is_async_callable, parse_docstring
+from ._arguments import (
+    AnyFn,
+    Arguments,
+    ObjectArguments,
+    build_arguments,
+    is_async_callable,
+    parse_docstring,
+)
 from .models._types import ToolDefinition
 
 __all__ = [
@@ -130,7 +137,7 @@ class Tool:
         self._idempotent = idempotent
         self._is_workflow = is_workflow
         self._is_async = is_async_callable(fn)
-        self._arguments = arguments
+        self._arguments: Arguments | ObjectArguments = arguments
         self._timeout = check_timeout(timeout, f"tool {tool_name!r}: timeout")
 
     @property
@@ -215,6 +222,13 @@ class Tool:
             ToolArgumentsError: The arguments do not fit the schema.
         """
         return self._approval.requires_approval(self.validate(arguments))
+
+    async def _prepare(self) -> None:
+        """Get ready to run, before a call is marked started (a remote tool connects).
+
+        Raises:
+            ToolUnavailableError: The tool cannot run now (nothing was started).
+        """
 
     async def invoke(
         self,

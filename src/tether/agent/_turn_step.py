@@ -23,6 +23,7 @@ from ._keys import task_run_id, task_session_id
 from ._model_call import call_model
 from ._requests import TaskRef
 from ._tool_runner import run_calls
+from ._toolset import turn_tools
 from ._turn_ops import (
     announce_idle,
     begin_turn,
@@ -225,6 +226,8 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
     agent = work.agent
     turn = work.turn
     assert turn is not None
+    # The turn's tools: its MCP servers' are listed (and recorded) by its first step.
+    work.tools = await turn_tools(work)
     # What this step already recorded (in an earlier attempt): its model calls count
     # toward its budget, and their events keep their parts (see `_emitter`).
     mine = [

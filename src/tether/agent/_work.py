@@ -20,6 +20,7 @@ from ._cursor import Cursor, TurnState
 from ._emitter import Emitter
 from ._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
 from ._mail import Mail, read_mail
+from ._toolset import TurnTools, own_tools
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
@@ -50,6 +51,8 @@ class StepWork:
         self._turn_found: list[Any] = []
         self._joined: set[str] = set()
         self.mail = Mail()
+        # The agent's own tools until the turn's are known (`_toolset.turn_tools`).
+        self.tools: TurnTools = own_tools(steps.agent)
         self._entries: list[Any] = []
         self._writes: list[StoreWrite] = []
         self.emitter = Emitter(
