@@ -18,6 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
+from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
 from ._functions import SERVER_NOW, fast_commit_function, ring_function
@@ -241,6 +242,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="one-statement wake-up of a held run",
         statements=(ring_function(wake=True),),
     ),
+    # A run's active hooks by an index of those alone: a send to an idle session reads
+    # them, and a scan of every open hook grows with the sessions stored.
+    Migration(version=17, name="index of active hooks", statements=(HOOKS_ACTIVE_INDEX,)),
 )
 
 
