@@ -2,16 +2,27 @@
 
 A listing is ordered newest first by (``created_at``, ``run_id``) and read through an
 index in that order, up to the page's end plus one row (which tells whether more
-follow): with labels, the first label's entries in ``tether_run_labels_lookup`` (key,
-value, created_at DESC, run_id DESC), each further label one primary-key probe per
-candidate; without, ``tether_runs_by_created``. A later page seeks past the key of the
-previous page's last row (`PageStart.after`), written so that both planners turn its
-first term into the start of the index range: ``created_at <= t AND (created_at < t OR
-run_id < id)``; the second term only sorts out the rows created at the same instant.
-Only an offset cursor of earlier releases reads and skips rows (OFFSET).
+follow), whatever the planner knows of the tables (a store never analyzed included):
 
-Filters are written into the statement only when given (no ``(? IS NULL OR ...)``):
-a prepared statement's generic plan then still uses the indexes.
+- the page's keys (run_id, created_at) are selected first, in a subquery whose LIMIT
+  keeps it from being merged into the joins after it: the page's runs are then read
+  by primary key, and a chain's current run by one probe of the unique index on
+  (chain_id, generation), for the page's rows only;
+- with labels, the keys are the first label's entries in ``tether_run_labels_lookup``
+  (key, value, created_at DESC, run_id DESC); each further label, and the conditions
+  on the run, are scalar subqueries on a primary key, one probe per candidate (an
+  ``EXISTS`` or a join may be planned as a read of every entry of that label, or of
+  every run of the workflow: one per session);
+- chains without labels, ``tether_runs_chains`` (workflow_name, created_at DESC,
+  run_id DESC) of first runs only; runs without labels, ``tether_runs_by_created``.
+
+A later page seeks past the key of the previous page's last row (`PageStart.after`),
+written so that both planners make its first term the start of the index range:
+``created_at <= t AND (created_at < t OR run_id < id)``; the second term only sorts
+out the rows created at that same instant. Only an offset cursor of earlier releases
+reads and skips rows (OFFSET). Filters are written into the statement only when
+given (no ``(? IS NULL OR ...)``): a prepared statement's generic plan then still
+uses the indexes.
 """
 
 from __future__ import annotations
@@ -23,60 +34,74 @@ from ._pages import PageStart
 from ._records import RunRecord
 from ._rows import RUN_COLS, run_from_row
 
-__all__ = ["chains_from_rows", "chains_query", "runs_query"]
+__all__ = ["CHAINS_INDEX", "chains_from_rows", "chains_query", "runs_query"]
 
 _COLUMNS = RUN_COLS.split(", ")
 _R = ", ".join("r." + c for c in _COLUMNS)
 _C = ", ".join("c." + c for c in _COLUMNS)
-#: The current run of the first run ``r``'s chain: its highest generation (one probe of
-#: the unique index on (chain_id, generation)); ``r`` itself when it never continued.
-_CURRENT = (
-    "JOIN tether_runs c ON c.chain_id = r.run_id AND c.generation = "
-    "(SELECT MAX(x.generation) FROM tether_runs x WHERE x.chain_id = r.run_id)"
+#: First runs (chains) by workflow, newest first: what a chain listing reads.
+CHAINS_INDEX = (
+    "CREATE INDEX IF NOT EXISTS tether_runs_chains "
+    "ON tether_runs (workflow_name, created_at DESC, run_id DESC) WHERE generation = 0"
 )
 
 
-def _listing(
+def _page(
     mark: str,
-    select: str,
     *,
     labels: Mapping[str, str] | None,
     where: list[str],
     params: list[Any],
     start: PageStart,
     limit: int,
-    join: str = "",
+    current: bool = False,
 ) -> tuple[str, list[Any]]:
+    """One page of runs ``r`` (and with `current` their chains' current runs ``c``).
+
+    The page's keys are selected first (`limit` + 1 of them, newest first), then its
+    runs by primary key: `where` are conditions on ``r``.
+    """
     if labels:
         (key, value), *more = labels.items()
-        source = f"tether_run_labels l JOIN tether_runs r ON r.run_id = l.run_id {join}"
         conditions = [f"l.key = {mark}", f"l.value = {mark}"]
         values: list[Any] = [key, value]
         for other_key, other_value in more:
             conditions.append(
-                "EXISTS (SELECT 1 FROM tether_run_labels o WHERE o.run_id = l.run_id "
-                f"AND o.key = {mark} AND o.value = {mark})"
+                "(SELECT o.value FROM tether_run_labels o WHERE o.run_id = l.run_id "
+                f"AND o.key = {mark}) = {mark}"
             )
             values += [other_key, other_value]
-        at, run_id = "l.created_at", "l.run_id"
+        if where:
+            conditions.append(
+                "(SELECT 1 FROM tether_runs r WHERE r.run_id = l.run_id AND "
+                + " AND ".join(where)
+                + ") = 1"
+            )
+            values += params
+        source, at, run_id = "tether_run_labels l", "l.created_at", "l.run_id"
     else:
-        source = f"tether_runs r {join}"
-        conditions, values = [], []
-        at, run_id = "r.created_at", "r.run_id"
-    conditions += where
-    values += params
+        conditions, values = list(where), list(params)
+        source, at, run_id = "tether_runs r", "r.created_at", "r.run_id"
     if start.after is not None:
         conditions.append(f"{at} <= {mark} AND ({at} < {mark} OR {run_id} < {mark})")
         created_at, last = start.after
         values += [created_at, created_at, last]
-    text = f"SELECT {select} FROM {source}"
+    keys = f"SELECT {run_id} AS run_id, {at} AS created_at FROM {source}"
     if conditions:
-        text += " WHERE " + " AND ".join(conditions)
-    text += f" ORDER BY {at} DESC, {run_id} DESC LIMIT {mark}"
+        keys += " WHERE " + " AND ".join(conditions)
+    keys += f" ORDER BY {at} DESC, {run_id} DESC LIMIT {mark}"
     values.append(limit + 1)
     if start.offset:
-        text += f" OFFSET {mark}"
+        keys += f" OFFSET {mark}"
         values.append(start.offset)
+    text = f"SELECT {_R}{', ' + _C if current else ''} FROM ({keys}) p "
+    text += "JOIN tether_runs r ON r.run_id = p.run_id "
+    if current:
+        text += (
+            "JOIN tether_runs c ON c.chain_id = p.run_id AND c.generation = "
+            "(SELECT MAX(x.generation) FROM tether_runs x WHERE x.chain_id = p.run_id) "
+        )
+    text += "ORDER BY p.created_at DESC, p.run_id DESC"
     return text, values
 
 
@@ -101,7 +126,7 @@ def runs_query(
     if workflow_name is not None:
         where.append(f"r.workflow_name = {mark}")
         params.append(workflow_name)
-    return _listing(mark, _R, labels=labels, where=where, params=params, start=start, limit=limit)
+    return _page(mark, labels=labels, where=where, params=params, start=start, limit=limit)
 
 
 def chains_query(
@@ -115,22 +140,23 @@ def chains_query(
     """The statement of a `list_chains` page and its parameters.
 
     Each row is a chain's first run (`RUN_COLS`), then its current run (`RUN_COLS`
-    again): read them with `chains_from_rows`.
+    again), newest first: read them with `chains_from_rows`.
     """
+    # The index of chains has the predicate written as it is here (SQLite uses a
+    # partial index only for a query that repeats its terms).
     where = ["r.generation = 0"]
     params: list[Any] = []
     if workflow_name is not None:
         where.append(f"r.workflow_name = {mark}")
         params.append(workflow_name)
-    return _listing(
+    return _page(
         mark,
-        f"{_R}, {_C}",
         labels=labels,
         where=where,
         params=params,
         start=start,
         limit=limit,
-        join=_CURRENT,
+        current=True,
     )
 
 

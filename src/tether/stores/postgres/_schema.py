@@ -18,6 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
+from .._listings import CHAINS_INDEX
 from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
@@ -242,9 +243,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="one-statement wake-up of a held run",
         statements=(ring_function(wake=True),),
     ),
-    # A run's active hooks by an index of those alone: a send to an idle session reads
-    # them, and a scan of every open hook grows with the sessions stored.
-    Migration(version=17, name="index of active hooks", statements=(HOOKS_ACTIVE_INDEX,)),
+    # A run's active hooks by an index of those alone (a send to an idle session reads
+    # them; a scan of every open hook grows with the sessions stored), and the first
+    # runs of chains in listing order (a page of sessions).
+    Migration(
+        version=17,
+        name="indexes of active hooks and of chains",
+        statements=(HOOKS_ACTIVE_INDEX, CHAINS_INDEX),
+    ),
 )
 
 
