@@ -46,12 +46,15 @@ CHAINS_INDEX = (
 )
 
 
+#: A condition on a column of the run: (column, what it equals, its parameters).
+_Equals = tuple[str, str, list[Any]]
+
+
 def _page(
     mark: str,
     *,
     labels: Mapping[str, str] | None,
-    where: list[str],
-    params: list[Any],
+    where: list[_Equals],
     start: PageStart,
     limit: int,
     current: bool = False,
@@ -59,28 +62,32 @@ def _page(
     """One page of runs ``r`` (and with `current` their chains' current runs ``c``).
 
     The page's keys are selected first (`limit` + 1 of them, newest first), then its
-    runs by primary key: `where` are conditions on ``r``.
+    runs by primary key. With labels each condition of `where` is a probe of the run
+    by its primary key alone (a probe that names another indexed column may be
+    planned on that column's index instead: a read of every run of the workflow).
     """
+    conditions: list[str] = []
+    values: list[Any] = []
     if labels:
         (key, value), *more = labels.items()
-        conditions = [f"l.key = {mark}", f"l.value = {mark}"]
-        values: list[Any] = [key, value]
+        conditions += [f"l.key = {mark}", f"l.value = {mark}"]
+        values += [key, value]
         for other_key, other_value in more:
             conditions.append(
                 "(SELECT o.value FROM tether_run_labels o WHERE o.run_id = l.run_id "
                 f"AND o.key = {mark}) = {mark}"
             )
             values += [other_key, other_value]
-        if where:
+        for column, equals, params in where:
             conditions.append(
-                "(SELECT 1 FROM tether_runs r WHERE r.run_id = l.run_id AND "
-                + " AND ".join(where)
-                + ") = 1"
+                f"(SELECT r.{column} FROM tether_runs r WHERE r.run_id = l.run_id) = {equals}"
             )
             values += params
         source, at, run_id = "tether_run_labels l", "l.created_at", "l.run_id"
     else:
-        conditions, values = list(where), list(params)
+        for column, equals, params in where:
+            conditions.append(f"r.{column} = {equals}")
+            values += params
         source, at, run_id = "tether_runs r", "r.created_at", "r.run_id"
     if start.after is not None:
         conditions.append(f"{at} <= {mark} AND ({at} < {mark} OR {run_id} < {mark})")
@@ -118,15 +125,12 @@ def runs_query(
 
     `labels` must be checked (`check_labels`); the first one drives the index scan.
     """
-    where: list[str] = []
-    params: list[Any] = []
+    where: list[_Equals] = []
     if status is not None:
-        where.append(f"r.status = {mark}")
-        params.append(status)
+        where.append(("status", mark, [status]))
     if workflow_name is not None:
-        where.append(f"r.workflow_name = {mark}")
-        params.append(workflow_name)
-    return _page(mark, labels=labels, where=where, params=params, start=start, limit=limit)
+        where.append(("workflow_name", mark, [workflow_name]))
+    return _page(mark, labels=labels, where=where, start=start, limit=limit)
 
 
 def chains_query(
@@ -144,20 +148,10 @@ def chains_query(
     """
     # The index of chains has the predicate written as it is here (SQLite uses a
     # partial index only for a query that repeats its terms).
-    where = ["r.generation = 0"]
-    params: list[Any] = []
+    where: list[_Equals] = [("generation", "0", [])]
     if workflow_name is not None:
-        where.append(f"r.workflow_name = {mark}")
-        params.append(workflow_name)
-    return _page(
-        mark,
-        labels=labels,
-        where=where,
-        params=params,
-        start=start,
-        limit=limit,
-        current=True,
-    )
+        where.append(("workflow_name", mark, [workflow_name]))
+    return _page(mark, labels=labels, where=where, start=start, limit=limit, current=True)
 
 
 def chains_from_rows(rows: list[Any]) -> list[tuple[RunRecord, RunRecord]]:
