@@ -104,8 +104,11 @@ def _page(
     text = f"SELECT {_R}{', ' + _C if current else ''} FROM ({keys}) p "
     text += "JOIN tether_runs r ON r.run_id = p.run_id "
     if current:
+        # A later run of the chain only (NULLs when it never continued: the first run
+        # is not sent twice).
         text += (
-            "JOIN tether_runs c ON c.chain_id = p.run_id AND c.generation = "
+            "LEFT JOIN tether_runs c ON c.chain_id = p.run_id AND c.generation > 0 "
+            "AND c.generation = "
             "(SELECT MAX(x.generation) FROM tether_runs x WHERE x.chain_id = p.run_id) "
         )
     text += "ORDER BY p.created_at DESC, p.run_id DESC"
@@ -143,8 +146,9 @@ def chains_query(
 ) -> tuple[str, list[Any]]:
     """The statement of a `list_chains` page and its parameters.
 
-    Each row is a chain's first run (`RUN_COLS`), then its current run (`RUN_COLS`
-    again), newest first: read them with `chains_from_rows`.
+    Each row is a chain's first run (`RUN_COLS`), then its current run when that is a
+    later one (`RUN_COLS` again, NULLs otherwise), newest first: read them with
+    `chains_from_rows`.
     """
     # The index of chains has the predicate written as it is here (SQLite uses a
     # partial index only for a query that repeats its terms).
@@ -157,4 +161,8 @@ def chains_query(
 def chains_from_rows(rows: list[Any]) -> list[tuple[RunRecord, RunRecord]]:
     """(first run, current run) of each row a `chains_query` statement returned."""
     n = len(_COLUMNS)
-    return [(run_from_row(row[:n]), run_from_row(row[n:])) for row in rows]
+    found = []
+    for row in rows:
+        first = run_from_row(row[:n])
+        found.append((first, first if row[n] is None else run_from_row(row[n:])))
+    return found
