@@ -267,17 +267,21 @@ class AgentHost:
         so a page reads its own sessions only, never other owners'. Sessions opened
         before labels existed are listed by owner or agent once labeled (``tether
         migrate`` or `label_sessions`). An erased session of an encrypted store lost
-        its labels with its identity and is not listed.
+        its labels with its identity and is not listed. A page takes the same few
+        queries whatever its size or depth: its cursor is the key of the last session
+        listed, and sessions opened meanwhile land before the first page.
 
         Args:
             owner: Only sessions opened with this owner.
             agent: Only sessions of this agent.
             limit: At most this many per page.
-            cursor: The `next_cursor` of the previous page.
+            cursor: The `next_cursor` of the previous page (a row count, the cursor of
+                earlier releases, skips that many sessions).
 
         Raises:
             ConfigurationError: `limit` is below 1.
-            InvalidInputError: `owner` cannot be a label value.
+            InvalidInputError: `owner` cannot be a label value, or `cursor` is not a
+                cursor a listing returned.
         """
         if limit < 1:
             raise ConfigurationError(f"limit must be at least 1, not {limit}")
