@@ -2,9 +2,11 @@
 
 A page is one query for the page of session chains (each with its current run and its
 input), one for the live workers (at the same time) and one for the page's unsettled
-messages. The counts are taken on real stores: the SELECT statements sqlite3's trace
-callback sees on every connection the SQLite backend opens, and the round trips of the
-Postgres store connections (`tether.testing.PostgresRoundTrips`).
+messages. The counts are taken on real stores: the distinct SELECT statements sqlite3's
+trace callback sees on every connection the SQLite backend opens (the values are in
+the text it gives, so a read per session would show as one statement per session),
+and the round trips of the Postgres store connections
+(`tether.testing.PostgresRoundTrips`).
 """
 
 from __future__ import annotations
@@ -89,8 +91,10 @@ class Counted:
         with counting as seen:
             result = await call()
         # Each read is BEGIN, its SELECT, COMMIT, and now and then a PRAGMA checking
-        # whether another connection wrote: the SELECTs are the queries.
-        selects = [s for s in seen if s.lstrip().upper().startswith("SELECT")]
+        # whether another connection wrote: the SELECTs are the queries. A read that
+        # runs too long on the event loop's thread is interrupted and run again on the
+        # reader thread (on a busy machine): the same statement, counted once.
+        selects = {s for s in seen if s.lstrip().upper().startswith("SELECT")}
         return len(selects), "\n".join(seen), result
 
 
