@@ -47,3 +47,21 @@ async def test_list_pages_through_the_tenants_sessions_only(served: Served) -> N
     assert ids == list(reversed(evil)) and pages == 3
     r = await served.client().get("/v1/sessions", params={"limit": 2, "agent": "ops"})
     assert [i["session_id"] for i in r.json()["items"]] == list(reversed(acme))[:2]
+
+
+async def test_a_cursor_no_listing_gave_is_a_422_and_an_old_row_count_still_pages(
+    served: Served,
+) -> None:
+    for n in range(4):
+        await served.session(f"a{n}", who="ada")
+    r = await served.client("ada").get("/v1/sessions", params={"cursor": "page-2"})
+    assert r.status_code == 422, r.text
+    assert "cursor" in r.text
+    # A row count (the cursor of earlier releases) skips that many sessions.
+    r = await served.client("ada").get("/v1/sessions", params={"cursor": "1", "limit": 2})
+    assert r.status_code == 200, r.text
+    assert [i["session_id"] for i in r.json()["items"]] == ["a2", "a1"]
+    again = await served.client("ada").get(
+        "/v1/sessions", params={"cursor": r.json()["next_cursor"], "limit": 2}
+    )
+    assert [i["session_id"] for i in again.json()["items"]] == ["a0"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._ids import new_ulid
 from .._validate import check_duration
-from ..durable import Client, RunInfo, Worker
+from ..durable import ChainInfo, Client, Worker
 from ..errors import (
     ConfigurationError,
     ConflictError,
@@ -21,6 +21,7 @@ from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._attachments import Attachment
 from ._erasure import SessionErasure, erased_note
 from ._inbox import Inbox
+from ._keys import messages_lane
 from ._labels import label_sessions, session_labels, user_labels
 from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
@@ -36,29 +37,46 @@ def address_session_id(agent_name: str, address: str) -> str:
     return f"{agent_name}@{address}"
 
 
-async def session_info(host: AgentHost, run: RunInfo) -> SessionInfo | None:
-    """The `SessionInfo` of a session run (None if the run is not a session)."""
-    if run.generation > 0:
-        return None  # a later run of a session: the session is listed by its first run
-    handle = await host.client.get(run.run_id)
-    args = (await handle.input()).args
-    if len(args) < 2:
-        return None
-    if run.status == "continued" or run.status in RUN_ENDINGS:
-        # A session moved (or reset) goes on in its chain's current run.
-        run = await host.client.latest(run.run_id)
-    status = RUN_ENDINGS.get(run.status)
-    if status is None:
-        inbox = Inbox(host, str(args[0]), str(args[1]), run.run_id)
-        status = "running" if await inbox.busy() else "idle"
-    return SessionInfo(
-        session_id=str(args[1]),
-        agent_name=str(args[0]),
-        owner=args[2] if len(args) > 2 else None,
-        status=status,
-        created_at=run.created_at.timestamp(),
-        updated_at=run.updated_at.timestamp(),
-    )
+async def session_infos(host: AgentHost, chains: Sequence[ChainInfo]) -> list[SessionInfo]:
+    """The `SessionInfo` of each session chain (chains that are not sessions left out).
+
+    What each row needs came with its chain (the first run's input, the current run):
+    what is left is whether each open session has a turn in progress or a message
+    waiting, one read of the ledger for the whole page.
+    """
+    rows: list[tuple[str, str, Any, ChainInfo]] = []
+    for chain in chains:
+        args = chain.input.args
+        if len(args) < 2:
+            continue  # not a session, or one whose identity was erased
+        rows.append((str(args[0]), str(args[1]), args[2] if len(args) > 2 else None, chain))
+    # A session moved (or reset) goes on in its chain's current run.
+    open_lanes = [
+        messages_lane(agent, session)
+        for agent, session, _, chain in rows
+        if chain.current.status not in RUN_ENDINGS
+    ]
+    busy: set[str] = set()
+    if open_lanes:
+        unsettled = await host.backend.stores.submissions.list_unsettled_submissions(open_lanes)
+        busy = {sub.session_key for sub in unsettled}
+    infos: list[SessionInfo] = []
+    for agent, session, owner, chain in rows:
+        run = chain.current
+        status = RUN_ENDINGS.get(run.status)
+        if status is None:
+            status = "running" if messages_lane(agent, session) in busy else "idle"
+        infos.append(
+            SessionInfo(
+                session_id=session,
+                agent_name=agent,
+                owner=owner,
+                status=status,
+                created_at=run.created_at.timestamp(),
+                updated_at=run.updated_at.timestamp(),
+            )
+        )
+    return infos
 
 
 class AgentHost:
@@ -309,32 +327,35 @@ class AgentHost:
         so a page reads its own sessions only, never other owners'. Sessions opened
         before labels existed are listed by owner or agent once labeled (``tether
         migrate`` or `label_sessions`). An erased session of an encrypted store lost
-        its labels with its identity and is not listed.
+        its labels with its identity and is not listed. A page takes the same few
+        queries whatever its size or depth: its cursor is the key of the last session
+        listed, and sessions opened meanwhile land before the first page.
 
         Args:
             owner: Only sessions opened with this owner.
             agent: Only sessions of this agent.
             limit: At most this many per page.
-            cursor: The `next_cursor` of the previous page.
+            cursor: The `next_cursor` of the previous page (a row count, the cursor of
+                earlier releases, skips that many sessions).
 
         Raises:
             ConfigurationError: `limit` is below 1.
-            InvalidInputError: `owner` cannot be a label value.
+            InvalidInputError: `owner` cannot be a label value, or `cursor` is not a
+                cursor a listing returned.
         """
         if limit < 1:
             raise ConfigurationError(f"limit must be at least 1, not {limit}")
         labels = session_labels(agent, owner) or None
         found: list[SessionInfo] = []
+        # One page of chains (their current runs and inputs with them) and one read of
+        # the ledger: a page's reads do not grow with its size. A chain that is not a
+        # session is left out, and the next page fills the gap (rarely needed: labels
+        # match sessions only).
         while len(found) < limit:
-            page = await self.client.page_runs(
+            page = await self.client.page_chains(
                 workflow=SESSION_WORKFLOW, limit=limit - len(found), cursor=cursor, labels=labels
             )
-            for run in page.items:
-                if run.generation > 0:
-                    continue  # a session's later run: it is listed by its first one
-                info = await session_info(self, run)
-                if info is None:
-                    continue
+            for info in await session_infos(self, page.items):
                 if (owner is None or info.owner == owner) and (
                     agent is None or info.agent_name == agent
                 ):

@@ -7,7 +7,7 @@ from ._client import Client, LiveDeployment
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
-from ._handle import RunHandle, RunInfo, StepView
+from ._handle import ChainInfo, RunHandle, RunInfo, StepView
 from ._progress import RunProgress, StepProgress, WakeUp
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
@@ -32,6 +32,7 @@ __all__ = [
     "DEV_MARK",
     "REPLAY_OUTCOMES",
     "TAKEOVER_LEASE",
+    "ChainInfo",
     "ChildRun",
     "Client",
     "Forwarder",

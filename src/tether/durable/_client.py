@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -29,6 +30,7 @@ from ._generations import is_dev_generation
 from ._handle import (
     DEFAULT_STREAM,
     LIVE_WORKER_SECONDS,
+    ChainInfo,
     RunHandle,
     RunInfo,
     StepView,
@@ -39,11 +41,11 @@ from ._handle import (
 )
 from ._progress import RunProgress, read_progress
 from ._registry import Registry, queue_name, workflow_name_of
-from ._run_reads import HookView, is_stranded, page_runs, run_hooks
+from ._run_reads import HookView, input_of, is_stranded, live_versions, page_runs, run_hooks
 from ._streams import RunStream
 from ._takeover import Takeover, take_over
 
-__all__ = ["Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
+__all__ = ["ChainInfo", "Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
 
 #: How many hook tokens a client remembers as not on a dev generation.
 _NOT_DEV_TOKENS = 4096
@@ -289,6 +291,46 @@ class Client:
         )
         return Page(
             items=tuple(_info(run, is_stranded(run, served)) for run in page.items),
+            next_cursor=page.next_cursor,
+        )
+
+    async def page_chains(
+        self,
+        *,
+        workflow: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainInfo]:
+        """A page of chains, newest first, each with its current run and its input.
+
+        A chain is listed by its first run (filtered on its workflow and `labels` as
+        `page_runs` filters runs); the store reads each chain's current run in the
+        same statement, so a page costs one read of the store plus one of the
+        workers, however many runs the chains hold or the store keeps.
+
+        Raises:
+            InvalidInputError: A label is not one a run could carry, or `cursor` is
+                not a `next_cursor` of this listing.
+        """
+        if workflow is not None:
+            check_identifier(workflow, what="workflow name")
+        page, served = await asyncio.gather(
+            self._store.list_chains(
+                workflow_name=workflow, limit=limit, cursor=cursor, labels=_filter(labels)
+            ),
+            live_versions(self._store),
+        )
+        return Page(
+            items=tuple(
+                ChainInfo(
+                    chain_id=c.first.run_id,
+                    first=_info(c.first, is_stranded(c.first, served)),
+                    current=_info(c.current, is_stranded(c.current, served)),
+                    input=input_of(c.first),
+                )
+                for c in page.items
+            ),
             next_cursor=page.next_cursor,
         )
 

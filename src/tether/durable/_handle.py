@@ -37,7 +37,14 @@ from ._outage import Outage
 from ._run_reads import HookView, RunInput, run_hooks, run_input, run_output
 from ._streams import RunStream
 
-__all__ = ["DEFAULT_STREAM", "LIVE_WORKER_SECONDS", "RunHandle", "RunInfo", "StepView"]
+__all__ = [
+    "DEFAULT_STREAM",
+    "LIVE_WORKER_SECONDS",
+    "ChainInfo",
+    "RunHandle",
+    "RunInfo",
+    "StepView",
+]
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 LIVE_WORKER_SECONDS = 15.0
@@ -70,6 +77,20 @@ class RunInfo:
     #: The run's labels (`Client.start(labels=...)`): clear-text metadata listings
     #: filter on. Empty once the run's content was purged.
     labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChainInfo:
+    """A chain as `Client.page_chains` lists it: its first run and the run current now.
+
+    `current` is `first` when the chain never continued. `input` is the first run's
+    (empty once its content is gone).
+    """
+
+    chain_id: str
+    first: RunInfo
+    current: RunInfo
+    input: RunInput
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -18,7 +18,9 @@ from ..stores import TERMINAL_RUN_STATUSES, Page, RunRecord, RunStatus, Workflow
 __all__ = [
     "HookView",
     "RunInput",
+    "input_of",
     "is_stranded",
+    "live_versions",
     "page_runs",
     "run_hooks",
     "run_input",
@@ -66,10 +68,14 @@ async def _run(store: WorkflowStore, run_id: str) -> RunRecord:
 
 async def run_input(store: WorkflowStore, run_id: str) -> RunInput:
     """The decoded input of a run."""
-    run = await _run(store, run_id)
+    return input_of(await _run(store, run_id))
+
+
+def input_of(run: RunRecord) -> RunInput:
+    """The decoded input of a run record (empty when its content is gone)."""
     if run.input is None:
         return RunInput()
-    value = decode(run.input, what=f"input of run {run_id!r}")
+    value = decode(run.input, what=f"input of run {run.run_id!r}")
     return RunInput(args=tuple(value.get("args", ())), kwargs=dict(value.get("kwargs", {})))
 
 
@@ -94,13 +100,17 @@ async def page_runs(
     page = await store.list_runs(
         status=status, workflow_name=workflow, limit=limit, cursor=cursor, labels=labels
     )
+    return page, await live_versions(store)
+
+
+async def live_versions(store: WorkflowStore) -> set[tuple[str, str]]:
+    """The (engine, deployment) pairs live workers serve (one read of the workers)."""
     now = time.time()
-    served = {
+    return {
         (w.engine_version, w.deployment)
         for w in await store.list_workers()
         if now - w.heartbeat_at <= _LIVE_WORKER_SECONDS
     }
-    return page, served
 
 
 def is_stranded(run: RunRecord, served: set[tuple[str, str]]) -> bool:

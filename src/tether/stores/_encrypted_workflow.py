@@ -30,6 +30,7 @@ from ._encrypted_writes import seal_writes
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
+    ChainRecord,
     Claim,
     Commit,
     CommitResult,
@@ -230,6 +231,26 @@ class EncryptedWorkflowStore:
         )
         items = [await self._open_run(r) for r in page.items]
         return Page(items=tuple(r for r in items if r is not None), next_cursor=page.next_cursor)
+
+    async def list_chains(
+        self,
+        *,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainRecord]:
+        page = await self.inner.list_chains(
+            workflow_name=workflow_name, limit=limit, cursor=cursor, labels=labels
+        )
+        items: list[ChainRecord] = []
+        for chain in page.items:
+            first = await self._open_run(chain.first)
+            same = chain.current.run_id == chain.first.run_id
+            current = first if same else await self._open_run(chain.current)
+            assert first is not None and current is not None
+            items.append(ChainRecord(first=first, current=current))
+        return Page(items=tuple(items), next_cursor=page.next_cursor)
 
     async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
         run = await self._open_run(await self.inner.label_run(run_id, labels))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._records import (
+    ChainRecord,
     Claim,
     Commit,
     CommitResult,
@@ -119,6 +120,29 @@ class WorkflowStore(Protocol):
         (the SQL backends scan the first label's index entries: put the most selective
         label first).
         Invalid labels raise `InvalidInputError` (as `check_labels`).
+
+        `cursor` is the `next_cursor` of the previous page: the key of its last run,
+        so the next page starts there without reading the runs before it, and runs
+        created meanwhile never shift it (see `stores._pages`). A row count (an earlier
+        release's cursor) is still read as an offset; anything else raises
+        `InvalidInputError`.
+        """
+        ...
+
+    async def list_chains(
+        self,
+        *,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainRecord]:
+        """Chains, newest first by their first run, each with its current run, in one read.
+
+        A chain is listed by its first run (generation 0; later runs are not listed on
+        their own), filtered and paged as `list_runs` filters and pages runs (the
+        first run's workflow and labels); `ChainRecord.current` is what `latest_run`
+        of the chain returns, read in the same statement.
         """
         ...
 
@@ -142,7 +166,12 @@ class WorkflowStore(Protocol):
         ...
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        """Active hooks, of one run or all."""
+        """Active hooks, of one run (in slot order) or all (by run, then slot).
+
+        With `run_id` the SQL backends read that run's entries of an index of active
+        hooks only; without, every active hook (one per idle session): for tools and
+        tests, not for a request path.
+        """
         ...
 
     async def get_hook(self, token: str) -> HookRecord | None:

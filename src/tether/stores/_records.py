@@ -31,6 +31,7 @@ __all__ = [
     "TERMINAL_RUN_STATUSES",
     "TERMINAL_STEP_STATUSES",
     "Attr",
+    "ChainRecord",
     "Claim",
     "ClaimOutcome",
     "Commit",
@@ -215,6 +216,18 @@ class RunRecord:
     generation: int = 0
     #: The run's labels (see `NewRun.labels`); empty once its content was purged.
     labels: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChainRecord:
+    """A chain as `WorkflowStore.list_chains` lists it: its first run and its current run.
+
+    `current` is the run of the chain with the highest generation (see `latest_run`):
+    `first` itself when the chain never continued.
+    """
+
+    first: RunRecord
+    current: RunRecord
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,8 +26,10 @@ from ._records import (
 )
 
 __all__ = [
+    "ACTIVE_HOOKS",
     "CREATION_PREDICATE",
     "EVENT_COLS",
+    "HOOKS_ACTIVE_INDEX",
     "HOOK_ACTIVE",
     "HOOK_COLS",
     "HOOK_UPDATE_COLS",
@@ -48,7 +50,6 @@ __all__ = [
     "hook_update_values",
     "hook_values",
     "label_values",
-    "labeled_runs_query",
     "labels_text",
     "leased_message",
     "placeholders",
@@ -123,8 +124,17 @@ REPLAY_EVENT_COLS = EVENT_COLS.replace(
 HOOK_COLS = "hook_id, run_id, token, slot, created_at, chain_id, retained_until"
 #: The columns `update_hook` writes, in `hook_update_values` order (hook_id last).
 HOOK_UPDATE_COLS = ("run_id", "slot", "chain_id", "retained_until")
-#: Matches the hooks that are live (not a token retained after its run's end).
+#: Matches the hooks that are live (not a token retained after its run's end); the
+#: predicate of the partial index ``tether_hooks_active`` (run_id, slot), which SQLite
+#: uses only for queries that repeat it.
 HOOK_ACTIVE = "retained_until IS NULL"
+#: Every active hook, by run and slot (the whole of ``tether_hooks_active``).
+ACTIVE_HOOKS = f"SELECT {HOOK_COLS} FROM tether_hooks WHERE {HOOK_ACTIVE} ORDER BY run_id, slot"
+#: The statement that makes the partial index of active hooks.
+HOOKS_ACTIVE_INDEX = (
+    f"CREATE INDEX IF NOT EXISTS tether_hooks_active ON tether_hooks (run_id, slot) "
+    f"WHERE {HOOK_ACTIVE}"
+)
 WAIT_COLS = "run_id, wait_id, slot, resume_at, completed"
 QUEUE_ENTRY_COLS = "message_id, queue, available_at, deliveries, lease_owner, lease_expires_at"
 WORKER_COLS = "worker_id, host, pid, deployment, engine_version, started_at, heartbeat_at, host_id"
@@ -348,6 +358,9 @@ class Statements:
     last_of_chain: str
     #: The unfinished children of a run (by the index ``tether_runs_by_parent``).
     active_children: str
+    #: The active hooks of a run in slot order (by the partial index
+    #: ``tether_hooks_active``, whose predicate it repeats).
+    hooks_of_run: str
     #: One row of ``tether_run_labels`` (a label already there keeps its row).
     insert_label: str
     #: A queue message delivered as it is written (`leased_message` gives the rest).
@@ -394,6 +407,10 @@ def statements(mark: str) -> Statements:
             f"SELECT run_id FROM tether_runs WHERE parent_run_id = {mark} "
             "AND status IN ('pending', 'running') ORDER BY run_id"
         ),
+        hooks_of_run=(
+            f"SELECT {HOOK_COLS} FROM tether_hooks WHERE run_id = {mark} AND {HOOK_ACTIVE} "
+            "ORDER BY slot"
+        ),
         insert_label=(
             f"INSERT INTO tether_run_labels ({LABEL_COLS}) VALUES ({placeholders(4, mark)}) "
             f"ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value"
@@ -433,43 +450,6 @@ def leased_message(
         lease_owner=owner, lease_expires_at=until,
     )  # fmt: skip
     return values, message
-
-
-def labeled_runs_query(
-    mark: str, labels: Mapping[str, str], status: str | None, workflow_name: str | None
-) -> tuple[str, list[Any]]:
-    """``SELECT`` of the runs carrying every label (newest first), and its parameters.
-
-    The first label (in the mapping's order) drives: its index entries
-    (``tether_run_labels_lookup``: key, value, created_at, run_id) come in the order
-    the page wants, so the database reads the entries of that one label up to the
-    page's end and no other run; each further label is one primary-key probe per
-    candidate. Callers put their most selective label first (SQLite keeps that plan;
-    PostgreSQL picks the most selective label by its statistics). Ends with
-    ``LIMIT mark OFFSET mark``.
-    """
-    (key, value), *more = labels.items()
-    params: list[Any] = [key, value]
-    where = [f"l.key = {mark}", f"l.value = {mark}"]
-    for other_key, other_value in more:
-        where.append(
-            "EXISTS (SELECT 1 FROM tether_run_labels o WHERE o.run_id = l.run_id "
-            f"AND o.key = {mark} AND o.value = {mark})"
-        )
-        params += [other_key, other_value]
-    if status is not None:
-        where.append(f"r.status = {mark}")
-        params.append(status)
-    if workflow_name is not None:
-        where.append(f"r.workflow_name = {mark}")
-        params.append(workflow_name)
-    cols = ", ".join("r." + c for c in RUN_COLS.split(", "))
-    sql = (
-        f"SELECT {cols} FROM tether_run_labels l JOIN tether_runs r ON r.run_id = l.run_id "
-        f"WHERE {' AND '.join(where)} ORDER BY l.created_at DESC, l.run_id DESC "
-        f"LIMIT {mark} OFFSET {mark}"
-    )
-    return sql, params
 
 
 def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, ...]:

@@ -17,9 +17,11 @@ from ..._aio import wait_event, within
 from ..._validate import check_labels
 from ...errors import InvalidTransitionError
 from .. import _logic
+from .._pages import page_of, page_start, rows_from
 from .._records import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
+    ChainRecord,
     Claim,
     Commit,
     CommitResult,
@@ -49,6 +51,11 @@ if TYPE_CHECKING:
     from ._submissions import MemorySubmissionStore
 
 T = TypeVar("T")
+
+
+def _run_key(run: RunRecord) -> tuple[float, str]:
+    """A run's place in listings (newest first: sorted on this, reversed)."""
+    return (run.created_at, run.run_id)
 
 
 def _partial(claim: Claim, known: Mapping[str, int] | None) -> Claim:
@@ -147,20 +154,40 @@ class MemoryWorkflowStore:
         cursor: str | None = None,
         labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
+        start = page_start(cursor)
         wanted = check_labels(labels).items()
-        runs = sorted(self._s.runs.values(), key=lambda r: (r.created_at, r.run_id), reverse=True)
         # The reference store filters in place: it holds every run in memory anyway.
         runs = [
             r
-            for r in runs
+            for r in sorted(self._s.runs.values(), key=_run_key, reverse=True)
             if (status is None or r.status == status)
             and (workflow_name is None or r.workflow_name == workflow_name)
             and wanted <= r.labels.items()
         ]
-        start = int(cursor) if cursor else 0
-        page = runs[start : start + limit]
-        more = start + limit < len(runs)
-        return Page(items=tuple(page), next_cursor=str(start + limit) if more else None)
+        return page_of(rows_from(runs, start, _run_key)[: limit + 1], limit, _run_key)
+
+    async def list_chains(
+        self,
+        *,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainRecord]:
+        start = page_start(cursor)
+        wanted = check_labels(labels).items()
+        firsts = [
+            r
+            for r in sorted(self._s.runs.values(), key=_run_key, reverse=True)
+            if r.generation == 0
+            and (workflow_name is None or r.workflow_name == workflow_name)
+            and wanted <= r.labels.items()
+        ]
+        chains = [
+            ChainRecord(first=r, current=self._s.runs.get(self._s.chains.get(r.run_id, ""), r))
+            for r in rows_from(firsts, start, _run_key)[: limit + 1]
+        ]
+        return page_of(chains, limit, lambda c: _run_key(c.first))
 
     async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
         run = _logic.relabeled(self._s.runs.get(run_id), run_id, labels)

@@ -18,6 +18,8 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
+from .._listings import CHAINS_INDEX
+from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
 from ._functions import SERVER_NOW, fast_commit_function, ring_function
@@ -240,6 +242,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         version=16,
         name="one-statement wake-up of a held run",
         statements=(ring_function(wake=True),),
+    ),
+    # A run's active hooks by an index of those alone (a send to an idle session reads
+    # them; a scan of every open hook grows with the sessions stored), and the first
+    # runs of chains in listing order (a page of sessions).
+    Migration(
+        version=17,
+        name="indexes of active hooks and of chains",
+        statements=(HOOKS_ACTIVE_INDEX, CHAINS_INDEX),
     ),
 )
 

@@ -363,9 +363,13 @@ class _Tx:
 
 
 _SELECT_ONE = f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE submission_id = %s"
+#: The unsettled rows of some lanes, by the index on (session_key, status, sequence)
+#: alone: written ``status = ANY(...)``, a prepared statement's generic plan also read
+#: the index by status, every unsettled row of every lane (and every entry of rows
+#: updated since the last vacuum). A row of no known status is dropped after decoding.
 _SELECT_UNSETTLED = (
-    f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE status = ANY(%s) "
-    "AND session_key = ANY(%s) ORDER BY sequence"
+    f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions WHERE session_key = ANY(%s) "
+    "AND status <> 'settled' ORDER BY sequence"
 )
 
 
@@ -455,7 +459,7 @@ class PostgresSubmissionStore(LedgerStore):
         keys = sorted(set(session_keys))
         if self._query_rows is not None and keys:
             # Every lane in one statement (the rules read them one by one).
-            found = await self._query_rows(_SELECT_UNSETTLED, (sorted(_ledger.UNSETTLED), keys))
+            found = await self._query_rows(_SELECT_UNSETTLED, (keys,))
             decoded = _decode_alone(found, self._clock())
             if decoded is not None:
                 kept = [sub for sub in decoded if sub.status in _ledger.UNSETTLED]

@@ -19,10 +19,13 @@ from typing import TypeVar
 
 from ..._aio import wait_event
 from ..._validate import check_identifier, check_labels
+from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
+from .._pages import page_of, page_start
 from .._records import (
     TERMINAL_RUN_STATUSES,
+    ChainRecord,
     Claim,
     Commit,
     CommitResult,
@@ -58,6 +61,7 @@ log = logging.getLogger("tether.stores.postgres")
 #: come by notification, this only bounds the damage of a lost one.
 FALLBACK_POLL = 1.0
 _LABEL_SQL = rows.statements("%s").insert_label
+_HOOKS_OF_RUN = rows.statements("%s").hooks_of_run
 
 
 class PostgresWorkflowStore(StoreCalls):
@@ -109,21 +113,35 @@ class PostgresWorkflowStore(StoreCalls):
         cursor: str | None = None,
         labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
-        offset = int(cursor) if cursor else 0
-        if labels:
-            sql, params = rows.labeled_runs_query("%s", check_labels(labels), status, workflow_name)
-        else:
-            sql = (
-                f"SELECT {rows.RUN_COLS} FROM tether_runs "
-                "WHERE (%s::text IS NULL OR status = %s) "
-                "AND (%s::text IS NULL OR workflow_name = %s) "
-                "ORDER BY created_at DESC, run_id DESC LIMIT %s OFFSET %s"
-            )
-            params = [status, status, workflow_name, workflow_name]
-        found = await self._sql(lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall())
-        runs = [rows.run_from_row(r) for r in found]
-        more = len(runs) > limit
-        return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
+        sql, params = listings.runs_query(
+            "%s",
+            labels=check_labels(labels),
+            status=status,
+            workflow_name=workflow_name,
+            start=page_start(cursor),
+            limit=limit,
+        )
+        runs = [rows.run_from_row(r) for r in await self._query(sql, params)]
+        return page_of(runs, limit, lambda r: (r.created_at, r.run_id))
+
+    async def list_chains(
+        self,
+        *,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainRecord]:
+        sql, params = listings.chains_query(
+            "%s",
+            labels=check_labels(labels),
+            workflow_name=workflow_name,
+            start=page_start(cursor),
+            limit=limit,
+        )
+        found = listings.chains_from_rows(await self._query(sql, params))
+        chains = [ChainRecord(first=f, current=c) for f, c in found]
+        return page_of(chains, limit, lambda c: (c.first.created_at, c.first.run_id))
 
     async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
         def label(t: _Txn) -> RunRecord:
@@ -153,11 +171,13 @@ class PostgresWorkflowStore(StoreCalls):
         return await self._sql(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        found = await self._query(
-            f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
-            "AND (%s::text IS NULL OR run_id = %s) ORDER BY run_id, slot",
-            (run_id, run_id),
-        )
+        # One statement each way: with the run named, its entries of the index of
+        # active hooks (a catch-all ``run_id IS NULL OR ...`` has a generic plan that
+        # scans every open hook once the statement is prepared).
+        if run_id is None:
+            found = await self._query(rows.ACTIVE_HOOKS, ())
+        else:
+            found = await self._query(_HOOKS_OF_RUN, (run_id,))
         return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from .. import _ledger
@@ -35,6 +35,8 @@ _INSERT_CHUNK = ledger_rows.insert_chunk_statement("?")
 _UPDATE = ledger_rows.update_statement("?")
 _SELECT_CHUNKS = ledger_rows.select_chunks_statement("?")
 _REDACT, _REDACT_CHUNKS = ledger_rows.redact_statements("?")
+#: Lanes one statement asks for (well under SQLite's limit of bound parameters).
+_LANES_PER_STATEMENT = 500
 
 
 class _NeedsWrite(Exception):
@@ -106,6 +108,24 @@ class _Tx:
         # A malformed row is settled while decoding, so it drops out of the selection.
         return [s for s in decoded if s.status in statuses]
 
+    def select_lanes(
+        self, session_keys: Sequence[str], statuses: frozenset[SubmissionStatus]
+    ) -> list[Submission]:
+        """`select` of several lanes at once: one statement per `_LANES_PER_STATEMENT`."""
+        wanted = sorted(statuses)
+        found: list[Submission] = []
+        for at in range(0, len(session_keys), _LANES_PER_STATEMENT):
+            keys = session_keys[at : at + _LANES_PER_STATEMENT]
+            rows = self.conn.execute(
+                f"SELECT {ledger_rows.COLUMNS} FROM tether_agent_submissions "
+                f"WHERE session_key IN ({', '.join('?' * len(keys))}) "
+                f"AND status IN ({', '.join('?' * len(wanted))})",
+                [*keys, *wanted],
+            ).fetchall()
+            found += [self._decode(row) for row in rows]
+        # A malformed row is settled while decoding, so it drops out of the selection.
+        return sorted((s for s in found if s.status in statuses), key=lambda s: s.sequence)
+
     def insert(self, submission: Submission) -> Submission:
         self._writing()
         cursor = self.conn.execute(_INSERT, ledger_rows.insert_values(submission))
@@ -138,6 +158,14 @@ class SqliteSubmissionStore(LedgerStore):
         self._db = db
         self._clock = clock
         super().__init__(write=self._run, read=self._query)
+
+    async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
+        # Every lane in one statement (the rules read them one by one), by the index
+        # on (session_key, status, sequence).
+        keys = sorted(set(session_keys))
+        if not keys:
+            return []
+        return await self._query(lambda tx: tx.select_lanes(keys, _ledger.UNSETTLED))
 
     async def _run(self, fn: Callable[[_Tx], T]) -> T:
         clock = self._clock

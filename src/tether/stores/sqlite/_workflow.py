@@ -17,11 +17,14 @@ import orjson
 
 from ..._aio import wait_event
 from ..._validate import check_labels
+from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
+from .._pages import page_of, page_start
 from .._records import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
+    ChainRecord,
     Claim,
     Commit,
     CommitResult,
@@ -179,30 +182,36 @@ class SqliteWorkflowStore:
         cursor: str | None = None,
         labels: Mapping[str, str] | None = None,
     ) -> Page[RunRecord]:
-        offset = int(cursor) if cursor else 0
-        if labels:
-            sql, params = rows.labeled_runs_query("?", check_labels(labels), status, workflow_name)
-            found = await self._db.read(
-                lambda c: c.execute(sql, (*params, limit + 1, offset)).fetchall()
-            )
-            runs = [rows.run_from_row(r) for r in found]
-            more = len(runs) > limit
-            return Page(
-                items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None
-            )
+        sql, params = listings.runs_query(
+            "?",
+            labels=check_labels(labels),
+            status=status,
+            workflow_name=workflow_name,
+            start=page_start(cursor),
+            limit=limit,
+        )
+        found = await self._db.read(lambda c: c.execute(sql, params).fetchall())
+        runs = [rows.run_from_row(r) for r in found]
+        return page_of(runs, limit, lambda r: (r.created_at, r.run_id))
 
-        def read(c: sqlite3.Connection) -> list[RunRecord]:
-            found = c.execute(
-                f"SELECT {rows.RUN_COLS} FROM tether_runs WHERE (? IS NULL OR status = ?) AND "
-                "(? IS NULL OR workflow_name = ?) ORDER BY created_at DESC, run_id DESC "
-                "LIMIT ? OFFSET ?",
-                (status, status, workflow_name, workflow_name, limit + 1, offset),
-            ).fetchall()
-            return [rows.run_from_row(r) for r in found]
-
-        runs = await self._db.read(read)
-        more = len(runs) > limit
-        return Page(items=tuple(runs[:limit]), next_cursor=str(offset + limit) if more else None)
+    async def list_chains(
+        self,
+        *,
+        workflow_name: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> Page[ChainRecord]:
+        sql, params = listings.chains_query(
+            "?",
+            labels=check_labels(labels),
+            workflow_name=workflow_name,
+            start=page_start(cursor),
+            limit=limit,
+        )
+        found = await self._db.read(lambda c: c.execute(sql, params).fetchall())
+        chains = [ChainRecord(first=f, current=c) for f, c in listings.chains_from_rows(found)]
+        return page_of(chains, limit, lambda c: (c.first.created_at, c.first.run_id))
 
     async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
         def label(c: sqlite3.Connection) -> RunRecord:
@@ -231,13 +240,11 @@ class SqliteWorkflowStore:
         return await self._db.read(lambda c: _events(c, run_id, after, limit))
 
     async def list_hooks(self, run_id: str | None = None) -> list[HookRecord]:
-        found = await self._db.read(
-            lambda c: c.execute(
-                f"SELECT {rows.HOOK_COLS} FROM tether_hooks WHERE {rows.HOOK_ACTIVE} "
-                "AND (? IS NULL OR run_id = ?) ORDER BY run_id, slot",
-                (run_id, run_id),
-            ).fetchall()
-        )
+        # One statement each way: with the run named, its entries of the index of
+        # active hooks, never a scan of every open hook.
+        sql = rows.ACTIVE_HOOKS if run_id is None else _SQL.hooks_of_run
+        params = () if run_id is None else (run_id,)
+        found = await self._db.read(lambda c: c.execute(sql, params).fetchall())
         return [rows.hook_from_row(r) for r in found]
 
     async def get_hook(self, token: str) -> HookRecord | None:

@@ -6,7 +6,8 @@ Runs, events, steps, hooks, waits, queue, streams and workers. Entries are
 
 from __future__ import annotations
 
-from .._rows import CREATION_PREDICATE
+from .._listings import CHAINS_INDEX
+from .._rows import CREATION_PREDICATE, HOOKS_ACTIVE_INDEX
 
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
@@ -165,4 +166,8 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (6, "run input digests", _V6),
     (9, "chains of runs, hook retention", _V9),
     (14, "run labels", _V14),
+    # A run's active hooks by an index of those alone (a send to an idle session reads
+    # them; a scan of every open hook grows with the sessions stored), and the first
+    # runs of chains in listing order (a page of sessions).
+    (17, "indexes of active hooks and of chains", (HOOKS_ACTIVE_INDEX, CHAINS_INDEX)),
 )

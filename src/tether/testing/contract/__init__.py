@@ -18,6 +18,7 @@ from ._attachments import AttachmentContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
 from ._labels import LabelContract
+from ._listings import ListingContract
 from ._markers import FormatStampAccess, requires
 from ._submissions import SubmissionContract
 from ._workflow import WorkflowStoreContract
@@ -29,6 +30,7 @@ __all__ = [
     "ConversationContract",
     "FormatStampAccess",
     "LabelContract",
+    "ListingContract",
     "SubmissionContract",
     "WorkflowStoreContract",
     "requires",

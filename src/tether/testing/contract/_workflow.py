@@ -29,6 +29,7 @@ from ...stores import (
 )
 from ._chains import ChainContract
 from ._labels import LabelContract
+from ._listings import ListingContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -66,7 +67,7 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract):
+class WorkflowStoreContract(ChainContract, LabelContract, ListingContract):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
