@@ -25,7 +25,7 @@ from starlette.routing import Route
 from ..agent import Attachment, Session
 from ..errors import AttachmentError
 from ._http import endpoint, json_response
-from ._models import ID_PATTERN, AttachmentIn
+from ._models import AttachmentIn, is_id
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["attachment_routes", "message_attachments", "refs_of"]
 
-_ID = re.compile(ID_PATTERN)
 _FORMS = ("multipart/", "application/x-www-form-urlencoded")
 _DATA_URL = re.compile(r"^data:(?P<mime>[^,;]*)(?P<params>(?:;[^,;]*)*?)(?P<b64>;base64)?,")
 _DISPOSITION_STAR = re.compile(r"filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)")
@@ -61,7 +60,8 @@ def refs_of(items: list[AttachmentIn]) -> list[Attachment | str]:
 
 def _filename(request: Request) -> str | None:
     named = request.query_params.get("filename")
-    if named:
+    if named is not None:
+        # Given, even empty: checked as given (the document's pattern refuses "").
         return named
     disposition = request.headers.get("content-disposition", "")
     star = _DISPOSITION_STAR.search(disposition)
@@ -132,8 +132,8 @@ def attachment_routes(api: _Api) -> list[Route]:
                 "send the file's bytes as the body, with its media type as Content-Type "
                 "(not a form)",
             )
-        attachment_id = request.query_params.get("id") or None
-        if attachment_id is not None and not _ID.match(attachment_id):
+        attachment_id = request.query_params.get("id")
+        if attachment_id is not None and not is_id(attachment_id):
             raise ApiProblem(422, "invalid_input", "id is 1 to 128 of [A-Za-z0-9._:-]")
         data = await _read_limited(request, api.options.max_attachment_bytes)
         if not data:
