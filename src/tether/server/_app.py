@@ -31,6 +31,7 @@ from ..errors import (
 from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
+from ._cors import cors_middleware
 from ._feeds import FeedHub, WireEvent
 from ._http import (
     Handler,
@@ -574,6 +575,7 @@ def create_app(
 
     app = Starlette(
         routes=routes,
+        middleware=cors_middleware(api.options),
         exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )
