@@ -230,9 +230,10 @@ def _schemas(agents: list[str]) -> dict[str, Any]:
     named = {"type": "string", "enum": agents}
     create = schemas["CreateSessionBody"]
     chat = schemas["ChatBody"]
+    # The AI SDK route may be told the agent by ?agent= instead.
+    chat["properties"]["agent"]["anyOf"] = [named, {"type": "null"}]
     if len(agents) == 1:
         create["properties"]["agent"]["anyOf"] = [named, {"type": "null"}]
-        chat["properties"]["agent"]["anyOf"] = [named, {"type": "null"}]
     else:
         create["properties"]["agent"] = {**create["properties"]["agent"], **named}
         del create["properties"]["agent"]["anyOf"], create["properties"]["agent"]["default"]
@@ -473,6 +474,9 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 410,
                 413,
                 422,
+                parameters=[
+                    _query("agent", {"type": "string", "enum": names}, "when the body names none")
+                ],
                 body=_json(ChatBody),
             )
         },
