@@ -130,7 +130,8 @@ async def test_bad_uploads_and_sends_are_refused_and_admit_nothing(served: Serve
         ([{**mine, "sha256": "0" * 64}], "mismatch"),
     ]:
         r = await c.post(url, json={"text": "look", "attachments": attachments})
-        assert r.status_code == 422, r.text
+        # A conflict with what the session holds (upload first), not a malformed body.
+        assert r.status_code == 409, r.text
         problem = r.json()
         assert problem["code"] == "invalid_attachment" and problem["reason"] == reason
         assert problem["attachment_id"] == attachments[0]["id"]

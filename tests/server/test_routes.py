@@ -265,3 +265,26 @@ async def test_content_deleted_by_retention_is_410(served: Served) -> None:
         r = await c.get(f"/v1/sessions/gone/{path}")
         assert r.status_code == 410, (path, r.text)
         assert r.json()["code"] == "session_expired"
+
+
+async def test_every_path_of_the_document_and_only_its_methods(served: Served) -> None:
+    """Each path the document lists answers its methods; any other is 405 with Allow."""
+    c = served.client()
+    document = (await c.get("/v1/openapi.json")).json()
+    assert {"/v1/health", "/v1/openapi.json", "/v1/sessions"} <= set(document["paths"])
+    for path, operations in document["paths"].items():
+        documented = {m.upper() for m in operations}
+        allow = documented | ({"HEAD"} if "GET" in documented else set())
+        concrete = path.replace("{agent}", "ops")
+        for name in ("session_id", "attachment_id", "request_id", "chat_id", "thread_id", "token"):
+            concrete = concrete.replace("{" + name + "}", "x1")
+        for method in ("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"):
+            if method in allow:
+                continue
+            r = await c.request(method, concrete)
+            assert r.status_code == 405, (method, path, r.text)
+            assert r.headers["allow"] == ", ".join(sorted(allow)), (method, path)
+            assert r.headers["content-type"] == "application/problem+json"
+            assert r.json()["code"] == "method_not_allowed"
+    unknown = await c.get("/v1/nowhere")
+    assert unknown.status_code == 404 and "/v1/openapi.json" in unknown.json()["detail"]

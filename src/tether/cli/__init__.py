@@ -154,6 +154,14 @@ def _parser() -> argparse.ArgumentParser:
         "--no-worker", action="store_true", help="serve the API only (workers run elsewhere)"
     )
     serve.add_argument("--concurrency", type=int, default=None, help="the worker's concurrency")
+    serve.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let pages of ORIGIN (https://app.example.com; '*' for any, without "
+        "credentials) call the API from a browser; repeatable",
+    )
     sessions = sub.add_parser("sessions", help="a client of sessions: a server or a store")
     verbs = sessions.add_subparsers(dest="sessions", required=True)
 
@@ -247,6 +255,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             port=args.port,
             worker=not args.no_worker,
             concurrency=args.concurrency,
+            cors_origins=tuple(args.cors_origin),
         )
     if args.command == "sessions":
         return await _sessions(args)

@@ -46,14 +46,20 @@ async def serve(
     port: int,
     worker: bool,
     concurrency: int | None,
+    cors_origins: tuple[str, ...] = (),
 ) -> int:
-    """Serve `agents` (an `Agents`) on a backend until interrupted."""
+    """Serve `agents` (an `Agents`) on a backend until interrupted.
+
+    Raises:
+        ConfigurationError: No authentication on a public address, or a CORS origin
+            a browser never sends (checked before the store is opened).
+    """
     try:
         import uvicorn
     except ImportError as exc:
         raise MissingExtraError("uvicorn", "server") from exc
     from ..agent import AgentHost
-    from ..server import create_app, default_authenticator
+    from ..server import ServerOptions, create_app, default_authenticator
     from ..stores import open_backend
 
     _Server = _server_class()
@@ -65,9 +71,10 @@ async def serve(
             "TETHER_SERVER_TOKENS (TOKEN=PRINCIPAL@TENANT,...) or TETHER_SERVER_TOKENS_FILE, "
             "or bind to 127.0.0.1"
         )
+    options = ServerOptions(cors_origins=cors_origins)
     async with open_backend(url) as backend:
         agent_host = AgentHost(backend, agents)
-        app = create_app(agent_host, authenticator=authenticator, no_auth=no_auth)
+        app = create_app(agent_host, authenticator=authenticator, no_auth=no_auth, options=options)
         # Event streams never end by themselves: on Ctrl-C they get 3 s, then are cut
         # (their clients reconnect with Last-Event-ID to another server).
         config = uvicorn.Config(
@@ -90,7 +97,8 @@ async def serve(
         print(
             f"tether serve: agents {agents.names()}, deployment {agents.deployment!r}, store "
             f"{backend.url}, http://{host}:{port}/v1 "
-            f"({'with a worker' if worker else 'no worker'})",
+            f"({'with a worker' if worker else 'no worker'})"
+            + (f", CORS for {', '.join(cors_origins)}" if cors_origins else ""),
             flush=True,
         )
         if not worker:

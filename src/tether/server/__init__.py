@@ -15,9 +15,10 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 
 from ._agui_projection import AguiProjection, agui_events
 from ._aisdk_projection import ui_parts
-from ._app import ServerOptions, create_app
+from ._app import create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
 from ._feeds import FeedHub, WireEvent
+from ._options import ServerOptions
 from ._problems import ApiProblem
 
 __all__ = [

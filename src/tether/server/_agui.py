@@ -136,7 +136,7 @@ def _new_messages(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
         if message.get("role") != "user":
             break
         message_id = message.get("id")
-        if not isinstance(message_id, str) or not _ID.match(message_id):
+        if not isinstance(message_id, str) or not _ID.fullmatch(message_id):
             raise ApiProblem(422, "invalid_input", "message ids are [A-Za-z0-9._:-], 1-128")
         out.append((message_id, _user_text(message)))
     return out[::-1]
@@ -296,7 +296,9 @@ def agui_routes(api: _Api) -> list[Route]:
         session = await thread(request, thread_id, create=False)
         await api._check_followable(session)
         query = request.query_params
-        raw = request.headers.get("last-event-id") or query.get("offset")
+        # Present but empty is no index (422), as the document states.
+        raw = request.headers.get("last-event-id")
+        raw = query.get("offset") if raw is None else raw
         run_id = query.get("runId")
         if run_id is not None and not 0 < len(run_id) <= 200:
             raise ApiProblem(422, "invalid_input", "runId is 1 to 200 characters")

@@ -118,7 +118,7 @@ def aisdk_routes(api: _Api) -> list[Route]:
                 message_id = last.get("id")
                 if not isinstance(message_id, str) or not message_id:
                     message_id = None
-                elif not ID_PATTERN_RE.match(message_id):
+                elif not ID_PATTERN_RE.fullmatch(message_id):
                     raise ApiProblem(422, "invalid_input", "message ids are [A-Za-z0-9._:-]")
                 files = await message_attachments(api, session, last, message_id)
                 await session.send(

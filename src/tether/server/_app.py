@@ -9,7 +9,6 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncGenerator, AsyncIterator
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
@@ -32,41 +31,30 @@ from ..errors import (
 from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
+from ._cors import cors_middleware
 from ._feeds import FeedHub, WireEvent
-from ._http import Handler, bool_param, endpoint, int_param, is_loopback, json_response
-from ._models import ID_PATTERN, AnswerBody, CreateSessionBody, SendBody
+from ._http import (
+    Handler,
+    bool_param,
+    endpoint,
+    http_error,
+    int_param,
+    is_loopback,
+    json_response,
+    pattern_param,
+)
+from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
 from ._openapi import openapi_document
-from ._problems import ApiProblem, problem_response
+from ._options import ServerOptions
+from ._problems import ApiProblem
 
-__all__ = ["ServerOptions", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger("tether.server")
 
 M = TypeVar("M", bound=BaseModel)
 
-_ID = re.compile(ID_PATTERN)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ServerOptions:
-    """Tunables of the app.
-
-    Attributes:
-        max_body_bytes: Request bodies over this size are refused with 413.
-        max_attachment_bytes: Attachments (uploads, AI SDK file parts) over this size
-            are refused with 413; the AI SDK chat route takes bodies up to
-            ``max_body_bytes + 2 * max_attachment_bytes`` (files come as base64).
-        keepalive: Seconds between keep-alive comments on a quiet event stream.
-        feed_linger: Seconds a session's shared listener outlives its last follower.
-        check_ttl: Seconds a follow's check of a session (not stranded, content not
-            deleted) is reused by the next follow of the same session.
-    """
-
-    max_body_bytes: int = 1 << 20
-    max_attachment_bytes: int = 20 << 20
-    keepalive: float = 15.0
-    feed_linger: float = 5.0
-    check_ttl: float = 1.0
+_CURSOR = re.compile(CURSOR_PATTERN)
 
 
 class _Api:
@@ -133,7 +121,7 @@ class _Api:
     async def session(self, session_id: str, principal: Principal) -> Session:
         """The caller's session, or 404 (unknown, or another tenant's)."""
         missing = ApiProblem(404, "not_found", f"no session {session_id!r}")
-        if not _ID.match(session_id):
+        if not is_id(session_id):
             raise missing
         known = self._known.get(session_id)
         if known is None:
@@ -193,9 +181,13 @@ class _Api:
             elif body.session_id in self._known or await self.exists(body.session_id):
                 # Another tenant's: say only that the id is taken.
                 raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
-        session = await self.host.open_session(
-            agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
-        )
+        try:
+            session = await self.host.open_session(
+                agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
+            )
+        except NotFoundError:
+            # The id's run is there but holds no session to open (erased, say).
+            raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken") from None
         self.remember(session.session_id, agent, principal.tenant)
         state = await session.state()
         return json_response(
@@ -218,7 +210,7 @@ class _Api:
         agent = query.get("agent")
         if agent is not None and agent not in self.host.agents:
             raise ApiProblem(422, "invalid_input", f"no agent {agent!r}")
-        cursor = query.get("cursor") or None
+        cursor = pattern_param(query.get("cursor"), "cursor", _CURSOR, "a next_cursor")
         try:
             page = await self.host.list_sessions(
                 owner=principal.tenant, agent=agent, limit=limit, cursor=cursor
@@ -344,7 +336,9 @@ class _Api:
         last_id = request.headers.get("last-event-id")
         if last_id is not None:
             start = int_param(last_id.strip(), "Last-Event-ID", default=0, low=-1) + 1
-        fmt = query.get("format") or _format_of(request.headers.get("accept", ""))
+        fmt = query.get("format")
+        if fmt is None:
+            fmt = _format_of(request.headers.get("accept", ""))
         if fmt not in ("sse", "ndjson"):
             raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
         if not follow:
@@ -534,7 +528,7 @@ def create_app(
             raise ConfigurationError("create_app needs an open backend (or an AgentHost)")
         host = AgentHost(backend, agents)
     api = _Api(host, auth, options or ServerOptions())
-    document = openapi_document(host.agents.names(), __version__)
+    document = openapi_document(host.agents, __version__)
 
     async def openapi(request: Request) -> Response:
         return json_response(document)
@@ -545,11 +539,14 @@ def create_app(
     def route(path: str, fn: Handler, methods: list[str]) -> Route:
         return Route(path, endpoint(fn), methods=methods)
 
+    async def sessions(request: Request) -> Response:
+        # One route for the path, so that a 405 there lists both of its methods.
+        return await (api.create if request.method == "POST" else api.list)(request)
+
     routes = [
         route("/v1/openapi.json", openapi, ["GET"]),
         route("/v1/health", health, ["GET"]),
-        route("/v1/sessions", api.create, ["POST"]),
-        route("/v1/sessions", api.list, ["GET"]),
+        route("/v1/sessions", sessions, ["GET", "POST"]),
         route("/v1/sessions/{session_id}", api.get, ["GET"]),
         route("/v1/sessions/{session_id}/messages", api.send, ["POST"]),
         route("/v1/sessions/{session_id}/requests", api.requests, ["GET"]),
@@ -568,11 +565,6 @@ def create_app(
 
     routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api)])
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return problem_response(ApiProblem(exc.status_code, code, str(exc.detail)))
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -581,7 +573,10 @@ def create_app(
             await api.feeds.close()
 
     app = Starlette(
-        routes=routes, exception_handlers={HTTPException: http_error}, lifespan=lifespan
+        routes=routes,
+        middleware=cors_middleware(api.options),
+        exception_handlers={HTTPException: http_error},
+        lifespan=lifespan,
     )
     app.state.tether = api
     return app

@@ -25,7 +25,7 @@ from starlette.routing import Route
 from ..agent import Attachment, Session
 from ..errors import AttachmentError
 from ._http import endpoint, json_response
-from ._models import ID_PATTERN, AttachmentIn
+from ._models import FILENAME_PATTERN, AttachmentIn, is_id
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["attachment_routes", "message_attachments", "refs_of"]
 
-_ID = re.compile(ID_PATTERN)
 _FORMS = ("multipart/", "application/x-www-form-urlencoded")
 _DATA_URL = re.compile(r"^data:(?P<mime>[^,;]*)(?P<params>(?:;[^,;]*)*?)(?P<b64>;base64)?,")
 _DISPOSITION_STAR = re.compile(r"filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)")
@@ -59,9 +58,13 @@ def refs_of(items: list[AttachmentIn]) -> list[Attachment | str]:
     return out
 
 
+_FILENAME = re.compile(FILENAME_PATTERN)
+
+
 def _filename(request: Request) -> str | None:
     named = request.query_params.get("filename")
-    if named:
+    if named is not None:
+        # Given, even empty: checked as given (the document's pattern refuses "").
         return named
     disposition = request.headers.get("content-disposition", "")
     star = _DISPOSITION_STAR.search(disposition)
@@ -132,13 +135,22 @@ def attachment_routes(api: _Api) -> list[Route]:
                 "send the file's bytes as the body, with its media type as Content-Type "
                 "(not a form)",
             )
-        attachment_id = request.query_params.get("id") or None
-        if attachment_id is not None and not _ID.match(attachment_id):
+        attachment_id = request.query_params.get("id")
+        if attachment_id is not None and not is_id(attachment_id):
             raise ApiProblem(422, "invalid_input", "id is 1 to 128 of [A-Za-z0-9._:-]")
+        filename = _filename(request)
+        if filename is not None and (len(filename) > 255 or not _FILENAME.match(filename)):
+            # The request's own fault, answered as such whatever the session's state (a
+            # closing session would otherwise answer 409 first).
+            raise ApiProblem(
+                422,
+                "invalid_attachment",
+                "a filename is 1 to 255 characters of text, with no control characters",
+            )
         data = await _read_limited(request, api.options.max_attachment_bytes)
         if not data:
             raise ApiProblem(422, "invalid_input", "the attachment is empty")
-        ref = await _attach(session, data, mime_type, _filename(request), attachment_id)
+        ref = await _attach(session, data, mime_type, filename, attachment_id)
         location = f"/v1/sessions/{session.session_id}/attachments/{ref.id}"
         return json_response(ref.to_json(), 201, headers={"Location": location})
 

@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..agent import TranscriptEntry
 
 __all__ = [
+    "CURSOR_PATTERN",
+    "FILENAME_PATTERN",
+    "ID_PATTERN",
+    "MAX_WIRE_INT",
     "AnswerBody",
+    "AnsweredOut",
     "AttachmentIn",
     "AttachmentOut",
+    "CancelledOut",
+    "ClearingOut",
+    "ClosingOut",
     "CreateSessionBody",
     "EventOut",
+    "HealthOut",
     "HistoryOut",
+    "HookOut",
     "InputRequestOut",
+    "PendingOut",
     "Problem",
     "SendBody",
     "SessionDetailOut",
@@ -22,14 +36,41 @@ __all__ = [
     "SessionProgressOut",
     "SessionStateOut",
     "SubmissionOut",
+    "TranscriptOut",
+    "is_id",
 ]
 
 #: Ids clients choose (session ids, message ids): printable, no separators that matter.
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
+#: A `next_cursor`: a page key (`k1.` and base64url), or a row count of earlier releases.
+CURSOR_PATTERN = r"^(0|[1-9][0-9]{0,17}|k1\.[A-Za-z0-9_-]{1,700})$"
+#: A filename: 1 to 255 characters, no control characters, not only white space (the
+#: white space of Unicode spelled out: regex engines disagree on what ``\s`` holds).
+_SPACE = r"\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+FILENAME_PATTERN = rf"^[^\x00-\x1f\x7f]*[^\x00-\x1f\x7f{_SPACE}][^\x00-\x1f\x7f]*$"
+#: Integers in query strings and headers: at most 2**53 either way (a JSON number a
+#: JavaScript client reads exactly).
+MAX_WIRE_INT = 1 << 53
+
+_ID = re.compile(ID_PATTERN)
+
+
+def is_id(value: object) -> bool:
+    """Whether `value` is an id of `ID_PATTERN` (the whole string: no trailing newline)."""
+    return isinstance(value, str) and _ID.fullmatch(value) is not None
+
+
+def _integral(value: Any) -> Any:
+    """A float without a fraction as the integer it is (JSON Schema counts 2.0 as one)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a JSON value of another type than the document says is refused (no
+    # "5" for 5, no 1 for true), as the document's JSON Schema refuses it.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class CreateSessionBody(_Body):
@@ -50,6 +91,31 @@ class CreateSessionBody(_Body):
         default=None, description="Overrides the agent's retention for this session."
     )
 
+    @field_validator("retention", mode="before")
+    @classmethod
+    def _retention(cls, value: Any) -> Any:
+        # A literal 0 would take false (False == 0): JSON Schema's enum does not.
+        if isinstance(value, bool):
+            raise ValueError('retention is "default" or 0, not a boolean')
+        return _integral(value)
+
+
+_WHOLE = ("mime_type", "size", "sha256")
+
+
+def _by_id_or_whole(schema: dict[str, Any]) -> None:
+    """What `AttachmentIn._whole_or_id` checks, in its JSON Schema: all three or none.
+
+    Each branch restates the members' schemas whole (a generator that merges a branch
+    into the object's schema may take the branch's member schema as the only one).
+    """
+    members = schema["properties"]
+    given = {name: members[name]["anyOf"][0] for name in _WHOLE}
+    schema["oneOf"] = [
+        {"title": "By id", "properties": {name: {"type": "null"} for name in _WHOLE}},
+        {"title": "The whole reference", "required": list(_WHOLE), "properties": given},
+    ]
+
 
 class AttachmentIn(_Body):
     """A file uploaded to the session, sent with a message.
@@ -58,11 +124,18 @@ class AttachmentIn(_Body):
     size and digest are checked against what is stored).
     """
 
+    model_config = ConfigDict(json_schema_extra=_by_id_or_whole)
+
     id: str = Field(pattern=ID_PATTERN, description="The id the upload returned.")
     mime_type: str | None = Field(default=None, max_length=255)
     size: int | None = Field(default=None, ge=0)
     sha256: str | None = Field(default=None, pattern=r"^[0-9a-fA-F]{64}$")
     filename: str | None = Field(default=None, max_length=255, description="Not checked.")
+
+    @field_validator("size", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> Any:
+        return _integral(value)
 
     @model_validator(mode="after")
     def _whole_or_id(self) -> AttachmentIn:
@@ -243,6 +316,58 @@ class SubmissionOut(BaseModel):
 
     submission_id: str
     session_id: str
+
+
+class PendingOut(BaseModel):
+    """The session's pending requests."""
+
+    items: list[InputRequestOut]
+
+
+class AnsweredOut(BaseModel):
+    """An answered request."""
+
+    request_id: str
+    answered: Literal[True]
+
+
+class CancelledOut(BaseModel):
+    """A cancel taken (202): the turn stops at its next boundary."""
+
+    session_id: str
+    cancelled: Literal[True]
+
+
+class ClosingOut(BaseModel):
+    """A close taken (202): the session closes once its turn ends."""
+
+    session_id: str
+    closing: Literal[True]
+
+
+class ClearingOut(BaseModel):
+    """A clear taken (202): a fresh transcript at the session's next idle point."""
+
+    session_id: str
+    clearing: Literal[True]
+
+
+class TranscriptOut(BaseModel):
+    """The session's canonical transcript."""
+
+    entries: list[TranscriptEntry]
+
+
+class HealthOut(BaseModel):
+    """The server answers."""
+
+    ok: Literal[True]
+
+
+class HookOut(BaseModel):
+    """A hook resumed (202)."""
+
+    resumed: Literal[True]
 
 
 class EventOut(BaseModel):

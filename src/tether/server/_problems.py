@@ -124,8 +124,10 @@ def problem_of(exc: Exception) -> ApiProblem | None:
     if isinstance(exc, SessionClosedError):
         return ApiProblem(409, "session_closed", str(exc), session_status=exc.status)
     if isinstance(exc, AttachmentError):
+        # A reference the session does not hold (or holds otherwise) is a conflict with
+        # its state, resolved by uploading first; 422 is for what the document refuses.
         return ApiProblem(
-            422,
+            409 if exc.reason in ("unknown", "mismatch") else 422,
             "invalid_attachment",
             str(exc),
             reason=exc.reason,
