@@ -171,9 +171,13 @@ def _body(content: dict[str, Any]) -> list[str]:
 def http_reference() -> str:
     """Every route of the server's OpenAPI document, then its schemas."""
     from tether import __version__
+    from tether.agent import Agent, Agents
     from tether.server._openapi import openapi_document
+    from tether.testing import ScriptedModel
 
-    document = openapi_document(["AGENT"], __version__)
+    # One stand-in agent: the document lists the served agents' names where they go.
+    agent = Agent(name="AGENT", model=ScriptedModel(lambda _: "", name="stand-in"))
+    document = openapi_document(Agents([agent], deployment="docs"), __version__)
     out = [
         f"Generated from the OpenAPI {document['openapi']} document that `tether serve` "
         f'serves at `GET /v1/openapi.json` ("{document["info"]["title"]}", version '
