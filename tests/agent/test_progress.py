@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tether.agent import Agent, AgentHost, InboxSweep, approval, tool
+from tether.agent import Agent, AgentHost, InboxSweep, Session, approval, tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.stores import Backend, SubmissionInput, data_scope, run_scope
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -69,6 +69,20 @@ async def _until(host: AgentHost, session_id: str, state: str, *, begun: bool = 
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"{session_id} never got {state}: {progress}")
+
+
+async def _admit_without_a_ring(host: AgentHost, session: Session, submission_id: str) -> None:
+    """A message in the ledger whose ring never came (what a lost wake-up leaves)."""
+    with data_scope(run_scope(session.run_id)):
+        await host.backend.stores.submissions.admit_direct(
+            SubmissionInput(
+                submission_id=submission_id,
+                agent_name="ops",
+                instance_id=session.session_id,
+                payload={"text": "lost", "principal": None},
+                canonical_ready=True,
+            )
+        )
 
 
 async def test_idle_working_waiting_and_ended(host: AgentHost) -> None:
@@ -126,17 +140,7 @@ async def test_the_sweep_rings_a_message_admitted_without_a_ring(
         await session.send("hello")
         await first
         await _until(host, "p3", "idle")
-        # A message in the ledger whose ring never came: the run sleeps on.
-        with data_scope(run_scope(session.run_id)):
-            await host.backend.stores.submissions.admit_direct(
-                SubmissionInput(
-                    submission_id="p3:lost",
-                    agent_name="ops",
-                    instance_id="p3",
-                    payload={"text": "lost", "principal": None},
-                    canonical_ready=True,
-                )
-            )
+        await _admit_without_a_ring(host, session, "p3:lost")
         await asyncio.sleep(0.3)
         stuck = await host.session_progress("p3")
         assert stuck.state == "queued"  # just admitted: its ring may be on its way
@@ -165,15 +169,6 @@ async def test_a_workers_sweep_takes_a_message_admitted_without_a_ring(host: Age
         await first
         await _until(host, "p4", "idle")
         last = (await session.read_events(-1))[-1].index
-        with data_scope(run_scope(session.run_id)):
-            await host.backend.stores.submissions.admit_direct(
-                SubmissionInput(
-                    submission_id="p4:lost",
-                    agent_name="ops",
-                    instance_id="p4",
-                    payload={"text": "lost", "principal": None},
-                    canonical_ready=True,
-                )
-            )
+        await _admit_without_a_ring(host, session, "p4:lost")
         done = await session.wait_for("turn.completed", after=last, timeout=20)
         assert done.data.submission_id == "p4:lost"  # type: ignore[union-attr]
