@@ -21,10 +21,9 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
@@ -43,7 +42,7 @@ from ..agent import (
 from ._agui_events import AguiEvent, RunStarted
 from ._agui_projection import AguiProjection, ends_run
 from ._http import endpoint, int_param
-from ._models import ID_PATTERN
+from ._models import ID_PATTERN, ResumeEntry, RunAgentInput
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
@@ -53,27 +52,6 @@ __all__ = ["agui_routes", "answer_of"]
 
 _ID = re.compile(ID_PATTERN)
 HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-
-
-class ResumeEntry(BaseModel):
-    """An answer to one interrupt of the previous run."""
-
-    model_config = ConfigDict(extra="allow")
-
-    interruptId: str = Field(min_length=1, max_length=300)
-    status: Literal["resolved", "cancelled"]
-    payload: Any = None
-
-
-class RunAgentInput(BaseModel):
-    """What an AG-UI client posts (state, tools, context and the like are ignored)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    threadId: str = Field(pattern=ID_PATTERN)
-    runId: str = Field(min_length=1, max_length=200)
-    messages: list[dict[str, Any]] = Field(default_factory=list, max_length=10_000)
-    resume: list[ResumeEntry] | None = Field(default=None, max_length=100)
 
 
 # -- answers --------------------------------------------------------------------------------

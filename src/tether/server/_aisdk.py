@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
@@ -34,7 +33,7 @@ from ..agent import (
 from ._aisdk_parts import UiPart
 from ._aisdk_projection import UiProjection
 from ._attachments import message_attachments
-from ._models import ID_PATTERN
+from ._models import ID_PATTERN, ChatBody
 from ._problems import ApiProblem, problem_of, problem_response
 
 if TYPE_CHECKING:
@@ -48,18 +47,6 @@ HEADERS = {
     "Cache-Control": "no-store",
     "X-Accel-Buffering": "no",
 }
-
-
-class ChatBody(BaseModel):
-    """What `DefaultChatTransport` posts (extra members are the app's own)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    id: str = Field(pattern=ID_PATTERN)
-    messages: list[dict[str, Any]] = Field(min_length=1)
-    trigger: str | None = None
-    messageId: str | None = None
-    agent: str | None = None
 
 
 def _sse(part: UiPart) -> bytes:

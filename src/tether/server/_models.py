@@ -19,6 +19,7 @@ __all__ = [
     "AttachmentIn",
     "AttachmentOut",
     "CancelledOut",
+    "ChatBody",
     "ClearingOut",
     "ClosingOut",
     "CreateSessionBody",
@@ -29,6 +30,8 @@ __all__ = [
     "InputRequestOut",
     "PendingOut",
     "Problem",
+    "ResumeEntry",
+    "RunAgentInput",
     "SendBody",
     "SessionDetailOut",
     "SessionInfoOut",
@@ -384,3 +387,37 @@ class HistoryOut(BaseModel):
 
     events: list[EventOut]
     next_offset: int
+
+
+# -- the UI adapters' request bodies ---------------------------------------------------
+class ChatBody(BaseModel):
+    """What `DefaultChatTransport` posts (extra members are the app's own)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str = Field(pattern=ID_PATTERN)
+    messages: list[dict[str, Any]] = Field(min_length=1)
+    trigger: str | None = None
+    messageId: str | None = None
+    agent: str | None = None
+
+
+class ResumeEntry(BaseModel):
+    """An answer to one interrupt of the previous run."""
+
+    model_config = ConfigDict(extra="allow")
+
+    interruptId: str = Field(min_length=1, max_length=300)
+    status: Literal["resolved", "cancelled"]
+    payload: Any = None
+
+
+class RunAgentInput(BaseModel):
+    """What an AG-UI client posts (state, tools, context and the like are ignored)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    threadId: str = Field(pattern=ID_PATTERN)
+    runId: str = Field(min_length=1, max_length=200)
+    messages: list[dict[str, Any]] = Field(default_factory=list, max_length=10_000)
+    resume: list[ResumeEntry] | None = Field(default=None, max_length=100)

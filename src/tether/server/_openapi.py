@@ -15,8 +15,6 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from ..agent import Agents
 from ..agent.models import accepts_attachment, attachment_kind
-from ._agui import RunAgentInput
-from ._aisdk import ChatBody
 from ._models import (
     CURSOR_PATTERN,
     FILENAME_PATTERN,
@@ -26,6 +24,7 @@ from ._models import (
     AnsweredOut,
     AttachmentOut,
     CancelledOut,
+    ChatBody,
     ClearingOut,
     ClosingOut,
     CreateSessionBody,
@@ -35,6 +34,7 @@ from ._models import (
     HookOut,
     PendingOut,
     Problem,
+    RunAgentInput,
     SendBody,
     SessionDetailOut,
     SessionListOut,
