@@ -19,7 +19,7 @@ import asyncio
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
@@ -31,7 +31,20 @@ from .models._types import ToolDefinition
 
 if TYPE_CHECKING:
     from ._agent import Agent
-    from ._work import StepWork
+    from ._cursor import TurnState
+
+
+class _TurnWork(Protocol):
+    """What listing a turn's tools reads of the step's work (`StepWork`)."""
+
+    agent: Agent
+    turn: TurnState | None
+    entries: list[Any]
+
+    def turn_entries(self) -> list[Any]: ...
+
+    def record(self, *entries: Any) -> None: ...
+
 
 __all__ = ["TurnTools", "listing_digest", "own_tools", "turn_tools"]
 
@@ -68,7 +81,7 @@ def listing_digest(specs: Sequence[McpToolSpec]) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-async def turn_tools(work: StepWork) -> TurnTools:
+async def turn_tools(work: _TurnWork) -> TurnTools:
     """The turn's tools, listing its MCP servers' tools if this turn has not yet.
 
     Raises:
