@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -47,12 +48,14 @@ def main() -> int:
     command = [sys.executable, "-m", "pytest", "-q", "-s", "--timeout", timeout,
                "-p", "no:randomly", "tests/faults/test_session_soak.py"]  # fmt: skip
     proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
-    lines = (proc.stdout + proc.stderr).splitlines()
+    lines = proc.stdout.splitlines()
     for line in lines:
-        if line.startswith("session soak") or " passed" in line or " failed" in line:
+        if line.startswith("session soak") or re.match(r"^=*\s*\d+ (passed|failed)", line):
             print(line)
     if proc.returncode != 0:
-        print("\n".join(lines[-80:]))
+        # pytest's own account of the failure (the workers' logs of outages are on stderr).
+        start = next((i for i, line in enumerate(lines) if "FAILURES" in line), 0)
+        print("\n".join(lines[start : start + 200]))
     return proc.returncode
 
 
