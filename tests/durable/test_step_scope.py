@@ -86,6 +86,12 @@ async def test_step_stream_and_writes_ride_on_the_completion(backend: Backend) -
         handle = await client.start(publishing, True, run_id="p1")
         assert await handle.result(timeout=20) == 7
         chunks = await client.stream("p1", "out").read_all()
+        # The callback runs on the worker once its commit returns, which a client
+        # may see land a moment before (a busy machine).
+        for _ in range(500):
+            if landed:
+                break
+            await asyncio.sleep(0.01)
     # Attempt 1 flushed "live" and failed: its buffered chunk and its write are dropped.
     assert [c.data for c in chunks] == [b"live", b"live", b"with-commit"]
     subs = backend.stores.submissions

@@ -42,6 +42,7 @@ from ._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueEntry,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -274,6 +275,10 @@ class EncryptedWorkflowStore:
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
         return await self.inner.list_waits(run_id)
+
+    async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
+        # Queue entries carry no payload (a wake-up's is its run's id, never sealed).
+        return await self.inner.list_run_messages(run_id)
 
     # -- the lease holder's writes -----------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
