@@ -33,8 +33,12 @@ def main() -> int:
     parser.add_argument("--fault-every", type=float, default=2.0, help="mean seconds")
     parser.add_argument("--no-faults", action="store_true")
     args = parser.parse_args()
+    # Generous: a message may take MESSAGE_TIMEOUT (300 s) under faults, and they run
+    # `senders` at a time.
+    timeout = str(int(args.sessions * args.messages * 0.5 + 600))
     env = {
         **os.environ,
+        "TETHER_SESSION_SOAK_TIMEOUT": timeout,
         "TETHER_SESSION_SOAK_SESSIONS": str(args.sessions),
         "TETHER_SESSION_SOAK_MESSAGES": str(args.messages),
         "TETHER_SESSION_SOAK_SENDERS": str(args.senders),
@@ -42,9 +46,6 @@ def main() -> int:
         "TETHER_SESSION_SOAK_FAULTS": "0" if args.no_faults else "1",
         "TETHER_SESSION_SOAK_FAULT_EVERY": str(args.fault_every),
     }
-    # Generous: a message may take MESSAGE_TIMEOUT (90 s) under faults, and they run
-    # `senders` at a time.
-    timeout = str(int(args.sessions * args.messages * 0.5 + 600))
     command = [sys.executable, "-m", "pytest", "-q", "-s", "--timeout", timeout,
                "-p", "no:randomly", "tests/faults/test_session_soak.py"]  # fmt: skip
     proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)

@@ -14,8 +14,8 @@ its session once, in order (its copy equals the stream as read back). A message 
 does not finish within the time limit fails the soak with what its session was doing.
 
 ``TETHER_SESSION_SOAK_SESSIONS``, ``..._MESSAGES`` (per session), ``..._SENDERS``,
-``..._WORKERS``, ``..._FAULTS`` (``0`` for none) and ``..._FAULT_EVERY`` (mean
-seconds between faults) change the size;
+``..._WORKERS``, ``..._FAULTS`` (``0`` for none), ``..._FAULT_EVERY`` (mean
+seconds between faults) and ``..._TIMEOUT`` (seconds for the whole soak) change the size;
 `bench/session_soak.py` runs a bigger one.
 """
 
@@ -54,6 +54,8 @@ FAULTS = os.environ.get("TETHER_SESSION_SOAK_FAULTS", "1") != "0"
 MESSAGE_TIMEOUT = float(os.environ.get("TETHER_SESSION_SOAK_MESSAGE_TIMEOUT", "300"))
 #: Mean seconds between two faults.
 FAULT_EVERY = float(os.environ.get("TETHER_SESSION_SOAK_FAULT_EVERY", "2.0"))
+#: The whole soak's time limit, in seconds.
+SOAK_TIMEOUT = int(os.environ.get("TETHER_SESSION_SOAK_TIMEOUT", "900"))
 ENV = {"LEASE": "2", "CONCURRENCY": "32", "POLL": "0.05", "DEAD_AFTER": "5"}
 
 
@@ -269,7 +271,7 @@ def _check_tools(
 
 @pytest.mark.slow
 @pytest.mark.postgres
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(SOAK_TIMEOUT)
 async def test_every_admitted_message_completes_once_under_kills_and_cuts(
     pg_url: str, pg_namespace: str, tmp_path: Path
 ) -> None:

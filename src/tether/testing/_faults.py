@@ -54,11 +54,16 @@ class FaultProxy:
         self.port = 0
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
-        # The listening socket and the task accepting on it (no `asyncio.Server`: one
-        # closed while a connection is being accepted fails that connection's transport
-        # half-built, which leaves it to the garbage collector, on Python 3.11).
+        # The listening socket, accepted from a reader callback that takes each
+        # connection synchronously. Neither `asyncio.Server` nor a cancelled
+        # `sock_accept` is safe to stop on Python 3.11: the one fails a connection's
+        # transport half-built, the other accepts a connection for a future already
+        # cancelled and drops the socket; both leave it to the garbage collector.
         self._listener: socket.socket | None = None
-        self._acceptor: asyncio.Task[None] | None = None
+        # Accepted sockets whose transport is still being set up, and the tasks setting
+        # them up.
+        self._adopting: set[socket.socket] = set()
+        self._adopters: set[asyncio.Task[None]] = set()
         self._flowing = asyncio.Event()
         # Every connection's transport, both sides, from the moment it is made until it
         # is closed: none is ever left to the garbage collector (an unclosed-transport
@@ -148,30 +153,39 @@ class FaultProxy:
         listener.setblocking(False)
         self.port = listener.getsockname()[1]
         self._listener = listener
-        self._acceptor = asyncio.create_task(self._accept_all(listener))
+        asyncio.get_running_loop().add_reader(listener, self._accept_ready, listener)
 
-    async def _accept_all(self, listener: socket.socket) -> None:
-        loop = asyncio.get_running_loop()
+    def _accept_ready(self, listener: socket.socket) -> None:
+        # Runs in the loop, between awaits: a socket accepted here is in `_adopting`
+        # before anything can cut, so a cut always finds and closes it.
         while True:
-            accepting = asyncio.ensure_future(loop.sock_accept(listener))
             try:
-                conn, _ = await asyncio.shield(accepting)
-            except asyncio.CancelledError:
-                # A cut: a connection accepted just before it is reset too, not lost.
-                if not accepting.done():
-                    accepting.cancel()
-                elif not accepting.cancelled() and accepting.exception() is None:
-                    accepting.result()[0].close()
-                raise
-
-            def accepted() -> _Tracked:
-                reader = asyncio.StreamReader(limit=2 * _CHUNK, loop=loop)
-                return _Tracked(self._open, reader, self._accept, loop=loop)
-
-            try:
-                await loop.connect_accepted_socket(accepted, sock=conn)
+                conn, _ = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
             except OSError:
-                conn.close()  # reset before it was set up: nothing to relay
+                return  # the listener was closed by a cut
+            conn.setblocking(False)
+            self._adopting.add(conn)
+            task = asyncio.ensure_future(self._adopt(conn))
+            self._adopters.add(task)
+            task.add_done_callback(self._adopters.discard)
+
+    async def _adopt(self, conn: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+
+        def accepted() -> _Tracked:
+            reader = asyncio.StreamReader(limit=2 * _CHUNK, loop=loop)
+            return _Tracked(self._open, reader, self._accept, loop=loop)
+
+        try:
+            await loop.connect_accepted_socket(accepted, sock=conn)
+        except (OSError, asyncio.CancelledError):
+            # Reset before it was set up: nothing to relay. A transport already made
+            # was closed as the call failed, and closes this socket itself too.
+            conn.close()
+        finally:
+            self._adopting.discard(conn)
 
     async def _upstream(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """`asyncio.open_connection` to the target, its transport tracked from the start."""
@@ -189,12 +203,18 @@ class FaultProxy:
 
     async def _cut(self) -> None:
         listener, self._listener = self._listener, None
-        acceptor, self._acceptor = self._acceptor, None
-        if acceptor is not None:
-            acceptor.cancel()
-            await asyncio.gather(acceptor, return_exceptions=True)
         if listener is not None:
+            asyncio.get_running_loop().remove_reader(listener)
             listener.close()  # new connections are refused from now on
+        adopters = list(self._adopters)
+        for task in adopters:
+            task.cancel()
+        await asyncio.gather(*adopters, return_exceptions=True)
+        # A task cancelled before it started never ran its cleanup: nothing was made
+        # of its socket yet, so closing the socket is all there is to do.
+        for conn in list(self._adopting):
+            conn.close()
+        self._adopting.clear()
         self._reset_all()
         for task in list(self._tasks):
             task.cancel()
