@@ -18,7 +18,7 @@ from _harness import hosted, settled, wait_status
 import tether
 from tether.agent import Agent, AgentHost, Session, approval, tool
 from tether.errors import ContentDeletedError, SessionClosedError, SessionStrandedError
-from tether.stores import Backend
+from tether.stores import Backend, StreamIdentity
 from tether.testing import Reply, ScriptedModel, tool_call
 
 SECRET = "the-secret-text-4711"
@@ -148,6 +148,30 @@ async def test_an_idle_follower_waits_on_announcements_not_on_reads(backend: Bac
         finally:
             del store.read_stream
     assert "turn.started" in seen and seen[-1] == "turn.completed", seen
+
+
+async def test_a_session_that_cannot_open_fails_the_messages_waiting_for_it(
+    backend: Backend,
+) -> None:
+    # The session's transcript path is taken by a stream of another session: its run's
+    # opening step fails every attempt (4, about 7 s of backoff).
+    await backend.stores.conversations.create_stream(
+        "agents/ops/o1", StreamIdentity(agent_name="ops", instance_id="another")
+    )
+    agent = Agent(name="ops", model=ScriptedModel(["hi"]), tools=[lookup])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="o1")
+        sent = await session.send("hello", client_message_id="m1")
+        follower = asyncio.create_task(follow_all(session))
+        seen = await asyncio.wait_for(follower, 30)
+        sub = await settled(backend, sent)
+        progress = await host.session_progress("o1")
+        with pytest.raises(SessionClosedError):
+            await session.send("again", client_message_id="m2")
+    assert seen == ["session.failed"]
+    assert sub.outcome == "failed"
+    assert sub.error is not None and "could not open" in sub.error and "another" in sub.error
+    assert progress.state == "ended" and progress.waiting == ()
 
 
 # -- sends that cannot be served -------------------------------------------------------------

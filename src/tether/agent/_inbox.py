@@ -18,7 +18,6 @@ from ..durable import RunInfo
 from ..errors import ConflictError, InvalidTransitionError, NotFoundError, SessionClosedError
 from ..stores import (
     AdmitSubmission,
-    AttemptRef,
     Stores,
     SubmissionInput,
     data_scope,
@@ -32,11 +31,11 @@ from ._keys import (
     cancel_id,
     clear_id,
     close_id,
-    commands_lane,
     conversation_path,
     messages_lane,
 )
 from ._line import SessionLine
+from ._mail import settle_lanes
 from ._state import RUN_ENDINGS
 from ._transcript import Transcript
 
@@ -269,19 +268,7 @@ class Inbox:
 
     async def settle_all(self, error: str) -> None:
         """Settle every unsettled message and command as failed (the session ended)."""
-        lanes = [
-            messages_lane(self._agent, self._session),
-            commands_lane(self._agent, self._session),
-        ]
-        submissions = self._stores.submissions
-        for sub in await submissions.list_unsettled_submissions(lanes):
-            if sub.status == "running" and sub.attempt_id is not None:
-                ref = AttemptRef(submission_id=sub.submission_id, attempt_id=sub.attempt_id)
-                await submissions.fail_submission(ref, error)
-        # Failing a running turn sends what joined it back to the queue: settle those too.
-        for sub in await submissions.list_unsettled_submissions(lanes):
-            if sub.status == "queued":
-                await submissions.settle_queued_submission(sub.submission_id, error=error)
+        await settle_lanes(self._stores, self._agent, self._session, error)
 
     async def busy(self) -> bool:
         """Whether a turn is in progress or a message waits."""

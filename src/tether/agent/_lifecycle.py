@@ -24,7 +24,7 @@ from ._entries import AssistantEntry, ContextEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._keys import conversation_path, task_submission_id, turn_id_of
 from ._line import SessionLine, predecessor_text
-from ._mail import read_mail
+from ._mail import read_mail, settle_lanes
 from ._retention import purge_session
 from ._transcript import Transcript
 from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "admit_task",
     "close_session",
+    "fail_opening",
     "fail_session",
     "fail_turn",
     "final_reply",
@@ -235,6 +236,38 @@ async def fail_session(
         )
     Emitter(None, None).emit(SessionFailed(error=error))
     await work.finish()
+
+
+async def fail_opening(
+    steps: SessionSteps,
+    session_id: str,
+    interactive: bool,
+    error: str,
+    retention: Retention,
+) -> None:
+    """The run could not open its session: fail what waits for it and announce it.
+
+    No cursor exists (its `open_session` step used its attempts), so this works from
+    the ledger alone: every message and command waiting in the session's lanes is
+    settled failed, which its sender sees, and the run's stream says
+    ``session.failed``. A client that sends again is refused (the session ended).
+    """
+    if retention == 0:
+        await purge_session(
+            steps.stores,
+            steps.client,
+            steps.agent,
+            session_id,
+            durable.step_info().run_id,
+            shred=interactive,
+        )
+    await settle_lanes(
+        steps.stores,
+        steps.agent.name,
+        session_id,
+        f"the session could not open before this message ran: {error}",
+    )
+    Emitter(None, None).emit(SessionFailed(error=f"the session could not open: {error}"))
 
 
 async def close_session(steps: SessionSteps, cursor: Cursor, retention: Retention) -> None:

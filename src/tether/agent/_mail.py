@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..stores import Stores, Submission
+from ..stores import AttemptRef, Stores, Submission
 from ._attachments import Attachment, read_refs
 from ._keys import commands_lane, messages_lane
 
-__all__ = ["Mail", "MessageView", "read_mail"]
+__all__ = ["Mail", "MessageView", "read_mail", "settle_lanes"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,3 +132,21 @@ async def read_mail(stores: Stores, agent_name: str, session_id: str) -> Mail:
         clear=clear,
         stray=tuple(stray),
     )
+
+
+async def settle_lanes(stores: Stores, agent_name: str, session_id: str, error: str) -> None:
+    """Settle every unsettled message and command of a session as failed.
+
+    For a session that ended with its lanes unsettled (reset, or its run could not
+    open it). Idempotent: a second call finds nothing left to settle.
+    """
+    lanes = [messages_lane(agent_name, session_id), commands_lane(agent_name, session_id)]
+    submissions = stores.submissions
+    for sub in await submissions.list_unsettled_submissions(lanes):
+        if sub.status == "running" and sub.attempt_id is not None:
+            ref = AttemptRef(submission_id=sub.submission_id, attempt_id=sub.attempt_id)
+            await submissions.fail_submission(ref, error)
+    # Failing a running turn sends what joined it back to the queue: settle those too.
+    for sub in await submissions.list_unsettled_submissions(lanes):
+        if sub.status == "queued":
+            await submissions.settle_queued_submission(sub.submission_id, error=error)

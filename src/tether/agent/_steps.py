@@ -77,6 +77,12 @@ class SessionSteps:
         """The session cannot go on: settle, announce, apply retention."""
         await _lifecycle.fail_session(self, cursor, error, retention)
 
+    async def fail_opening(
+        self, session_id: str, interactive: bool, error: str, retention: Retention
+    ) -> None:
+        """The session could not open: settle what waits for it, announce it."""
+        await _lifecycle.fail_opening(self, session_id, interactive, error, retention)
+
     async def close_session(self, cursor: Cursor, retention: Retention) -> None:
         """End the session; apply retention."""
         await _lifecycle.close_session(self, cursor, retention)

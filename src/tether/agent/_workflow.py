@@ -20,7 +20,7 @@ from ..durable import Hook, RetryPolicy, WorkflowContext
 from ..errors import StepFailedError
 from ._agent import Retention
 from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
-from ._line import read_line
+from ._line import SessionLine, read_line
 from ._steps import SessionSteps
 from ._tools import format_tool_error, format_tool_result
 from ._work import TranscriptLostError
@@ -68,6 +68,33 @@ async def _turn_step(
         return failed
 
 
+async def _open(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    session_id: str,
+    owner: str | None,
+    interactive: bool,
+    inbox: str,
+    line: SessionLine | None,
+    retention: Retention,
+) -> Cursor:
+    """The `open_session` step; one out of attempts fails the session, settling its lanes.
+
+    Without this, the messages admitted for the session would wait for a run that
+    ended: their senders would never hear of them again.
+    """
+    try:
+        cursor: Cursor = await ctx.step(
+            steps.open_session, session_id, owner, interactive, inbox, line, name="open_session"
+        )
+    except StepFailedError as exc:
+        reason = _reason(exc)
+        fail = steps.fail_opening
+        await ctx.step(fail, session_id, interactive, reason, retention, name="fail_session")
+        raise
+    return cursor
+
+
 async def run_session(
     ctx: WorkflowContext,
     steps: SessionSteps,
@@ -83,9 +110,7 @@ async def run_session(
     """
     carried = read_line(line)
     inbox = ctx.create_hook(token=carried.inbox) if carried.inbox else ctx.create_hook()
-    cursor: Cursor = await ctx.step(
-        steps.open_session, session_id, owner, True, inbox.token, carried, name="open_session"
-    )
+    cursor = await _open(ctx, steps, session_id, owner, True, inbox.token, carried, retention)
     results: tuple[ParkedResult, ...] = ()
     timeout = steps.agent.session_timeout
     while True:
@@ -123,14 +148,8 @@ async def run_session(
                     steps.agent.name, session_id, owner, retention, following.to_json()
                 )
             # The backend cannot move runs: the fresh transcript starts in this run.
-            cursor = await ctx.step(
-                steps.open_session,
-                session_id,
-                owner,
-                True,
-                inbox.token,
-                following,
-                name="open_session",
+            cursor = await _open(
+                ctx, steps, session_id, owner, True, inbox.token, following, retention
             )
             continue
         if result.action == "idle" and timeout is not None:
@@ -184,9 +203,7 @@ async def run_task(
     """The body of a sub-agent task: one turn on its own session, returning its reply."""
     inbox = ctx.create_hook()
     submission: str = await ctx.step(steps.admit_task, session_id, task, name="admit_task")
-    cursor: Cursor = await ctx.step(
-        steps.open_session, session_id, None, False, inbox.token, name="open_session"
-    )
+    cursor = await _open(ctx, steps, session_id, None, False, inbox.token, None, retention)
     results: tuple[ParkedResult, ...] = ()
     while True:
         result = await _turn_step(ctx, steps, cursor, results, retention)
