@@ -104,6 +104,13 @@ async def test_idle_working_waiting_and_ended(host: AgentHost) -> None:
         assert working.run.steps[0].running_for >= 0
         assert [(w.kind, w.status) for w in working.waiting] == [("message", "running")]
         assert "turn_step" in working.reason and str(working.run.holder) in working.reason
+        # The HTTP API's form names the worker by an alias, never by its host and pid.
+        holder = str(working.run.holder)
+        opaque = working.opaque()
+        alias = str(opaque.run.holder)
+        assert alias.startswith("w_") and len(alias) == 14 and alias == working.opaque().run.holder
+        assert alias in opaque.reason and holder not in str(opaque.to_json())
+        assert opaque.state == working.state and opaque.waiting == working.waiting
         gate.set()
         await session.wait_for("turn.completed", after=(await session.read_events(-1))[-1].index)
 

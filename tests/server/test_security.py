@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from typing import Any
 
 import httpx
 import pytest
@@ -64,6 +65,29 @@ async def test_another_tenants_session_is_404_everywhere(served: Served) -> None
     )
     assert chat.status_code == 404
     assert await _count_rows(served) == before
+
+
+async def test_a_sessions_progress_names_its_worker_by_an_alias(served: Served) -> None:
+    await served.session("s1")
+    seen: dict[str, Any] | None = None
+    for _ in range(5):  # each "check" turn holds its worker for a moment
+        await served.send("s1", "check api")
+        for _ in range(200):
+            direct = await served.host.session_progress("s1")
+            r = await served.client().get("/v1/sessions/s1")
+            progress = r.json()["progress"]
+            held = progress["state"] == "working" and progress["run"]["holder"] is not None
+            if direct.run.holder is not None and held:
+                seen = {"holder": direct.run.holder, "body": r.text, "progress": progress}
+                break
+            await asyncio.sleep(0.01)
+        if seen is not None:
+            break
+        await served.events("s1", until="turn.completed")
+    assert seen is not None, "never saw the session's run held by a worker"
+    alias = seen["progress"]["run"]["holder"]
+    assert alias.startswith("w_") and alias in seen["progress"]["reason"]
+    assert seen["holder"] not in seen["body"]
 
 
 async def test_no_token_and_bad_token_are_401(served: Served) -> None:

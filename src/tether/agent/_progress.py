@@ -20,9 +20,10 @@ The worker's inbox sweep (`InboxSweep`) acts on ``stuck`` messages of live runs.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from ..durable import RunProgress
@@ -40,6 +41,7 @@ __all__ = [
     "WaitingSubmission",
     "judge",
     "read_progress",
+    "worker_alias",
 ]
 
 #: Seconds a message may wait with nothing to wake its run before it counts as stuck.
@@ -100,6 +102,27 @@ class SessionProgress:
     waiting: tuple[WaitingSubmission, ...]
     run: RunProgress
 
+    def opaque(self) -> SessionProgress:
+        """This progress with every worker id replaced by its `worker_alias`.
+
+        A worker id names its host and process: what an operator needs and a tenant of
+        the HTTP API should not learn. The alias still tells one worker from another
+        (and the same worker across reads).
+        """
+        ids = {self.run.holder, *(w.held_by for w in self.run.wake_ups)} - {None}
+        reason = self.reason
+        for worker in sorted((i for i in ids if i), key=len, reverse=True):
+            reason = reason.replace(worker, worker_alias(worker))
+        run = replace(
+            self.run,
+            holder=None if self.run.holder is None else worker_alias(self.run.holder),
+            wake_ups=tuple(
+                replace(w, held_by=None if w.held_by is None else worker_alias(w.held_by))
+                for w in self.run.wake_ups
+            ),
+        )
+        return replace(self, reason=reason, run=run)
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the server's wire form)."""
         return {
@@ -147,6 +170,11 @@ async def read_progress(
     return SessionProgress(
         session_id=session_id, state=verdict, reason=reason, waiting=waiting, run=run
     )
+
+
+def worker_alias(worker_id: str) -> str:
+    """A stable opaque name of a worker: ``w_`` and 12 hex digits of its id's SHA-256."""
+    return "w_" + hashlib.sha256(worker_id.encode()).hexdigest()[:12]
 
 
 def _serving(run: RunProgress) -> str:

@@ -226,7 +226,9 @@ class _Api:
             request.path_params["session_id"], await self.principal(request)
         )
         out = (await session.state()).to_json()
-        out["progress"] = (await self.host.session_progress(session.session_id)).to_json()
+        # Tenants learn that a worker holds the run, not which host and process it is.
+        progress = await self.host.session_progress(session.session_id)
+        out["progress"] = progress.opaque().to_json()
         return json_response(out)
 
     async def send(self, request: Request) -> Response:

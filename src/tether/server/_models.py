@@ -252,7 +252,9 @@ class WakeUpOut(BaseModel):
     queue: str
     due_in: float = Field(description="seconds until it may be taken; negative: overdue")
     deliveries: int
-    held_by: str | None = Field(description="the worker holding it; null while it waits")
+    held_by: str | None = Field(
+        description="the worker holding it (an opaque alias); null while it waits"
+    )
 
 
 class RunProgressOut(BaseModel):
@@ -260,7 +262,9 @@ class RunProgressOut(BaseModel):
 
     run_id: str
     status: Literal["pending", "running", "completed", "failed", "cancelled", "continued"]
-    holder: str | None = Field(description="the worker holding the run's live lease")
+    holder: str | None = Field(
+        description="the worker holding the run's live lease (an opaque alias, `w_...`)"
+    )
     lease_left: float | None = Field(description="seconds left on the last lease")
     holder_alive: bool | None
     steps: list[StepProgressOut]
