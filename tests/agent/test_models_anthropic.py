@@ -398,3 +398,31 @@ def test_resolve_anthropic_reads_the_environment() -> None:
     )
     with pytest.raises(ConfigurationError, match="set ANTHROPIC_API_KEY"):
         resolve_model("anthropic:claude-sonnet-4-5", env={})
+
+
+async def test_cache_reads_and_writes_are_kept(provider_server: ProviderServer) -> None:
+    start = event(
+        "message_start",
+        message={
+            "id": "msg_01",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": "claude-sonnet-4-5-20250929",
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": 20,
+                "cache_creation_input_tokens": 100,
+                "cache_read_input_tokens": 2000,
+                "output_tokens": 1,
+            },
+        },
+    )
+    provider_server.sse([start, *text_block(0, "Hi"), *message_end("end_turn", 9)])
+    response = await collect_response(model(provider_server).stream(request()))
+    usage = response.usage
+    # Input counts every input token: fresh, written to the cache and read from it.
+    assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens) == (2120, 9, 2000)
+    assert usage.details["cache_creation_input_tokens"] == 100
+    assert usage.details["output_tokens"] == 9

@@ -448,3 +448,37 @@ def test_missing_httpx_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "httpx", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'tether\[openai\]'"):
         OpenAIChatModel("gpt-4o-mini", api_key="k")
+
+
+async def test_cached_and_reasoning_tokens_are_kept(provider_server: ProviderServer) -> None:
+    provider_server.sse(
+        [
+            chunk({"role": "assistant", "content": "Hi"}),
+            chunk(finish="stop"),
+            data(
+                {
+                    "id": "chatcmpl-1",
+                    "choices": [],
+                    "usage": {
+                        "prompt_tokens": 1200,
+                        "completion_tokens": 90,
+                        "total_tokens": 1290,
+                        "prompt_tokens_details": {"cached_tokens": 1024, "audio_tokens": 0},
+                        "completion_tokens_details": {"reasoning_tokens": 64},
+                    },
+                }
+            ),
+            DONE,
+        ]
+    )
+    response = await collect_response(model(provider_server).stream(request()))
+    usage = response.usage
+    assert (usage.input_tokens, usage.output_tokens, usage.cached_tokens) == (1200, 90, 1024)
+    assert usage.details == {
+        "prompt_tokens": 1200,
+        "completion_tokens": 90,
+        "total_tokens": 1290,
+        "prompt_tokens_details.cached_tokens": 1024,
+        "prompt_tokens_details.audio_tokens": 0,
+        "completion_tokens_details.reasoning_tokens": 64,
+    }

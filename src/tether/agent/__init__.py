@@ -25,6 +25,7 @@ from ._event_data import (
     EVENT_DATA,
     TERMINAL_EVENTS,
     AuthorizationRequested,
+    CallUsage,
     EventData,
     InputRequested,
     InputResolved,
@@ -36,6 +37,7 @@ from ._event_data import (
     SessionMoved,
     SessionStarted,
     SessionWaiting,
+    TokenCounts,
     ToolCalled,
     ToolCallRef,
     ToolReturned,
@@ -57,6 +59,7 @@ from ._session import Session
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
+from ._usage import Price, SessionUsage
 from ._workflow_tools import ToolWorkflowContext
 from .mcp import McpServer, McpTool, mcp_server
 
@@ -75,6 +78,7 @@ __all__ = [
     "Attachment",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "CallUsage",
     "Compaction",
     "Compactor",
     "ContextEntry",
@@ -94,6 +98,7 @@ __all__ = [
     "ModelSummary",
     "ParkedOn",
     "Predecessor",
+    "Price",
     "ProgressState",
     "RequestKind",
     "Retention",
@@ -110,8 +115,10 @@ __all__ = [
     "SessionStarted",
     "SessionState",
     "SessionStatus",
+    "SessionUsage",
     "SessionWaiting",
     "TaskRef",
+    "TokenCounts",
     "Tool",
     "ToolCallEntry",
     "ToolCallRef",

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, TypeAlias
 from pydantic import Field
 
 from ._attachments import Attachment
-from ._event_data import ToolOutcome
+from ._event_data import CallUsage, ToolOutcome
 from ._json import json_value, read_record
 
 __all__ = [
@@ -94,6 +94,8 @@ class AssistantEntry:
     call: int
     text: str = ""
     tool_calls: tuple[ToolCallEntry, ...] = ()
+    #: What the call used (None in a reply recorded before tether kept usage).
+    usage: CallUsage | None = None
     kind: Literal["assistant"] = "assistant"
 
 

@@ -115,11 +115,66 @@ class ToolCallRef:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class CallUsage:
+    """What one model call used, as its provider reported it (`models.Usage`).
+
+    Attributes:
+        model: The model that answered (as the provider names it).
+        input_tokens: Input tokens in all, cached ones included.
+        output_tokens: Output tokens.
+        cached_tokens: Of `input_tokens`, those read from the provider's prompt cache.
+        details: The provider's own usage fields, flattened (`models.Usage.details`).
+    """
+
+    model: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+    details: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TokenCounts:
+    """Tokens summed over model calls (a turn's, a session's, a model's).
+
+    Attributes:
+        calls: Model calls counted.
+        input_tokens: Their input tokens, cached ones included.
+        output_tokens: Their output tokens.
+        cached_tokens: Of `input_tokens`, those read from a prompt cache.
+    """
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int = 0
+
+    def plus(self, usage: CallUsage) -> TokenCounts:
+        """These counts with one more call's."""
+        return TokenCounts(
+            calls=self.calls + 1,
+            input_tokens=self.input_tokens + usage.input_tokens,
+            output_tokens=self.output_tokens + usage.output_tokens,
+            cached_tokens=self.cached_tokens + usage.cached_tokens,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        """Input plus output tokens."""
+        return self.input_tokens + self.output_tokens
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class MessageCompleted:
-    """``message.completed``: the model's whole reply (on record in the transcript)."""
+    """``message.completed``: the model's whole reply (on record in the transcript).
+
+    ``usage`` is what the call used, when the provider said (None from a reply recorded
+    before tether kept usage).
+    """
 
     text: str
     tool_calls: tuple[ToolCallRef, ...] = ()
+    usage: CallUsage | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -195,9 +250,13 @@ class TurnSteered:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnCompleted:
-    """``turn.completed``: the turn ended with the model's final reply."""
+    """``turn.completed``: the turn ended with the model's final reply.
+
+    ``usage`` sums the model calls of the turn whose replies are on record.
+    """
 
     submission_id: str
+    usage: TokenCounts | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

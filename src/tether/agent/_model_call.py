@@ -18,7 +18,7 @@ from ..errors import FatalError, ModelError, RetryableError
 from ._attachments import load_attachments
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
-from ._event_data import MessageCompleted, MessageDelta, ToolCallRef
+from ._event_data import CallUsage, MessageCompleted, MessageDelta, ToolCallRef
 from ._watch import Watch
 from ._work import StepWork
 from .models import ModelRequest, ModelResponse, ModelSettings, ResponseComplete, TextDelta
@@ -128,11 +128,19 @@ async def call_model(
             raise FatalError(str(exc)) from exc
         if response is None:
             raise RetryableError("the model's stream ended without a complete response")
+        usage = CallUsage(
+            model=response.model or work.steps.model.name,
+            input_tokens=response.usage.input_tokens,
+            output_tokens=response.usage.output_tokens,
+            cached_tokens=response.usage.cached_tokens,
+            details=dict(response.usage.details),
+        )
         entry = AssistantEntry(
             turn_id=work.turn.turn_id,
             step_index=work.turn.step_index,
             call=call,
             text=response.text,
+            usage=usage,
             tool_calls=tuple(
                 ToolCallEntry(
                     call_id=c.call_id or new_ulid("call_"),
@@ -151,6 +159,7 @@ async def call_model(
                 tool_calls=tuple(
                     ToolCallRef(call_id=c.call_id, name=c.name) for c in entry.tool_calls
                 ),
+                usage=usage,
             ),
             part,
             PART - 1,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._aio import within
@@ -41,6 +41,7 @@ from ._requests import InputRequest, check_answer
 from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import SessionState, fold_events
+from ._usage import Price, SessionUsage, session_usage
 
 if TYPE_CHECKING:
     from ._host import AgentHost
@@ -540,6 +541,17 @@ class Session:
             ContentDeletedError: The session ended under retention ``0``.
         """
         return await self._read_events(start)
+
+    async def usage(self, prices: Mapping[str, Price] | None = None) -> SessionUsage:
+        """What the session's model calls used, by model and by turn, and their cost.
+
+        Args:
+            prices: What each model's tokens cost; default: the host's `prices`.
+        """
+        events = await self.read_events(0)
+        return session_usage(
+            self.session_id, events, self.host.prices if prices is None else prices
+        )
 
     async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
         await self._ensure_readable(info)

@@ -36,6 +36,7 @@ from ._event_data import (
 from ._keys import turn_id_of
 from ._mail import MessageView
 from ._tool_runner import result_entry
+from ._usage import turn_usage
 from ._work import StepWork
 
 __all__ = [
@@ -269,7 +270,8 @@ def end_turn(
         work.write(ResolveSubmissions(submission_ids=(cancel.submission_id,), outcome="completed"))
     work.record(TurnEndEntry(turn_id=turn.turn_id, outcome=outcome, error=error or reason))  # type: ignore[arg-type]
     if outcome == "completed":
-        work.emitter.emit(TurnCompleted(submission_id=turn.submission_id), part)
+        usage = turn_usage(work.entries, turn.turn_id)
+        work.emitter.emit(TurnCompleted(submission_id=turn.submission_id, usage=usage), part)
     elif outcome == "cancelled":
         work.emitter.emit(TurnCancelled(submission_id=turn.submission_id, reason=reason), part)
     else:

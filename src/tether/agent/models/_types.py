@@ -30,6 +30,7 @@ __all__ = [
     "UsageUpdate",
     "UserMessage",
     "parse_tool_arguments",
+    "usage_details",
 ]
 
 StopReason: TypeAlias = Literal[
@@ -154,15 +155,43 @@ class ModelRequest:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Usage:
-    """Token counts reported by the provider."""
+    """Token counts reported by the provider for one model call.
+
+    Attributes:
+        input_tokens: Input tokens in all, those read from the provider's prompt cache
+            and those written to it included.
+        output_tokens: Output tokens (reasoning tokens included, where the provider
+            counts them there).
+        cached_tokens: Of `input_tokens`, those read from the provider's prompt cache
+            (billed at a lower price by most providers).
+        details: The provider's own usage fields as it sent them, flattened to
+            ``name`` or ``parent.name`` keys with integer values (reasoning tokens,
+            cache writes, ...), for what the three counts above do not say.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0
+    details: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def total_tokens(self) -> int:
         """Input plus output tokens."""
         return self.input_tokens + self.output_tokens
+
+
+def usage_details(raw: Mapping[str, Any], prefix: str = "") -> dict[str, int]:
+    """A provider's usage object flattened to integer fields (see `Usage.details`)."""
+    out: dict[str, int] = {}
+    for key, value in raw.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            out[name] = value
+        elif isinstance(value, Mapping):
+            out.update(usage_details(value, f"{name}."))
+    return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -39,6 +39,7 @@ from ._types import (
     UsageUpdate,
     UserMessage,
     parse_tool_arguments,
+    usage_details,
 )
 
 if TYPE_CHECKING:
@@ -284,6 +285,8 @@ class _StreamState:
     tool_count: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
+    cached_tokens: int = 0
+    details: dict[str, int] = field(default_factory=dict)
     stop_reason: str | None = None
     model: str = ""
     response_id: str | None = None
@@ -312,6 +315,8 @@ class _StreamState:
             usage = message.get("usage") or {}
             self.input_tokens = _input_tokens(usage)
             self.output_tokens = int(usage.get("output_tokens") or 0)
+            self.cached_tokens = int(usage.get("cache_read_input_tokens") or 0)
+            self.details = {**self.details, **usage_details(usage)}
             return [UsageUpdate(usage=self._usage())]
         if kind == "content_block_start":
             return self._block_start(int(payload["index"]), payload["content_block"])
@@ -329,6 +334,9 @@ class _StreamState:
             if usage.get("input_tokens") is not None:
                 # Newer API versions repeat the cumulative input counts here.
                 self.input_tokens = _input_tokens(usage)
+            if usage.get("cache_read_input_tokens") is not None:
+                self.cached_tokens = int(usage["cache_read_input_tokens"])
+            self.details = {**self.details, **usage_details(usage)}
             return [UsageUpdate(usage=self._usage())]
         if kind == "message_stop":
             self.stopped = True
@@ -390,7 +398,12 @@ class _StreamState:
         return [ToolCallComplete(index=block.tool_index, call=call)]
 
     def _usage(self) -> Usage:
-        return Usage(input_tokens=self.input_tokens, output_tokens=self.output_tokens)
+        return Usage(
+            input_tokens=self.input_tokens,
+            output_tokens=self.output_tokens,
+            cached_tokens=self.cached_tokens,
+            details=dict(self.details),
+        )
 
     def response(self) -> ModelResponse:
         if self.stop_reason is None:

@@ -49,6 +49,7 @@ from ._types import (
     UsageUpdate,
     UserMessage,
     parse_tool_arguments,
+    usage_details,
 )
 
 if TYPE_CHECKING:
@@ -331,9 +332,14 @@ class _StreamState:
                 self.finish_reason = reason
         usage = payload.get("usage")
         if isinstance(usage, dict):
+            prompt = usage.get("prompt_tokens_details")
             self.usage = Usage(
                 input_tokens=int(usage.get("prompt_tokens") or 0),
                 output_tokens=int(usage.get("completion_tokens") or 0),
+                cached_tokens=int(
+                    (prompt.get("cached_tokens") if isinstance(prompt, dict) else 0) or 0
+                ),
+                details=usage_details(usage),
             )
             events.append(UsageUpdate(usage=self.usage))
         return events
