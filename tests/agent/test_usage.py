@@ -12,11 +12,11 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from _harness import hosted
 
 from tether.agent import (
     Agent,
     AgentHost,
+    Agents,
     AssistantEntry,
     MessageCompleted,
     Price,
@@ -68,7 +68,8 @@ async def host(backend: Backend) -> AsyncIterator[AgentHost]:
         step_timeout=1.0,
     )
     prices = {MODEL: Price(input=3.0, output=15.0, cached_input=0.3)}
-    async with hosted(backend, agent, prices=prices) as host:
+    host = AgentHost(backend, Agents([agent], prices=prices))
+    async with host.worker(poll_interval=0.02):
         yield host
 
 
@@ -133,7 +134,7 @@ def test_prices_are_checked() -> None:
         Price(input=1.0, output="2")  # type: ignore[arg-type]
 
 
-async def test_a_host_refuses_prices_that_are_not_prices(backend: Backend) -> None:
+def test_agents_refuse_prices_that_are_not_prices() -> None:
     agent = Agent(name="ops", model=ScriptedModel(answer, name="m-small"), tools=[lookup])
     with pytest.raises(ConfigurationError, match=r"prices\['m-small'\]"):
-        AgentHost(backend, [agent], prices={"m-small": 3.0})  # type: ignore[dict-item]
+        Agents([agent], prices={"m-small": 3.0})  # type: ignore[dict-item]

@@ -133,6 +133,25 @@ async def test_cancel_turn_and_close(served: Served) -> None:
     assert (await served.client().get("/v1/sessions/s1")).json()["status"] == "closed"
 
 
+async def test_usage_sums_the_sessions_model_calls(served: Served) -> None:
+    await served.session("s1")
+    await served.send("s1", "hello")
+    events = await served.events("s1", until="turn.completed")
+    await served.send("s1", "again")
+    events += await served.events("s1", until="turn.completed", start=events[-1]["index"] + 1)
+    completed = [e for e in events if e["type"] == "turn.completed"]
+    r = await served.client().get("/v1/sessions/s1/usage")
+    assert r.status_code == 200, r.text
+    usage = r.json()
+    assert usage["session_id"] == "s1" and usage["total"]["calls"] == 2
+    assert usage["total"]["input_tokens"] > 0 and usage["total"]["output_tokens"] > 0
+    # Each turn's sums are what its turn.completed said; no prices: no cost.
+    assert usage["by_turn"] == {e["meta"]["turnId"]: e["data"]["usage"] for e in completed}
+    assert list(usage["by_model"]) == ["scripted:model"] and usage["cost"] is None
+    assert usage["unpriced"] == []
+    assert (await served.client("eve").get("/v1/sessions/s1/usage")).status_code == 404
+
+
 async def test_history_and_transcript_are_read_only(served: Served) -> None:
     await served.session("s1")
     await served.send("s1", "hello")

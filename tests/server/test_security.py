@@ -24,6 +24,7 @@ SESSION_ROUTES = [
     ("POST", "/v1/sessions/s1/clear", None),
     ("GET", "/v1/sessions/s1/history", None),
     ("GET", "/v1/sessions/s1/transcript", None),
+    ("GET", "/v1/sessions/s1/usage", None),
     ("GET", "/v1/sessions/s1/events?follow=false", None),
     ("GET", "/v1/sessions/s1/events", None),
     ("GET", "/v1/ui/aisdk/chat/s1/stream", None),

@@ -28,7 +28,6 @@ from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
 from ._state import RUN_ENDINGS, SessionInfo
 from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
-from ._usage import Price
 
 __all__ = ["AgentHost", "address_session_id"]
 
@@ -89,9 +88,6 @@ class AgentHost:
         deployment: The deployment version when `agents` is a plain list (default
             ``"agents"``); with an `Agents` object it must match its deployment or be
             left out.
-        prices: What each model's tokens cost (`Price`, by the model's name as its
-            provider reports it): `Session.usage` and the server's usage route price
-            sessions with it.
 
     Raises:
         ConfigurationError: No agent, or a deployment that contradicts `agents`.
@@ -103,14 +99,7 @@ class AgentHost:
         agents: Agents | Iterable[Agent],
         *,
         deployment: str | None = None,
-        prices: Mapping[str, Price] | None = None,
     ) -> None:
-        self.prices: Mapping[str, Price] = dict(prices or {})
-        for model, price in self.prices.items():
-            if not isinstance(price, Price):
-                raise ConfigurationError(
-                    f"prices[{model!r}] must be a tether.agent.Price, not {price!r}"
-                )
         if isinstance(agents, Agents):
             if deployment is not None and deployment != agents.deployment:
                 raise ConfigurationError(

@@ -7,13 +7,14 @@ the session workflow finds the stores of the run it executes through the worker
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..durable import Registry, WorkflowContext, current_backend
 from ..errors import ConfigurationError
 from ..stores import Backend
 from ._agent import Agent
+from ._usage import Price
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
@@ -61,15 +62,31 @@ class Agents:
             included.
         deployment: The deployment version session runs record; only workers of the
             same deployment (and tether version) run them.
+        prices: What each model's tokens cost (`Price`, by the model's name as its
+            provider reports it): `Session.usage` and the server's usage route price
+            sessions with it.
 
     Raises:
-        ConfigurationError: No agent, or two different agents share a name.
+        ConfigurationError: No agent, two different agents share a name, or a price
+            is not a `Price`.
     """
 
-    def __init__(self, agents: Iterable[Agent], *, deployment: str = "agents") -> None:
+    def __init__(
+        self,
+        agents: Iterable[Agent],
+        *,
+        deployment: str = "agents",
+        prices: Mapping[str, Price] | None = None,
+    ) -> None:
         self._agents = _with_subagents(agents)
         if not self._agents:
             raise ConfigurationError("Agents needs at least one agent")
+        self.prices: Mapping[str, Price] = dict(prices or {})
+        for model, price in self.prices.items():
+            if not isinstance(price, Price):
+                raise ConfigurationError(
+                    f"prices[{model!r}] must be a tether.agent.Price, not {price!r}"
+                )
         self.registry = Registry(deployment=deployment)
         self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
         self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)

@@ -546,12 +546,11 @@ class Session:
         """What the session's model calls used, by model and by turn, and their cost.
 
         Args:
-            prices: What each model's tokens cost; default: the host's `prices`.
+            prices: What each model's tokens cost; default: the `Agents` object's
+                `prices`.
         """
-        events = await self.read_events(0)
-        return session_usage(
-            self.session_id, events, self.host.prices if prices is None else prices
-        )
+        table = self.host.agents.prices if prices is None else prices
+        return session_usage(self.session_id, await self.read_events(0), table)
 
     async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
         await self._ensure_readable(info)

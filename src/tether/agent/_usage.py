@@ -67,7 +67,8 @@ class SessionUsage:
         total: Summed over every call on record.
         by_model: Summed per model, as the provider named it.
         by_turn: Summed per turn (by turn id), in the order the turns began.
-        cost: The total cost at the prices given; None without prices.
+        cost: The total cost at the prices given; None without prices (none given, or
+            an empty table).
         unpriced: Models that were used and have no price (their calls are not in
             `cost`).
     """
@@ -139,7 +140,7 @@ def session_usage(
             by_turn[turn] = by_turn.get(turn, TokenCounts()).plus(usage)
     cost: float | None = None
     unpriced: list[str] = []
-    if prices is not None:
+    if prices:
         cost = 0.0
         for model, counts in by_model.items():
             price = prices.get(model)

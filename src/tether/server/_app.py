@@ -323,6 +323,12 @@ class _Api:
         entries = await session.transcript()
         return json_response({"entries": _ENTRIES.dump_python(entries, mode="json")})
 
+    async def usage(self, request: Request) -> Response:
+        session = await self.session(
+            request.path_params["session_id"], await self.principal(request)
+        )
+        return json_response((await session.usage()).to_json())
+
     async def tail(self, session: Session) -> int:
         chunks, _ = await self.host.client.stream(session.run_id, EVENTS_STREAM).read(-1)
         return chunks[-1].index + 1 if chunks else 0
@@ -559,6 +565,7 @@ def create_app(
         route("/v1/sessions/{session_id}/clear", api.clear, ["POST"]),
         route("/v1/sessions/{session_id}/history", api.history, ["GET"]),
         route("/v1/sessions/{session_id}/transcript", api.transcript, ["GET"]),
+        route("/v1/sessions/{session_id}/usage", api.usage, ["GET"]),
         route("/v1/sessions/{session_id}/events", api.events, ["GET"]),
         route("/v1/hooks/{token}", api.hook, ["POST"]),
     ]

@@ -39,7 +39,9 @@ __all__ = [
     "SessionProgressOut",
     "SessionStateOut",
     "SubmissionOut",
+    "TokenCountsOut",
     "TranscriptOut",
+    "UsageOut",
     "is_id",
 ]
 
@@ -363,6 +365,26 @@ class TranscriptOut(BaseModel):
     """The session's canonical transcript."""
 
     entries: list[TranscriptEntry]
+
+
+class TokenCountsOut(BaseModel):
+    """Tokens summed over model calls."""
+
+    calls: int
+    input_tokens: int = Field(description="input tokens, cached ones included")
+    output_tokens: int
+    cached_tokens: int = Field(description="of the input tokens, those read from a cache")
+
+
+class UsageOut(BaseModel):
+    """What the session's model calls used, and what they cost."""
+
+    session_id: str
+    total: TokenCountsOut
+    by_model: dict[str, TokenCountsOut] = Field(description="per model, as its provider names it")
+    by_turn: dict[str, TokenCountsOut] = Field(description="per turn id, in the order begun")
+    cost: float | None = Field(description="at the server's prices; null without prices")
+    unpriced: list[str] = Field(description="models used that have no price (not in cost)")
 
 
 class HealthOut(BaseModel):

@@ -41,6 +41,7 @@ from ._models import (
     SessionStateOut,
     SubmissionOut,
     TranscriptOut,
+    UsageOut,
 )
 
 __all__ = ["openapi_document"]
@@ -67,6 +68,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
             SessionStateOut,
             SubmissionOut,
             TranscriptOut,
+            UsageOut,
         )
     ),
 ]
@@ -436,6 +438,13 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 "transcript",
                 "The canonical transcript (read-only)",
                 {"200": _ok(TranscriptOut, "entries")},
+            )
+        },
+        "/v1/sessions/{session_id}/usage": {
+            "get": _session_op(
+                "usage",
+                "Tokens used by the session's model calls, by model and turn, and their cost",
+                {"200": _ok(UsageOut, "its usage")},
             )
         },
         "/v1/sessions/{session_id}/events": {
