@@ -70,6 +70,9 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
     assert out["errors"] == [] and out["status"] == "ready"
     assert out["hello"]["role"] == "assistant"
     assert _texts(out["hello"]) == "You said: hello there"
+    # The finish part's metadata is the turn's usage: the SDK keeps it on the message.
+    usage = out["hello"]["metadata"]["usage"]
+    assert usage["calls"] == 1 and usage["input_tokens"] > 0 and usage["output_tokens"] > 0
     tool = next(p for p in out["approvalRequested"]["parts"] if p["type"] == "dynamic-tool")
     assert tool["toolName"] == "restart_service" and tool["input"] == {"service": "api"}
     assert tool["state"] == "approval-requested" and tool["approval"]["id"]

@@ -69,10 +69,15 @@ class FinishStep(UiPart):
 
 
 class Finish(UiPart):
-    """Closes the message (no reason: the turn waits, on input or on tasks)."""
+    """Closes the message (no reason: the turn waits, on input or on tasks).
+
+    A completed turn's metadata carries its token usage (``{"usage": {...}}``), which
+    the SDK keeps as the message's ``metadata``.
+    """
 
     type: Literal["finish"] = "finish"
     finish_reason: FinishReason | None = None
+    message_metadata: dict[str, Any] | None = None
 
 
 class TextStart(UiPart):

@@ -123,7 +123,9 @@ class UiProjection:
             case TurnWaiting():
                 return [*self._open(turn_id), *self._finish(None)], True
             case TurnCompleted():
-                return [*self._open(turn_id), *self._finish("stop")], True
+                usage = event.to_json()["data"].get("usage")
+                metadata = {"usage": usage} if usage is not None else None
+                return [*self._open(turn_id), *self._finish("stop", metadata)], True
             case TurnCancelled():
                 out = [*self._open(turn_id), *self._close_text()]
                 out.append(Abort(reason=data.reason or "cancelled"))
@@ -182,12 +184,14 @@ class UiProjection:
         # the request (answer it with POST .../requests/{id}/answer).
         return [DataPart(id=request.request_id, data=event.to_json()["data"])]
 
-    def _finish(self, reason: FinishReason | None) -> list[UiPart]:
+    def _finish(
+        self, reason: FinishReason | None, metadata: dict[str, Any] | None = None
+    ) -> list[UiPart]:
         out = self._close_text()
         if self.step_open:
             self.step_open = False
             out.append(FinishStep())
-        out.append(Finish(finish_reason=reason))
+        out.append(Finish(finish_reason=reason, message_metadata=metadata))
         return out
 
 
