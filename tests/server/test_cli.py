@@ -45,6 +45,14 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         shown = run(process, "show", "s1")
         assert request_id in shown and f"waiting: its turn waits on input ({request_id})" in shown
         assert "waiting: its turn waits on input" in run(process, "show", "s1", via="db")
+        # Parked on the approval: the second turn made one model call so far.
+        usage = json.loads(run(process, "usage", "s1", "--json"))
+        assert usage["total"]["calls"] == 2 and len(usage["by_turn"]) == 2
+        assert usage == json.loads(run(process, "usage", "s1", "--json", via="db"))
+        shown_usage = run(process, "usage", "s1")
+        assert "scripted:model" in shown_usage and "2 turn(s)" in shown_usage
+        header = shown_usage.splitlines()[0].split()
+        assert header == ["model", "calls", "input", "cached", "output"]
         assert "answered" in run(process, "answer", "s1", request_id, "approve")
         listed = run(process, "list")
         assert "s1" in listed and "ops" in listed

@@ -51,6 +51,7 @@ def read_files(specs: Sequence[str], message_id: str | None) -> list[File]:
 class _Sessions(Protocol):
     async def list(self) -> list[dict[str, Any]]: ...
     async def show(self, session_id: str) -> dict[str, Any]: ...
+    async def usage(self, session_id: str) -> dict[str, Any]: ...
     async def send(
         self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
     ) -> str: ...
@@ -87,6 +88,9 @@ class _HttpSessions:
 
     async def show(self, session_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/v1/sessions/{session_id}"))
+
+    async def usage(self, session_id: str) -> dict[str, Any]:
+        return dict(await self._call("GET", f"/v1/sessions/{session_id}/usage"))
 
     async def tail(self, session_id: str) -> int:
         await self._call("POST", "/v1/sessions", {"session_id": session_id})
@@ -158,6 +162,11 @@ class _StoreSessions:
         out: dict[str, Any] = (await session.state()).to_json()
         out["progress"] = (await self._host.session_progress(session_id)).to_json()
         return out
+
+    async def usage(self, session_id: str) -> dict[str, Any]:
+        session = await self._host.get_session(session_id)
+        usage: dict[str, Any] = (await session.usage()).to_json()
+        return usage
 
     async def tail(self, session_id: str) -> int:
         session = await self._host.get_session(session_id)
@@ -267,6 +276,10 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
                 for request in state.get("pending") or []:
                     render({"type": "input.requested", "data": {"request": request}})
             return 0
+        if args.sessions == "usage":
+            usage = await client.usage(args.session_id)
+            print(json.dumps(usage, indent=2) if args.json else usage_table(usage))
+            return 0
         if args.sessions == "send":
             # Where the stream is before the message: its turn's events all come after.
             files = read_files(args.file, args.client_message_id)
@@ -296,6 +309,24 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
         return 0
     finally:
         await client.close()
+
+
+def usage_table(usage: dict[str, Any]) -> str:
+    """A session's usage as `tether sessions usage` prints it: per model, then in all."""
+    headers = ["model", "calls", "input", "cached", "output"]
+
+    def row(name: str, counts: dict[str, int]) -> list[str]:
+        keys = ("calls", "input_tokens", "cached_tokens", "output_tokens")
+        return [name, *(f"{counts[k]:,}" for k in keys)]
+
+    rows = [row(model, counts) for model, counts in usage["by_model"].items()]
+    rows.append(row("all", usage["total"]))
+    lines = [table(headers, rows), f"{len(usage['by_turn'])} turn(s)"]
+    if usage["cost"] is not None:
+        lines.append(f"cost {usage['cost']:.6f}")
+    if usage["unpriced"]:
+        lines.append("no price for " + ", ".join(usage["unpriced"]))
+    return "\n".join(lines)
 
 
 def sessions_client(args: Any, default_db: str | None) -> tuple[_Sessions | None, str | None]:
