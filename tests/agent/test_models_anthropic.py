@@ -40,7 +40,7 @@ def event(name: str, **payload: Any) -> str:
     return f"event: {name}\ndata: {json.dumps({'type': name, **payload})}\n\n"
 
 
-def message_start(input_tokens: int = 25) -> str:
+def message_start(input_tokens: int = 25, usage: dict[str, int] | None = None) -> str:
     return event(
         "message_start",
         message={
@@ -51,7 +51,7 @@ def message_start(input_tokens: int = 25) -> str:
             "model": "claude-sonnet-4-5-20250929",
             "stop_reason": None,
             "stop_sequence": None,
-            "usage": {"input_tokens": input_tokens, "output_tokens": 1},
+            "usage": usage or {"input_tokens": input_tokens, "output_tokens": 1},
         },
     )
 
@@ -401,23 +401,13 @@ def test_resolve_anthropic_reads_the_environment() -> None:
 
 
 async def test_cache_reads_and_writes_are_kept(provider_server: ProviderServer) -> None:
-    start = event(
-        "message_start",
-        message={
-            "id": "msg_01",
-            "type": "message",
-            "role": "assistant",
-            "content": [],
-            "model": "claude-sonnet-4-5-20250929",
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {
-                "input_tokens": 20,
-                "cache_creation_input_tokens": 100,
-                "cache_read_input_tokens": 2000,
-                "output_tokens": 1,
-            },
-        },
+    start = message_start(
+        usage={
+            "input_tokens": 20,
+            "cache_creation_input_tokens": 100,
+            "cache_read_input_tokens": 2000,
+            "output_tokens": 1,
+        }
     )
     provider_server.sse([start, *text_block(0, "Hi"), *message_end("end_turn", 9)])
     response = await collect_response(model(provider_server).stream(request()))
