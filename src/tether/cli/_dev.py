@@ -265,6 +265,10 @@ class _Supervisor:
         previous, self.current = self.current, generation
         mark_superseded(previous.snapshot)
         mark_current(generation.snapshot)
+        # Idle sessions move before the new generation is announced: the next message
+        # sent to one once the reload is seen starts its turn on the new code (waiting
+        # for the next housekeeping would leave it to the superseded worker).
+        await self._move_sessions(await self._unfinished())
         say(
             f"generation {digest} ({generation.deployment}) serving new runs, "
             f"worker pid {generation.process.pid if generation.process else '?'}; "
