@@ -268,7 +268,11 @@ class _Supervisor:
         # Idle sessions move before the new generation is announced: the next message
         # sent to one once the reload is seen starts its turn on the new code (waiting
         # for the next housekeeping would leave it to the superseded worker).
-        await self._move_sessions(await self._unfinished())
+        try:
+            await self._move_sessions(await self._unfinished())
+        except StoreError as exc:
+            # The generation is current all the same: housekeeping moves them later.
+            say(f"store unavailable, idle sessions move at the next look: {exc}")
         say(
             f"generation {digest} ({generation.deployment}) serving new runs, "
             f"worker pid {generation.process.pid if generation.process else '?'}; "
