@@ -52,7 +52,8 @@ def sleep_tool(
     limit = parse_duration(max_seconds)
     if limit <= 0:
         raise ConfigurationError(
-            f"sleep_tool(max_seconds={max_seconds!r}): give a positive duration"
+            f"sleep_tool(max_seconds={max_seconds!r}): the longest sleep must be a positive "
+            "duration, e.g. 60 or '10m'"
         )
 
     async def sleep(ctx: ToolWorkflowContext, seconds: float) -> str:
