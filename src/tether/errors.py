@@ -80,6 +80,7 @@ __all__ = [
     "InvalidOffsetError",
     "InvalidTransitionError",
     "McpToolError",
+    "MigrationPrivilegeError",
     "MissingExtraError",
     "ModelError",
     "NonDeterminismError",
@@ -127,6 +128,34 @@ class MissingExtraError(ConfigurationError, ImportError):
         super().__init__(
             f"{package!r} is not installed; install it with: pip install 'tether[{extra}]'"
         )
+
+
+class MigrationPrivilegeError(ConfigurationError):
+    """The database user may not create or alter the schema a migration needs.
+
+    Raised when a store is opened with ``migrate=True`` (or by ``tether migrate``) as a
+    role without DDL rights, such as the least-privilege runtime role, and the schema is
+    not current. Run ``tether migrate`` as the schema owner, then open the store as the
+    runtime role (with ``migrate=False``, or ``migrate=True``, which then finds nothing
+    to do).
+
+    Args:
+        message: What was refused and how to fix it.
+        user: The database user that was refused.
+        where: The namespace (or keyring schema) being migrated.
+    """
+
+    def __init__(self, message: str, *, user: str, where: str) -> None:
+        self.user = user
+        self.where = where
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_migration_privilege, (str(self), self.user, self.where))
+
+
+def _rebuild_migration_privilege(message: str, user: str, where: str) -> MigrationPrivilegeError:
+    return MigrationPrivilegeError(message, user=user, where=where)
 
 
 class InvalidInputError(ConfigurationError, ValueError):

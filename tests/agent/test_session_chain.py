@@ -8,6 +8,7 @@ history, not instructions.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
@@ -204,6 +205,48 @@ async def test_unknown_session_state_keys_are_dropped_and_logged(
         session = await host.get_session("fx1")
         await session.send("hello")
         await session.wait_for("turn.completed")
+    dropped = [r for r in caplog.records if "dropping unknown context key" in r.getMessage()]
+    assert dropped and "colour" in dropped[0].getMessage()
+
+
+async def test_a_successor_whose_line_names_no_inbox_adopts_the_moved_one(
+    backend: Backend, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A session moved by other code (`take_over`, `continue_as_new`) with a line that
+    names no inbox (here with a key this release drops, too): the successor adopts the
+    inbox that moved with the run, so the next message, rung on it, runs a turn."""
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two", "three"]), tools=[lookup])
+    caplog.set_level(logging.WARNING, logger="tether.agent")
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="fx3")
+        await session.send("hello", client_message_id="m1")
+        first = await session.wait_for("turn.completed")
+        held = None
+        for _ in range(500):
+            held = await host.client.take_over(session.run_id)
+            if held is not None:
+                break
+            await asyncio.sleep(0.02)
+        assert held is not None
+        moved = [h.token for h in await host.client.hooks(held.run_id)]
+        line = {"format": SessionLine.FORMAT, "generation": 0, "moved": "deploy", "colour": "b"}
+        successor = await held.continue_as_new("ops", "fx3", None, "default", line)
+        # The successor opens and parks (no lease) before the next message comes.
+        moved_event = await session.wait_for("session.moved", after=first.index)
+        for _ in range(500):
+            run = await backend.stores.workflow.get_run(successor)
+            if run is not None and run.lease_owner is None:
+                break
+            await asyncio.sleep(0.02)
+        assert run is not None and run.lease_owner is None
+        assert [h.token for h in await host.client.hooks(successor)] == moved
+        # The session read before the move and one read after it both reach it.
+        await session.send("again", client_message_id="m2")
+        second = await session.wait_for("turn.completed", after=moved_event.index, timeout=10)
+        later = await host.get_session("fx3")
+        await later.send("and again", client_message_id="m3")
+        await later.wait_for("turn.completed", after=second.index, timeout=10)
+        assert (await host.client.latest(session.run_id)).run_id == successor
     dropped = [r for r in caplog.records if "dropping unknown context key" in r.getMessage()]
     assert dropped and "colour" in dropped[0].getMessage()
 

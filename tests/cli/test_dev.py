@@ -8,10 +8,13 @@ with it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,6 +22,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 import tether
@@ -386,6 +390,95 @@ async def test_idle_sessions_move_to_the_new_code_busy_ones_once_idle(
             await later.send("third", client_message_id="m5")
             assert await replies(later, 3) == ["v1: hello", "v2: hello", "v3: hello"]
     finally:
+        dev.stop()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _http_replies(http: httpx.AsyncClient, session_id: str, count: int) -> list[str]:
+    """The session's replies over HTTP, once `count` turns completed."""
+    for _ in range(1500):
+        r = await http.get(
+            f"/v1/sessions/{session_id}/events", params={"follow": "false", "format": "ndjson"}
+        )
+        assert r.status_code == 200, r.text
+        events = [json.loads(line) for line in r.text.splitlines() if line.strip()]
+        if [e["type"] for e in events].count("turn.completed") >= count:
+            return [e["data"]["text"] for e in events if e["type"] == "message.completed"]
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"no {count} turns of {session_id!r}")
+
+
+SERVE = (sys.executable, "-m", "tether.cli", "serve", "bot:agents", "--no-worker")
+
+
+async def _announced(dev: Dev, after: int) -> str:
+    """The `after`-th generation's digest, read as soon as it is announced."""
+    pattern = r"generation (\w+) \(\S+\) serving new runs"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = re.findall(pattern, dev.text())
+        if len(found) > after:
+            return str(found[after])
+        await asyncio.sleep(0.002)
+    raise AssertionError(f"no generation #{after} in:\n{dev.text()}")
+
+
+@pytest.mark.slow
+async def test_the_first_message_after_a_reload_runs_the_new_code(tmp_path: Path) -> None:
+    """`tether dev` and `tether serve --no-worker` on one store: once the reload is
+    announced, the next message sent over HTTP to an idle session is answered by the
+    new code."""
+    project = tmp_path / "bot"
+    project.mkdir()
+    write_bot(project, "v1")
+    url = f"sqlite:///{tmp_path}/bot.db"
+    dev = Dev(project, url, {}, target="bot:agents")
+    port = _free_port()
+    server_log = (tmp_path / "serve.log").open("wb")
+    server = subprocess.Popen(
+        [*SERVE, "--db", url, "--port", str(port)],
+        cwd=project,
+        stdout=server_log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        await dev.serving()
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=20) as http:
+            for _ in range(600):
+                with contextlib.suppress(httpx.HTTPError):
+                    if (await http.get("/v1/health")).status_code == 200:
+                        break
+                assert server.poll() is None, (tmp_path / "serve.log").read_text()
+                await asyncio.sleep(0.05)
+            r = await http.post("/v1/sessions", json={"session_id": "s"})
+            assert r.status_code in (200, 201), r.text
+            r = await http.post("/v1/sessions/s/messages", json={"text": "hi"})
+            assert r.status_code == 202, r.text
+            assert await _http_replies(http, "s", 1) == ["v1: hello"]
+            for round in range(2, 6):
+                write_bot(project, f"v{round}")
+                digest = await _announced(dev, round - 1)
+                # The reload is announced: the session is on the new generation already,
+                # and the very next message runs the new code.
+                state = (await http.get("/v1/sessions/s")).json()
+                assert state["deployment"] == f"bot+dev.{digest}", dev.text()
+                r = await http.post("/v1/sessions/s/messages", json={"text": "hi"})
+                assert r.status_code == 202, r.text
+                replies = await _http_replies(http, "s", round)
+                assert replies == [f"v{i}: hello" for i in range(1, round + 1)], dev.text()
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        server_log.close()
         dev.stop()
 
 

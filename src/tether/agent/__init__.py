@@ -56,6 +56,7 @@ from ._progress import ProgressState, SessionProgress, WaitingSubmission
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
 from ._session import Session
+from ._sleep_tool import sleep_tool
 from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
@@ -144,6 +145,7 @@ __all__ = [
     "decode_event",
     "label_sessions",
     "mcp_server",
+    "sleep_tool",
     "tool",
     "workflow_tool",
 ]

@@ -53,6 +53,15 @@ class SessionSteps:
         """Create the transcript, take its production, announce the session."""
         return await _lifecycle.open_session(self, session_id, owner, interactive, inbox, line)
 
+    async def moved_inbox(self, run_id: str) -> str | None:
+        """The token of the inbox hook moved to `run_id` with the session (None: none).
+
+        Asked before the run creates a hook of its own, so its hooks are those it was
+        handed; the session's inbox is the lowest of them, as clients read it.
+        """
+        hooks = await self.client.hooks(run_id)
+        return min(hooks, key=lambda h: h.slot).token if hooks else None
+
     async def idle_expired(self, cursor: Cursor, deadline: float) -> bool:
         """Whether an idle session's timeout passed with nothing waiting for it."""
         return await _lifecycle.idle_expired(self, cursor, deadline)

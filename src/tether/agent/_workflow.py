@@ -109,7 +109,14 @@ async def run_session(
     with its token, never free) and writes the transcript generation it was given.
     """
     carried = read_line(line)
-    inbox = ctx.create_hook(token=carried.inbox) if carried.inbox else ctx.create_hook()
+    token = carried.inbox
+    if token is None and ctx.run_id != ctx.chain_id:
+        # A successor whose line names no inbox (written by other code, or its inbox
+        # key not one this release reads): the predecessor's inbox moved here with the
+        # run, and clients ring it. Adopted, not replaced: a new hook beside it would be
+        # one nobody rings, and the messages rung on the moved one would wait forever.
+        token = await ctx.step(steps.moved_inbox, ctx.run_id, name="moved_inbox")
+    inbox = ctx.create_hook(token=token) if token else ctx.create_hook()
     cursor = await _open(ctx, steps, session_id, owner, True, inbox.token, carried, retention)
     results: tuple[ParkedResult, ...] = ()
     timeout = steps.agent.session_timeout

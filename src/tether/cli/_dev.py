@@ -265,6 +265,14 @@ class _Supervisor:
         previous, self.current = self.current, generation
         mark_superseded(previous.snapshot)
         mark_current(generation.snapshot)
+        # Idle sessions move before the new generation is announced: the next message
+        # sent to one once the reload is seen starts its turn on the new code (waiting
+        # for the next housekeeping would leave it to the superseded worker).
+        try:
+            await self._move_sessions(await self._unfinished())
+        except StoreError as exc:
+            # The generation is current all the same: housekeeping moves them later.
+            say(f"store unavailable, idle sessions move at the next look: {exc}")
         say(
             f"generation {digest} ({generation.deployment}) serving new runs, "
             f"worker pid {generation.process.pid if generation.process else '?'}; "

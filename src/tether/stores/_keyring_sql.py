@@ -33,6 +33,9 @@ class SqlDialect:
     real: str  # the float column type
     create_prelude: tuple[str, ...] = ()
     after_erase: tuple[str, ...] = ()
+    # A query whose one value is true when every keyring table and index exists; then
+    # opening with create=True runs no DDL (a role without DDL rights may open it).
+    complete: str | None = None
 
 
 class SqlKeyring:
@@ -83,7 +86,9 @@ class SqlKeyring:
         d = self._d
 
         def run(conn: Any) -> str:
-            if create:
+            if create and not (
+                d.complete is not None and bool(conn.execute(d.complete).fetchone()[0])
+            ):
                 for statement in d.create_prelude:
                     conn.execute(statement)
                 for statement in (

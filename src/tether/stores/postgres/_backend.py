@@ -16,7 +16,7 @@ import psycopg_pool
 from psycopg.conninfo import conninfo_to_dict
 
 from ..._validate import check_duration
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, MigrationPrivilegeError
 from .._protocols import Capability, Stores
 from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
@@ -245,6 +245,8 @@ class PostgresBackend:
 
         Raises:
             ConfigurationError: The server is unreachable or refuses the credentials.
+            MigrationPrivilegeError: The schema is not current and the user may not
+                create or alter it (the runtime role, say).
             FormatVersionError: The namespace holds another format.
         """
 
@@ -257,10 +259,12 @@ class PostgresBackend:
             await asyncio.to_thread(run)
         except psycopg.errors.InsufficientPrivilege as exc:
             user = self._params.get("user") or "(default user)"
-            raise ConfigurationError(
+            raise MigrationPrivilegeError(
                 f"user {user!r} may not migrate {self._where()}: {exc}. Run `tether migrate` as "
                 "the schema owner; workers and servers run with migrate=False (`tether migrate "
-                "URL --runtime-role ROLE` grants a role what they need)"
+                "URL --runtime-role ROLE` grants a role what they need)",
+                user=str(user),
+                where=self._where(),
             ) from exc
 
     async def connect(self) -> Stores:

@@ -12,8 +12,9 @@ from typing import Any
 
 import psycopg
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 
-from ...errors import ConfigurationError
+from ...errors import ConfigurationError, MigrationPrivilegeError
 from .._keyring_sql import SqlDialect, SqlKeyring
 
 __all__ = ["PostgresKeyring", "keyring_schema_for"]
@@ -54,5 +55,32 @@ class PostgresKeyring(SqlKeyring):
             blob="BYTEA",
             real="DOUBLE PRECISION",
             create_prelude=(f"CREATE SCHEMA IF NOT EXISTS {quoted}",),
+            # Read from the catalog: it needs no privilege on the keyring schema.
+            complete=(
+                "SELECT count(*) = 4 FROM pg_catalog.pg_class c "
+                "JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+                f"WHERE n.nspname = {sql.Literal(self.schema).as_string(None)} AND c.relname "
+                "IN ('keyring_meta', 'data_keys', 'erasures', 'data_keys_by_key_id')"
+            ),
         )
         super().__init__(connect, dialect, description=f"Postgres keyring schema {schema!r}")
+        self._user = str(conninfo_to_dict(url).get("user") or "(default user)")
+
+    async def open(self, *, create: bool) -> str:
+        """Read the keyring id, first creating the tables when `create` and missing.
+
+        Raises:
+            MigrationPrivilegeError: The tables are missing and the user may not create
+                them (the runtime role, say).
+        """
+        try:
+            return await super().open(create=create)
+        except psycopg.errors.InsufficientPrivilege as exc:
+            where = f"Postgres keyring schema {self.schema!r}"
+            raise MigrationPrivilegeError(
+                f"user {self._user!r} may not create the {where}: {exc}. Run `tether "
+                "migrate` as the schema owner; workers and servers run with migrate=False "
+                "(`tether migrate URL --runtime-role ROLE` grants a role what they need)",
+                user=self._user,
+                where=where,
+            ) from exc
