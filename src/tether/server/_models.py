@@ -28,6 +28,7 @@ __all__ = [
     "HistoryOut",
     "HookOut",
     "InputRequestOut",
+    "OptionOut",
     "PendingOut",
     "Problem",
     "ResumeEntry",
@@ -184,8 +185,9 @@ class AnswerBody(_Body):
     answer: Any = Field(
         description=(
             'An approval: "approve" / "deny" (or true / false, or {"approved": bool, '
-            '"reason": str}); a question: one of its options or free text; an '
-            'authorization: {"authorized": true}.'
+            '"reason": str}); a question: the id of one of its options, or a string when '
+            'it has none, or {"cancelled": true} to decline it; an authorization: '
+            '{"authorized": true}.'
         )
     )
 
@@ -203,6 +205,16 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = None
 
 
+class OptionOut(BaseModel):
+    """One allowed answer of a question: answer with its ``id``, show its ``label``."""
+
+    id: str
+    label: str
+    style: Literal["primary", "danger"] | None = Field(
+        default=None, description="primary (the suggested one), danger, or plain (null)."
+    )
+
+
 class InputRequestOut(BaseModel):
     """A pending approval, question or authorization."""
 
@@ -213,9 +225,18 @@ class InputRequestOut(BaseModel):
     tool_name: str | None = None
     call_id: str | None = None
     prompt: str | None = None
-    options: list[str] | None = None
+    options: list[OptionOut] | None = Field(
+        default=None, description="A question's allowed answers; null takes free text."
+    )
     approvers: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
+    display: Literal["text", "choice", "confirmation"] | None = Field(
+        default=None,
+        description=(
+            "How to show a question: a text field, a list to pick from, or a dialog "
+            "with a button per option; null for approvals and authorizations."
+        ),
+    )
 
 
 class SessionStateOut(BaseModel):
