@@ -346,6 +346,11 @@ async def test_question_cancelled_declines_it(served: Served) -> None:
     async with served.client().stream("GET", "/v1/agui/ops/th-c/stream") as r:
         replay = await _frames(r)
     assert replay[-1][1]["outcome"]["interrupts"] == [question]
+    # A label is not an answer: refused (422), nothing admitted.
+    label = {"interruptId": question["id"], "status": "resolved", "payload": "P1 (revenue)"}
+    r = await served.client().post("/v1/agui/ops", json=_run("th-c", "r2", resume=[label]))
+    assert r.status_code == 422 and r.json()["code"] == "invalid_answer"
+    assert r.json()["option_ids"] == ["p1", "p2"]
     # Cancelling the interrupt declines the question: the tool decides what follows
     # (here it reports the triage declined) and the turn goes on.
     cancelled = {"interruptId": question["id"], "status": "cancelled"}
