@@ -27,7 +27,12 @@ from tether.agent import (
     workflow_tool,
 )
 from tether.agent.models import ToolResultMessage
-from tether.errors import ConfigurationError, InputRequestError, InvalidAnswerError
+from tether.errors import (
+    ConfigurationError,
+    InputRequestError,
+    InvalidAnswerError,
+    SerializationError,
+)
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -219,3 +224,8 @@ def test_records_with_string_options_still_decode() -> None:
     # Either way they read back as the new shape, and round-trip in it.
     again = decode_event(json.dumps(event.to_json()).encode(), 4)
     assert again.data == event.data
+    # Options that are not options make a malformed event, like any other bad field.
+    for bad in (b'[{"label":"no id"}]', b'[{"id":"a","label":"A","style":"loud"}]', b"[1]"):
+        raw = OLD_EVENT.replace(b'["p1","p2"]', bad)
+        with pytest.raises(SerializationError, match="malformed"):
+            decode_event(raw, 4)

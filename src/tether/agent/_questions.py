@@ -24,6 +24,7 @@ __all__ = [
     "answer_of",
     "is_decline",
     "options_of",
+    "read_options",
 ]
 
 Display: TypeAlias = Literal["text", "choice", "confirmation"]
@@ -122,7 +123,9 @@ def options_of(value: Any) -> tuple[Option, ...] | None:
             out.append(item)
         elif isinstance(item, Mapping):
             # The JSON form of an Option (a stored event, a journaled record).
-            out.append(Option(**item))
+            # Keys it does not know are left out; missing ones are refused by `Option`.
+            key, label = item.get("id", ""), item.get("label", "")
+            out.append(Option(id=key, label=label, style=item.get("style")))
         else:
             raise ConfigurationError(f"an option is an Option or a str, not {item!r}")
     ids = [o.id for o in out]
@@ -130,6 +133,14 @@ def options_of(value: Any) -> tuple[Option, ...] | None:
     if twice:
         raise ConfigurationError(f"option ids must be unique; repeated: {twice}")
     return tuple(out) or None
+
+
+def read_options(value: Any) -> tuple[Option, ...] | None:
+    """`options_of` for pydantic: bad options are a `ValueError` (a validation error)."""
+    try:
+        return options_of(value)
+    except ConfigurationError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def is_decline(answer: Any) -> bool:

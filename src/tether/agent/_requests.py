@@ -10,7 +10,7 @@ from pydantic import BeforeValidator
 
 from ..errors import InputRequestError, InvalidAnswerError
 from ._json import json_value
-from ._questions import Display, Option, is_decline, options_of
+from ._questions import Display, Option, is_decline, options_of, read_options
 
 __all__ = ["InputRequest", "RequestKind", "TaskRef", "check_answer"]
 
@@ -51,7 +51,7 @@ class InputRequest:
     # Stored events and journals may hold options as bare strings (their shape before
     # options had labels): the validator reads those for pydantic, `__post_init__` for
     # the journal's codec, which calls the constructor.
-    options: Annotated[tuple[Option, ...] | None, BeforeValidator(options_of)] = None
+    options: Annotated[tuple[Option, ...] | None, BeforeValidator(read_options)] = None
     approvers: tuple[str, ...] = ()
     data: Mapping[str, Any] = field(default_factory=dict)
     display: Display | None = None
