@@ -9,6 +9,7 @@ Records written before options had labels (bare strings) still decode.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -167,6 +168,30 @@ async def test_free_text_questions_take_strings(backend: Backend) -> None:
         await session.answer(asked.data.request.request_id, "the db is fine")
         await session.wait_for("turn.completed")
     assert answers == [Answer(status="answered", text="the db is fine")]
+
+
+async def test_a_message_waits_for_the_question(backend: Backend) -> None:
+    model = agent(Reply(tool_calls=(tool_call("note", {}),)), "Noted.")
+    async with hosted(backend, model) as host:
+        session = await host.open_session("ops", session_id="q4")
+        first = await session.send("note", principal="ada")
+        asked = await session.wait_for("input.requested")
+        later = await session.send("never mind", principal="ada")
+        # The question stays asked (the tool is mid-work); the message waits.
+        await asyncio.sleep(0.5)
+        assert [r.request_id for r in await session.pending_requests()] == [
+            asked.data.request.request_id
+        ]
+        await session.answer(asked.data.request.request_id, "all good", principal="ada")
+        done = await session.wait_for("turn.completed", submission_id=first)
+        await session.wait_for("turn.completed", submission_id=later)
+        events = await session.read_events()
+    assert answers == [Answer(status="answered", text="all good", by="ada")]
+    started = [e.data.submission_id for e in events if e.type == "turn.started"]
+    assert started == [first, later] and "turn.steered" not in [e.type for e in events]
+    assert done.index < next(
+        e.index for e in events if e.type == "turn.started" and e.data.submission_id == later
+    )
 
 
 @pytest.mark.parametrize(
