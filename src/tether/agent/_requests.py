@@ -35,7 +35,8 @@ class InputRequest:
         options: The allowed answers of a question (None accepts free text); bare
             strings given here become ``Option(id=s, label=s)``.
         display: How a client should show a question (``"text"``, ``"choice"`` or
-            ``"confirmation"``); None for approvals and authorizations.
+            ``"confirmation"``); None for approvals, authorizations and questions an
+            earlier release recorded (show those by their options).
         approvers: Principals besides `principal` who may answer an approval.
         data: What else the request carries: the call's arguments for an approval,
             ``provider`` and ``url`` for an authorization.

@@ -234,7 +234,8 @@ class InputRequestOut(BaseModel):
         default=None,
         description=(
             "How to show a question: a text field, a list to pick from, or a dialog "
-            "with a button per option; null for approvals and authorizations."
+            "with a button per option; null for approvals, authorizations and "
+            "questions an earlier release recorded."
         ),
     )
 
