@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..agent import TranscriptEntry
+from ..agent import Display, OptionStyle, TranscriptEntry
 
 __all__ = [
     "CURSOR_PATTERN",
@@ -210,7 +210,7 @@ class OptionOut(BaseModel):
 
     id: str
     label: str
-    style: Literal["primary", "danger"] | None = Field(
+    style: OptionStyle | None = Field(
         default=None, description="primary (the suggested one), danger, or plain (null)."
     )
 
@@ -230,7 +230,7 @@ class InputRequestOut(BaseModel):
     )
     approvers: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
-    display: Literal["text", "choice", "confirmation"] | None = Field(
+    display: Display | None = Field(
         default=None,
         description=(
             "How to show a question: a text field, a list to pick from, or a dialog "
