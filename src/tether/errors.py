@@ -39,6 +39,7 @@ TetherError
    ├─ ToolUnavailableError    a tool's service cannot be reached now: the turn step is retried
    ├─ McpToolError            an MCP server refused a tool call (told to the model)
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
+   │  └─ InvalidAnswerError   an answer that does not fit its question (not one of its option ids)
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
@@ -76,6 +77,7 @@ __all__ = [
     "HookTokenInUseError",
     "InputRequestError",
     "IntegrityError",
+    "InvalidAnswerError",
     "InvalidInputError",
     "InvalidOffsetError",
     "InvalidTransitionError",
@@ -767,6 +769,23 @@ class InputRequestError(AgentError):
             f"{request_id!r}: {reason}; nothing was changed (list pending requests with "
             "session.pending_requests())"
         )
+
+
+class InvalidAnswerError(InputRequestError):
+    """An answer that does not fit its question; nothing changes.
+
+    A question with options takes one of their ids; one without takes a string. Either
+    may be declined with ``{"cancelled": True}``.
+
+    Attributes:
+        option_ids: The ids the question allows (empty for free text).
+    """
+
+    def __init__(
+        self, session_id: str, request_id: str, reason: str, *, option_ids: tuple[str, ...] = ()
+    ) -> None:
+        self.option_ids = option_ids
+        super().__init__(session_id, request_id, reason)
 
 
 class SessionClosedError(AgentError):

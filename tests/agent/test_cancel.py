@@ -39,8 +39,8 @@ async def wait_a_day(ctx: ToolWorkflowContext, what: str) -> str:
 async def ask_first(ctx: ToolWorkflowContext, what: str) -> str:
     """Ask a human, then act."""
     answer = await ctx.ask(f"Really {what}?", options=["yes", "no"])
-    effects.append(("asked", answer))
-    return str(answer)
+    effects.append(("asked", answer.option_id))
+    return str(answer.option_id)
 
 
 @workflow_tool

@@ -33,7 +33,7 @@ def agents(version: str, script: list[Any] | None = None) -> Agents:
         """Triage an incident with a human."""
         context = await ctx.step(fetch, incident_id)
         level = await ctx.ask(f"Severity of {incident_id}?", options=["p1", "p2"])
-        return {"level": level, "context": context}
+        return {"level": level.option_id, "context": context}
 
     model = ScriptedModel(script or [])
     agent = Agent(name="ops", model=model, instructions=f"Ops {version}.", tools=[triage])

@@ -64,7 +64,7 @@ async def handle_incident(ctx: Any, incident_id: str) -> dict[str, Any]:
     context = await ctx.step(collect, incident_id)
     level = await ctx.ask(f"Severity of {incident_id}?", options=["p1", "p2", "p3"])
     await ctx.sleep("50ms")
-    return {"incident": incident_id, "level": level, "context": context}
+    return {"incident": incident_id, "level": level.option_id, "context": context}
 
 
 TOOLS = [restart_service, lookup, refund, slow_tool, handle_incident]
@@ -242,11 +242,8 @@ async def test_workflow_tool_asks_sleeps_and_returns(harness: Harness) -> None:
     session = await harness.session()
     await session.send("handle inc-7")
     asked = await session.wait_for("input.requested")
-    assert asked.data.request.kind == "question" and asked.data.request.options == (
-        "p1",
-        "p2",
-        "p3",
-    )
+    assert asked.data.request.kind == "question"
+    assert asked.data.request.option_ids == ("p1", "p2", "p3")
     with pytest.raises(InputRequestError, match="must be one of"):
         await session.answer(asked.data.request.request_id, "p9")
     await session.answer(asked.data.request.request_id, "p2")

@@ -6,7 +6,8 @@ subprocess, `tether serve`) gives the same answers:
 - "restart X" -> calls `restart_service` (needs approval), then "Restarted.";
 - "check X" -> calls `slow_check` (sleeps SLOW_CHECK seconds; on its first attempt in a
   worker that has ``SERVER_TEST_HANG=1``, hangs until killed), then "Checked.";
-- "ask" -> calls the workflow tool `triage` (asks a question), then "Triaged.";
+- "ask" -> calls the workflow tool `triage` (asks a question: options "p1", labelled
+  "P1 (revenue)" and styled primary, and "p2"; a confirmation), then "Triaged.";
 - anything else -> "You said: <text>" streamed word by word, followed by
   " (files: NAME:SIZE, ...)" when the message carries files (a text file's content
   after "=").
@@ -18,7 +19,16 @@ import asyncio
 import os
 from typing import Any
 
-from tether.agent import Agent, Agents, ToolContext, approval, tool, workflow_tool
+from tether.agent import (
+    Agent,
+    Agents,
+    Option,
+    ToolContext,
+    ToolWorkflowContext,
+    approval,
+    tool,
+    workflow_tool,
+)
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -41,10 +51,16 @@ async def slow_check(ctx: ToolContext, service: str) -> str:
 
 
 @workflow_tool
-async def triage(ctx: Any, incident: str) -> str:
+async def triage(ctx: ToolWorkflowContext, incident: str) -> str:
     """Triage an incident (asks for its severity)."""
-    level = await ctx.ask(f"Severity of {incident}?", options=["p1", "p2"])
-    return f"{incident} is {level}"
+    level = await ctx.ask(
+        f"Severity of {incident}?",
+        display="confirmation",
+        options=[Option(id="p1", label="P1 (revenue)", style="primary"), "p2"],
+    )
+    if level.status != "answered":
+        return f"{incident}: triage declined"
+    return f"{incident} is {level.option_id}"
 
 
 def answer(request: ModelRequest) -> Any:

@@ -328,17 +328,40 @@ async def test_approval_resume_deny_and_refusals(served: Served) -> None:
     assert [e["data"]["answer"] for e in resolved] == ["deny"]
 
 
-async def test_question_cancelled_cancels_the_turn(served: Served) -> None:
+async def test_question_cancelled_declines_it(served: Served) -> None:
     first = await agui(served, _run("th-c", "r1", "ask"))
     [question] = first[-1][1]["outcome"]["interrupts"]
     assert question["reason"] == "input_required"
+    # The options' labels and styles and the display hint travel with the interrupt.
+    answer = question["responseSchema"]["properties"]["answer"]
+    assert answer["enum"] == ["p1", "p2"]
+    assert answer["oneOf"] == [
+        {"const": "p1", "title": "P1 (revenue)"},
+        {"const": "p2", "title": "p2"},
+    ]
+    tether = question["metadata"]["tether"]
+    assert tether["display"] == "confirmation"
+    assert tether["options"][0] == {"id": "p1", "label": "P1 (revenue)", "style": "primary"}
     # The replay of a parked thread is the run that asked (a reload learns of it).
     async with served.client().stream("GET", "/v1/agui/ops/th-c/stream") as r:
         replay = await _frames(r)
     assert replay[-1][1]["outcome"]["interrupts"] == [question]
+    # A label is not an answer: refused (422), nothing admitted.
+    label = {"interruptId": question["id"], "status": "resolved", "payload": "P1 (revenue)"}
+    r = await served.client().post("/v1/agui/ops", json=_run("th-c", "r2", resume=[label]))
+    assert r.status_code == 422 and r.json()["code"] == "invalid_answer"
+    assert r.json()["option_ids"] == ["p1", "p2"]
+    # Cancelling the interrupt declines the question: the tool decides what follows
+    # (here it reports the triage declined) and the turn goes on.
     cancelled = {"interruptId": question["id"], "status": "cancelled"}
     run = await agui(served, _run("th-c", "r2", resume=[cancelled]))
-    assert run[-1][1]["outcome"] == {"type": "cancelled"}
+    assert run[-1][1]["outcome"] == {"type": "success"}
+    result = next(e for _, e in run if e["type"] == "TOOL_CALL_RESULT")
+    assert result["content"] == "inc-1: triage declined"
+    # A retried run admits nothing new: the same decline, the same run.
+    assert await agui(served, _run("th-c", "r2", resume=[cancelled])) == run
+    resolved = [e for e in await _history(served, "th-c") if e["type"] == "input.resolved"]
+    assert [e["data"]["answer"] for e in resolved] == [{"cancelled": True}]
     r = await served.client().get("/v1/agui/ops/th-c/stream")
     assert r.status_code == 204  # nothing in progress, nothing waiting
 

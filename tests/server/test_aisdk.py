@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -58,7 +59,15 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
         history = httpx.get(
             f"{process.url}/v1/sessions/chat-1/history", headers=headers, timeout=10
         ).json()["events"]
-        files = [e for e in history if e["type"] == "turn.started"][-1]["data"]["attachments"]
+        for _ in range(200):  # the answered question's turn ends on the server's worker
+            if history[-1]["type"] in ("turn.completed", "session.waiting"):
+                break
+            time.sleep(0.05)
+            history = httpx.get(
+                f"{process.url}/v1/sessions/chat-1/history", headers=headers, timeout=10
+            ).json()["events"]
+        started = [e["data"] for e in history if e["type"] == "turn.started"]
+        files = next(d for d in started if d["text"] == "read this")["attachments"]
         downloads = [
             httpx.get(
                 f"{process.url}/v1/sessions/chat-1/attachments/{f['id']}",
@@ -97,6 +106,22 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
         "zwölf notes".encode(),
         bytes([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]),
     ]
+    # A question reaches the client as a data part with its options and display hint;
+    # an answer that is a label, not an option id, is refused (422), the id is taken.
+    [asked] = [p for p in out["asked"]["parts"] if p["type"] == "data-tether-input"]
+    request = asked["data"]["request"]
+    assert request["kind"] == "question" and request["display"] == "confirmation"
+    assert request["options"] == [
+        {"id": "p1", "label": "P1 (revenue)", "style": "primary"},
+        {"id": "p2", "label": "p2", "style": None},
+    ]
+    assert out["labelRefused"]["status"] == 422
+    assert out["labelRefused"]["body"]["code"] == "invalid_answer"
+    assert out["answered"] == 200
+    [resolved] = [e["data"] for e in history if e["type"] == "input.resolved"][-1:]
+    assert resolved["request_id"] == request["request_id"] and resolved["answer"] == "p1"
+    result = [e["data"] for e in history if e["type"] == "tool.result"][-1]
+    assert result["content"] == "inc-1 is p1"
 
 
 def _event(index: int, kind: str, **data: Any) -> dict[str, Any]:

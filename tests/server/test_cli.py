@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,35 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         # The same store, read directly.
         direct = run(process, "list", "--json", via="db")
         assert [i["session_id"] for i in json.loads(direct)] == ["s1"]
+
+
+def test_a_question_from_the_command_line(tmp_path: Path) -> None:
+    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+        out = run(process, "send", "s1", "ask", "--follow")
+        # The ids to answer with, each label beside its id when it differs.
+        assert 'Severity of inc-1? [p1 "P1 (revenue)", p2]' in out
+        request_id = json.loads(run(process, "show", "s1", "--json"))["pending"][0]["request_id"]
+        refused = subprocess.run(
+            [
+                *tether_command(),
+                *("sessions", "answer", "s1", request_id, "P1"),
+                *("--server", process.url, "--token", TOKEN),
+            ],
+            cwd=HERE,
+            env=process.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert refused.returncode != 0
+        assert "must be one of the option ids ['p1', 'p2']" in refused.stderr
+        assert "answered" in run(process, "answer", "s1", request_id, '{"cancelled": true}')
+        for _ in range(100):  # the worker ends the turn in a moment
+            if json.loads(run(process, "show", "s1", "--json"))["status"] == "idle":
+                break
+            time.sleep(0.1)
+        history = run(process, "follow", "s1", "--no-follow")
+        assert "  <- triage: inc-1: triage declined" in history
 
 
 def test_send_with_files(tmp_path: Path) -> None:

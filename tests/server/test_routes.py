@@ -101,13 +101,44 @@ async def test_question_answered_over_http(served: Served) -> None:
     await served.send("s1", "ask")
     events = await served.events("s1", until="turn.waiting")
     request = next(e for e in events if e["type"] == "input.requested")["data"]["request"]
-    assert request["kind"] == "question" and request["options"] == ["p1", "p2"]
+    options = [
+        {"id": "p1", "label": "P1 (revenue)", "style": "primary"},
+        {"id": "p2", "label": "p2", "style": None},
+    ]
+    assert request["kind"] == "question" and request["options"] == options
+    assert request["display"] == "confirmation"
+    # The session's state and its pending requests show the same.
+    state = (await served.client().get("/v1/sessions/s1")).json()
+    assert state["pending"] == [request]
+    pending = (await served.client().get("/v1/sessions/s1/requests")).json()["items"]
+    assert pending == [request]
     url = f"/v1/sessions/s1/requests/{request['request_id']}/answer"
-    bad = await served.client().post(url, json={"answer": "p9"})
-    assert bad.status_code == 409
+    for wrong in ("p9", "P1 (revenue)", 1):
+        bad = await served.client().post(url, json={"answer": wrong})
+        assert bad.status_code == 422 and bad.headers["content-type"] == "application/problem+json"
+        problem = bad.json()
+        assert problem["code"] == "invalid_answer" and problem["option_ids"] == ["p1", "p2"]
+        assert "must be one of the option ids ['p1', 'p2']" in problem["detail"]
     assert (await served.client().post(url, json={"answer": "p2"})).status_code == 200
     tail = await served.events("s1", start=events[-1]["index"] + 1, until="turn.completed")
     assert tail[-1]["type"] == "turn.completed"
+    result = next(e for e in tail if e["type"] == "tool.result")["data"]
+    assert result["content"] == "inc-1 is p2"
+
+
+async def test_question_declined_over_http(served: Served) -> None:
+    await served.session("s1")
+    await served.send("s1", "ask")
+    events = await served.events("s1", until="turn.waiting")
+    request = next(e for e in events if e["type"] == "input.requested")["data"]["request"]
+    url = f"/v1/sessions/s1/requests/{request['request_id']}/answer"
+    r = await served.client().post(url, json={"answer": {"cancelled": True}})
+    assert r.status_code == 200, r.text
+    tail = await served.events("s1", start=events[-1]["index"] + 1, until="turn.completed")
+    result = next(e for e in tail if e["type"] == "tool.result")["data"]
+    assert result["content"] == "inc-1: triage declined"
+    again = await served.client().post(url, json={"answer": "p1"})
+    assert again.status_code == 409 and again.json()["code"] == "answer_refused"
 
 
 async def test_cancel_turn_and_close(served: Served) -> None:
@@ -221,6 +252,11 @@ async def test_openapi_document_is_served(served: Served) -> None:
     assert doc["openapi"].startswith("3.")
     assert "/v1/sessions/{session_id}/events" in doc["paths"]
     assert "SendBody" in doc["components"]["schemas"]
+    request = doc["components"]["schemas"]["InputRequestOut"]["properties"]
+    assert request["display"]["anyOf"][0]["enum"] == ["text", "choice", "confirmation"]
+    option = doc["components"]["schemas"]["OptionOut"]
+    assert option["required"] == ["id", "label"]
+    assert option["properties"]["style"]["anyOf"][0]["enum"] == ["primary", "danger"]
 
 
 async def test_errors_are_problem_details(served: Served) -> None:

@@ -53,6 +53,7 @@ from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
 from ._progress import ProgressState, SessionProgress, WaitingSubmission
+from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
 from ._session import Session
@@ -66,6 +67,7 @@ from .mcp import McpServer, McpTool, mcp_server
 
 __all__ = [
     "AGENT_LABEL",
+    "DECLINE",
     "EVENTS_STREAM",
     "EVENT_DATA",
     "OWNER_LABEL",
@@ -73,6 +75,8 @@ __all__ = [
     "Agent",
     "AgentHost",
     "Agents",
+    "Answer",
+    "AnswerStatus",
     "ApprovalEntry",
     "ApprovalPolicy",
     "AssistantEntry",
@@ -83,6 +87,7 @@ __all__ = [
     "Compaction",
     "Compactor",
     "ContextEntry",
+    "Display",
     "EventData",
     "EventMeta",
     "InboxSweep",
@@ -97,6 +102,8 @@ __all__ = [
     "MessageCompleted",
     "MessageDelta",
     "ModelSummary",
+    "Option",
+    "OptionStyle",
     "ParkedOn",
     "Predecessor",
     "Price",

@@ -297,17 +297,17 @@ class Session:
     async def answer(self, request_id: str, answer: Any, *, principal: str | None = None) -> None:
         """Answer a pending approval, question or authorization.
 
-        An approval takes ``"approve"``/``"deny"`` (or True/False, or
-        ``{"approved": bool, "reason": ...}``); a question one of its options (or any
-        text when it has none); an authorization ``{"authorized": True}``. Answering
-        again with the same answer changes nothing; another answer is refused, also
-        when both race to the worker (the first admitted wins).
+        An approval takes ``"approve"``/``"deny"`` (or True/False, or ``{"approved":
+        bool, "reason": ...}``); a question an option's id (any string without options)
+        or `DECLINE`; an authorization ``{"authorized": True}``. The same answer again
+        changes nothing; another one is refused, also when both race (the first wins).
 
         Raises:
+            InvalidAnswerError: Not one of the question's ``option_ids`` (or, for free
+                text, not a string).
             InputRequestError: No such request; it was answered otherwise; its turn was
-                cancelled (or it was withdrawn); `principal` may not answer it (only the
-                turn's principal, or an approver the agent names); or the answer is not
-                one of the question's options. Nothing changes.
+                cancelled (or it was withdrawn); or `principal` may not answer it (only
+                the turn's principal, or an approver the agent names). Nothing changes.
         """
         fold = fold_events(await self.read_events())
         request = fold.pending.get(request_id)

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..durable import Hook, RetryPolicy, WorkflowContext, parse_duration
+from ..errors import ConfigurationError
 from ._keys import task_run_id, task_session_id
 from ._parked import Deadline, Question, Task, Verdict
+from ._questions import DISPLAYS, Answer, Display, Option, answer_of, options_of
 from ._registry import TASK_WORKFLOW
 from ._requests import InputRequest
 
@@ -155,16 +157,49 @@ class ToolWorkflowContext:
 
         await self._until(Deadline(at=deadline), remaining)
 
-    async def ask(self, prompt: str, *, options: list[str] | None = None) -> Any:
+    async def ask(
+        self,
+        prompt: str,
+        *,
+        options: Sequence[Option | str] | None = None,
+        display: Display | None = None,
+    ) -> Answer:
         """Ask the turn's principal a question and wait (parked) for the answer.
+
+        The question is announced by ``input.requested`` (its request carries the
+        prompt, the options and the display hint) and answered with `Session.answer`:
+        one of the option ids, any text when there are no options, or `DECLINE` to
+        dismiss it. A cancelled turn (or a closed session) does not return here: the
+        tool unwinds with its turn, so nothing it would do next runs after the cancel.
 
         Args:
             prompt: The question.
-            options: Allowed answers; None accepts free text.
+            options: The allowed answers; a string ``s`` is ``Option(id=s, label=s)``.
+                None (or empty) takes free text.
+            display: How a client should show it: ``"text"`` (free text; the default
+                without options), ``"choice"`` (pick one; the default with options) or
+                ``"confirmation"`` (a dialog with one button per option).
 
         Returns:
-            The answer.
+            The `Answer`: ``status`` ``"answered"`` with the chosen ``option_id`` and
+            its label as ``text`` (or the free ``text``), or ``"cancelled"`` when the
+            person declined.
+
+        Raises:
+            ConfigurationError: Bad options (not `Option` or str, repeated ids), an
+                unknown display, or a display that does not fit the options.
         """
+        choices = options_of(options)
+        shown = display if display is not None else ("choice" if choices else "text")
+        if shown not in DISPLAYS:
+            raise ConfigurationError(
+                f"ctx.ask: display must be one of {list(DISPLAYS)}, not {display!r}"
+            )
+        if (shown == "text") != (choices is None):
+            raise ConfigurationError(
+                f"ctx.ask: display {shown!r} "
+                + ("takes no options" if shown == "text" else "needs options to show")
+            )
         self._questions += 1
         cursor: Cursor = self._holder.cursor
         turn = cursor.turn
@@ -176,14 +211,16 @@ class ToolWorkflowContext:
             principal=turn.principal,
             call_id=self.call_id,
             prompt=prompt,
-            options=tuple(options) if options else None,
+            options=choices,
+            display=shown,
             approvers=tuple(self._steps.agent.approvers),
         )
         await self._ctx.step(
             self._steps.request_input, self._cursor(), request, name="request_input"
         )
         verdict = await self._until(Question(request_id=request.request_id), None)
-        return verdict.answer
+        # Built from the journaled verdict and the request, so a replay returns the same.
+        return answer_of(choices, verdict.answer, verdict.by)
 
     async def run_agent(self, agent: Any, task: str) -> str:
         """Run a served agent on `task` as a child run; returns its final reply.

@@ -195,7 +195,10 @@ def _parser() -> argparse.ArgumentParser:
     s_answer = client(verbs.add_parser("answer", help="answer an input request"))
     s_answer.add_argument("session_id")
     s_answer.add_argument("request_id")
-    s_answer.add_argument("answer", help='e.g. approve, deny, p1 or {"authorized": true}')
+    s_answer.add_argument(
+        "answer",
+        help='e.g. approve, deny, p1, {"cancelled": true} or {"authorized": true}',
+    )
     s_follow = client(verbs.add_parser("follow", help="render a session's events live"))
     s_follow.add_argument("session_id")
     s_follow.add_argument("--start", type=int, default=0, help="negative: from the tail")

@@ -114,7 +114,7 @@ class _Printer:
                 if request.kind == "approval":
                     arguments = request.data.get("arguments", {})
                     return f"approval of {_call(request.tool_name or '?', arguments)}"
-                options = "/".join(request.options or []) or "free text"
+                options = "/".join(request.option_ids) or "free text"
                 return f"question [{options}] {_short(request.prompt or '', 48)}"
             case InputResolved():
                 return f"{data.request_id} = {_short(data.answer)} by {data.by}"

@@ -18,6 +18,7 @@ from ..agent import (
     Agent,
     AgentHost,
     Agents,
+    Option,
     ToolContext,
     ToolWorkflowContext,
     approval,
@@ -55,7 +56,7 @@ def collect_context(incident_id: str, service: str) -> str:
     return f"{service} p99 2.4 s (baseline 180 ms) since 14:02; deploy {service}@v418 at 13:58"
 
 
-def plan_mitigation(service: str, level: str) -> dict[str, str]:
+def plan_mitigation(service: str, level: str | None) -> dict[str, str]:
     """A durable step of `handle_incident`."""
     _log("handle_incident/plan_mitigation")
     return {"id": f"plan-{service}-{level}", "summary": f"rolling restart of {service}"}
@@ -67,10 +68,20 @@ async def handle_incident(
 ) -> dict[str, Any]:
     """Open an incident: context, a human's severity call, settle, plan a mitigation."""
     context = await ctx.step(collect_context, incident_id, service)
-    level = await ctx.ask(f"Severity of {incident_id}? {context}", options=["p1", "p2", "p3"])
+    level = await ctx.ask(
+        f"Severity of {incident_id}? {context}",
+        display="confirmation",
+        options=[
+            Option(id="p1", label="P1 (revenue impact)", style="primary"),
+            Option(id="p2", label="P2 (partly degraded)"),
+            Option(id="p3", label="P3 (no user impact)"),
+        ],
+    )
+    if level.status != "answered":
+        return {"incident": incident_id, "status": "cancelled"}
     await ctx.sleep("1s")  # a durable timer (10m in production): no worker is held
-    plan = await ctx.step(plan_mitigation, service, str(level))
-    return {"incident": incident_id, "level": level, "plan": plan}
+    plan = await ctx.step(plan_mitigation, service, level.option_id)
+    return {"incident": incident_id, "level": level.option_id, "plan": plan}
 
 
 @tool(approval=approval.always())

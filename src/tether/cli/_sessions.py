@@ -226,7 +226,7 @@ def render(event: dict[str, Any], out: Any = None) -> None:
         out.write(
             f"  ? {request.get('kind')} {printable(str(request.get('request_id')))}: "
             f"{printable(str(what))}"
-            + (f" {printable(json.dumps(options))}" if options else "")
+            + (f" [{printable(_options_text(options))}]" if options else "")
             + "\n"
         )
     elif kind in ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting"):
@@ -235,6 +235,19 @@ def render(event: dict[str, Any], out: Any = None) -> None:
     elif kind in ("session.closed", "session.failed"):
         out.write(f"[{kind}]\n")
     out.flush()
+
+
+def _options_text(options: list[Any]) -> str:
+    """A question's options as ids to answer with, each label quoted beside its id."""
+    shown: list[str] = []
+    for option in options:
+        # A server of an earlier release sends bare strings (the id is the label).
+        if not isinstance(option, dict):
+            shown.append(str(option))
+            continue
+        key, label = str(option.get("id")), option.get("label")
+        shown.append(key if label in (None, key) else f"{key} {json.dumps(label)}")
+    return ", ".join(shown)
 
 
 _TURN_ENDS = ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting")

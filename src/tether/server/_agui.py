@@ -3,9 +3,11 @@
 An AG-UI thread is a tether session (``threadId`` is the session id, opened for the
 caller's tenant on first use). A run's new user messages are sent with their message
 id as ``client_message_id``; its ``resume`` entries answer the session's pending
-approvals and questions. The answer is the run's part of the session's event stream,
-projected onto AG-UI events, up to the turn's end (``RUN_FINISHED``), its park on
-input (``RUN_FINISHED`` with an ``interrupt`` outcome) or its failure (``RUN_ERROR``).
+approvals and questions (a ``cancelled`` entry denies an approval, declines a question
+and cancels the turn of an authorization). The answer is the run's part of the
+session's event stream, projected onto AG-UI events, up to the turn's end
+(``RUN_FINISHED``), its park on input (``RUN_FINISHED`` with an ``interrupt`` outcome)
+or its failure (``RUN_ERROR``).
 
 The projection keeps no state of its own: where a run starts is found in the
 session's durable events (the ``turn.started`` / ``turn.steered`` of its message, the
@@ -29,6 +31,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from ..agent import (
+    DECLINE,
     AuthorizationRequested,
     InputRequested,
     InputResolved,
@@ -231,6 +234,8 @@ def agui_routes(api: _Api) -> list[Route]:
                     answers.append((entry.interruptId, answer_of(kind, entry)))
                 elif kind == "approval":
                     answers.append((entry.interruptId, "deny"))
+                elif kind == "question":
+                    answers.append((entry.interruptId, dict(DECLINE)))
                 continue
             if not found.may_answer(principal.id):
                 raise ApiProblem(
@@ -242,8 +247,11 @@ def agui_routes(api: _Api) -> list[Route]:
             if entry.status == "cancelled":
                 if found.kind == "approval":
                     answers.append((entry.interruptId, "deny"))
+                elif found.kind == "question":
+                    # The person dismissed it: `ctx.ask` returns status "cancelled".
+                    answers.append((entry.interruptId, dict(DECLINE)))
                 else:
-                    # A question or authorization has no "no": the turn is cancelled.
+                    # An authorization has no "no": the turn is cancelled.
                     cancel = True
             else:
                 answers.append((entry.interruptId, answer_of(found.kind, entry)))

@@ -119,7 +119,9 @@ def _interrupt(request: InputRequest, authorization: AuthorizationRequested | No
         )
     answer: dict[str, Any] = {"type": "string"}
     if request.options:
-        answer["enum"] = list(request.options)
+        # The ids are the answer; the labels are what to show (``oneOf`` keeps both).
+        answer["enum"] = list(request.option_ids)
+        answer["oneOf"] = [{"const": o.id, "title": o.label} for o in request.options]
     return Interrupt(
         id=request.request_id,
         reason="input_required",
@@ -130,7 +132,12 @@ def _interrupt(request: InputRequest, authorization: AuthorizationRequested | No
             "properties": {"answer": answer},
             "required": ["answer"],
         },
-        metadata=_metadata(request, kind=request.kind),
+        metadata=_metadata(
+            request,
+            kind=request.kind,
+            display=request.display,
+            options=request.to_json()["options"],
+        ),
     )
 
 

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..agent import TranscriptEntry
+from ..agent import Display, OptionStyle, TranscriptEntry
 
 __all__ = [
     "CURSOR_PATTERN",
@@ -28,6 +28,7 @@ __all__ = [
     "HistoryOut",
     "HookOut",
     "InputRequestOut",
+    "OptionOut",
     "PendingOut",
     "Problem",
     "ResumeEntry",
@@ -186,8 +187,9 @@ class AnswerBody(_Body):
     answer: Any = Field(
         description=(
             'An approval: "approve" / "deny" (or true / false, or {"approved": bool, '
-            '"reason": str}); a question: one of its options or free text; an '
-            'authorization: {"authorized": true}.'
+            '"reason": str}); a question: the id of one of its options, or a string when '
+            'it has none, or {"cancelled": true} to decline it; an authorization: '
+            '{"authorized": true}.'
         )
     )
 
@@ -205,6 +207,16 @@ class Problem(BaseModel):
     errors: list[dict[str, Any]] | None = None
 
 
+class OptionOut(BaseModel):
+    """One allowed answer of a question: answer with its ``id``, show its ``label``."""
+
+    id: str
+    label: str
+    style: OptionStyle | None = Field(
+        default=None, description="primary (the suggested one), danger, or plain (null)."
+    )
+
+
 class InputRequestOut(BaseModel):
     """A pending approval, question or authorization."""
 
@@ -215,9 +227,19 @@ class InputRequestOut(BaseModel):
     tool_name: str | None = None
     call_id: str | None = None
     prompt: str | None = None
-    options: list[str] | None = None
+    options: list[OptionOut] | None = Field(
+        default=None, description="A question's allowed answers; null takes free text."
+    )
     approvers: list[str] = Field(default_factory=list)
     data: dict[str, Any] = Field(default_factory=dict)
+    display: Display | None = Field(
+        default=None,
+        description=(
+            "How to show a question: a text field, a list to pick from, or a dialog "
+            "with a button per option; null for approvals, authorizations and "
+            "questions an earlier release recorded."
+        ),
+    )
 
 
 class SessionStateOut(BaseModel):

@@ -181,7 +181,8 @@ _PROBLEM_SAYS = {
     410: "retention or erasure deleted the session's content",
     413: "the body is over the server's limit",
     415: "a media type the agent's model does not take",
-    422: "the request does not fit this document",
+    422: "the request does not fit this document, or an answer does not fit its question "
+    "(invalid_answer: not one of its option ids)",
     503: "the store is unavailable for a moment",
 }
 

@@ -14,6 +14,7 @@ from ..errors import (
     ConflictError,
     ContentDeletedError,
     InputRequestError,
+    InvalidAnswerError,
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
@@ -132,6 +133,11 @@ def problem_of(exc: Exception) -> ApiProblem | None:
             str(exc),
             reason=exc.reason,
             attachment_id=exc.attachment_id,
+        )
+    if isinstance(exc, InvalidAnswerError):
+        # The body does not fit the question (not the request's state): 422.
+        return ApiProblem(
+            422, "invalid_answer", str(exc), reason=exc.reason, option_ids=list(exc.option_ids)
         )
     if isinstance(exc, InputRequestError):
         return ApiProblem(409, "answer_refused", str(exc), reason=exc.reason)

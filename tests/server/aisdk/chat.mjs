@@ -90,6 +90,25 @@ await chat.sendMessage({
 await idle(chat);
 out.files = last(chat);
 out.fileMessage = chat.messages[chat.messages.length - 2];
+// A workflow tool's question: a data part carries the request (options, display);
+// it is answered over the sessions API.
+await chat.sendMessage({ text: "ask" });
+await idle(chat);
+out.asked = structuredClone(last(chat));
+const asked = last(chat).parts.find((p) => p.type === "data-tether-input");
+if (asked) {
+  const answer = (value) => fetch(
+    `${base}/v1/sessions/${chatId}/requests/${encodeURIComponent(asked.id)}/answer`,
+    {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ answer: value }),
+    },
+  );
+  const label = await answer(asked.data.request.options[0].label);
+  out.labelRefused = { status: label.status, body: await label.json() };
+  out.answered = (await answer(asked.data.request.options[0].id)).status;
+}
 out.errors = errors;
 out.status = chat.status;
 console.log(JSON.stringify(out));
