@@ -16,7 +16,7 @@ import pytest
 from _harness import hosted, settled, wait_status
 
 import tether
-from tether.agent import Agent, AgentHost, Session, approval, tool
+from tether.agent import Agent, AgentHost, Session, UserEntry, approval, tool
 from tether.errors import ContentDeletedError, SessionClosedError, SessionStrandedError
 from tether.stores import Backend, StreamIdentity
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -68,6 +68,33 @@ async def test_state_through_a_turn_that_parks(backend: Backend) -> None:
         await session.close()
         await wait_status(session, "closed")
         assert (await host.get_session("st")).agent_name == "ops"
+
+
+async def test_a_turn_out_of_attempts_shows_each_attempts_start_then_fails(
+    backend: Backend,
+) -> None:
+    def broken(request: Any) -> str:
+        raise RuntimeError("the model host is down")
+
+    agent = Agent(name="ops", model=ScriptedModel([broken] * 4 + ["back"]), tools=[lookup])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="tf")
+        await session.send("hello")
+        failed = await session.wait_for("turn.failed", timeout=60)
+        assert "the model host is down" in failed.data.error and not failed.data.terminal
+        events = await session.read_events()
+        turn = [e for e in events[: failed.index + 1] if e.meta.turn_id == failed.meta.turn_id]
+        # Each attempt of the step that began the turn announced it; the failing step
+        # adds only the failure.
+        assert [(e.type, e.meta.attempt) for e in turn] == [
+            *(("turn.started", attempt) for attempt in range(1, 5)),
+            ("turn.failed", 1),
+        ]
+        # The message was recorded once, by the failing step.
+        entries = await session.transcript()
+        assert [e.text for e in entries if isinstance(e, UserEntry)] == ["hello"]
+        await session.send("again")
+        await session.wait_for("turn.completed", after=failed.index)
 
 
 # -- followers end ---------------------------------------------------------------------------
