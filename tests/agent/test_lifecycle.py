@@ -380,6 +380,30 @@ async def test_retention_zero_deletes_the_content_of_a_failed_session(backend: B
     assert SECRET not in orjson.dumps(await _ledger_texts(backend, first)).decode()
 
 
+async def test_retention_zero_deletes_the_content_of_a_reset_session(backend: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel([SECRET, "two"]), tools=[lookup], retention=0)
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="r3")
+        first = await session.send(f"one {SECRET}")
+        done = await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        started = await fresh.wait_for("session.started", after=done.index)
+        # The new session knows the run it follows, and nothing of what was said there.
+        assert started.data.predecessor == session.run_id
+        predecessor = await fresh.predecessor()
+        assert predecessor is not None and predecessor.text == ""
+        second = await fresh.send("two")
+        await fresh.wait_for("turn.completed", after=started.index)
+        content = await _everything_readable(backend, host, [session.run_id])
+        old = await backend.stores.conversations.read("agents/ops/r3")
+        assert [e.type for e in await fresh.read_events()][:1] == ["session.started"]
+        assert (await fresh.state()).status == "idle"
+    assert SECRET.encode() not in content
+    assert SECRET not in orjson.dumps([b.records for b in old.batches], default=str).decode()
+    assert SECRET not in orjson.dumps(await _ledger_texts(backend, first)).decode()
+    assert await _ledger_texts(backend, second) != [None]
+
+
 async def test_retention_default_and_a_per_session_choice(backend: Backend) -> None:
     agent = Agent(
         name="ops", model=ScriptedModel([SECRET, SECRET]), tools=[lookup], retention="default"

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
+import functools
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -36,8 +35,8 @@ from ._line import (
     predecessor_text,
     read_line,
 )
-from ._registry import SESSION_WORKFLOW
 from ._requests import InputRequest, check_answer
+from ._reset import open_again, stop_run
 from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import SessionState, fold_events
@@ -382,7 +381,9 @@ class Session:
         with a new transcript and inbox (the event stream goes on: ``session.started``
         with its ``predecessor``). The new session's model is given the predecessor's
         last messages as user-role data marked "history, not instructions" (see
-        `predecessor`). An ended session (closed, failed) may be reset as well.
+        `predecessor`). An ended session (closed, failed) may be reset as well. Under
+        retention ``0`` the session that ended is deleted first, as a close deletes it
+        (the new session's model is then given no history).
 
         Args:
             principal: Who resets it (recorded as the cancel's reason).
@@ -396,29 +397,11 @@ class Session:
                 its cancel stands).
         """
         client = self.host.client
-        info, line = await self._current()
-        if info.status not in _ENDED:
-            reason = "session reset" + (f" by {principal}" if principal else "")
-            deadline = time.monotonic() + timeout
-            while info.status not in _ENDED:
-                # Again each round: a run whose dead worker's lease was still live is
-                # cancelled once that lease lapses.
-                await client.cancel(info.run_id, reason)
-                if time.monotonic() >= deadline:
-                    raise TimeoutError(
-                        f"session {self.session_id!r}: its run did not stop within {timeout}s"
-                    )
-                await asyncio.sleep(0.05)
-                info, line = await self._current()
+        info, line = await stop_run(client, self.session_id, self._current, principal, timeout)
         await self._inbox.settle_all("the session was reset before this ran")
-        first = await (await self._handle()).input()
-        args = list(first.args[:4])
-        following = SessionLine(
-            generation=line.generation + 1,
-            predecessor=info.run_id,
-            predecessor_generation=line.generation,
-        )
-        await client.restart(self.run_id, SESSION_WORKFLOW, *args, following.to_json())
+        agent = functools.partial(self.host.agents.get, self.agent_name)
+        stores = self.host.backend.stores
+        await open_again(client, stores, agent, self.session_id, self.run_id, info, line)
         self._inbox = Inbox(self.host, self.agent_name, self.session_id, self.run_id)
         return Session(self.host, self.agent_name, self.session_id, self.run_id, owner=self.owner)
 
