@@ -5,6 +5,10 @@ next transcript generation; its line names the run it follows (its predecessor).
 retention ``0`` the session that ended is deleted first, as a close or a failure deletes
 it (`purge_session`): its transcripts, message texts, events and step contents go, and
 the new session's model is given no history of it.
+
+Until the new run announces itself (``session.started`` naming its predecessor), the
+events on the stream are the ended session's: the new session's state is read as
+having no turn (`fold_events`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from ..durable import Client, RunInfo
-from ._line import SessionLine
+from ._line import Predecessor, SessionLine, predecessor_text
 from ._registry import SESSION_WORKFLOW
 from ._retention import purge_session
 from ._state import RUN_ENDINGS
@@ -24,7 +28,7 @@ if TYPE_CHECKING:
     from ..stores import Stores
     from ._agent import Agent
 
-__all__ = ["open_again", "stop_run"]
+__all__ = ["open_again", "predecessor_of", "stop_run"]
 
 #: Seconds between two cancels of a run that has not stopped yet.
 _CANCEL_EVERY = 0.05
@@ -86,3 +90,15 @@ async def open_again(
         predecessor_generation=line.generation,
     )
     await client.restart(chain_id, SESSION_WORKFLOW, *args, following.to_json())
+
+
+async def predecessor_of(
+    stores: Stores, agent_name: str, session_id: str, line: SessionLine, last: int, timeout: float
+) -> Predecessor | None:
+    """The session a run with `line` follows after a reset (None: it follows none)."""
+    if line.predecessor is None:
+        return None
+    text = await predecessor_text(
+        stores, agent_name, session_id, line.predecessor_generation, last=last, timeout=timeout
+    )
+    return Predecessor(run_id=line.predecessor, text=text)

@@ -32,14 +32,13 @@ from ._line import (
     PREDECESSOR_TIMEOUT,
     Predecessor,
     SessionLine,
-    predecessor_text,
     read_line,
 )
 from ._requests import InputRequest, check_answer
-from ._reset import open_again, stop_run
+from ._reset import open_again, predecessor_of, stop_run
 from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
-from ._state import SessionState, fold_events
+from ._state import Fold, SessionState, fold_events
 
 if TYPE_CHECKING:
     from ._host import AgentHost
@@ -307,7 +306,7 @@ class Session:
                 turn's principal, or an approver the agent names); or the answer is not
                 one of the question's options. Nothing changes.
         """
-        fold = fold_events(await self.read_events())
+        fold = await self._fold()
         request = fold.pending.get(request_id)
         if request is None:
             if request_id in fold.answered:
@@ -336,7 +335,7 @@ class Session:
         dropped (answering one raises `InputRequestError`) and every call it left open
         is answered "cancelled" for the model.
         """
-        fold = fold_events(await self.read_events())
+        fold = await self._fold()
         if fold.turn_id is not None:
             await self._inbox.cancel(fold.turn_id, principal)
 
@@ -415,17 +414,8 @@ class Session:
             timeout: Seconds its transcript may take to read (past that, no text).
         """
         _, line = await self._current()
-        if line.predecessor is None:
-            return None
-        text = await predecessor_text(
-            self.host.backend.stores,
-            self.agent_name,
-            self.session_id,
-            line.predecessor_generation,
-            last=last,
-            timeout=timeout,
-        )
-        return Predecessor(run_id=line.predecessor, text=text)
+        stores = self.host.backend.stores
+        return await predecessor_of(stores, self.agent_name, self.session_id, line, last, timeout)
 
     async def erase(self) -> SessionErasure:
         """Erase this session now (see `AgentHost.erase_session`)."""
@@ -464,7 +454,7 @@ class Session:
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
         handle = await self._handle()
-        info, _ = await self._current()
+        info, line = await self._current()
         args = (await handle.input()).args
         owner = args[2] if len(args) > 2 else None
         status = _ENDED.get(info.status)
@@ -472,7 +462,8 @@ class Session:
         if status is None:
             try:
                 # Read as of `info`: a run that ends meanwhile is read as it was.
-                fold = fold_events(await self._read_events(0, info))
+                events = await self._read_events(0, info)
+                fold = fold_events(events, follows=line.predecessor)
             except ContentDeletedError:
                 # The run ended (under retention 0) and its content went between the two
                 # reads: report its end rather than the deletion of content the caller
@@ -501,7 +492,12 @@ class Session:
 
         Requests of a cancelled turn are not among them.
         """
-        return list(fold_events(await self.read_events()).pending.values())
+        return list((await self._fold()).pending.values())
+
+    async def _fold(self) -> Fold:
+        """What the events of the session's current run say (see `fold_events`)."""
+        info, line = await self._current()
+        return fold_events(await self._read_events(0, info), follows=line.predecessor)
 
     async def transcript(self) -> list[Any]:
         """The canonical transcript: typed entries (`TranscriptEntry`), in order.
