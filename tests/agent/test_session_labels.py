@@ -154,8 +154,13 @@ async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(
         await host.erase_session("ops", "gone")
         await host.erase_session("ops", "old-gone")
         run = await encrypted.stores.workflow.get_run(gone.run_id)
-        # The owner was in clear in the labels: it goes with the content.
-        assert run is not None and dict(run.labels) == {}
+        # The owner was in clear in the labels: it goes with the content, and only its
+        # salted digest stays (its owner can learn that it expired).
+        assert run is not None and list(run.labels) == ["tether.erased_owner"]
+        assert "ada" not in run.labels["tether.erased_owner"]
+        assert await host.erased_session_owned_by("gone", "ada")
+        assert not await host.erased_session_owned_by("gone", "bob")
+        assert not await host.erased_session_owned_by("kept", "ada")
         listed = await host.list_sessions(owner="ada")
         assert [i.session_id for i in listed.items] == ["kept"]
         # The backfill can read only the legacy session that was not erased.
