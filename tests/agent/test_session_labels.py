@@ -170,6 +170,17 @@ async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(
         assert kept.session_id == "kept"
 
 
+async def test_a_session_with_every_label_it_may_have_is_erased_with_its_digest(
+    encrypted: Backend,
+) -> None:
+    async with hosted(encrypted, _agent()) as host:
+        # 30 of its own and tether's two: no room for one more before the purge.
+        labels = {f"k{i}": "v" for i in range(30)}
+        await host.open_session("ops", session_id="full", owner="ada", labels=labels)
+        await host.erase_session("ops", "full")
+        assert await host.erased_session_owned_by("full", "ada")
+
+
 async def test_a_retention_0_session_keeps_its_owner_label_on_a_plain_store(
     backend: Backend,
 ) -> None:
