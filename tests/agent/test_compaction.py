@@ -210,3 +210,82 @@ async def test_a_compacted_run_carries_no_old_rings(backend: Backend) -> None:
         events = await backend.stores.workflow.list_events(current.run_id)
         # Only what arrived after the move: the session's journal does not grow with age.
         assert sum(e.event_type == "hook_received" for e in events) <= 1
+
+
+class Slow:
+    """A compactor taking `seconds` (the first `times` times; failing, if `fails`)."""
+
+    def __init__(self, seconds: float, *, fails: bool = False, times: int = 1_000) -> None:
+        self.seconds = seconds
+        self.fails = fails
+        self.times = times
+        self.started = asyncio.Event()
+
+    async def __call__(self, entries: Sequence[Any], model: Model) -> str:
+        self.started.set()
+        if self.times > 0:
+            self.times -= 1
+            await asyncio.sleep(self.seconds)
+        if self.fails:
+            raise RuntimeError("the summarizer is down")
+        return await KeepLast(2)(entries, model)
+
+
+async def _closed_after_turn(backend: Backend, compactor: Slow, session_id: str) -> float:
+    """Seconds from the turn's end to `session.closed`, a 1.5 s timeout, compacting at once."""
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel(["one"]),
+        session_timeout=1.5,
+        compaction=Compaction(max_turns=1, compactor=compactor),
+    )
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id=session_id)
+        await session.send("m1")
+        done = await session.wait_for("turn.completed")
+        closed = await session.wait_for("session.closed", after=done.index, timeout=20)
+        return closed.meta.at - done.meta.at
+
+
+@pytest.mark.parametrize("handoff", [True, False], ids=["moved", "same-run"])
+async def test_a_slow_compaction_does_not_delay_the_session_timeout(
+    backend: Backend, backend_without_handoff: Backend, handoff: bool
+) -> None:
+    # The compaction takes 1.2 s of the 1.5 s: counted from the move, the session
+    # would close 2.7 s after its turn; it closes 1.5 s after it.
+    chosen = backend if handoff else backend_without_handoff
+    after = await _closed_after_turn(chosen, Slow(1.2), "k7")
+    assert 1.5 <= after < 2.5
+
+
+async def test_a_failed_compaction_keeps_the_session_timeout(backend: Backend) -> None:
+    after = await _closed_after_turn(backend, Slow(1.2, fails=True), "k8")
+    assert 1.5 <= after < 2.5
+
+
+async def test_a_turn_after_a_compaction_counts_the_timeout_from_its_end(
+    backend: Backend,
+) -> None:
+    compactor = Slow(1.0, times=1)
+
+    async def slowly(request: ModelRequest) -> str:
+        await asyncio.sleep(0.5)
+        return "two"
+
+    agent = Agent(
+        name="ops",
+        model=ScriptedModel(["one", slowly]),
+        session_timeout=1.5,
+        compaction=Compaction(max_turns=1, compactor=compactor),
+    )
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="k9")
+        await session.send("m1")
+        first = await session.wait_for("turn.completed")
+        await compactor.started.wait()
+        # Sent while the first compaction runs: it waits for the new run, which runs it
+        # first (and compacts again, at once): the idle time begins at its end.
+        await session.send("m2")
+        second = await session.wait_for("turn.completed", after=first.index)
+        closed = await session.wait_for("session.closed", after=second.index, timeout=20)
+        assert closed.meta.at >= second.meta.at + 1.5

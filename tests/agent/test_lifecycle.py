@@ -16,7 +16,7 @@ import pytest
 from _harness import hosted, settled, wait_status
 
 import tether
-from tether.agent import Agent, AgentHost, Session, approval, tool
+from tether.agent import Agent, AgentHost, Session, UserEntry, approval, tool
 from tether.errors import ContentDeletedError, SessionClosedError, SessionStrandedError
 from tether.stores import Backend, StreamIdentity
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -68,6 +68,33 @@ async def test_state_through_a_turn_that_parks(backend: Backend) -> None:
         await session.close()
         await wait_status(session, "closed")
         assert (await host.get_session("st")).agent_name == "ops"
+
+
+async def test_a_turn_out_of_attempts_shows_each_attempts_start_then_fails(
+    backend: Backend,
+) -> None:
+    def broken(request: Any) -> str:
+        raise RuntimeError("the model host is down")
+
+    agent = Agent(name="ops", model=ScriptedModel([broken] * 4 + ["back"]), tools=[lookup])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="tf")
+        await session.send("hello")
+        failed = await session.wait_for("turn.failed", timeout=60)
+        assert "the model host is down" in failed.data.error and not failed.data.terminal
+        events = await session.read_events()
+        turn = [e for e in events[: failed.index + 1] if e.meta.turn_id == failed.meta.turn_id]
+        # Each attempt of the step that began the turn announced it; the failing step
+        # adds only the failure.
+        assert [(e.type, e.meta.attempt) for e in turn] == [
+            *(("turn.started", attempt) for attempt in range(1, 5)),
+            ("turn.failed", 1),
+        ]
+        # The message was recorded once, by the failing step.
+        entries = await session.transcript()
+        assert [e.text for e in entries if isinstance(e, UserEntry)] == ["hello"]
+        await session.send("again")
+        await session.wait_for("turn.completed", after=failed.index)
 
 
 # -- followers end ---------------------------------------------------------------------------
@@ -351,6 +378,30 @@ async def test_retention_zero_deletes_the_content_of_a_failed_session(backend: B
         content = await _everything_readable(backend, host, [session.run_id])
     assert SECRET.encode() not in content
     assert SECRET not in orjson.dumps(await _ledger_texts(backend, first)).decode()
+
+
+async def test_retention_zero_deletes_the_content_of_a_reset_session(backend: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel([SECRET, "two"]), tools=[lookup], retention=0)
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="r3")
+        first = await session.send(f"one {SECRET}")
+        done = await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        started = await fresh.wait_for("session.started", after=done.index)
+        # The new session knows the run it follows, and nothing of what was said there.
+        assert started.data.predecessor == session.run_id
+        predecessor = await fresh.predecessor()
+        assert predecessor is not None and predecessor.text == ""
+        second = await fresh.send("two")
+        await fresh.wait_for("turn.completed", after=started.index)
+        content = await _everything_readable(backend, host, [session.run_id])
+        old = await backend.stores.conversations.read("agents/ops/r3")
+        assert [e.type for e in await fresh.read_events()][:1] == ["session.started"]
+        assert (await fresh.state()).status == "idle"
+    assert SECRET.encode() not in content
+    assert SECRET not in orjson.dumps([b.records for b in old.batches], default=str).decode()
+    assert SECRET not in orjson.dumps(await _ledger_texts(backend, first)).decode()
+    assert await _ledger_texts(backend, second) != [None]
 
 
 async def test_retention_default_and_a_per_session_choice(backend: Backend) -> None:

@@ -25,7 +25,12 @@ from tether.agent import (
 )
 from tether.agent._registry import SESSION_WORKFLOW
 from tether.agent.models import ModelRequest, UserMessage
-from tether.errors import SessionClosedError, SessionFormatError, SessionStrandedError
+from tether.errors import (
+    InputRequestError,
+    SessionClosedError,
+    SessionFormatError,
+    SessionStrandedError,
+)
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -189,6 +194,29 @@ async def test_a_stranded_session_refuses_clear_and_send_and_can_be_reset(
         history = [e.text for e in await fresh.transcript() if isinstance(e, ContextEntry)]
         assert history and "user: restart api" in history[0]
     assert await backend.stores.submissions.get_submission("rs3:m2") is None
+
+
+async def test_a_reset_session_has_no_turn_before_its_run_opens_it(backend: Backend) -> None:
+    model = ScriptedModel(
+        [Reply(tool_calls=(tool_call("restart_service", {"service": "api"}),)), "after"]
+    )
+    agent = Agent(name="ops", model=model, tools=[restart_service])
+    host = AgentHost(backend, [agent])
+    session = await host.open_session("ops", session_id="rs5")
+    async with host.worker(poll_interval=0.02):
+        await session.send("restart api")
+        requested = await session.wait_for("input.requested")
+    # No worker: the new run has not opened the session yet when the reset returns.
+    fresh = await session.reset()
+    state = await fresh.state()
+    assert (state.status, state.turn_id, state.pending) == ("idle", None, ())
+    assert await fresh.pending_requests() == []
+    with pytest.raises(InputRequestError):
+        await fresh.answer(requested.data.request.request_id, "approve")
+    async with host.worker(poll_interval=0.02):
+        started = await fresh.wait_for("session.started", after=requested.index)
+        assert started.data.predecessor == session.run_id
+        assert (await fresh.state()).status == "idle"
 
 
 async def test_unknown_session_state_keys_are_dropped_and_logged(

@@ -154,8 +154,13 @@ async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(
         await host.erase_session("ops", "gone")
         await host.erase_session("ops", "old-gone")
         run = await encrypted.stores.workflow.get_run(gone.run_id)
-        # The owner was in clear in the labels: it goes with the content.
-        assert run is not None and dict(run.labels) == {}
+        # The owner was in clear in the labels: it goes with the content, and only its
+        # salted digest stays (its owner can learn that it expired).
+        assert run is not None and list(run.labels) == ["tether.erased_owner"]
+        assert "ada" not in run.labels["tether.erased_owner"]
+        assert await host.erased_session_owned_by("gone", "ada")
+        assert not await host.erased_session_owned_by("gone", "bob")
+        assert not await host.erased_session_owned_by("kept", "ada")
         listed = await host.list_sessions(owner="ada")
         assert [i.session_id for i in listed.items] == ["kept"]
         # The backfill can read only the legacy session that was not erased.
@@ -163,6 +168,17 @@ async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(
         listed = await host.list_sessions(owner="ada")
         assert [i.session_id for i in listed.items] == ["old-kept", "kept"]
         assert kept.session_id == "kept"
+
+
+async def test_a_session_with_every_label_it_may_have_is_erased_with_its_digest(
+    encrypted: Backend,
+) -> None:
+    async with hosted(encrypted, _agent()) as host:
+        # 30 of its own and tether's two: no room for one more before the purge.
+        labels = {f"k{i}": "v" for i in range(30)}
+        await host.open_session("ops", session_id="full", owner="ada", labels=labels)
+        await host.erase_session("ops", "full")
+        assert await host.erased_session_owned_by("full", "ada")
 
 
 async def test_a_retention_0_session_keeps_its_owner_label_on_a_plain_store(

@@ -34,3 +34,15 @@ def test_creation_predicate_names_every_creation_event() -> None:
 
     for event_type in CREATION_EVENTS:
         assert f"'{event_type}'" in _rows.CREATION_PREDICATE
+
+
+async def test_a_purged_stream_goes_on_at_its_next_index(backend: Any) -> None:
+    # A session chain's event stream outlives a purge of its content (a reset under
+    # retention 0): what is written after it keeps the indexes readers hold.
+    store: WorkflowStore = backend.stores.workflow
+    await store.write_stream("p1", "events", [b"private", b"more"])
+    await store.purge_run_content("p1", keep_input=True)
+    assert await store.write_stream("p1", "events", [b"after"]) == 2
+    chunks, _ = await store.read_stream("p1", "events")
+    assert [(c.index, c.data) for c in chunks] == [(2, b"after")]
+    assert [c.index for c in (await store.read_stream("p1", "events", start=-1))[0]] == [2]

@@ -64,3 +64,24 @@ async def test_another_tenant_cannot_reset_or_clear(served: Served) -> None:
     for verb in ("reset", "clear"):
         r = await served.client("eve").post(f"/v1/sessions/s1/{verb}")
         assert r.status_code == 404
+
+
+async def test_reset_answers_with_the_new_sessions_state(served: Served) -> None:
+    await served.session("s2")
+    await served.send("s2", "restart api")
+    await served.events("s2", until="input.requested")
+    c = served.client()
+    [pending] = (await c.get("/v1/sessions/s2/requests")).json()["items"]
+    assert pending["kind"] == "approval"
+    r = await c.post("/v1/sessions/s2/reset")
+    assert r.status_code == 200, r.text
+    state = r.json()
+    # The new session: no turn, nothing pending (the cancelled turn's approval is gone).
+    assert (state["status"], state["turn_id"], state["pending"]) == ("idle", None, [])
+    assert (await c.get("/v1/sessions/s2/requests")).json()["items"] == []
+    again = await _state(served, "s2")
+    assert (again["status"], again["pending"]) == ("idle", [])
+    answer = await c.post(
+        f"/v1/sessions/s2/requests/{pending['request_id']}/answer", json={"answer": "approve"}
+    )
+    assert answer.status_code == 409 and answer.json()["code"] == "answer_refused"

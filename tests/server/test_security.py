@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import secrets
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-from _served import Served
+from _served import Served, start_served
 
 from tether.errors import ConfigurationError
 from tether.server import BearerTokens, Principal, create_app
+from tether.stores import EnvKeyProvider
 
 SESSION_ROUTES = [
     ("GET", "/v1/sessions/s1", None),
@@ -89,6 +93,51 @@ async def test_a_sessions_progress_names_its_worker_by_an_alias(served: Served) 
     alias = seen["progress"]["run"]["holder"]
     assert alias.startswith("w_") and alias in seen["progress"]["reason"]
     assert seen["holder"] not in seen["body"]
+
+
+@pytest.fixture
+async def sealed(db: tuple[str, str | None]) -> AsyncIterator[Served]:
+    """A server on an encrypted store: erasing a session destroys its keys."""
+    keys = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+    async for served in start_served(*db, backend_options={"keys": keys}):
+        yield served
+
+
+READS = ["", "/history", "/transcript", "/requests", "/events?follow=false"]
+
+
+@pytest.mark.parametrize("how", ["erased", "retention-0"])
+async def test_an_erased_session_is_410_to_its_tenant_and_404_to_others(
+    sealed: Served, how: str
+) -> None:
+    # Opened by another process (this server never saw it): whose it is comes from the
+    # store, where the erasure left only a one-way digest of the owner.
+    retention = 0 if how == "retention-0" else "default"
+    session = await sealed.host.open_session(
+        "ops", session_id="x1", owner="acme", retention=retention
+    )
+    await session.send("hello", principal="ada")
+    await session.wait_for("turn.completed")
+    if how == "erased":
+        await sealed.host.erase_session("ops", "x1")
+    else:
+        await session.close()
+        await (await sealed.host.client.get(session.run_id)).result(timeout=20)
+    ada, eve = sealed.client("ada"), sealed.client("eve")
+    for read in READS:
+        mine = await ada.get(f"/v1/sessions/x1{read}")
+        assert (mine.status_code, mine.json()["code"]) == (410, "session_expired"), (
+            read,
+            mine.text,
+        )
+        theirs = await eve.get(f"/v1/sessions/x1{read}")
+        unknown = await eve.get(f"/v1/sessions/x0{read}")
+        assert (theirs.status_code, theirs.json()["code"]) == (404, "not_found"), read
+        assert theirs.json()["detail"] == unknown.json()["detail"].replace("x0", "x1")
+    chat = {"id": "x1", "messages": [{"id": "u1", "role": "user", "parts": []}]}
+    assert (await ada.post("/v1/ui/aisdk/chat", json=chat)).status_code == 410
+    assert (await eve.post("/v1/ui/aisdk/chat", json=chat)).status_code == 404
+    assert "x1" not in [i["session_id"] for i in (await ada.get("/v1/sessions")).json()["items"]]
 
 
 async def test_no_token_and_bad_token_are_401(served: Served) -> None:

@@ -119,3 +119,6 @@ class StepResult:
     rings: int = 0
     #: For ``move``: why (``clear``, ``compaction``).
     reason: str = ""
+    #: For ``idle``: the step found nothing to do (no message, no command): the session
+    #: is still in the idle time that began at its last idle point.
+    quiet: bool = False

@@ -12,18 +12,37 @@ shredding it shreds them too; their content is then deleted with the session's (
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass
+
+import orjson
 
 from ..stores import Stores, lane_scope, run_scope, stream_scope
 from ._keys import commands_lane, conversation_path, messages_lane
 
 __all__ = [
+    "ERASED_OWNER_LABEL",
     "SessionErasure",
     "erased_note",
+    "owner_digest",
     "session_scopes",
     "shred_session_keys",
 ]
+
+#: The label a session's run keeps once its keys are destroyed (its identity with them,
+#: owner and labels included): `owner_digest` of who it belonged to, so its owner can
+#: still be told it expired while nobody can read whose it was.
+ERASED_OWNER_LABEL = "tether.erased_owner"
+
+
+def owner_digest(session_id: str, owner: str | None) -> str:
+    """A one-way digest of a session's owner, salted with the session's id.
+
+    The salt makes the digests of one owner's sessions differ: the store does not tell
+    which erased sessions shared an owner.
+    """
+    return hashlib.sha256(orjson.dumps(["tether.owner", session_id, owner])).hexdigest()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ from ..errors import (
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._attachments import Attachment
-from ._erasure import SessionErasure, erased_note
+from ._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_digest
 from ._inbox import Inbox
 from ._keys import messages_lane
 from ._labels import label_sessions, session_labels, user_labels
@@ -312,6 +313,21 @@ class AgentHost:
             raise NotFoundError(f"no session {session_id!r}: run {run_id!r} is not a session")
         owner = args[2] if len(args) > 2 else None
         return Session(self, str(args[0]), session_id, run_id, owner=owner)
+
+    async def erased_session_owned_by(self, session_id: str, owner: str | None) -> bool:
+        """Whether session `session_id` was erased and belonged to `owner`.
+
+        On an encrypted store erasure (and retention ``0``) destroys a session's
+        identity, owner included (`get_session` raises `ContentDeletedError`); its run
+        keeps a one-way digest of the owner, salted with the session's id, so the owner
+        can still be told the session expired while the store does not say whose it was.
+        """
+        try:
+            info = await (await self.client.get(session_run_id(session_id), follow=False)).info()
+        except NotFoundError:
+            return False
+        kept = info.labels.get(ERASED_OWNER_LABEL)
+        return kept is not None and hmac.compare_digest(kept, owner_digest(session_id, owner))
 
     async def list_sessions(
         self,

@@ -22,6 +22,7 @@ from ._cursor import Cursor, Producer, StepAction, StepResult
 from ._emitter import Emitter
 from ._entries import AssistantEntry, ContextEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
+from ._events import EVENTS_STREAM, decode_event
 from ._keys import conversation_path, task_submission_id, turn_id_of
 from ._line import SessionLine, predecessor_text
 from ._mail import read_mail, settle_lanes
@@ -165,8 +166,10 @@ async def _opening_context(
 async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResult:
     """A turn step used its attempts: the turn fails (the session goes on).
 
-    When the failed step was the one beginning the turn, nothing of it landed: the
-    message it began is begun and failed here, so it does not run again.
+    When the failed step was the one beginning the turn, of its attempts only their
+    `turn.started` landed (written at once, each): the message they began is begun and
+    failed here, so it does not run again, and announced only if none of them got as
+    far as announcing it.
     """
     work = StepWork(steps, cursor)
     await work.load()
@@ -176,7 +179,8 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
         if head is None:
             await work.finish()
             return StepResult(action="idle", cursor=cursor, rings=work.rings)
-        begin_turn(work, head, owner=f"run:{work.run_id}")
+        announced = await _announced(steps, turn_id_of(head.submission_id))
+        begin_turn(work, head, owner=f"run:{work.run_id}", announce=not announced)
     end_turn(work, "failed", 0, error=error)
     joined = work.joined_ids()
     waiting = [m for m in work.mail.queued if m.submission_id not in joined]
@@ -186,6 +190,34 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
         announce_idle(work, 0)
     await work.finish()
     return StepResult(action=action, cursor=replace(cursor, turn=None), rings=work.rings)
+
+
+#: Events read back at a time by `_announced`.
+_PAGE = 64
+
+
+async def _announced(steps: SessionSteps, turn_id: str) -> bool:
+    """Whether the run's stream holds `turn.started` of `turn_id`.
+
+    Only the turn's own events can follow it (the turn was in progress since), so the
+    stream is read back from its tail through them: past the first event of anything
+    else, the turn was not announced.
+    """
+    stream = steps.client.stream(durable.step_info().run_id, EVENTS_STREAM)
+    chunks, _ = await stream.read(-_PAGE, limit=_PAGE)
+    while chunks:
+        for chunk in reversed(chunks):
+            event = decode_event(chunk.data, chunk.index)
+            if event.meta.turn_id != turn_id:
+                return False
+            if event.type == "turn.started":
+                return True
+        first = chunks[0].index
+        if first == 0:
+            return False
+        start = max(0, first - _PAGE)
+        chunks, _ = await stream.read(start, limit=first - start)
+    return False
 
 
 async def fail_session(

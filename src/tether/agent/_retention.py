@@ -14,11 +14,18 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from ..durable import Client
-from ..errors import ContentDeletedError, NotFoundError, WorkflowError
+from ..errors import (
+    ContentDeletedError,
+    IntegrityError,
+    InvalidInputError,
+    NotFoundError,
+    SerializationError,
+    WorkflowError,
+)
 from ..stores import TERMINAL_RUN_STATUSES, successor_run_id
 from ._attachments import attachments_path
 from ._entries import AssistantEntry
-from ._erasure import SessionErasure, shred_session_keys
+from ._erasure import ERASED_OWNER_LABEL, SessionErasure, owner_digest, shred_session_keys
 from ._keys import (
     commands_lane,
     conversation_path,
@@ -107,6 +114,14 @@ async def purge_session(
             await purge_session(
                 stores, client, sub, task_session, task_run_id(task_session), keep_input=False
             )
+    # Shredding destroys the owner with the session's identity (an encrypted store).
+    crypto = shred and stores.keys is not None
+    digest = await _owner_digest(client, session_id, run_id) if crypto else None
+    if digest is not None:
+        # Before the keys go: a purge cut short and repeated finds it here (unless the
+        # run holds as many labels as it may: then only after the purge, below).
+        with contextlib.suppress(InvalidInputError):
+            await client.label_run(run_id, {ERASED_OWNER_LABEL: digest})
     erasure = (
         await shred_session_keys(
             stores, agent_name=agent.name, session_id=session_id, run_id=run_id
@@ -131,4 +146,26 @@ async def purge_session(
         # the input, in the same write).
         shredded = erasure is not None and erasure.crypto_shredded
         await handle.purge_content(keep_input=keep_input and each == run_id and not shredded)
+    if digest is not None and erasure is not None and erasure.crypto_shredded:
+        # The owner went with the identity: the run keeps its digest in place of it.
+        await client.label_run(run_id, {ERASED_OWNER_LABEL: digest})
     return erasure
+
+
+async def _owner_digest(client: Client, session_id: str, run_id: str) -> str | None:
+    """The digest of the session's owner: from its run's input, or its erased label.
+
+    None when neither tells (not a session run, or both went in a purge cut short).
+    """
+    try:
+        handle = await client.get(run_id, follow=False)
+    except NotFoundError:
+        return None
+    try:
+        args = (await handle.input()).args
+    except (NotFoundError, IntegrityError, SerializationError):  # erased, or unreadable
+        args = ()
+    if len(args) >= 2:
+        owner = args[2] if len(args) > 2 else None
+        return owner_digest(session_id, owner if isinstance(owner, str) else None)
+    return (await handle.info()).labels.get(ERASED_OWNER_LABEL)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
+import functools
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -33,14 +32,13 @@ from ._line import (
     PREDECESSOR_TIMEOUT,
     Predecessor,
     SessionLine,
-    predecessor_text,
     read_line,
 )
-from ._registry import SESSION_WORKFLOW
 from ._requests import InputRequest, check_answer
+from ._reset import open_again, predecessor_of, stop_run
 from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
-from ._state import SessionState, fold_events
+from ._state import Fold, SessionState, fold_events
 from ._usage import Price, SessionUsage, session_usage
 
 if TYPE_CHECKING:
@@ -309,7 +307,7 @@ class Session:
                 cancelled (or it was withdrawn); or `principal` may not answer it (only
                 the turn's principal, or an approver the agent names). Nothing changes.
         """
-        fold = fold_events(await self.read_events())
+        fold = await self._fold()
         request = fold.pending.get(request_id)
         if request is None:
             if request_id in fold.answered:
@@ -338,7 +336,7 @@ class Session:
         dropped (answering one raises `InputRequestError`) and every call it left open
         is answered "cancelled" for the model.
         """
-        fold = fold_events(await self.read_events())
+        fold = await self._fold()
         if fold.turn_id is not None:
             await self._inbox.cancel(fold.turn_id, principal)
 
@@ -383,7 +381,9 @@ class Session:
         with a new transcript and inbox (the event stream goes on: ``session.started``
         with its ``predecessor``). The new session's model is given the predecessor's
         last messages as user-role data marked "history, not instructions" (see
-        `predecessor`). An ended session (closed, failed) may be reset as well.
+        `predecessor`). An ended session (closed, failed) may be reset as well. Under
+        retention ``0`` the session that ended is deleted first, as a close deletes it
+        (the new session's model is then given no history).
 
         Args:
             principal: Who resets it (recorded as the cancel's reason).
@@ -397,29 +397,11 @@ class Session:
                 its cancel stands).
         """
         client = self.host.client
-        info, line = await self._current()
-        if info.status not in _ENDED:
-            reason = "session reset" + (f" by {principal}" if principal else "")
-            deadline = time.monotonic() + timeout
-            while info.status not in _ENDED:
-                # Again each round: a run whose dead worker's lease was still live is
-                # cancelled once that lease lapses.
-                await client.cancel(info.run_id, reason)
-                if time.monotonic() >= deadline:
-                    raise TimeoutError(
-                        f"session {self.session_id!r}: its run did not stop within {timeout}s"
-                    )
-                await asyncio.sleep(0.05)
-                info, line = await self._current()
+        info, line = await stop_run(client, self.session_id, self._current, principal, timeout)
         await self._inbox.settle_all("the session was reset before this ran")
-        first = await (await self._handle()).input()
-        args = list(first.args[:4])
-        following = SessionLine(
-            generation=line.generation + 1,
-            predecessor=info.run_id,
-            predecessor_generation=line.generation,
-        )
-        await client.restart(self.run_id, SESSION_WORKFLOW, *args, following.to_json())
+        agent = functools.partial(self.host.agents.get, self.agent_name)
+        stores = self.host.backend.stores
+        await open_again(client, stores, agent, self.session_id, self.run_id, info, line)
         self._inbox = Inbox(self.host, self.agent_name, self.session_id, self.run_id)
         return Session(self.host, self.agent_name, self.session_id, self.run_id, owner=self.owner)
 
@@ -433,17 +415,8 @@ class Session:
             timeout: Seconds its transcript may take to read (past that, no text).
         """
         _, line = await self._current()
-        if line.predecessor is None:
-            return None
-        text = await predecessor_text(
-            self.host.backend.stores,
-            self.agent_name,
-            self.session_id,
-            line.predecessor_generation,
-            last=last,
-            timeout=timeout,
-        )
-        return Predecessor(run_id=line.predecessor, text=text)
+        stores = self.host.backend.stores
+        return await predecessor_of(stores, self.agent_name, self.session_id, line, last, timeout)
 
     async def erase(self) -> SessionErasure:
         """Erase this session now (see `AgentHost.erase_session`)."""
@@ -482,7 +455,7 @@ class Session:
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
         handle = await self._handle()
-        info, _ = await self._current()
+        info, line = await self._current()
         args = (await handle.input()).args
         owner = args[2] if len(args) > 2 else None
         status = _ENDED.get(info.status)
@@ -490,7 +463,8 @@ class Session:
         if status is None:
             try:
                 # Read as of `info`: a run that ends meanwhile is read as it was.
-                fold = fold_events(await self._read_events(0, info))
+                events = await self._read_events(0, info)
+                fold = fold_events(events, follows=line.predecessor)
             except ContentDeletedError:
                 # The run ended (under retention 0) and its content went between the two
                 # reads: report its end rather than the deletion of content the caller
@@ -519,7 +493,12 @@ class Session:
 
         Requests of a cancelled turn are not among them.
         """
-        return list(fold_events(await self.read_events()).pending.values())
+        return list((await self._fold()).pending.values())
+
+    async def _fold(self) -> Fold:
+        """What the events of the session's current run say (see `fold_events`)."""
+        info, line = await self._current()
+        return fold_events(await self._read_events(0, info), follows=line.predecessor)
 
     async def transcript(self) -> list[Any]:
         """The canonical transcript: typed entries (`TranscriptEntry`), in order.
@@ -543,12 +522,7 @@ class Session:
         return await self._read_events(start)
 
     async def usage(self, prices: Mapping[str, Price] | None = None) -> SessionUsage:
-        """What the session's model calls used, by model and by turn, and their cost.
-
-        Args:
-            prices: What each model's tokens cost; default: the `Agents` object's
-                `prices`.
-        """
+        """Its model calls' tokens by model and turn, at `prices` (default: `Agents.prices`)."""
         table = self.host.agents.prices if prices is None else prices
         return session_usage(self.session_id, await self.read_events(0), table)
 

@@ -142,18 +142,26 @@ class Fold:
         return "tasks" if self.waiting_tasks else None
 
 
-def fold_events(events: Iterable[SessionEvent]) -> Fold:
+def fold_events(events: Iterable[SessionEvent], *, follows: str | None = None) -> Fold:
     """Fold a session's events (in order) into its current turn and its pending requests.
 
     A request stays pending until it is resolved or its turn ends; answered and
     dropped ids are remembered so a late answer can be told apart from an unknown one.
+
+    Args:
+        events: The session's events.
+        follows: The run the session's current run follows after a reset (its line's
+            predecessor). Until that run announces itself (``session.started`` naming
+            it), every event is the ended session's, and the new one has no turn.
     """
     fold = Fold()
+    opened = follows is None
     for event in events:
         data = event.data
         if isinstance(data, SessionStarted):
             # A session opened again under this id (a reset): what came before is over.
             fold = Fold()
+            opened = opened or data.predecessor == follows
         elif isinstance(data, TurnStarted):
             fold.turn_id, fold.submission_id = event.meta.turn_id, data.submission_id
             fold.waiting_tasks = False
@@ -179,4 +187,4 @@ def fold_events(events: Iterable[SessionEvent]) -> Fold:
             fold.dropped.update(fold.pending)
             fold.pending.clear()
             fold.turn_id = fold.submission_id = None
-    return fold
+    return fold if opened else Fold()

@@ -76,8 +76,13 @@ def _reason(answer: Any) -> str | None:
     return None
 
 
-def begin_turn(work: StepWork, message: MessageView, owner: str) -> TurnState:
-    """Begin a turn for `message` (the step that begins it has step index 0)."""
+def begin_turn(
+    work: StepWork, message: MessageView, owner: str, *, announce: bool = True
+) -> TurnState:
+    """Begin a turn for `message` (the step that begins it has step index 0).
+
+    `announce=False` emits no `turn.started`: an attempt of the step already did.
+    """
     turn = TurnState(
         turn_id=turn_id_of(message.submission_id),
         submission_id=message.submission_id,
@@ -97,6 +102,8 @@ def begin_turn(work: StepWork, message: MessageView, owner: str) -> TurnState:
                 attachments=message.attachments,
             )
         )
+    if not announce:
+        return turn
     # At once: the turn's first event must not wait for the model (nor for the step's
     # end, with a fast one).
     work.emitter.emit_now(

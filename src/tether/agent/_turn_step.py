@@ -73,7 +73,7 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             return StepResult(action="move", cursor=work.cursor, rings=work.rings, reason="clear")
         if turn is None:
             await work.finish()
-            return StepResult(action="idle", cursor=work.cursor, rings=work.rings)
+            return StepResult(action="idle", cursor=work.cursor, rings=work.rings, quiet=True)
         await work.emitter.written()
         # The write woke the event's followers (a server's feed, then each connection's
         # response): one turn of the loop lets them send it before building the model's

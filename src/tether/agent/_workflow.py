@@ -120,18 +120,31 @@ async def run_session(
     cursor = await _open(ctx, steps, session_id, owner, True, inbox.token, carried, retention)
     results: tuple[ParkedResult, ...] = ()
     timeout = steps.agent.session_timeout
+    # The deadline of the session's idle time: it counts from the idle point a turn (or
+    # a command) reached, whatever follows while nothing happens: a compaction, a move
+    # to the next run (whose line carries it), a wake-up that finds nothing to do.
+    idle_deadline = carried.deadline
     while True:
         result = await _turn_step(ctx, steps, cursor, results, retention)
         cursor, results = result.cursor, ()
         if result.action == "closed":
             break
+        if timeout is None or result.action not in ("idle", "move"):
+            idle_deadline = None
+        elif idle_deadline is None or not result.quiet:
+            # The turn step's end, on the run's clock.
+            idle_deadline = ctx.now().timestamp() + timeout
         if result.action == "move":
             summary: str | None = None
             if result.reason == "compaction":
                 summary = await ctx.step(steps.compact, cursor, name="compact")
                 if summary is None:
-                    # Not now (logged): the session stays; tried again when next idle.
-                    await inbox.wait_beyond(result.rings)
+                    # Not now (logged): the session stays idle, with its deadline;
+                    # tried again when next idle.
+                    if idle_deadline is None:
+                        await inbox.wait_beyond(result.rings)
+                    elif await _idle_until(ctx, steps, inbox, cursor, result.rings, idle_deadline):
+                        break
                     continue
             following = replace(
                 carried,
@@ -140,12 +153,7 @@ async def run_session(
                 moved=result.reason,
                 predecessor=None,
                 summary=summary,
-                # The idle time counts from this idle point, across the move.
-                deadline=(
-                    carried.deadline or ctx.now().timestamp() + timeout
-                    if timeout is not None
-                    else None
-                ),
+                deadline=idle_deadline,
             )
             if ctx.can_continue_as_new:
                 # The rings the session accounted for stay behind: only later ones are
@@ -159,12 +167,8 @@ async def run_session(
                 ctx, steps, session_id, owner, True, inbox.token, following, retention
             )
             continue
-        if result.action == "idle" and timeout is not None:
-            # Idle with a timeout: the first idle point of a compacted run keeps the
-            # deadline it was given (a compaction does not extend it).
-            deadline = carried.deadline or ctx.now().timestamp() + timeout
-            carried = replace(carried, deadline=None)
-            if await _idle_until(ctx, steps, inbox, cursor, result.rings, deadline):
+        if idle_deadline is not None:
+            if await _idle_until(ctx, steps, inbox, cursor, result.rings, idle_deadline):
                 break
         elif result.action in ("idle", "held"):
             # Parked until a ring the step could not have seen (a new message, a command).

@@ -168,7 +168,9 @@ def agui_routes(api: _Api) -> list[Route]:
         agent = check_agent(request)
         try:
             session = await api.session(thread_id, principal)
-        except ApiProblem:
+        except ApiProblem as problem:
+            if problem.status != 404:  # its own session, expired
+                raise
             if not create or await api.exists(thread_id):
                 raise ApiProblem(404, "not_found", f"no thread {thread_id!r}") from None
             session = await api.host.open_session(

@@ -87,7 +87,9 @@ def aisdk_routes(api: _Api) -> list[Route]:
                 raise ApiProblem(422, "invalid_input", f"no agent {agent!r}")
             try:
                 session = await api.session(body.id, principal)
-            except ApiProblem:
+            except ApiProblem as refused:
+                if refused.status != 404:  # its own session, expired
+                    raise
                 if await api.exists(body.id):
                     raise ApiProblem(404, "not_found", f"no session {body.id!r}") from None
                 session = await api.host.open_session(

@@ -127,8 +127,12 @@ class _Api:
         if known is None:
             try:
                 found = await self.host.get_session(session_id)
-            except ContentDeletedError:
-                # Erased on an encrypted store: whose it was is unreadable too.
+            except ContentDeletedError as exc:
+                # Erased on an encrypted store: whose it was is unreadable too, but its
+                # run keeps a digest of its owner: that tenant learns it expired, any
+                # other one that it does not exist.
+                if await self.host.erased_session_owned_by(session_id, principal.tenant):
+                    raise ApiProblem(410, "session_expired", str(exc)) from None
                 raise missing from None
             except NotFoundError:
                 raise missing from None
@@ -197,8 +201,11 @@ class _Api:
         )
 
     async def exists(self, session_id: str) -> bool:
+        """Whether the id holds a session, erased ones included (the id stays taken)."""
         try:
             await self.host.get_session(session_id)
+        except ContentDeletedError:
+            return True
         except NotFoundError:
             return False
         return True

@@ -47,6 +47,9 @@ class _Row:
 class _Stream:
     chunks: list[bytes] = field(default_factory=list)
     closed: bool = False
+    #: Chunks below this index were purged (their places stay empty: the stream goes on
+    #: at its next index, as on the SQL stores).
+    purged: int = 0
 
 
 class _State:

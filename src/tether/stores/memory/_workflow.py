@@ -469,7 +469,8 @@ class MemoryWorkflowStore:
         ]
         for key, stream in s.streams.items():
             if key[0] == run_id:
-                stream.chunks.clear()
+                stream.chunks[:] = [b""] * len(stream.chunks)
+                stream.purged = len(stream.chunks)
 
     # -- streams ----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
@@ -494,7 +495,7 @@ class MemoryWorkflowStore:
         stream = self._s.streams.get((run_id, name))
         if stream is None:
             return [], False
-        begin = resolve_start(start, len(stream.chunks))
+        begin = max(resolve_start(start, len(stream.chunks)), stream.purged)
         chunks = [
             StreamChunk(index=i, data=stream.chunks[i])
             for i in range(begin, min(len(stream.chunks), begin + limit))
