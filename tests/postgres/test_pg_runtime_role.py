@@ -71,13 +71,16 @@ async def test_a_worker_runs_under_the_runtime_role(pg_url: str, tmp_path: Path)
                 open_backend(as_role, namespace=f"{namespace}_new", keys=key).__aenter__(), 30
             )
     finally:
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            for schema in (namespace, f"{namespace}_keyring", f"{namespace}_new"):
-                conn.execute(
-                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-                )
-            conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
-            conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+        _drop(pg_url, namespace, role)
+
+
+def _drop(pg_url: str, namespace: str, role: str) -> None:
+    """Drop a test's schemas (its namespace, keyring and new one) and its role."""
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for schema in (namespace, f"{namespace}_keyring", f"{namespace}_new"):
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+        conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
 
 
 def _role_url(pg_url: str, role: str) -> str:
@@ -138,10 +141,4 @@ async def test_the_runtime_role_opening_with_migrate_needs_only_a_current_schema
                     pass
             assert "Run `tether migrate` as the schema owner" in str(refused.value)
     finally:
-        with psycopg.connect(pg_url, autocommit=True) as conn:
-            for schema in (namespace, f"{namespace}_keyring", f"{namespace}_new"):
-                conn.execute(
-                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-                )
-            conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
-            conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+        _drop(pg_url, namespace, role)
