@@ -30,6 +30,20 @@ def run(process: Process, *args: str, via: str = "server") -> str:
     return done.stdout
 
 
+def fails(process: Process, *args: str) -> str:
+    """Run `tether sessions ARGS` through the server, which must fail; its stderr."""
+    done = subprocess.run(
+        [*tether_command(), "sessions", *args, "--server", process.url, "--token", TOKEN],
+        cwd=HERE,
+        env=process.env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0, done.stdout
+    return done.stderr
+
+
 @pytest.mark.slow
 def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
@@ -70,20 +84,8 @@ def test_a_question_from_the_command_line(tmp_path: Path) -> None:
         # The ids to answer with, each label beside its id when it differs.
         assert 'Severity of inc-1? [p1 "P1 (revenue)", p2]' in out
         request_id = json.loads(run(process, "show", "s1", "--json"))["pending"][0]["request_id"]
-        refused = subprocess.run(
-            [
-                *tether_command(),
-                *("sessions", "answer", "s1", request_id, "P1"),
-                *("--server", process.url, "--token", TOKEN),
-            ],
-            cwd=HERE,
-            env=process.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert refused.returncode != 0
-        assert "must be one of the option ids ['p1', 'p2']" in refused.stderr
+        refused = fails(process, "answer", "s1", request_id, "P1")
+        assert "must be one of the option ids ['p1', 'p2']" in refused
         assert "answered" in run(process, "answer", "s1", request_id, '{"cancelled": true}')
         for _ in range(100):  # the worker ends the turn in a moment
             if json.loads(run(process, "show", "s1", "--json"))["status"] == "idle":
@@ -109,19 +111,7 @@ def test_send_with_files(tmp_path: Path) -> None:
         )
         direct = run(process, "send", "s1", "again", "--file", str(notes), "--follow", via="db")
         assert "You said: again (files: notes.md:6=zwölf)" in direct
-        done = subprocess.run(
-            [
-                *tether_command(),
-                *("sessions", "send", "s1", "x", "--file", str(tmp_path / "nope")),
-                *("--server", process.url, "--token", TOKEN),
-            ],
-            cwd=HERE,
-            env=process.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert done.returncode != 0 and "nope" in done.stderr
+        assert "nope" in fails(process, "send", "s1", "x", "--file", str(tmp_path / "nope"))
 
 
 def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
