@@ -362,3 +362,49 @@ async def test_a_session_follower_seeing_the_end_in_an_outage_ends_with_the_run(
             with pytest.raises(StopAsyncIteration):
                 await asyncio.wait_for(rest, 30)
     assert seen[0] == "session.started" and "turn.completed" in seen
+
+
+_flush_gate: dict[str, asyncio.Event] = {}
+
+
+async def _flushed_in_an_outage() -> int:
+    stream = tether.durable.step_stream("out")
+    attempt = tether.durable.step_info().attempt
+    stream.write(b"live %d" % attempt)
+    if attempt == 1:
+        _flush_gate["flushing"].set()
+        await _flush_gate["cut"].wait()
+    # The store is cut off: the live write cannot land now. Neither its chunks nor the
+    # attempt are lost with it: they ride on the step's completion.
+    await stream.flush()
+    stream.write(b"end")
+    return attempt
+
+
+@waiting.workflow(name="flushed_in_an_outage")
+async def flushed_in_an_outage(ctx: tether.WorkflowContext) -> int:
+    return await ctx.step(_flushed_in_an_outage, name="flush")
+
+
+@pytest.mark.postgres
+async def test_a_live_stream_write_refused_by_an_outage_lands_with_the_step(
+    pg_url: str, pg_namespace: str, proxy: FaultProxy
+) -> None:
+    # The worker reaches the store through the proxy; its calls give up after 0.5 s.
+    _flush_gate.update(cut=asyncio.Event(), flushing=asyncio.Event())
+    async with (
+        tether.open_backend(pg_url, namespace=pg_namespace) as direct,
+        tether.open_backend(
+            proxy.url(pg_url), namespace=pg_namespace, checkout_timeout=0.5
+        ) as behind,
+        tether.Worker(behind, waiting, poll_interval=0.05),
+    ):
+        handle = await tether.Client(direct, registry=waiting).start(flushed_in_an_outage)
+        await asyncio.wait_for(_flush_gate["flushing"].wait(), 30)
+        proxy.cut()
+        _flush_gate["cut"].set()
+        await asyncio.sleep(1.0)  # the flush fails meanwhile (well within the lease)
+        proxy.restore()
+        assert await handle.result(timeout=60) == 1  # the first attempt completed
+        chunks, _ = await direct.stores.workflow.read_stream(handle.run_id, "out")
+        assert [c.data for c in chunks] == [b"live 1", b"end"]

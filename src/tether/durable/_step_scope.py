@@ -15,11 +15,13 @@ still runs, so a retry elsewhere never overlaps the call it repeats.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from ..errors import ConfigurationError
+from ..errors import ConfigurationError, StoreUnavailableError
 from ..stores import AppendStream, StoreWrite
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+log = logging.getLogger("tether.durable")
 
 
 class _Owner(Protocol):
@@ -65,13 +69,21 @@ class StepStream:
 
     `write` buffers; `flush` writes what is buffered now (readers see it at once);
     whatever is still buffered when the step completes, or at a `checkpoint`, is
-    written in that transaction. Chunks land in the order they were written.
+    written in that transaction. Chunks land in the order they were written, once.
+
+    A live write the store refuses as unavailable keeps its chunks buffered: they go
+    with the next flush or the step's next commit. The refused write may have landed
+    all the same (the connection dropped before its answer), so before they are
+    written again the stream's tail is read: if it holds exactly those chunks, they
+    landed and are not written twice.
     """
 
     def __init__(self, scope: StepScope, name: str) -> None:
         self._scope = scope
         self.name = name
         self._buffer: list[bytes] = []
+        #: The chunks of a refused live write (the buffer's head) that may have landed.
+        self._unsure = 0
         self._writing = asyncio.Lock()
 
     def write(self, chunk: bytes) -> None:
@@ -84,23 +96,53 @@ class StepStream:
         return len(self._buffer)
 
     async def flush(self) -> None:
-        """Write the buffered chunks now (not fenced: a live view, like a log)."""
+        """Write the buffered chunks now (not fenced: a live view, like a log).
+
+        If the store is unavailable the chunks stay buffered (see the class docstring).
+        """
         await self._scope.started()
         async with self._writing:
+            try:
+                await self._settle_unsure()
+            except StoreUnavailableError:
+                return
             if self._buffer:
                 chunks, self._buffer = self._buffer, []
                 owner = self._scope.owner
-                await owner.store.write_stream(owner.stream_id, self.name, chunks)
+                try:
+                    await owner.store.write_stream(owner.stream_id, self.name, chunks)
+                except StoreUnavailableError as exc:
+                    log.debug("stream %r: a live write waits for the store: %s", self.name, exc)
+                    self._buffer[:0] = chunks
+                    self._unsure = len(chunks)
 
     async def take(self) -> AppendStream | None:
         """The buffered chunks as a write for a commit (after writes under way land)."""
         async with self._writing:
+            with contextlib.suppress(StoreUnavailableError):
+                # Unreadable now, the chunks go with the commit: a copy too many rather
+                # than a chunk lost.
+                await self._settle_unsure()
+            self._unsure = 0
             if not self._buffer:
                 return None
             chunks, self._buffer = self._buffer, []
             return AppendStream(
                 run_id=self._scope.owner.stream_id, name=self.name, chunks=tuple(chunks)
             )
+
+    async def _settle_unsure(self) -> None:
+        """Drop the refused write's chunks from the buffer if they landed after all."""
+        if not self._unsure:
+            return
+        owner = self._scope.owner
+        unsure = self._buffer[: self._unsure]
+        tail, _ = await owner.store.read_stream(
+            owner.stream_id, self.name, start=-len(unsure), limit=len(unsure)
+        )
+        if [chunk.data for chunk in tail] == unsure:
+            del self._buffer[: len(unsure)]
+        self._unsure = 0
 
 
 class StepScope:
