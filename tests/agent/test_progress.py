@@ -179,3 +179,29 @@ async def test_a_workers_sweep_takes_a_message_admitted_without_a_ring(host: Age
         await _admit_without_a_ring(host, session, "p4:lost")
         done = await session.wait_for("turn.completed", after=last, timeout=20)
         assert done.data.submission_id == "p4:lost"  # type: ignore[union-attr]
+
+
+async def test_the_sweep_settles_a_message_admitted_as_its_sessions_run_failed(
+    host: AgentHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    # `send` reads the run, then admits: a message can land just as the run ends. The
+    # run takes it no more; the sweep settles it failed rather than leave it waiting.
+    async with host.worker(poll_interval=0.02, inbox_sweep=None):
+        session = await host.open_session("ops", session_id="p6")
+        await session.send("hello")
+        await session.wait_for("turn.completed", timeout=20)
+        await host.backend.stores.conversations.acquire_producer("agents/ops/p6", "intruder")
+        await session.send("again")
+        await session.wait_for("session.failed", timeout=20)
+        await _until(host, "p6", "ended")
+        await _admit_without_a_ring(host, session, "p6:late")
+    sweep = InboxSweep(host.backend.stores, ["ops"], host.session_progress, host._ring, interval=0)
+    with caplog.at_level(logging.WARNING, logger="tether.agent"):
+        assert await sweep.sweep() == []
+    assert "message 'p6:late' has waited" in caplog.text and "settling it failed" in caplog.text
+    late = await host.backend.stores.submissions.get_submission("p6:late")
+    assert late is not None and late.status == "settled" and late.outcome == "failed"
+    assert late.error is not None and "run ended (failed)" in late.error
+    # Settled once: a second sweep finds nothing waiting.
+    assert await sweep.sweep() == []
+    assert await host.backend.stores.submissions.list_runnable_submissions() == []

@@ -8,7 +8,11 @@ finds it among the sessions' oldest waiting messages, logs it (``tether.agent``,
 warning: the session, the message, its age, why) and rings the inbox again. A ring
 carries nothing the run trusts (it reads the ledger), so a ring too many costs a look
 at the ledger and nothing else, and several workers sweeping at once are harmless.
-A session whose run ended with messages waiting is logged (its owner resets it).
+
+A session whose run ended with messages waiting (one admitted as the run failed, say:
+`Session.send` reads the run, then admits) can take them no more: the sweep settles
+them ``failed``, with the reason, and logs it. Settling is idempotent, so two sweeps
+at once settle each message once.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Protocol
 
 from ..errors import NotFoundError, StoreError
 from ..stores import Stores
+from ._mail import settle_lanes
 from ._progress import SessionProgress
 
 __all__ = ["DEFAULT_SWEEP_INTERVAL", "InboxSweep"]
@@ -92,9 +97,15 @@ class InboxSweep:
                     head.submission_id,
                     now - head.accepted_at,
                     progress.reason,
-                    "" if progress.run.ended else "; ringing its inbox",
+                    "; settling it failed" if progress.run.ended else "; ringing its inbox",
                 )
-            if not progress.run.ended and progress.run.hooks:
+            if progress.run.ended:
+                reason = (
+                    f"the session's run ended ({progress.run.status}) before it took the "
+                    "message; reset the session and send it again"
+                )
+                await settle_lanes(self._stores, head.agent_name, session_id, reason)
+            elif progress.run.hooks:
                 await self._ring(head.agent_name, session_id)
                 rung.append(session_id)
         return rung
