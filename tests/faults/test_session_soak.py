@@ -7,11 +7,17 @@ or a timeout), while a follower per session reads its event stream from the star
 Meanwhile, until the last message is settled, one fault strikes every ~2 s (by default): a worker
 is SIGKILLed (and another started) or every connection is cut for up to 2.5 s.
 
-At the end every admitted message must be settled ``completed`` exactly once: one
-``turn.completed`` for it in its session's stream and none for anything else, its tool
-run, the ledger's submission settled; and every follower must have seen every event of
-its session once, in order (its copy equals the stream as read back). A message that
-does not finish within the time limit fails the soak with what its session was doing.
+At the end every admitted message must be settled exactly once, and every follower
+must have seen every event of its session once, in order (its copy equals the stream as
+read back). Settled means ``completed`` (one ``turn.completed`` for it in its session's
+stream and none for anything else, its tool run, the ledger's submission settled), or
+``failed`` because the faults spent the retry budget of the step that carried it: each
+durable step is attempted at most 4 times, and a SIGKILL or a lease lost in a cut
+longer than the lease is an attempt. Such a failure is settled once, with the reason
+(its turn ended ``turn.failed``, or its session's opening failed), never by a
+``turn.completed``, and the soak counts them; a failure for any other reason fails the
+soak. A message that settles within the time limit in neither way fails the soak with
+what its session was doing.
 
 ``TETHER_SESSION_SOAK_SESSIONS``, ``..._MESSAGES`` (per session), ``..._SENDERS``,
 ``..._WORKERS``, ``..._FAULTS`` (``0`` for none), ``..._FAULT_EVERY`` (mean
@@ -36,7 +42,7 @@ import pytest
 
 import tether
 from tether.agent import AgentHost, Session, SessionEvent
-from tether.errors import StoreUnavailableError
+from tether.errors import SessionClosedError, StoreUnavailableError
 from tether.testing import FaultProxy
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -56,6 +62,8 @@ MESSAGE_TIMEOUT = float(os.environ.get("TETHER_SESSION_SOAK_MESSAGE_TIMEOUT", "3
 FAULT_EVERY = float(os.environ.get("TETHER_SESSION_SOAK_FAULT_EVERY", "2.0"))
 #: The whole soak's time limit, in seconds.
 SOAK_TIMEOUT = int(os.environ.get("TETHER_SESSION_SOAK_TIMEOUT", "900"))
+#: What the error of a message the faults failed says: its step's budget was spent.
+FAULT_FAILURES = ("retry budget is spent", "is unavailable")
 ENV = {"LEASE": "2", "CONCURRENCY": "32", "POLL": "0.05", "DEAD_AFTER": "5"}
 
 
@@ -81,6 +89,8 @@ class Followed:
         self.session = session
         self.events: list[SessionEvent] = []
         self.completed: collections.Counter[str] = collections.Counter()
+        self.failed: collections.Counter[str] = collections.Counter()
+        self.session_failed = False
         self.changed = asyncio.Event()
         self.task = asyncio.ensure_future(self._follow())
 
@@ -95,20 +105,30 @@ class Followed:
                     if event.type == "turn.completed":
                         self.completed[event.data.submission_id] += 1  # type: ignore[union-attr]
                         self.changed.set()
+                    elif event.type == "turn.failed":
+                        self.failed[event.data.submission_id] += 1  # type: ignore[union-attr]
+                        self.changed.set()
+                    elif event.type == "session.failed":
+                        self.session_failed = True
+                        self.changed.set()
                 return
             except (StoreUnavailableError, OSError):
                 # A follower resumes where it stopped: what it saw stays seen once.
                 await asyncio.sleep(0.2)
 
-    async def until_completed(self, submission_id: str, timeout: float) -> None:
+    async def until_settled(self, submission_id: str, timeout: float) -> bool:
+        """Wait for the message to end its turn; whether it completed."""
         deadline = time.monotonic() + timeout
         while not self.completed[submission_id]:
+            if self.failed[submission_id] or self.session_failed:
+                return False
             self.changed.clear()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(submission_id)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), min(remaining, 1.0))
+        return True
 
 
 async def _diagnosis(host: AgentHost, session_id: str) -> str:
@@ -120,6 +140,21 @@ async def _diagnosis(host: AgentHost, session_id: str) -> str:
         return f"{session_id}: {progress.state}: {progress.reason}; last events {last}"
     except Exception as exc:  # what the session looks like is all this is for
         return f"{session_id}: no diagnosis ({type(exc).__name__}: {exc})"
+
+
+async def _failure(host: AgentHost, submission_id: str) -> str:
+    """The error a failed message was settled with (it settles with its turn's end)."""
+    store = host.backend.stores.submissions
+    deadline = time.monotonic() + 60
+    while True:
+        sub = await _retrying(functools.partial(store.get_submission, submission_id), deadline)
+        if sub is not None and sub.status == "settled":
+            assert sub.outcome == "failed", (submission_id, sub)
+            error = sub.error or ""
+            assert any(f in error for f in FAULT_FAILURES), (submission_id, error)
+            return error
+        assert time.monotonic() < deadline, f"{submission_id}: failed, never settled"
+        await asyncio.sleep(0.2)
 
 
 async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
@@ -142,6 +177,7 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
             followed: dict[str, Followed] = {}
             sent: dict[str, list[str]] = {}
             lost: list[str] = []
+            failed: dict[str, str] = {}  # submission id -> its error
             counts: collections.Counter[str] = collections.Counter()
             done = asyncio.Event()
             started = time.monotonic()
@@ -155,21 +191,31 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
                 follower = followed[sid(n)] = Followed(session)
                 ids = sent[sid(n)] = []
                 for m in range(MESSAGES):
-                    submission = await _retrying(
-                        functools.partial(
-                            session.send, f"{sid(n)} {m}", client_message_id=f"m{m}", principal="p"
-                        ),
-                        deadline,
-                    )
+                    try:
+                        submission = await _retrying(
+                            functools.partial(
+                                session.send,
+                                f"{sid(n)} {m}",
+                                client_message_id=f"m{m}",
+                                principal="p",
+                            ),
+                            deadline,
+                        )
+                    except SessionClosedError:
+                        assert follower.session_failed, f"{sid(n)}: closed, never failed"
+                        break  # its opening failed: sends are refused from now on
                     ids.append(submission)
                     try:
-                        await follower.until_completed(submission, MESSAGE_TIMEOUT)
+                        if not await follower.until_settled(submission, MESSAGE_TIMEOUT):
+                            failed[submission] = await _failure(host, submission)
                     except TimeoutError:
                         why = await _diagnosis(host, sid(n))
                         lost.append(f"{submission} never completed; {why}")
                         return
-                # Its follower has seen each of its messages complete: check it, stop it.
-                counts.update(await _check_session(host, follower, ids))
+                    if follower.session_failed:
+                        break
+                # Its follower has seen each of its messages end: check it, stop it.
+                counts.update(await _check_session(host, follower, ids, failed))
                 follower.task.cancel()
 
             async def sender() -> None:
@@ -205,16 +251,16 @@ async def soak(url: str, namespace: str, log_dir: Path, seed: int = 1) -> str:
                 struck = await faults
                 elapsed = time.monotonic() - started
                 assert not lost, f"{len(lost)} messages never completed:\n" + "\n".join(lost[:10])
-                summary = _check_tools(sent, counts, log_dir)
+                summary = _check_tools(sent, failed, counts, log_dir)
             finally:
                 done.set()
                 for follower in followed.values():
                     follower.task.cancel()
                 await asyncio.gather(*(f.task for f in followed.values()), return_exceptions=True)
                 fleet.stop()
-    messages = SESSIONS * MESSAGES
+    messages = sum(len(ids) for ids in sent.values())
     return (
-        f"session soak (postgres): {SESSIONS} sessions x {MESSAGES} messages = {messages}, "
+        f"session soak (postgres): {SESSIONS} sessions x {MESSAGES} messages, {messages} sent, "
         f"{SENDERS} senders, {WORKERS} workers, faults {dict(struck)}; {elapsed:.1f}s "
         f"({messages / elapsed:.0f} messages/s); {summary}"
     )
@@ -225,19 +271,23 @@ def _tool_log(log_dir: Path) -> list[str]:
 
 
 async def _check_session(
-    host: AgentHost, follower: Followed, ids: list[str]
+    host: AgentHost, follower: Followed, ids: list[str], failed: dict[str, str]
 ) -> collections.Counter[str]:
-    """One session's messages each completed once; its follower saw its stream once."""
+    """One session's messages each settled once; its follower saw its stream once."""
     session_id = follower.session.session_id
-    # Each message completed exactly once, and nothing else completed.
-    assert follower.completed == collections.Counter(dict.fromkeys(ids, 1)), session_id
+    # Each message completed exactly once, or failed and never completed; nothing else
+    # completed.
+    done = [i for i in ids if i not in failed]
+    assert follower.completed == collections.Counter(dict.fromkeys(done, 1)), session_id
+    assert all(follower.failed[i] <= 1 for i in ids), (session_id, follower.failed)
     submissions = host.backend.stores.submissions
     for submission_id in ids:
         sub = await _retrying(
             functools.partial(submissions.get_submission, submission_id), time.monotonic() + 60
         )
         assert sub is not None and sub.status == "settled", (submission_id, sub)
-        assert sub.outcome == "completed", (submission_id, sub.outcome, sub.error)
+        outcome = "failed" if submission_id in failed else "completed"
+        assert sub.outcome == outcome, (submission_id, sub.outcome, sub.error)
     # The follower saw every event once, in order: its copy is the stream's start.
     stream = await _retrying(
         functools.partial(follower.session.read_events, 0), time.monotonic() + 60
@@ -249,9 +299,12 @@ async def _check_session(
 
 
 def _check_tools(
-    sent: dict[str, list[str]], counts: collections.Counter[str], log_dir: Path
+    sent: dict[str, list[str]],
+    failed: dict[str, str],
+    counts: collections.Counter[str],
+    log_dir: Path,
 ) -> str:
-    """Every message's tool ran (at least once: a crash may run it again)."""
+    """Every completed message's tool ran (at least once: a crash may run it again)."""
     ran: set[tuple[str, int]] = set()
     runs = 0
     for line in _tool_log(log_dir):
@@ -260,12 +313,18 @@ def _check_tools(
         runs += 1
     for session_id, ids in sent.items():
         for m, submission_id in enumerate(ids):
-            assert (session_id, m) in ran, f"{submission_id}: its tool never ran"
+            if submission_id not in failed:
+                assert (session_id, m) in ran, f"{submission_id}: its tool never ran"
     messages = sum(len(ids) for ids in sent.values())
     assert counts["messages"] == messages
+    reasons = collections.Counter(
+        next(f for f in FAULT_FAILURES if f in error) for error in failed.values()
+    )
     return (
-        f"every message completed once; {counts['events']} events followed once each; "
-        f"{runs - messages} tool runs repeated after a crash"
+        f"every message settled once: {messages - len(failed)} completed, {len(failed)} "
+        f"failed as the faults spent their step's retry budget {dict(reasons)}; "
+        f"{counts['events']} events followed once each; "
+        f"{len(ran)} messages ran their tool, {runs - len(ran)} tool runs repeated after a crash"
     )
 
 
