@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, serve, sessions, dev, check-deploy, runs, migrate, keys."""
+"""The `tether` command: demo, worker, serve, sessions, dev, runs, schedules, and more."""
 
 from __future__ import annotations
 
@@ -121,6 +121,16 @@ def _parser() -> argparse.ArgumentParser:
     show = with_db(runs.add_parser("show", help="a run and its decoded journal"))
     show.add_argument("run_id")
     show.add_argument("--json", action="store_true")
+    schedules = sub.add_parser("schedules", help="list, pause, resume or trigger schedules")
+    s_verbs = schedules.add_subparsers(dest="schedules", required=True)
+    s_ls = with_db(s_verbs.add_parser("list", help="every schedule, its last and next tick"))
+    s_ls.add_argument("--json", action="store_true")
+    for verb, what in (
+        ("pause", "stop starting its ticks"),
+        ("resume", "start its ticks again, from now"),
+        ("trigger", "start a run of it now, once"),
+    ):
+        with_db(s_verbs.add_parser(verb, help=what)).add_argument("name")
     migrate = sub.add_parser("migrate", help="create or upgrade a store's schema")
     migrate.add_argument("url")
     migrate.add_argument(
@@ -293,6 +303,13 @@ async def _dispatch(args: argparse.Namespace) -> int:
                 as_json=args.json,
                 timeout=args.timeout,
             )
+    if args.command == "schedules":
+        from ._schedules import control_schedule, list_schedules
+
+        async with open_backend(_url(args), migrate=False) as backend:
+            if args.schedules == "list":
+                return await list_schedules(backend, args.json)
+            return await control_schedule(backend, args.schedules, args.name)
     async with open_backend(_url(args), migrate=False) as backend:
         from ._runs import list_runs, show_run
 

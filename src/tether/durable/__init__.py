@@ -13,6 +13,8 @@ from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import HookView, RunInput
+from ._schedule_spec import MissedPolicy, Schedule
+from ._scheduler import ScheduleInfo, Schedules
 from ._step_scope import (
     StepStream,
     after_commit,
@@ -39,6 +41,7 @@ __all__ = [
     "Hook",
     "HookView",
     "LiveDeployment",
+    "MissedPolicy",
     "Registry",
     "ReplayOutcome",
     "ReplayReport",
@@ -48,6 +51,9 @@ __all__ = [
     "RunInput",
     "RunProgress",
     "RunStream",
+    "Schedule",
+    "ScheduleInfo",
+    "Schedules",
     "StepInfo",
     "StepProgress",
     "StepStream",

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from .._validate import check_identifier
 from .._version import ENGINE_VERSION
 from ..errors import ConfigurationError, UnknownWorkflowError
+from ._schedule_spec import MissedPolicy, Schedule, make_schedule
 
 __all__ = ["Registry", "WorkflowDef", "queue_name"]
 
@@ -46,6 +48,8 @@ class Registry:
         self.deployment = deployment
         self.engine_version = ENGINE_VERSION
         self._workflows: dict[str, WorkflowDef] = {}
+        #: The schedules this deployment defines, by name (`schedule`).
+        self.schedules: dict[str, Schedule] = {}
 
     @property
     def queue(self) -> str:
@@ -81,6 +85,68 @@ class Registry:
             return fn
 
         return register
+
+    def schedule(
+        self,
+        name: str,
+        workflow: Callable[..., Any] | str,
+        *,
+        cron: str | None = None,
+        every: float | timedelta | str | None = None,
+        timezone: str = "UTC",
+        missed: MissedPolicy = "run_once",
+        grace: float | timedelta | str = 60.0,
+        args: tuple[Any, ...] = (),
+        kwargs: Mapping[str, Any] | None = None,
+    ) -> Schedule:
+        """Run `workflow` by itself, on a cron expression or at a fixed interval.
+
+        Each tick starts one run, ``fn(ctx, *args, scheduled_at=ISO-8601, **kwargs)``,
+        exactly once across every worker of this deployment (its id is the schedule's
+        name and the tick's time). A worker of this registry starts the schedule's
+        scheduler run when it starts; `Schedules` lists, pauses, resumes and
+        triggers schedules.
+
+        Args:
+            name: The schedule's stable name.
+            workflow: A workflow of this registry (its function or name).
+            cron: A five-field cron expression (``"0 3 * * *"``), read in `timezone`.
+            every: An interval instead (seconds, a timedelta or ``"5m"``): ticks at
+                whole multiples of it since the Unix epoch.
+            timezone: The IANA time zone of `cron` (``"Europe/Paris"``).
+            missed: What a wake-up after missed ticks (every worker was down) runs:
+                ``"run_once"`` the latest, ``"run_all"`` each one, ``"skip"`` none
+                more than `grace` late.
+            grace: How late a tick may start under ``missed="skip"``.
+            args: Positional arguments of each run (JSON values).
+            kwargs: Keyword arguments of each run (JSON values).
+
+        Raises:
+            ConfigurationError: Not exactly one of `cron` and `every`, a bad cron
+                expression, time zone, interval or policy, a name already scheduled,
+                or a workflow this registry does not define.
+        """
+        wf_name = workflow_name_of(workflow)
+        if wf_name not in self._workflows:
+            raise ConfigurationError(
+                f"schedule {name!r}: {wf_name!r} is not a workflow of this registry; "
+                "register it with @registry.workflow() first"
+            )
+        if name in self.schedules:
+            raise ConfigurationError(f"a schedule named {name!r} is already defined")
+        spec = make_schedule(
+            name,
+            wf_name,
+            cron=cron,
+            every=every,
+            timezone=timezone,
+            missed=missed,
+            grace=grace,
+            args=args,
+            kwargs=kwargs or {},
+        )
+        self.schedules[name] = spec
+        return spec
 
     def get(self, name: str) -> WorkflowDef:
         """The workflow registered under `name`.

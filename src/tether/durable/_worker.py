@@ -45,6 +45,7 @@ from ._executor import Activation
 from ._hosts import host_identity, pid_is_dead
 from ._parked import ParkedRuns
 from ._registry import Registry
+from ._scheduler import SCHEDULE_CHECK, ensure_schedules
 from ._threads import StepThreads
 
 __all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker"]
@@ -224,6 +225,9 @@ class Worker:
             )
         )
         self._healthy_since = time.monotonic()
+        # Every worker of a registry with schedules makes sure their scheduler runs
+        # exist (idempotent: a chain per schedule name), before it takes work.
+        await ensure_schedules(Client(self.backend, registry=self.registry), self.registry)
         # Tasks copy the context they are created in: every activation started by the
         # pull loop sees this worker's backend (`current_backend()`).
         bound = bind_backend(self.backend)
@@ -236,6 +240,10 @@ class Worker:
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
                 *(asyncio.create_task(service()) for service in self._services),
             ]
+            if self.registry.schedules:
+                self._background.append(
+                    asyncio.create_task(self._keep_schedules(), name="tether-worker-schedules")
+                )
         finally:
             unbind_backend(bound)
 
@@ -416,6 +424,16 @@ class Worker:
             except StoreError as exc:
                 self._healthy_since = None
                 log.warning("heartbeat failed: %s", exc)
+
+    async def _keep_schedules(self) -> None:
+        # Now and then, not only at start: a deploy strands the old deployment's
+        # schedulers once its last worker is gone, and a worker of the new one moves them.
+        while True:
+            await asyncio.sleep(SCHEDULE_CHECK)
+            try:
+                await ensure_schedules(Client(self.backend, registry=self.registry), self.registry)
+            except StoreError as exc:
+                log.debug("schedules not checked: %s", exc)
 
     async def _renew(self) -> None:
         store = self._store
