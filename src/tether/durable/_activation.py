@@ -49,6 +49,7 @@ from ..stores import (
 from ._bodies import StepBodies
 from ._context import WorkflowContext
 from ._continue import Handoff
+from ._crash_points import commit_landed, commit_sending
 from ._journal import HookOp, Journal
 from ._lease import Lease
 from ._parking import Parking, _Suspend, _Waiter
@@ -426,6 +427,7 @@ class ActivationCore(Parking):
                             None if start_body is None else self._when_durable(start_body, sent)
                         ),
                     )
+                    commit_sending()  # the crash kit's boundary (nothing unless asked for)
                     result = await self.store.commit(commit)
                 except StaleHeadError:
                     stale = True
@@ -481,6 +483,7 @@ class ActivationCore(Parking):
                 self.head = result.head
                 if not end:
                     self.lease.renewed(sent)
+                commit_landed()  # the crash kit's boundary (nothing unless asked for)
                 break
             for event in batch:
                 if event.event_type == "hook_created":

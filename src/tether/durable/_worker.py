@@ -38,6 +38,7 @@ from ..stores import (
     WorkerRecord,
     WorkflowStore,
 )
+from . import _crash_points as crash_points
 from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
@@ -141,6 +142,7 @@ class Worker:
         env: Mapping[str, str] | None = None,
         background: Sequence[Callable[[], Coroutine[Any, Any, None]]] = (),
     ) -> None:
+        crash_points.configure(os.environ if env is None else env)
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from ..agent.models import forbid_network_models as forbid_network_models
+from ._crash_kit import CrashBoundary as CrashBoundary
+from ._crash_kit import CrashReport as CrashReport
+from ._crash_kit import kill_at_each_commit as kill_at_each_commit
 from ._faults import FaultProxy as FaultProxy
 from ._faults import SmallDisk as SmallDisk
 from ._roundtrips import PostgresRoundTrips as PostgresRoundTrips
@@ -14,6 +17,8 @@ from ._scripted import ScriptEntry as ScriptEntry
 from ._scripted import tool_call as tool_call
 
 __all__ = [
+    "CrashBoundary",
+    "CrashReport",
     "FaultProxy",
     "PostgresRoundTrips",
     "Reply",
@@ -23,5 +28,6 @@ __all__ = [
     "SmallDisk",
     "WatchedCall",
     "forbid_network_models",
+    "kill_at_each_commit",
     "tool_call",
 ]
