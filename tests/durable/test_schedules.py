@@ -41,10 +41,17 @@ def _ticks(tag: str) -> list[float]:
     return sorted(datetime.fromisoformat(at).timestamp() for (t, at) in ran if t == tag)
 
 
-async def _until(check: Any, what: str, timeout: float = 20.0) -> None:
+async def _until(
+    check: Any, what: str, timeout: float = 20.0, client: tether.Client | None = None
+) -> None:
     deadline = time.monotonic() + timeout
     while not await check():
-        assert time.monotonic() < deadline, f"never: {what}"
+        if time.monotonic() > deadline:
+            why = ""
+            if client is not None:  # what the scheduler was doing
+                why = f"; {await Schedules(client).list()}"
+                why += f"; {await client.progress('tether.schedule:report')}"
+            raise AssertionError(f"never: {what}{why}")
         await asyncio.sleep(0.05)
 
 
@@ -100,7 +107,7 @@ async def test_ticks_missed_while_no_worker_ran_follow_the_policy(
             last = listed[0].last_tick
             return last is not None and last.timestamp() >= back - 1.0
 
-        await _until(caught_up, "the scheduler handled the missed ticks")
+        await _until(caught_up, "the scheduler handled the missed ticks", 40.0, client)
     missed_ticks = [float(t) for t in range(int(stopped) + 1, int(back) + 1) if stopped < t <= back]
     assert len(missed_ticks) >= 4
     ran_of = [t for t in _ticks(tag) if stopped < t <= back]

@@ -1,5 +1,7 @@
 """A worker process with a schedule: ``python schedule_app.py URL LOG_DIR``.
 
+``NAMESPACE`` names the Postgres namespace (with a ``postgresql://`` URL).
+
 Its registry schedules `tick` every ``EVERY`` seconds (``missed="run_all"``). Each
 execution of the tick's step appends ``<scheduled_at> <pid>`` to
 ``LOG_DIR/ticks-<pid>.log`` (one ``O_APPEND`` write, so a SIGKILL cannot lose a
@@ -39,7 +41,11 @@ async def main(url: str, log_dir: str) -> None:
     _fd = os.open(
         Path(log_dir) / f"ticks-{os.getpid()}.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644
     )
-    async with tether.open_backend(url) as backend:
+    options = {}
+    if os.environ.get("NAMESPACE"):
+        options["namespace"] = os.environ["NAMESPACE"]
+        options["pool_size"] = 2
+    async with tether.open_backend(url, **options) as backend:
         worker = tether.Worker(
             backend,
             registry,
