@@ -33,7 +33,7 @@ from ..agent import (
 from ._aisdk_parts import UiPart
 from ._aisdk_projection import UiProjection
 from ._attachments import message_attachments
-from ._models import ID_PATTERN, ChatBody
+from ._models import ID_PATTERN, ChatBody, is_id
 from ._problems import ApiProblem, problem_of, problem_response
 
 if TYPE_CHECKING:
@@ -157,7 +157,16 @@ def aisdk_routes(api: _Api) -> list[Route]:
     async def resume(request: Request) -> Response:
         try:
             principal = await api.principal(request)
-            session = await api.session(request.path_params["chat_id"], principal)
+            chat_id = request.path_params["chat_id"]
+            try:
+                session = await api.session(chat_id, principal)
+            except ApiProblem as refused:
+                # A chat with no session yet (useChat resumes as it mounts, before the
+                # first message opens one) has no turn in progress; so, for the caller,
+                # has another tenant's.
+                if refused.status == 404 and is_id(chat_id):
+                    return Response(status_code=204)
+                raise
             events = await session.read_events()
             turn_start: int | None = None
             for event in events:
