@@ -132,18 +132,27 @@ async def read_wire(session: Session, start: int) -> list[WireEvent]:
     try:
         return [WireEvent.of(event) for event in await session.read_events(start)]
     except SerializationError:
-        # `read_events` checked that the content is readable before it decoded: read
-        # the chunks again, each decoded or passed on.
-        stream = session.host.client.stream(session.run_id, EVENTS_STREAM)
-        return [wire_event(chunk) for chunk in await stream.read_all(start)]
+        return await _read_again(session, start)
 
 
 async def read_known(session: Session, start: int = 0) -> list[SessionEvent]:
     """The session's events from `start` of the types this version defines.
 
-    `read_wire`'s events, those of other types left out: for the UI adapters' scans.
+    `Session.read_events`, but with events of other types left out: for the UI
+    adapters' scans.
     """
-    return [wire.event for wire in await read_wire(session, start) if wire.event is not None]
+    try:
+        return await session.read_events(start)
+    except SerializationError:
+        wires = await _read_again(session, start)
+        return [wire.event for wire in wires if wire.event is not None]
+
+
+async def _read_again(session: Session, start: int) -> list[WireEvent]:
+    # `read_events` checked that the content is readable before it decoded (and
+    # refused an event): read the chunks again, each decoded or passed on.
+    stream = session.host.client.stream(session.run_id, EVENTS_STREAM)
+    return [wire_event(chunk) for chunk in await stream.read_all(start)]
 
 
 class Feed:
