@@ -63,12 +63,50 @@ def stdio_server(dir: Path, name: str = "app", **options: Any) -> McpServer:
     return mcp_server(name, command=sys.executable, args=[str(APP), "stdio", str(dir)], **options)
 
 
-def everything_server(name: str = "everything", **options: Any) -> McpServer:
-    """The published `@modelcontextprotocol/server-everything`, run by node over stdio."""
+def _everything_script() -> Path:
     entry = EVERYTHING / "node_modules" / "@modelcontextprotocol" / "server-everything"
     script = entry / "dist" / "index.js"
     assert script.exists(), "run `npm install` in tests/agent/mcp_everything (CI does)"
+    return script
+
+
+def everything_server(name: str = "everything", **options: Any) -> McpServer:
+    """The published `@modelcontextprotocol/server-everything`, run by node over stdio."""
+    script = _everything_script()
     return mcp_server(name, command="node", args=[str(script), "stdio"], **options)
+
+
+@dataclass
+class EverythingHttp:
+    """The published `@modelcontextprotocol/server-everything` serving streamable HTTP
+    (``node dist/index.js streamableHttp``, its port from ``PORT``) in a subprocess."""
+
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/mcp"
+
+    async def start(self) -> None:
+        argv = ["node", str(_everything_script()), "streamableHttp"]
+        env = {**os.environ, "PORT": str(self.port)}
+        self.proc = subprocess.Popen(
+            argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        for _ in range(1200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.1).close()
+                return
+            except OSError:
+                assert self.proc.poll() is None, "the published MCP server exited"
+                await asyncio.sleep(0.05)
+        raise AssertionError("the published MCP server never listened")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def logged(dir: Path, event: str) -> list[dict[str, Any]]:

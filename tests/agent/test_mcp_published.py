@@ -1,5 +1,6 @@
 """A published MCP server's tools in real agent turns: `@modelcontextprotocol/server-everything`
-from npm, run by node over stdio, on every backend.
+from npm, run by node over stdio (the agent starts it) and serving streamable HTTP (the
+test starts it), on every backend.
 
 npm installs it into tests/agent/mcp_everything (``.ci/run`` does; so does the first
 test that finds it missing).
@@ -9,11 +10,13 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
-from _mcp import EVERYTHING, declared, everything_server, results, serving
+from _mcp import EVERYTHING, EverythingHttp, declared, everything_server, results, serving
 
-from tether.agent import Agent, McpToolsEntry
+from tether.agent import Agent, McpServer, McpToolsEntry, mcp_server
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -31,7 +34,24 @@ def installed() -> None:
         )
 
 
-async def test_a_turn_calls_the_published_servers_tools(backend: Backend) -> None:
+@pytest.fixture(params=["stdio", "http"])
+async def published(request: pytest.FixtureRequest) -> AsyncIterator[McpServer]:
+    """The published server as the agent's, over each transport (tools prefixed ``ev_``)."""
+    options: dict[str, Any] = {"prefix": "ev_"}
+    if request.param == "stdio":
+        yield everything_server(**options)
+        return
+    server = EverythingHttp()
+    await server.start()
+    try:
+        yield mcp_server("everything", url=server.url, **options)
+    finally:
+        server.kill()
+
+
+async def test_a_turn_calls_the_published_servers_tools(
+    backend: Backend, published: McpServer
+) -> None:
     model = ScriptedModel(
         [
             Reply(
@@ -46,7 +66,7 @@ async def test_a_turn_calls_the_published_servers_tools(backend: Backend) -> Non
         ],
         select="transcript",
     )
-    server = everything_server(prefix="ev_")
+    server = published
     agent = Agent(name="ops", model=model, tools=[server])
     async with serving(backend, agent) as host:
         session = await host.open_session("ops", session_id="s1")

@@ -18,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from _served import Served
 from served_process import TOKEN, tether_serve
 
 from tether.server import ui_parts
@@ -157,3 +158,22 @@ def test_projection_of_a_turn() -> None:
         "finish",
     ]
     assert parts[0]["messageId"] == "t1" and parts[-1]["finishReason"] == "error"
+
+
+async def test_resuming_a_chat_with_no_turn_in_progress(served: Served) -> None:
+    """useChat with ``resume: true`` resumes as it mounts, before its first message has
+    opened the session: nothing to resume, as for an idle session or another tenant's."""
+    ada, eve = served.client("ada"), served.client("eve")
+    fresh = await ada.get("/v1/ui/aisdk/chat/never-opened/stream")
+    assert fresh.status_code == 204 and fresh.content == b""
+    await served.session("idle-chat")
+    await served.send("idle-chat", "hello")
+    await served.events("idle-chat", until="turn.completed")
+    assert (await ada.get("/v1/ui/aisdk/chat/idle-chat/stream")).status_code == 204
+    # Another tenant learns nothing: the same answer as for an id no one holds.
+    assert (await eve.get("/v1/ui/aisdk/chat/idle-chat/stream")).status_code == 204
+    # An id no session can have is still refused.
+    bad = await ada.get("/v1/ui/aisdk/chat/" + "x" * 300 + "/stream")
+    assert bad.status_code == 404 and bad.json()["code"] == "not_found"
+    # Opening the chat afterwards works as ever: resuming opened nothing.
+    assert (await ada.get("/v1/sessions/never-opened")).status_code == 404

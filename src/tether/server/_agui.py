@@ -44,9 +44,11 @@ from ..agent import (
 )
 from ._agui_events import AguiEvent, RunStarted
 from ._agui_projection import AguiProjection, ends_run
+from ._feeds import read_known
 from ._http import endpoint, int_param
 from ._models import ID_PATTERN, ResumeEntry, RunAgentInput
 from ._problems import ApiProblem
+from ._wire_events import UnknownTypes
 
 if TYPE_CHECKING:
     from ._app import _Api
@@ -144,10 +146,14 @@ def agui_routes(api: _Api) -> list[Route]:
     ) -> AsyncIterator[bytes]:
         if opening:
             yield _sse(opening, None)
+        unknown = UnknownTypes("AG-UI")
         async with contextlib.aclosing(api.live(session.run_id, start)) as events:
             async for event in events:
                 if event is None:
                     yield b": keep-alive\n\n"
+                    continue
+                if event.event is None:
+                    unknown.skip(event.type)
                     continue
                 parts, end = projection.feed(event.event)
                 if parts:
@@ -198,7 +204,7 @@ def agui_routes(api: _Api) -> list[Route]:
         # 409 stranded (a client stops retrying), 410 when retention deleted it.
         await api._check_followable(session)
         sid = session.session_id
-        events = await session.read_events()
+        events = await read_known(session)
         tail = events[-1].index + 1 if events else 0
         started = {
             e.data.submission_id: e.index
@@ -290,7 +296,7 @@ def agui_routes(api: _Api) -> list[Route]:
         run_id = query.get("runId")
         if run_id is not None and not 0 < len(run_id) <= 200:
             raise ApiProblem(422, "invalid_input", "runId is 1 to 200 characters")
-        events = await session.read_events()
+        events = await read_known(session)
         if raw is not None:
             after = int_param(raw.strip(), "offset", default=-1, low=-1)
             begin = _turn_start(events, max(after, 0))

@@ -33,8 +33,10 @@ from ..agent import (
 from ._aisdk_parts import UiPart
 from ._aisdk_projection import UiProjection
 from ._attachments import message_attachments
-from ._models import ID_PATTERN, ChatBody
+from ._feeds import read_known
+from ._models import ID_PATTERN, ChatBody, is_id
 from ._problems import ApiProblem, problem_of, problem_response
+from ._wire_events import UnknownTypes
 
 if TYPE_CHECKING:
     from ._app import _Api
@@ -61,8 +63,12 @@ def aisdk_routes(api: _Api) -> list[Route]:
     ) -> AsyncIterator[bytes]:
         # Calls the client's message already holds (answered approvals) are not repeated.
         projection = UiProjection(opened=opened, announced=announced)
+        unknown = UnknownTypes("AI SDK")
         try:
             async for event in api.feeds.follow(run_id, start):
+                if event.event is None:
+                    unknown.skip(event.type)
+                    continue
                 parts, end = projection.parts(event.event)
                 for part in parts:
                     yield _sse(part)
@@ -157,8 +163,17 @@ def aisdk_routes(api: _Api) -> list[Route]:
     async def resume(request: Request) -> Response:
         try:
             principal = await api.principal(request)
-            session = await api.session(request.path_params["chat_id"], principal)
-            events = await session.read_events()
+            chat_id = request.path_params["chat_id"]
+            try:
+                session = await api.session(chat_id, principal)
+            except ApiProblem as refused:
+                # A chat with no session yet (useChat resumes as it mounts, before the
+                # first message opens one) has no turn in progress; so, for the caller,
+                # has another tenant's.
+                if refused.status == 404 and is_id(chat_id):
+                    return Response(status_code=204)
+                raise
+            events = await read_known(session)
             turn_start: int | None = None
             for event in events:
                 match event.data:

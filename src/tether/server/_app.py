@@ -32,7 +32,7 @@ from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
 from ._cors import cors_middleware
-from ._feeds import FeedHub, WireEvent
+from ._feeds import FeedHub, WireEvent, read_wire
 from ._http import (
     Handler,
     bool_param,
@@ -314,12 +314,12 @@ class _Api:
         query = request.query_params
         start = int_param(query.get("start"), "start", default=0)
         limit = int_param(query.get("limit"), "limit", default=1000, low=1, high=10_000)
-        events = (await session.read_events(start))[:limit]
+        events = (await read_wire(session, start))[:limit]
         next_offset = events[-1].index + 1 if events else await self.tail(session)
         if start >= 0 and not events:
             next_offset = min(start, next_offset)
         return json_response(
-            {"events": [e.to_json() for e in events], "next_offset": next_offset},
+            {"events": [orjson.Fragment(e.json) for e in events], "next_offset": next_offset},
             headers={"Stream-Next-Offset": str(next_offset)},
         )
 
@@ -358,8 +358,7 @@ class _Api:
             raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
         if not follow:
             # Read-only, and the whole answer at once: a page of history in a stream's framing.
-            events = await session.read_events(start)
-            wire = [WireEvent.of(e) for e in events]
+            wire = await read_wire(session, start)
             next_offset = wire[-1].index + 1 if wire else await self.tail(session)
             body = b"".join(_frame(w, fmt) for w in wire)
             return Response(
@@ -406,7 +405,7 @@ class _Api:
         if info.stranded:
             raise SessionStrandedError(session.session_id, info.engine_version, info.deployment)
         # Retention or erasure: refused before the response starts.
-        await session.read_events(-1)
+        await read_wire(session, -1)
         self._checked[session.session_id] = now
         if len(self._checked) > 10_000:
             self._checked.clear()

@@ -17,15 +17,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 import orjson
 
-from ..agent import EVENTS_STREAM, TERMINAL_EVENTS, AgentHost, SessionEvent, decode_event
+from ..agent import (
+    EVENT_DATA,
+    EVENTS_STREAM,
+    TERMINAL_EVENTS,
+    AgentHost,
+    Session,
+    SessionEvent,
+    decode_event,
+)
+from ..errors import SerializationError
 from ..stores import StreamChunk
 
-__all__ = ["FeedHub", "WireEvent", "wire_event"]
+__all__ = ["FeedHub", "WireEvent", "read_known", "read_wire", "wire_event"]
 
 log = logging.getLogger("tether.server")
 
@@ -40,27 +50,29 @@ class WireEvent:
     """One event, decoded and encoded once for every follower.
 
     Attributes:
-        event: The event, validated into its record (what the UI adapters project).
+        index: Its position in the session's stream.
+        type: Its type.
+        event: The event, validated into its record (what the UI adapters project);
+            None for an event of a type this version of tether does not define (one a
+            newer version wrote): the sessions API passes its wire form on, the UI
+            adapters skip it with a warning.
         json: Its wire form (``event.to_json()``) as JSON bytes.
     """
 
-    event: SessionEvent
+    index: int
+    type: str
+    event: SessionEvent | None
     json: bytes
 
     @classmethod
     def of(cls, event: SessionEvent) -> WireEvent:
         """The event with its wire form encoded."""
-        return cls(event=event, json=orjson.dumps(event.to_json()))
-
-    @property
-    def index(self) -> int:
-        """Its position in the session's stream."""
-        return self.event.index
-
-    @property
-    def type(self) -> str:
-        """Its type."""
-        return self.event.type
+        return cls(
+            index=event.index,
+            type=event.type,
+            event=event,
+            json=orjson.dumps(event.to_json()),
+        )
 
     @property
     def sse(self) -> bytes:
@@ -73,9 +85,74 @@ class WireEvent:
         return self.type in TERMINAL_EVENTS
 
 
+#: What a type this version does not define must look like to be passed on (it is an
+#: SSE ``event:`` line): dotted lowercase words, as every type tether defines.
+_NEW_TYPE = re.compile(r"[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)+")
+
+
 def wire_event(chunk: StreamChunk) -> WireEvent:
-    """Decode (and so validate) a stored event once and encode its wire form."""
-    return WireEvent.of(decode_event(chunk.data, chunk.index))
+    """Decode (and so validate) a stored event once and encode its wire form.
+
+    An event of a type this version does not define keeps its stored data and meta;
+    its `WireEvent.event` is None.
+
+    Raises:
+        SerializationError: The chunk is not a session event.
+    """
+    try:
+        value = orjson.loads(chunk.data)
+    except orjson.JSONDecodeError:
+        return WireEvent.of(decode_event(chunk.data, chunk.index))  # raises, saying why
+    kind = value.get("type") if isinstance(value, dict) else None
+    if (
+        isinstance(kind, str)
+        and kind not in EVENT_DATA
+        and _NEW_TYPE.fullmatch(kind)
+        and isinstance(value.get("meta"), dict)
+        and isinstance(value.get("data", {}), dict)
+    ):
+        wire = {"index": chunk.index, "type": kind, "data": value.get("data") or {}}
+        wire["meta"] = value["meta"]
+        return WireEvent(index=chunk.index, type=kind, event=None, json=orjson.dumps(wire))
+    if not isinstance(value, dict):
+        raise SerializationError(f"event {chunk.index} is not a session event: not an object")
+    return WireEvent.of(SessionEvent.from_json({**value, "index": chunk.index}))
+
+
+async def read_wire(session: Session, start: int) -> list[WireEvent]:
+    """The session's events from index `start` (negative: from the tail), as wire events.
+
+    Read as `Session.read_events` reads them, but an event of a type this version does
+    not define is passed on as `wire_event` passes it.
+
+    Raises:
+        ContentDeletedError: The session's content was deleted (retention, erasure).
+        SerializationError: An event is not a session event.
+    """
+    try:
+        return [WireEvent.of(event) for event in await session.read_events(start)]
+    except SerializationError:
+        return await _read_again(session, start)
+
+
+async def read_known(session: Session, start: int = 0) -> list[SessionEvent]:
+    """The session's events from `start` of the types this version defines.
+
+    `Session.read_events`, but with events of other types left out: for the UI
+    adapters' scans.
+    """
+    try:
+        return await session.read_events(start)
+    except SerializationError:
+        wires = await _read_again(session, start)
+        return [wire.event for wire in wires if wire.event is not None]
+
+
+async def _read_again(session: Session, start: int) -> list[WireEvent]:
+    # `read_events` checked that the content is readable before it decoded (and
+    # refused an event): read the chunks again, each decoded or passed on.
+    stream = session.host.client.stream(session.run_id, EVENTS_STREAM)
+    return [wire_event(chunk) for chunk in await stream.read_all(start)]
 
 
 class Feed:

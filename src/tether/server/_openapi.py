@@ -498,7 +498,10 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 "AI SDK resume: replay the turn in progress (204 if none)",
                 {
                     "200": _ok(None, "UI message stream", _UI_VERSION, _UI_STREAM),
-                    "204": {"description": "no turn in progress"},
+                    "204": {
+                        "description": "no turn in progress (also: no session of the "
+                        "caller's has that id yet)"
+                    },
                 },
                 404,
                 410,
