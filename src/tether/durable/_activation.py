@@ -54,6 +54,7 @@ from ._lease import Lease
 from ._parking import Parking, _Suspend, _Waiter
 from ._registry import Registry, WorkflowDef
 from ._threads import StepThreads
+from ._tracing import run_ended
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -344,6 +345,8 @@ class ActivationCore(Parking):
         except _Suspend:
             return
         self._settle(status)
+        error = None if status == "completed" else f"{type(value).__name__}: {value}"
+        run_ended(self.run, self.workflow.name, status, error)
 
     async def _end_cancelled(self, reason: str) -> None:
         try:
@@ -352,6 +355,7 @@ class ActivationCore(Parking):
         except _Suspend:
             return
         self._settle("cancelled")
+        run_ended(self.run, self.workflow.name, "cancelled")
 
     # -- commits --------------------------------------------------------------------------
     async def _commit(

@@ -1,0 +1,353 @@
+"""The OpenTelemetry glue every layer shares: the tracer, span ids, trace contexts, meters.
+
+OpenTelemetry is optional (``pip install 'tether[otel]'``). Its API is imported once,
+lazily; without it, or with it and no SDK configured (the API's default providers),
+`tracer()` is None and `instruments()` empty, and tether records nothing, at the cost
+of one call per step.
+
+Span ids are derived from the work's coordinates (`span_id_of`): a run's span from its
+id, a step attempt's from (run, slot, attempt), a turn's from its id. Any process can
+then name a span another process emits, or emitted days ago, or will emit: a step's
+parent, a retried attempt's link to the attempt before it, the span of an attempt cut
+short by a SIGKILL (emitted by the attempt after it). tether's spans are emitted once
+their work has ended (`emit_span`), with the times it ran; the SDK is made to use the
+derived ids by giving tether's own tracer an id generator that takes them.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ConfigurationError
+
+__all__ = [
+    "TRACEPARENT_LABEL",
+    "Instruments",
+    "add_meter_provider",
+    "current_traceparent",
+    "emit_span",
+    "instruments",
+    "parse_traceparent",
+    "remove_meter_provider",
+    "require_metrics",
+    "span_context",
+    "span_id_of",
+    "trace_id_of",
+    "traceparent",
+    "tracer",
+]
+
+#: The run label that carries the W3C ``traceparent`` of whoever started the run (a
+#: `Client.start` caller with a current span, or the parent run of a child run).
+TRACEPARENT_LABEL = "tether.traceparent"
+
+_SCOPE = "tether"
+_SAMPLED = 1
+
+_trace: Any = None
+_metrics: Any = None
+_context: Any = None
+_loaded = False
+
+
+def _load() -> None:
+    """Import OpenTelemetry's API, once, at first use (nothing of it when it is missing)."""
+    global _trace, _metrics, _context, _loaded
+    _loaded = True
+    try:
+        from opentelemetry import context, metrics, trace
+    except ImportError:  # pragma: no cover - the extra is installed where tests run
+        return
+    _trace, _metrics, _context = trace, metrics, context
+
+
+_FORCED: contextvars.ContextVar[tuple[int, int] | None] = contextvars.ContextVar(
+    "tether_otel_forced_ids", default=None
+)
+
+
+def span_id_of(*parts: object) -> int:
+    """A span id (64 bits, never 0) derived from `parts`: the same in every process."""
+    raw = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(raw, "big") or 1
+
+
+def trace_id_of(*parts: object) -> int:
+    """A trace id (128 bits, never 0) derived from `parts`."""
+    raw = hashlib.blake2b("\x1f".join(map(str, parts)).encode(), digest_size=16).digest()
+    return int.from_bytes(raw, "big") or 1
+
+
+def traceparent(trace_id: int, span_id: int) -> str:
+    """The W3C ``traceparent`` header value naming a sampled span."""
+    return f"00-{trace_id:032x}-{span_id:016x}-01"
+
+
+def parse_traceparent(value: object) -> tuple[int, int] | None:
+    """(trace id, span id) of a W3C ``traceparent`` value; None if it is not one."""
+    if not isinstance(value, str) or len(value) != 55:
+        return None
+    parts = value.split("-")
+    if len(parts) != 4 or len(parts[1]) != 32 or len(parts[2]) != 16:
+        return None
+    try:
+        trace_id, span_id = int(parts[1], 16), int(parts[2], 16)
+    except ValueError:
+        return None
+    if not trace_id or not span_id:
+        return None
+    return trace_id, span_id
+
+
+class _ForcedIds:
+    """An SDK id generator that hands out the ids `emit_span` asks for, else its own."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def generate_span_id(self) -> int:
+        forced = _FORCED.get()
+        return forced[1] if forced is not None else int(self.inner.generate_span_id())
+
+    def generate_trace_id(self) -> int:
+        forced = _FORCED.get()
+        return forced[0] if forced is not None else int(self.inner.generate_trace_id())
+
+    def is_trace_id_random(self) -> bool:
+        return bool(getattr(self.inner, "is_trace_id_random", lambda: True)())
+
+
+_tracers: dict[int, tuple[Any, Any]] = {}
+
+
+def tracer() -> Any | None:
+    """The tracer of tether, from the global tracer provider; None when tracing is off."""
+    if not _loaded:
+        _load()
+    if _trace is None:
+        return None
+    provider = _trace.get_tracer_provider()
+    if isinstance(provider, _trace.ProxyTracerProvider | _trace.NoOpTracerProvider):
+        return None
+    kept = _tracers.get(id(provider))
+    if kept is not None and kept[0] is provider:
+        return kept[1]
+    from ._version import ENGINE_VERSION
+
+    made = provider.get_tracer(_SCOPE, ENGINE_VERSION)
+    if hasattr(made, "id_generator"):  # the SDK's tracer: it takes the derived ids
+        made.id_generator = _ForcedIds(made.id_generator)
+    _tracers[id(provider)] = (provider, made)
+    return made
+
+
+def span_context(trace_id: int, span_id: int) -> Any:
+    """An OpenTelemetry context whose current span is the (remote) span named."""
+    assert _trace is not None
+    parent = _trace.SpanContext(
+        trace_id, span_id, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)
+    )
+    return _trace.set_span_in_context(_trace.NonRecordingSpan(parent))
+
+
+def current_traceparent() -> str | None:
+    """The ``traceparent`` of the caller's current span, when tracing is on and one is."""
+    if tracer() is None:
+        return None
+    found = _trace.get_current_span().get_span_context()
+    if not found.is_valid:
+        return None
+    return traceparent(found.trace_id, found.span_id)
+
+
+def emit_span(
+    name: str,
+    *,
+    trace_id: int,
+    span_id: int,
+    parent_id: int | None,
+    start: float,
+    end: float | None = None,
+    attributes: Mapping[str, Any] | None = None,
+    links: Sequence[tuple[int, int, Mapping[str, Any]]] = (),
+    kind: str = "INTERNAL",
+    error: str | None = None,
+) -> None:
+    """Emit one ended span with the given ids and times (Unix seconds).
+
+    Args:
+        name: The span's name.
+        trace_id: Its trace.
+        span_id: Its id (derived from coordinates, see `span_id_of`).
+        parent_id: Its parent's span id in the same trace; None for a root span.
+        start: When its work began.
+        end: When it ended (default: now).
+        attributes: Its attributes.
+        links: (trace id, span id, attributes) of spans it follows from.
+        kind: Its `SpanKind` name.
+        error: Its status is an error with this description; None is unset.
+    """
+    found = tracer()
+    if found is None or _trace is None:
+        return
+    context = span_context(trace_id, parent_id) if parent_id is not None else _context.Context()
+    span_links = [
+        _trace.Link(
+            _trace.SpanContext(t, s, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)),
+            dict(a),
+        )
+        for t, s, a in links
+    ]
+    forced = _FORCED.set((trace_id, span_id))
+    try:
+        span = found.start_span(
+            name,
+            context=context,
+            kind=_trace.SpanKind[kind],
+            attributes=dict(attributes or {}),
+            links=span_links,
+            start_time=int(start * 1e9),
+        )
+    finally:
+        _FORCED.reset(forced)
+    if error is not None:
+        span.set_status(_trace.Status(_trace.StatusCode.ERROR, error))
+    span.end(end_time=int((time.time() if end is None else end) * 1e9))
+
+
+# -- metrics ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Instruments:
+    """tether's instruments on one meter provider."""
+
+    steps: Any
+    step_duration: Any
+    turns: Any
+    turn_duration: Any
+    takeovers: Any
+    outage_retries: Any
+    tokens: Any
+
+
+_extra_providers: list[Any] = []
+_instruments: dict[int, tuple[Any, Instruments]] = {}
+_instrument_sets: tuple[Instruments, ...] = ()
+_seen_global: Any = None
+
+
+def _make(provider: Any) -> Instruments:
+    from ._version import ENGINE_VERSION
+
+    meter = provider.get_meter(_SCOPE, ENGINE_VERSION)
+    return Instruments(
+        steps=meter.create_counter(
+            "tether.steps", unit="{step}", description="Step attempts ended, by outcome"
+        ),
+        step_duration=meter.create_histogram(
+            "tether.step.duration", unit="s", description="How long a step attempt ran"
+        ),
+        turns=meter.create_counter(
+            "tether.turns", unit="{turn}", description="Agent turns ended, by outcome"
+        ),
+        turn_duration=meter.create_histogram(
+            "tether.turn.duration", unit="s", description="How long an agent turn took"
+        ),
+        takeovers=meter.create_counter(
+            "tether.lease.takeovers",
+            unit="{lease}",
+            description="Leases of dead workers' runs taken over",
+        ),
+        outage_retries=meter.create_counter(
+            "tether.outage.retries",
+            unit="{retry}",
+            description="Tries again through a store or tool outage",
+        ),
+        tokens=meter.create_histogram(
+            "gen_ai.client.token.usage",
+            unit="{token}",
+            description="Tokens a model call used, by model and token type",
+        ),
+    )
+
+
+def instruments() -> tuple[Instruments, ...]:
+    """The instruments to record on: the global meter provider's (if set) and the extras'."""
+    global _seen_global
+    if not _loaded:
+        _load()
+    if _metrics is None:
+        return ()
+    provider = _metrics.get_meter_provider()
+    if provider is not _seen_global:
+        _seen_global = provider
+        _rebuild()
+    return _instrument_sets
+
+
+def _rebuild() -> None:
+    global _instrument_sets
+    providers = list(_extra_providers)
+    name = type(_seen_global).__name__
+    if _seen_global is not None and name not in ("_ProxyMeterProvider", "NoOpMeterProvider"):
+        providers.insert(0, _seen_global)
+    sets = []
+    for provider in providers:
+        kept = _instruments.get(id(provider))
+        if kept is None or kept[0] is not provider:
+            kept = (provider, _make(provider))
+            _instruments[id(provider)] = kept
+        sets.append(kept[1])
+    _instrument_sets = tuple(sets)
+
+
+def add_meter_provider(provider: Any) -> None:
+    """Record tether's metrics on `provider` too (a server's Prometheus reader, say)."""
+    _extra_providers.append(provider)
+    if not _loaded:
+        _load()
+    if _metrics is not None:
+        _seen_global_refresh()
+
+
+def remove_meter_provider(provider: Any) -> None:
+    """Stop recording on `provider` (see `add_meter_provider`)."""
+    if provider in _extra_providers:
+        _extra_providers.remove(provider)
+    _instruments.pop(id(provider), None)
+    if _metrics is not None:
+        _seen_global_refresh()
+
+
+def _seen_global_refresh() -> None:
+    global _seen_global
+    assert _metrics is not None
+    _seen_global = _metrics.get_meter_provider()
+    _rebuild()
+
+
+def each(name: str) -> Iterator[Any]:
+    """The instrument `name` of every meter provider tether records on."""
+    for found in instruments():
+        yield getattr(found, name)
+
+
+def require_metrics(what: str) -> None:
+    """Raise a `ConfigurationError` with the install hint unless the metrics SDK is there.
+
+    Args:
+        what: What asked for metrics (``"ServerOptions(metrics=True)"``).
+    """
+    try:
+        import opentelemetry.exporter.prometheus
+        import opentelemetry.sdk.metrics  # noqa: F401
+    except ImportError:
+        raise ConfigurationError(
+            f"{what} needs OpenTelemetry's SDK and Prometheus exporter: pip install 'tether[otel]'"
+        ) from None
