@@ -88,6 +88,8 @@ class AttemptTrace:
     parent_id: int
     start: float
     traced: bool
+    #: The run's trace and span: where the attempt began, before any `reparent`.
+    run_trace_id: int = 0
     #: The start of the attempt before this one, when it was cut short.
     interrupted: float | None = None
     attributes: dict[str, Any] = field(default_factory=dict)
@@ -146,6 +148,7 @@ def begin_attempt(
         parent_id=run_span_id(run.run_id),
         start=time.time(),
         traced=traced,
+        run_trace_id=trace_id,
         interrupted=interrupted,
     )
     if traced:
