@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import importlib
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ConfigurationError
+from .errors import MissingExtraError
 
 __all__ = [
     "TRACEPARENT_LABEL",
@@ -338,16 +339,13 @@ def each(name: str) -> Iterator[Any]:
         yield getattr(found, name)
 
 
-def require_metrics(what: str) -> None:
-    """Raise a `ConfigurationError` with the install hint unless the metrics SDK is there.
-
-    Args:
-        what: What asked for metrics (``"ServerOptions(metrics=True)"``).
-    """
-    try:
-        import opentelemetry.exporter.prometheus
-        import opentelemetry.sdk.metrics  # noqa: F401
-    except ImportError:
-        raise ConfigurationError(
-            f"{what} needs OpenTelemetry's SDK and Prometheus exporter: pip install 'tether[otel]'"
-        ) from None
+def require_metrics() -> None:
+    """Raise `MissingExtraError` (the install hint) unless the metrics SDK is installed."""
+    for module, package in (
+        ("opentelemetry.sdk.metrics", "opentelemetry-sdk"),
+        ("opentelemetry.exporter.prometheus", "opentelemetry-exporter-prometheus"),
+    ):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise MissingExtraError(package, "otel") from None

@@ -46,6 +46,7 @@ class StepWork(Protocol):
     @property
     def cursor(self) -> Cursor: ...
 
+
 __all__ = [
     "TRACEPARENT_KEY",
     "adopt_turn",

@@ -54,7 +54,7 @@ from ._lease import Lease
 from ._parking import Parking, _Suspend, _Waiter
 from ._registry import Registry, WorkflowDef
 from ._threads import StepThreads
-from ._tracing import run_ended
+from ._tracing import count_outage, run_ended
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -455,6 +455,7 @@ class ActivationCore(Parking):
                         log.warning("run %s: the store stayed unavailable: %s", self.run_id, exc)
                         self._settle("abandoned")
                         raise _Suspend from None
+                    count_outage("store")
                     await asyncio.sleep(min(0.05 * 2**tries, 1.0))
                     continue
                 except (StoreError, InvalidInputError) as exc:

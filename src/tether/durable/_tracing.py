@@ -27,6 +27,8 @@ __all__ = [
     "AttemptTrace",
     "begin_attempt",
     "child_labels",
+    "count_outage",
+    "count_takeovers",
     "current_attempt",
     "end_attempt",
     "leave_attempt",
@@ -255,3 +257,16 @@ def run_ended(run: RunRecord, workflow: str, outcome: str, error: str | None = N
         },
         error=error,
     )
+
+
+def count_takeovers(freed: int) -> None:
+    """Count leases of a dead worker's runs taken over (by `Worker`'s reaper)."""
+    if freed:
+        for instruments in _otel.instruments():
+            instruments.takeovers.add(freed)
+
+
+def count_outage(what: str) -> None:
+    """Count one try again through an outage of `what` (``store``)."""
+    for instruments in _otel.instruments():
+        instruments.outage_retries.add(1, {"tether.outage": what})
