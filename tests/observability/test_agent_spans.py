@@ -85,9 +85,8 @@ async def test_a_turn_its_steps_model_and_tool_calls_are_spans_of_the_senders_tr
     assert turns.value == 1 and turns.attributes["tether.turn.outcome"] == "completed"
     (took,) = telemetry.points("tether.turn.duration")
     assert took.count == 1 and took.sum > 0
-    completed = [
-        p for p in telemetry.points("tether.steps") if p.attributes["tether.step.outcome"] == "completed"
-    ]
+    steps_ended = telemetry.points("tether.steps")
+    completed = [p for p in steps_ended if p.attributes["tether.step.outcome"] == "completed"]
     assert sum(p.value for p in completed) >= 3  # the session's opening step and two turn steps
 
 

@@ -83,9 +83,7 @@ async def test_a_runs_steps_and_its_child_join_the_callers_trace(
     assert doubled.parent is not None and doubled.parent.span_id == kid.context.span_id
 
 
-async def test_a_replayed_step_emits_no_second_span(
-    backend: Backend, telemetry: Telemetry
-) -> None:
+async def test_a_replayed_step_emits_no_second_span(backend: Backend, telemetry: Telemetry) -> None:
     client = tether.Client(backend, registry=registry)
     handle = await client.start(parked)
     async with tether.Worker(backend, registry, poll_interval=0.01):
