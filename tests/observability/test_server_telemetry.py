@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -15,22 +14,7 @@ from opentelemetry.propagate import inject
 from opentelemetry.trace import SpanKind
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "server"))
-from _served import Served, drop_namespace, start_served
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[tuple[str, str | None]]:
-    if request.param == "postgres":
-        url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
-        try:
-            yield url, namespace
-        finally:
-            drop_namespace(url, namespace)
-        return
-    yield f"sqlite:///{tmp_path}/tether.db", None
+from _served import Served, start_served
 
 
 @pytest.fixture
