@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import importlib
+import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -53,18 +54,44 @@ _SAMPLED = 1
 _trace: Any = None
 _metrics: Any = None
 _context: Any = None
+_metrics_globals: Any = None
 _loaded = False
+#: Whether the API's globals can be read as they are: the public getters cost
+#: microseconds, paid on every step; the globals are None until a provider is set.
+_direct_trace = _direct_metrics = False
 
 
 def _load() -> None:
     """Import OpenTelemetry's API, once, at first use (nothing of it when it is missing)."""
-    global _trace, _metrics, _context, _loaded
+    global _trace, _metrics, _context, _metrics_globals, _loaded, _direct_trace, _direct_metrics
     _loaded = True
     try:
         from opentelemetry import context, metrics, trace
+        from opentelemetry.metrics import _internal as metrics_globals
     except ImportError:  # pragma: no cover - the extra is installed where tests run
         return
-    _trace, _metrics, _context = trace, metrics, context
+    _trace, _metrics, _context, _metrics_globals = trace, metrics, context, metrics_globals
+    # A provider named by the environment is loaded by the getter: then always ask it.
+    _direct_trace = hasattr(trace, "_TRACER_PROVIDER") and (
+        "OTEL_PYTHON_TRACER_PROVIDER" not in os.environ
+    )
+    _direct_metrics = hasattr(metrics_globals, "_METER_PROVIDER") and (
+        "OTEL_PYTHON_METER_PROVIDER" not in os.environ
+    )
+
+
+def _tracer_provider() -> Any:
+    """The global tracer provider; None while none is set."""
+    if _direct_trace:
+        return _trace._TRACER_PROVIDER
+    return _trace.get_tracer_provider()
+
+
+def _meter_provider() -> Any:
+    """The global meter provider; None while none is set."""
+    if _direct_metrics:
+        return _metrics_globals._METER_PROVIDER
+    return _metrics.get_meter_provider()
 
 
 _FORCED: contextvars.ContextVar[tuple[int, int] | None] = contextvars.ContextVar(
@@ -123,27 +150,29 @@ class _ForcedIds:
         return bool(getattr(self.inner, "is_trace_id_random", lambda: True)())
 
 
-_tracers: dict[int, tuple[Any, Any]] = {}
+_last: tuple[Any, Any] = (None, None)
 
 
 def tracer() -> Any | None:
     """The tracer of tether, from the global tracer provider; None when tracing is off."""
+    global _last
     if not _loaded:
         _load()
     if _trace is None:
         return None
-    provider = _trace.get_tracer_provider()
+    provider = _tracer_provider()
+    if provider is None:
+        return None
+    if provider is _last[0]:
+        return _last[1]
     if isinstance(provider, _trace.ProxyTracerProvider | _trace.NoOpTracerProvider):
         return None
-    kept = _tracers.get(id(provider))
-    if kept is not None and kept[0] is provider:
-        return kept[1]
     from ._version import ENGINE_VERSION
 
     made = provider.get_tracer(_SCOPE, ENGINE_VERSION)
     if hasattr(made, "id_generator"):  # the SDK's tracer: it takes the derived ids
         made.id_generator = _ForcedIds(made.id_generator)
-    _tracers[id(provider)] = (provider, made)
+    _last = (provider, made)
     return made
 
 
@@ -285,7 +314,7 @@ def instruments() -> tuple[Instruments, ...]:
         _load()
     if _metrics is None:
         return ()
-    provider = _metrics.get_meter_provider()
+    provider = _meter_provider()
     if provider is not _seen_global:
         _seen_global = provider
         _rebuild()
@@ -329,7 +358,7 @@ def remove_meter_provider(provider: Any) -> None:
 def _seen_global_refresh() -> None:
     global _seen_global
     assert _metrics is not None
-    _seen_global = _metrics.get_meter_provider()
+    _seen_global = _meter_provider()
     _rebuild()
 
 
