@@ -22,21 +22,25 @@ import importlib
 import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import MissingExtraError
 
 __all__ = [
     "TRACEPARENT_LABEL",
+    "AttemptTrace",
     "Instruments",
     "add_meter_provider",
+    "attempt_span_id",
+    "current_attempt",
     "current_traceparent",
     "emit_span",
     "instruments",
     "parse_traceparent",
     "remove_meter_provider",
     "require_metrics",
+    "run_span_id",
     "span_context",
     "span_id_of",
     "trace_id_of",
@@ -248,6 +252,68 @@ def emit_span(
     if error is not None:
         span.set_status(_trace.Status(_trace.StatusCode.ERROR, error))
     span.end(end_time=int((time.time() if end is None else end) * 1e9))
+
+
+# -- step attempts ----------------------------------------------------------------------
+
+_ATTEMPT: contextvars.ContextVar[AttemptTrace | None] = contextvars.ContextVar(
+    "tether_attempt_trace", default=None
+)
+
+
+def run_span_id(run_id: str) -> int:
+    """The span id of run `run_id`'s span."""
+    return span_id_of("run", run_id)
+
+
+def attempt_span_id(run_id: str, slot: int, attempt: int) -> int:
+    """The span id of attempt `attempt` of the step at `slot` of run `run_id`."""
+    return span_id_of("step", run_id, slot, attempt)
+
+
+@dataclass(slots=True, kw_only=True)
+class AttemptTrace:
+    """One live step attempt, traced: its coordinates, its place in a trace, its times."""
+
+    run_id: str
+    workflow: str
+    slot: int
+    attempt: int
+    label: str
+    trace_id: int
+    parent_id: int
+    start: float
+    traced: bool
+    #: The run's trace and span: where the attempt began, before any `reparent`.
+    run_trace_id: int = 0
+    #: The start of the attempt before this one, when it was cut short.
+    interrupted: float | None = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    token: object = None
+    here: contextvars.Token[AttemptTrace | None] | None = None
+
+    @property
+    def span_id(self) -> int:
+        """This attempt's span id."""
+        return attempt_span_id(self.run_id, self.slot, self.attempt)
+
+    def reparent(self, trace_id: int, parent_id: int, **attributes: Any) -> None:
+        """Hang this attempt (and what it emits from now on) under another span."""
+        self.trace_id, self.parent_id = trace_id, parent_id
+        self.attributes.update(attributes)
+        if self.traced:
+            # The body's own spans from now on nest under this attempt in its new trace
+            # (the context is the body's task's: it ends with it).
+            _context.attach(span_context(trace_id, self.span_id))
+
+    def context(self) -> Any:
+        """An OpenTelemetry context whose current span is this attempt's."""
+        return span_context(self.trace_id, self.span_id)
+
+
+def current_attempt() -> AttemptTrace | None:
+    """The traced step attempt running here, if any (tracing or metrics on)."""
+    return _ATTEMPT.get()
 
 
 # -- metrics ----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import _otel, durable
-from ..durable._tracing import current_attempt, run_span_id
+from .._otel import current_attempt, run_span_id
 from ._cursor import Cursor, TurnState
 from ._mail import Mail
 

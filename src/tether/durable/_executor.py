@@ -139,10 +139,13 @@ class Activation(ActivationCore):
     ) -> None:
         """Run one attempt; leaves `op` completed, failed or retrying."""
         self._active_steps += 1
-        # None unless tracing or metrics are on; its span is emitted once the attempt's
-        # outcome is committed.
-        trace = begin_attempt(self.run, self.workflow.name, slot, op.attempt, label, interrupted)
+        trace = None
         try:
+            # None unless tracing or metrics are on; its span is emitted once the
+            # attempt's outcome is committed.
+            trace = begin_attempt(
+                self.run, self.workflow.name, slot, op.attempt, label, interrupted
+            )
             info = StepInfo(
                 run_id=self.run_id,
                 step_id=op.step_id,

@@ -14,12 +14,11 @@ a step attempt's from (run, slot, attempt). A body may give its attempt another 
 
 from __future__ import annotations
 
-import contextvars
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import _otel
+from .._otel import _ATTEMPT, AttemptTrace, attempt_span_id, current_attempt, run_span_id
 from .._validate import MAX_LABELS
 from ..stores import RunRecord
 
@@ -37,20 +36,6 @@ __all__ = [
     "run_trace",
     "start_labels",
 ]
-
-_ATTEMPT: contextvars.ContextVar[AttemptTrace | None] = contextvars.ContextVar(
-    "tether_attempt_trace", default=None
-)
-
-
-def run_span_id(run_id: str) -> int:
-    """The span id of run `run_id`'s span."""
-    return _otel.span_id_of("run", run_id)
-
-
-def attempt_span_id(run_id: str, slot: int, attempt: int) -> int:
-    """The span id of attempt `attempt` of the step at `slot` of run `run_id`."""
-    return _otel.span_id_of("step", run_id, slot, attempt)
 
 
 def run_trace(run: RunRecord) -> tuple[int, int | None]:
@@ -75,51 +60,6 @@ def child_labels(run: RunRecord) -> dict[str, str]:
         return {}
     trace_id, _ = run_trace(run)
     return {_otel.TRACEPARENT_LABEL: _otel.traceparent(trace_id, run_span_id(run.run_id))}
-
-
-@dataclass(slots=True, kw_only=True)
-class AttemptTrace:
-    """One live step attempt, traced: its coordinates, its place in a trace, its times."""
-
-    run_id: str
-    workflow: str
-    slot: int
-    attempt: int
-    label: str
-    trace_id: int
-    parent_id: int
-    start: float
-    traced: bool
-    #: The run's trace and span: where the attempt began, before any `reparent`.
-    run_trace_id: int = 0
-    #: The start of the attempt before this one, when it was cut short.
-    interrupted: float | None = None
-    attributes: dict[str, Any] = field(default_factory=dict)
-    token: object = None
-    here: contextvars.Token[AttemptTrace | None] | None = None
-
-    @property
-    def span_id(self) -> int:
-        """This attempt's span id."""
-        return attempt_span_id(self.run_id, self.slot, self.attempt)
-
-    def reparent(self, trace_id: int, parent_id: int, **attributes: Any) -> None:
-        """Hang this attempt (and what it emits from now on) under another span."""
-        self.trace_id, self.parent_id = trace_id, parent_id
-        self.attributes.update(attributes)
-        if self.traced:
-            # The body's own spans from now on nest under this attempt in its new trace
-            # (the context is the body's task's: it ends with it).
-            _otel._context.attach(_otel.span_context(trace_id, self.span_id))
-
-    def context(self) -> Any:
-        """An OpenTelemetry context whose current span is this attempt's."""
-        return _otel.span_context(self.trace_id, self.span_id)
-
-
-def current_attempt() -> AttemptTrace | None:
-    """The traced step attempt running here, if any (tracing or metrics on)."""
-    return _ATTEMPT.get()
 
 
 def begin_attempt(
