@@ -43,6 +43,7 @@ __all__ = [
     "run_span_id",
     "span_context",
     "span_id_of",
+    "summary",
     "trace_id_of",
     "traceparent",
     "tracer",
@@ -178,6 +179,15 @@ def tracer() -> Any | None:
         made.id_generator = _ForcedIds(made.id_generator)
     _last = (provider, made)
     return made
+
+
+def summary(error: BaseException) -> str:
+    """``Type: message`` of `error`, for a span's status; never raises (a broken ``__str__``)."""
+    try:
+        text = str(error)
+    except Exception:
+        text = "(its message cannot be printed)"
+    return f"{type(error).__name__}: {text}"[:1000]
 
 
 def span_context(trace_id: int, span_id: int) -> Any:

@@ -111,3 +111,35 @@ async def test_without_a_configured_sdk_nothing_is_recorded_or_labeled(backend: 
     assert (await handle.info()).labels == {}
     kid = await client.get(f"{handle.run_id}:2", follow=False)
     assert (await kid.info()).labels == {}
+
+
+class Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("__str__ is broken")
+
+
+def raise_unprintable() -> None:
+    raise Unprintable()
+
+
+@registry.workflow(name="otel.unprintable")
+async def unprintable(ctx: tether.WorkflowContext) -> str:
+    try:
+        await ctx.step(raise_unprintable, name="broken", retry=tether.RetryPolicy(max_attempts=1))
+    except tether.StepFailedError:
+        return "caught"
+    return "not raised"
+
+
+async def test_a_step_failing_with_an_unprintable_error_still_gets_its_span(
+    backend: Backend, telemetry: Telemetry
+) -> None:
+    client = tether.Client(backend, registry=registry)
+    async with tether.Worker(backend, registry, poll_interval=0.01):
+        handle = await client.start(unprintable)
+        assert await handle.result(timeout=20) == "caught"
+        (broken,) = await telemetry.wait_for("step broken")
+    assert broken.attributes is not None
+    assert broken.attributes["tether.step.outcome"] == "failed"
+    assert broken.status.status_code is StatusCode.ERROR
+    assert broken.status.description == "Unprintable: (its message cannot be printed)"

@@ -193,7 +193,9 @@ class _ModelSpan:
             return
         if isinstance(error, Exception):
             span.set_attribute("error.type", type(error).__qualname__)
-            span.set_status(_otel._trace.Status(_otel._trace.StatusCode.ERROR, str(error)))
+            span.set_status(
+                _otel._trace.Status(_otel._trace.StatusCode.ERROR, _otel.summary(error))
+            )
         else:  # cancelled: the turn was cancelled or steered mid-generation
             span.set_attribute("tether.model.interrupted", True)
         span.end()

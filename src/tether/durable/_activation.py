@@ -345,8 +345,7 @@ class ActivationCore(Parking):
         except _Suspend:
             return
         self._settle(status)
-        error = None if status == "completed" else f"{type(value).__name__}: {value}"
-        run_ended(self.run, self.workflow.name, status, error)
+        run_ended(self.run, self.workflow.name, status, None if status == "completed" else value)
 
     async def _end_cancelled(self, reason: str) -> None:
         try:

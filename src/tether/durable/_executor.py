@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode, encode_error
 from .._ids import new_token, new_ulid
+from .._otel import summary
 from .._version import step_name_tag
 from ..errors import (
     ConflictError,
@@ -237,7 +238,7 @@ class Activation(ActivationCore):
             except SerializationError as exc:
                 await self._fail_step(op, exc)
                 if trace is not None:
-                    end_attempt(trace, "failed", ended=time.time(), error=str(exc))
+                    end_attempt(trace, "failed", ended=time.time(), error=summary(exc))
                 return
             op.status, op.output, op.at = "completed", output, time.time()
             if trace is not None:
@@ -341,7 +342,7 @@ class Activation(ActivationCore):
         self, op: StepOp, exc: BaseException, policy: RetryPolicy, trace: AttemptTrace | None
     ) -> None:
         ended = time.time()
-        error = f"{type(exc).__name__}: {exc}"
+        error = None if trace is None else summary(exc)
         if isinstance(exc, FatalError) or op.attempt >= policy.max_attempts:
             await self._fail_step(op, exc)
             if trace is not None:

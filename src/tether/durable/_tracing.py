@@ -179,10 +179,13 @@ def _previous(found: AttemptTrace, attempt: int) -> list[tuple[int, int, dict[st
     return [(found.trace_id, span_id, {"tether.link": "previous_attempt"})]
 
 
-def run_ended(run: RunRecord, workflow: str, outcome: str, error: str | None = None) -> None:
+def run_ended(
+    run: RunRecord, workflow: str, outcome: str, failure: BaseException | None = None
+) -> None:
     """Emit a run's span once its end is committed (completed, failed, cancelled, continued)."""
     if _otel.tracer() is None:
         return
+    error = None if failure is None else _otel.summary(failure)
     trace_id, parent_id = run_trace(run)
     _otel.emit_span(
         f"run {workflow}",
