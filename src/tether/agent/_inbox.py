@@ -37,6 +37,7 @@ from ._keys import (
 from ._line import SessionLine
 from ._mail import settle_lanes
 from ._state import RUN_ENDINGS
+from ._tracing import TRACEPARENT_KEY, message_traceparent
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
@@ -172,18 +173,40 @@ class Inbox:
             payload["turn_policy"] = policy
         if attachments:
             payload["attachments"] = [a.to_json() for a in attachments]
-        await self._admit(
-            SubmissionInput(
-                submission_id=submission_id,
-                agent_name=self._agent,
-                instance_id=self._session,
-                payload=payload,
-                canonical_ready=True,
-            ),
-            unless=None if generation is None else close_id(self._session, generation),
-            current=run_id,
-            fenced=fenced,
-        )
+        traceparent = message_traceparent()
+        if traceparent is not None:
+            # The admitting caller's span becomes the parent of the message's turn.
+            payload[TRACEPARENT_KEY] = traceparent
+        try:
+            await self._admit(
+                SubmissionInput(
+                    submission_id=submission_id,
+                    agent_name=self._agent,
+                    instance_id=self._session,
+                    payload=payload,
+                    canonical_ready=True,
+                ),
+                unless=None if generation is None else close_id(self._session, generation),
+                current=run_id,
+                fenced=fenced,
+            )
+        except ConflictError:
+            # The same message sent again from another trace (a client's retry) is the
+            # same message: only its traceparent differs.
+            if not await self._same_but_trace(submission_id, payload):
+                raise
+
+    async def _same_but_trace(self, submission_id: str, payload: dict[str, Any]) -> bool:
+        """Whether the admitted `submission_id` holds `payload` but for its traceparent."""
+        with data_scope(run_scope(self._run_id)):
+            found = await self._stores.submissions.get_submission(submission_id)
+        if found is None or not isinstance(found.payload, dict):
+            return False
+
+        def bare(value: dict[str, Any]) -> dict[str, Any]:
+            return {k: v for k, v in value.items() if k != TRACEPARENT_KEY}
+
+        return bool(bare(found.payload) == bare(payload))
 
     async def admit_on_seen(
         self,

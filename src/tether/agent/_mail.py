@@ -31,6 +31,10 @@ class MessageView:
     policy: str | None
     status: str
     attachments: tuple[Attachment, ...] = ()
+    #: The W3C ``traceparent`` of whoever admitted it, when tracing was on.
+    traceparent: str | None = None
+    #: When its turn began (the ledger's claim), if it began.
+    started_at: float | None = None
 
     @classmethod
     def of(cls, sub: Submission) -> MessageView:
@@ -43,6 +47,8 @@ class MessageView:
             policy=payload.get("turn_policy"),
             status=sub.status,
             attachments=read_refs(payload.get("attachments")),
+            traceparent=payload.get("traceparent"),
+            started_at=sub.started_at,
         )
 
 

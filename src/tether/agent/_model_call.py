@@ -19,6 +19,7 @@ from ._attachments import load_attachments
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
 from ._event_data import CallUsage, MessageCompleted, MessageDelta, ToolCallRef
+from ._tracing import model_span
 from ._watch import Watch
 from ._work import StepWork
 from .models import ModelRequest, ModelResponse, ModelSettings, ResponseComplete, TextDelta
@@ -44,7 +45,9 @@ async def _request(work: StepWork) -> ModelRequest:
 
 async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> ModelResponse | None:
     response: ModelResponse | None = None
-    stream = work.steps.model.stream(await _request(work))
+    request = await _request(work)
+    traced = model_span(work.steps.model.name)
+    stream = work.steps.model.stream(request)
     index = 0
     try:
         async for event in stream:
@@ -54,6 +57,13 @@ async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> M
                 index += 1
             elif isinstance(event, ResponseComplete):
                 response = event.response
+    except BaseException as exc:
+        if traced is not None:
+            traced.failed(exc)
+        raise
+    else:
+        if traced is not None:
+            traced.finished(response)
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:

@@ -37,6 +37,7 @@ from ._event_data import (
 )
 from ._requests import InputRequest
 from ._tools import Tool, ToolContext, format_tool_error, format_tool_result
+from ._tracing import tool_outage, tool_span
 from ._watch import Watch
 from ._work import StepWork
 
@@ -305,6 +306,7 @@ class _Calls:
             # for the outage: its retry runs only the calls still without a result (a
             # non-idempotent one that had started gets "outcome unknown").
             await work.checkpoint()
+            tool_outage(len(self.outages))
             raise self.outages[0]
 
     async def _one(self, run: _Run, sink: _ResultSink) -> None:
@@ -318,7 +320,10 @@ class _Calls:
         timeout = run.tool.timeout or work.agent.tool_timeout
         try:
             async with asyncio.timeout(timeout):
-                value = await run.tool.invoke(run.arguments, context, run_sync=durable.to_thread)
+                with tool_span(run.call.name, run.call.call_id):
+                    value = await run.tool.invoke(
+                        run.arguments, context, run_sync=durable.to_thread
+                    )
             content, outcome = format_tool_result(value), "ok"
         except AuthorizationRequired as auth:
             if not work.cursor.interactive:

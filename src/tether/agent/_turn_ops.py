@@ -36,6 +36,7 @@ from ._event_data import (
 from ._keys import turn_id_of
 from ._mail import MessageView
 from ._tool_runner import result_entry
+from ._tracing import turn_ended
 from ._usage import turn_usage
 from ._work import StepWork
 
@@ -276,6 +277,7 @@ def end_turn(
     if cancel is not None:
         work.write(ResolveSubmissions(submission_ids=(cancel.submission_id,), outcome="completed"))
     work.record(TurnEndEntry(turn_id=turn.turn_id, outcome=outcome, error=error or reason))  # type: ignore[arg-type]
+    turn_ended(work, outcome, error or reason)
     if outcome == "completed":
         usage = turn_usage(work.entries, turn.turn_id)
         work.emitter.emit(TurnCompleted(submission_id=turn.submission_id, usage=usage), part)

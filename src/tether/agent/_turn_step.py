@@ -24,6 +24,7 @@ from ._model_call import call_model
 from ._requests import TaskRef
 from ._tool_runner import run_calls
 from ._toolset import turn_tools
+from ._tracing import adopt_turn
 from ._turn_ops import (
     announce_idle,
     begin_turn,
@@ -59,6 +60,7 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             # `turn.started` is buffered now: it lands with the step's start, in one
             # write, before the model is called.
             turn = begin_turn(work, head, owner=f"run:{work.run_id}")
+            adopt_turn(work)
         await durable.step_started()
         if closing:
             return await _close(work)
@@ -80,6 +82,7 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
         # request holds the loop (an instant answer, its whole handling).
         await asyncio.sleep(0)
     else:
+        adopt_turn(work)
         await durable.step_started()
         resolve_stray(work)
         if results:

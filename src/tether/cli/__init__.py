@@ -172,6 +172,12 @@ def _parser() -> argparse.ArgumentParser:
         help="let pages of ORIGIN (https://app.example.com; '*' for any, without "
         "credentials) call the API from a browser; repeatable",
     )
+    serve.add_argument(
+        "--metrics",
+        action="store_true",
+        help="serve tether's metrics as Prometheus text on GET /metrics (authenticated; "
+        "needs tether[otel])",
+    )
     sessions = sub.add_parser("sessions", help="a client of sessions: a server or a store")
     verbs = sessions.add_subparsers(dest="sessions", required=True)
 
@@ -272,6 +278,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             worker=not args.no_worker,
             concurrency=args.concurrency,
             cors_origins=tuple(args.cors_origin),
+            metrics=args.metrics,
         )
     if args.command == "sessions":
         return await _sessions(args)

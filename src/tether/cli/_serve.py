@@ -47,6 +47,7 @@ async def serve(
     worker: bool,
     concurrency: int | None,
     cors_origins: tuple[str, ...] = (),
+    metrics: bool = False,
 ) -> int:
     """Serve `agents` (an `Agents`) on a backend until interrupted.
 
@@ -71,7 +72,7 @@ async def serve(
             "TETHER_SERVER_TOKENS (TOKEN=PRINCIPAL@TENANT,...) or TETHER_SERVER_TOKENS_FILE, "
             "or bind to 127.0.0.1"
         )
-    options = ServerOptions(cors_origins=cors_origins)
+    options = ServerOptions(cors_origins=cors_origins, metrics=metrics)
     async with open_backend(url) as backend:
         agent_host = AgentHost(backend, agents)
         app = create_app(agent_host, authenticator=authenticator, no_auth=no_auth, options=options)

@@ -55,6 +55,7 @@ from ._lease import Lease
 from ._parking import Parking, _Suspend, _Waiter
 from ._registry import Registry, WorkflowDef
 from ._threads import StepThreads
+from ._tracing import count_outage, run_ended
 
 if TYPE_CHECKING:
     from ..stores import EventRecord
@@ -345,6 +346,7 @@ class ActivationCore(Parking):
         except _Suspend:
             return
         self._settle(status)
+        run_ended(self.run, self.workflow.name, status, None if status == "completed" else value)
 
     async def _end_cancelled(self, reason: str) -> None:
         try:
@@ -353,6 +355,7 @@ class ActivationCore(Parking):
         except _Suspend:
             return
         self._settle("cancelled")
+        run_ended(self.run, self.workflow.name, "cancelled")
 
     # -- commits --------------------------------------------------------------------------
     async def _commit(
@@ -453,6 +456,7 @@ class ActivationCore(Parking):
                         log.warning("run %s: the store stayed unavailable: %s", self.run_id, exc)
                         self._settle("abandoned")
                         raise _Suspend from None
+                    count_outage("store")
                     await asyncio.sleep(min(0.05 * 2**tries, 1.0))
                     continue
                 except (StoreError, InvalidInputError) as exc:

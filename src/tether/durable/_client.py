@@ -44,6 +44,7 @@ from ._registry import Registry, queue_name, workflow_name_of
 from ._run_reads import HookView, input_of, is_stranded, live_versions, page_runs, run_hooks
 from ._streams import RunStream
 from ._takeover import Takeover, take_over
+from ._tracing import start_labels
 
 __all__ = ["ChainInfo", "Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
 
@@ -144,6 +145,10 @@ class Client:
         new = self._new_run(workflow, args, kwargs, run_id or new_ulid("run_"))
         if labels:
             new = dataclasses.replace(new, labels=check_labels(labels, what="labels of the run"))
+        traced = start_labels(dict(new.labels))
+        if len(traced) != len(new.labels):
+            # The caller's span is the run's parent: its traceparent rides on a label.
+            new = dataclasses.replace(new, labels=traced)
         if self._eager is not None:
             run = await self._eager(new)
         else:

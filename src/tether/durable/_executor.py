@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode, encode_error
 from .._ids import new_token, new_ulid
+from .._otel import summary
 from .._version import step_name_tag
 from ..errors import (
     ConflictError,
@@ -42,6 +43,14 @@ from ._parking import _Suspend
 from ._registry import workflow_name_of
 from ._retry import RetryPolicy, parse_duration
 from ._step_scope import StepScope
+from ._tracing import (
+    AttemptTrace,
+    begin_attempt,
+    child_labels,
+    end_attempt,
+    leave_attempt,
+    run_ended,
+)
 
 __all__ = ["Activation", "_Suspend"]
 
@@ -103,6 +112,8 @@ class Activation(ActivationCore):
                 )
                 await self._fail_step(op, error)
                 raise self._failure(op, slot, label) from error
+            # Found running in the journal: the attempt before this one was cut short.
+            interrupted = op.started if op.status == "running" else None
             op.attempt += 1
             op.status = "running"
             start = created or NewEvent(
@@ -110,7 +121,7 @@ class Activation(ActivationCore):
             )
             created = None
             await self._attempt(
-                op, slot, label, fn, args, kwargs, policy, start, timeout, read_ahead
+                op, slot, label, fn, args, kwargs, policy, start, timeout, read_ahead, interrupted
             )
 
     async def _attempt(
@@ -125,10 +136,17 @@ class Activation(ActivationCore):
         start: NewEvent,
         timeout: float | None,
         read_ahead: bool = False,
+        interrupted: float | None = None,
     ) -> None:
         """Run one attempt; leaves `op` completed, failed or retrying."""
         self._active_steps += 1
+        trace = None
         try:
+            # None unless tracing or metrics are on; its span is emitted once the
+            # attempt's outcome is committed.
+            trace = begin_attempt(
+                self.run, self.workflow.name, slot, op.attempt, label, interrupted
+            )
             info = StepInfo(
                 run_id=self.run_id,
                 step_id=op.step_id,
@@ -204,13 +222,13 @@ class Activation(ActivationCore):
                 # The step raised it itself (it awaited a task that was cancelled): a
                 # failed attempt, not a reason to leave the run hanging.
                 await step_scope.discard()
-                await self._attempt_failed(op, exc, policy)
+                await self._attempt_failed(op, exc, policy, trace)
                 return
             except BaseException as exc:
                 # Any failure of the body, Exception or not, ends the attempt in the
                 # journal; only the engine's own signals unwind past it.
                 await step_scope.discard()
-                await self._attempt_failed(op, exc, policy)
+                await self._attempt_failed(op, exc, policy, trace)
                 return
             writes = await step_scope.finish()
             if self.ended:
@@ -219,8 +237,15 @@ class Activation(ActivationCore):
                 output = encode(result, what=f"output of step {label!r} ({type(result).__name__})")
             except SerializationError as exc:
                 await self._fail_step(op, exc)
+                if trace is not None:
+                    end_attempt(trace, "failed", ended=time.time(), error=summary(exc))
                 return
             op.status, op.output, op.at = "completed", output, time.time()
+            if trace is not None:
+                ended = op.at
+                self._pending_after.append(
+                    lambda: end_attempt(trace, "completed", ended=ended)  # once it landed
+                )
             # The workflow sees a step's decoded output, live and on replay alike; for
             # immutable scalars (a 10 MB string, say) that is the result itself.
             if type(result) in _SAME_AFTER_DECODE and result == result:
@@ -237,6 +262,8 @@ class Activation(ActivationCore):
             )
             self._schedule_flush()
         finally:
+            if trace is not None:
+                leave_attempt(trace)
             self._active_steps -= 1
             if self._waiters:
                 self._schedule_park_check()
@@ -311,9 +338,15 @@ class Activation(ActivationCore):
         err.__cause__ = facts.error
         return err
 
-    async def _attempt_failed(self, op: StepOp, exc: BaseException, policy: RetryPolicy) -> None:
+    async def _attempt_failed(
+        self, op: StepOp, exc: BaseException, policy: RetryPolicy, trace: AttemptTrace | None
+    ) -> None:
+        ended = time.time()
+        error = None if trace is None else summary(exc)
         if isinstance(exc, FatalError) or op.attempt >= policy.max_attempts:
             await self._fail_step(op, exc)
+            if trace is not None:
+                end_attempt(trace, "failed", ended=ended, error=error)
             return
         delay = policy.delay(op.attempt)
         if isinstance(exc, RetryableError) and exc.retry_after is not None:
@@ -328,6 +361,10 @@ class Activation(ActivationCore):
             )
         )
         op.status, op.retry_after = "retrying", retry_at
+        if trace is not None:
+            self._pending_after.append(
+                lambda: end_attempt(trace, "retrying", ended=ended, error=error)
+            )
 
     async def sleep(self, duration: float | Any) -> None:
         seconds = parse_duration(duration)
@@ -449,7 +486,7 @@ class Activation(ActivationCore):
             queue=self.run.queue,
             parent_run_id=self.run_id,
             parent_slot=slot,
-            labels=dict(labels or {}),
+            labels={**child_labels(self.run), **(labels or {})},
         )
         child = ChildOp(child_run_id=child_id, workflow_name=name)
         self.journal._add(slot, child_id, child)
@@ -493,6 +530,7 @@ class Activation(ActivationCore):
         )
         if continued:
             self._settle("continued")
+            run_ended(self.run, self.workflow.name, "continued")
         else:
             self._obey_cancel()
             await self._done

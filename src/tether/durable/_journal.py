@@ -28,6 +28,9 @@ class StepOp:
     retry_after: float | None = None
     at: float = 0.0
     kind: OpKind = "step"
+    #: When its last recorded attempt started (the start event's store time): the start
+    #: of the span of an attempt cut short, emitted by the attempt after it.
+    started: float = 0.0
     #: The result itself, kept by the attempt that produced it when decoding its output
     #: would give back an equal value anyway (see `Activation.run_step`).
     live: tuple[object] | None = None
@@ -134,6 +137,7 @@ class Journal:
                 name=str(attrs.get("name")),
                 status="running",
                 attempt=int(attrs.get("attempt") or 1),
+                started=event.created_at,
             )
             self._add(slot, corr, op)
         elif kind == "wait_created" and isinstance(slot, int):
@@ -192,6 +196,7 @@ class Journal:
             if kind == "step_started":
                 op.status = "running"
                 op.attempt = int(attrs.get("attempt") or op.attempt + 1)
+                op.started = event.created_at
             elif kind == "step_retrying":
                 op.status = "retrying"
                 op.error = event.payload

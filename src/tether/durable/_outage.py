@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from ..errors import StoreUnavailableError
+from ._tracing import count_outage
 
 __all__ = ["Outage"]
 
@@ -51,6 +52,7 @@ class Outage:
         """
         if not self._pause:
             log.log(self._level, "%s: the store is unavailable: %s", self.what, error)
+        count_outage("store")
         self._pause = min(max(self._pause * 2, FIRST_PAUSE), LONGEST_PAUSE)
         await asyncio.sleep(self._pause if at_most is None else min(self._pause, at_most))
 

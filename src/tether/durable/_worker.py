@@ -48,6 +48,7 @@ from ._parked import ParkedRuns
 from ._registry import Registry
 from ._scheduler import SCHEDULE_CHECK, ensure_schedules
 from ._threads import StepThreads
+from ._tracing import count_takeovers
 
 __all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker"]
 
@@ -479,6 +480,7 @@ class Worker:
             silent = judge_silence and now - worker.heartbeat_at > self.dead_after
             if local_dead or silent:
                 freed = await self._store.expire_worker(worker.worker_id)
+                count_takeovers(freed)
                 log.info("worker %s is dead; took over %d leases", worker.worker_id, freed)
 
     # -- one activation ---------------------------------------------------------------------

@@ -32,7 +32,7 @@ from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
 from ._cors import cors_middleware
-from ._feeds import FeedHub, WireEvent, read_wire
+from ._feeds import FeedHub, WireEvent, format_of, frame, read_wire
 from ._http import (
     Handler,
     bool_param,
@@ -44,6 +44,7 @@ from ._http import (
     pattern_param,
 )
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
+from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
 from ._options import ServerOptions
 from ._problems import ApiProblem
@@ -353,14 +354,14 @@ class _Api:
             start = int_param(last_id.strip(), "Last-Event-ID", default=0, low=-1) + 1
         fmt = query.get("format")
         if fmt is None:
-            fmt = _format_of(request.headers.get("accept", ""))
+            fmt = format_of(request.headers.get("accept", ""))
         if fmt not in ("sse", "ndjson"):
             raise ApiProblem(422, "invalid_input", "format is sse or ndjson")
         if not follow:
             # Read-only, and the whole answer at once: a page of history in a stream's framing.
             wire = await read_wire(session, start)
             next_offset = wire[-1].index + 1 if wire else await self.tail(session)
-            body = b"".join(_frame(w, fmt) for w in wire)
+            body = b"".join(frame(w, fmt) for w in wire)
             return Response(
                 body,
                 media_type=_MEDIA[fmt],
@@ -420,7 +421,7 @@ class _Api:
             yield b"retry: 1000\n\n"
         async with contextlib.aclosing(self.live(run_id, start)) as events:
             async for event in events:
-                yield keepalive if event is None else _frame(event, fmt)
+                yield keepalive if event is None else frame(event, fmt)
 
     async def live(self, run_id: str, start: int) -> AsyncGenerator[WireEvent | None, None]:
         """A session's events from `start`, None when `keepalive` passed without one.
@@ -483,14 +484,6 @@ _ENTRIES: TypeAdapter[list[Any]] = TypeAdapter(list[TranscriptEntry])
 _MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
 
 
-def _frame(event: WireEvent, fmt: str) -> bytes:
-    return event.sse if fmt == "sse" else event.json + b"\n"
-
-
-def _format_of(accept: str) -> str:
-    return "ndjson" if "ndjson" in accept and "event-stream" not in accept else "sse"
-
-
 def create_app(
     agents: Agents | AgentHost,
     backend: Backend | None = None,
@@ -543,6 +536,7 @@ def create_app(
         host = AgentHost(backend, agents)
     api = _Api(host, auth, options or ServerOptions())
     document = openapi_document(host.agents, __version__)
+    metrics, close_metrics = metrics_routes(api.principal, api.options.metrics)
 
     async def openapi(request: Request) -> Response:
         return json_response(document)
@@ -578,7 +572,7 @@ def create_app(
     from ._agui import agui_routes
     from ._aisdk import aisdk_routes
 
-    routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api)])
+    routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -586,10 +580,11 @@ def create_app(
             yield
         finally:
             await api.feeds.close()
+            close_metrics()
 
     app = Starlette(
         routes=routes,
-        middleware=cors_middleware(api.options),
+        middleware=[trace_middleware(), *cors_middleware(api.options)],
         exception_handlers={HTTPException: http_error},
         lifespan=lifespan,
     )

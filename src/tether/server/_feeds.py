@@ -35,7 +35,7 @@ from ..agent import (
 from ..errors import SerializationError
 from ..stores import StreamChunk
 
-__all__ = ["FeedHub", "WireEvent", "read_known", "read_wire", "wire_event"]
+__all__ = ["FeedHub", "WireEvent", "format_of", "frame", "read_known", "read_wire", "wire_event"]
 
 log = logging.getLogger("tether.server")
 
@@ -326,3 +326,13 @@ class FeedHub:
             feed.finish(exc)
             return
         feed.finish()
+
+
+def frame(event: WireEvent, fmt: str) -> bytes:
+    """`event` as one frame of a stream of `fmt` (``sse`` or ``ndjson``)."""
+    return event.sse if fmt == "sse" else event.json + b"\n"
+
+
+def format_of(accept: str) -> str:
+    """The stream format an ``Accept`` header asks for: ``ndjson`` or ``sse``."""
+    return "ndjson" if "ndjson" in accept and "event-stream" not in accept else "sse"

@@ -33,6 +33,9 @@ class ServerOptions:
             cross-origin access.
         cors_credentials: Whether a cross-origin page may send credentials (cookies,
             HTTP authentication). Default: yes with named origins, no with ``"*"``.
+        metrics: Serve tether's metrics recorded in this process (its worker's, with
+            ``tether serve``) as Prometheus text on ``GET /metrics``, authenticated like
+            every other route. Needs ``pip install 'tether[otel]'``.
     """
 
     max_body_bytes: int = 1 << 20
@@ -42,6 +45,7 @@ class ServerOptions:
     check_ttl: float = 1.0
     cors_origins: Sequence[str] = ()
     cors_credentials: bool | None = None
+    metrics: bool = False
 
     def __post_init__(self) -> None:
         origins = check_origins(self.cors_origins)
