@@ -43,7 +43,11 @@ TetherError
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
-   └─ SessionFormatError      a session written in a checkpoint format this release does not read
+   ├─ SessionFormatError      a session written in a checkpoint format this release does not read
+   └─ StateError              a session's declared state (`State`) was misused
+      ├─ StateValueError      a value that does not fit its declaration, or is not JSON
+      ├─ UnknownStateError    a key the agent does not declare
+      └─ StateConflictError   two declarations of one key differ: no session opens or moves
 FatalError                     raised by user code: fail now, do not retry
 RecordedError                  stands in for an error whose class cannot be rebuilt here
 AuthorizationRequired          raised by a tool: park the turn until the user authorizes
@@ -100,6 +104,9 @@ __all__ = [
     "SessionFormatError",
     "SessionStrandedError",
     "StaleHeadError",
+    "StateConflictError",
+    "StateError",
+    "StateValueError",
     "StepFailedError",
     "StepTimeoutError",
     "StoreError",
@@ -108,6 +115,7 @@ __all__ = [
     "TetherError",
     "ToolArgumentsError",
     "ToolUnavailableError",
+    "UnknownStateError",
     "UnknownWorkflowError",
     "WorkflowError",
 ]
@@ -868,6 +876,78 @@ class SessionFormatError(AgentError):
                 "reset it)"
             )
         )
+
+
+class StateError(AgentError):
+    """A session's declared state (`tether.agent.State`) was misused."""
+
+
+class StateValueError(StateError, ValueError):
+    """A value that does not fit its `State` declaration, or has no JSON form.
+
+    Nothing was changed: the session's state is as it was before the call.
+
+    Args:
+        key: The state key.
+        detail: What was wrong with the value.
+    """
+
+    def __init__(self, key: str, detail: str) -> None:
+        self.key = key
+        self.detail = detail
+        super().__init__(f"state {key!r} cannot take that value: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StateValueError, (self.key, self.detail))
+
+
+class UnknownStateError(StateError, KeyError):
+    """A state key the agent does not declare (nor any of its tools).
+
+    Args:
+        key: The key asked for.
+        declared: The keys the agent declares.
+    """
+
+    def __init__(self, key: str, declared: Sequence[str]) -> None:
+        self.key = key
+        self.declared = tuple(declared)
+        super().__init__(
+            f"no state {key!r} is declared; declared: {list(self.declared)} (add a "
+            "State(...) to the agent's state=[...] or to a tool's)"
+        )
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (UnknownStateError, (self.key, self.declared))
+
+
+class StateConflictError(StateError, ConfigurationError):
+    """Two declarations of one state key differ (two tool packs both declare it, say).
+
+    No session of that agent opens, and no session moves to a deployment that serves
+    it: which declaration owns the stored value cannot be told. Sessions stay where
+    they are.
+
+    Args:
+        agent_name: The agent.
+        key: The key declared twice.
+        declarations: The differing declarations, as text.
+    """
+
+    def __init__(self, agent_name: str, key: str, declarations: Sequence[str]) -> None:
+        self.agent_name = agent_name
+        self.key = key
+        self.declarations = tuple(declarations)
+        super().__init__(
+            f"agent {agent_name!r} declares state {key!r} more than once, differently: "
+            f"{'; '.join(self.declarations)} (declare it once, or share one State object)"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (StateConflictError, (self.agent_name, self.key, self.declarations))
 
 
 class AuthorizationRequired(Exception):

@@ -6,6 +6,8 @@ subprocess, `tether serve`) gives the same answers:
 - "restart X" -> calls `restart_service` (needs approval), then "Restarted.";
 - "check X" -> calls `slow_check` (sleeps SLOW_CHECK seconds; on its first attempt in a
   worker that has ``SERVER_TEST_HANG=1``, hangs until killed), then "Checked.";
+- "note X" -> calls `note`, which appends X to the session's `notes` state, then
+  "Noted.";
 - "ask" -> calls the workflow tool `triage` (asks a question: options "p1", labelled
   "P1 (revenue)" and styled primary, and "p2"; a confirmation), then "Triaged.";
 - anything else -> "You said: <text>" streamed word by word, followed by
@@ -23,6 +25,7 @@ from tether.agent import (
     Agent,
     Agents,
     Option,
+    State,
     ToolContext,
     ToolWorkflowContext,
     approval,
@@ -50,6 +53,16 @@ async def slow_check(ctx: ToolContext, service: str) -> str:
     return f"{service}: healthy"
 
 
+notes = State(name="notes", type=list[str], default_factory=list)
+
+
+@tool(state=[notes])
+def note(ctx: ToolContext, text: str) -> str:
+    """Keep a note in the session's state."""
+    ctx.state[notes] = [*ctx.state[notes], text]
+    return f"{len(ctx.state[notes])} notes"
+
+
 @workflow_tool
 async def triage(ctx: ToolWorkflowContext, incident: str) -> str:
     """Triage an incident (asks for its severity)."""
@@ -66,7 +79,7 @@ async def triage(ctx: ToolWorkflowContext, incident: str) -> str:
 def answer(request: ModelRequest) -> Any:
     last = request.messages[-1]
     if isinstance(last, ToolResultMessage):
-        return {"restart_service": "Restarted.", "slow_check": "Checked."}.get(
+        return {"restart_service": "Restarted.", "slow_check": "Checked.", "note": "Noted."}.get(
             last.name, "Triaged."
         )
     text = last.text if isinstance(last, UserMessage) else ""
@@ -78,6 +91,8 @@ def answer(request: ModelRequest) -> Any:
         )
     if words and words[0] == "check":
         return Reply(text="Checking.", tool_calls=(tool_call("slow_check", {"service": "db"}),))
+    if words and words[0] == "note":
+        return Reply(tool_calls=(tool_call("note", {"text": " ".join(words[1:])}),))
     if words and words[0] == "ask":
         return Reply(tool_calls=(tool_call("triage", {"incident": "inc-1"}),))
     files = last.attachments if isinstance(last, UserMessage) else ()
@@ -95,7 +110,7 @@ ops = Agent(
     name="ops",
     model=ScriptedModel(answer),
     instructions="You run ops.",
-    tools=[restart_service, slow_check, triage],
+    tools=[restart_service, slow_check, note, triage],
     approvers=["lead"],
 )
 agents = Agents([ops], deployment="server-test")

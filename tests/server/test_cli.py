@@ -69,6 +69,14 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         header = shown_usage.splitlines()[0].split()
         assert header == ["model", "calls", "input", "cached", "output"]
         assert "answered" in run(process, "answer", "s1", request_id, "approve")
+        # The declared state, through the server and from the store.
+        assert "Noted." in run(process, "send", "s1", "note buy milk", "--follow")
+        values = json.loads(run(process, "state", "s1", "--json"))
+        assert values == {"notes": ["buy milk"]}
+        assert values == json.loads(run(process, "state", "s1", "--json", via="db"))
+        shown_state = run(process, "state", "s1").splitlines()
+        assert shown_state[0].split() == ["key", "value"]
+        assert shown_state[-1].split(maxsplit=1) == ["notes", '["buy milk"]']
         listed = run(process, "list")
         assert "s1" in listed and "ops" in listed
         history = run(process, "follow", "s1", "--no-follow")

@@ -343,3 +343,24 @@ async def test_every_path_of_the_document_and_only_its_methods(served: Served) -
             assert r.json()["code"] == "method_not_allowed"
     unknown = await c.get("/v1/nowhere")
     assert unknown.status_code == 404 and "/v1/openapi.json" in unknown.json()["detail"]
+
+
+async def test_the_declared_state_route(served: Served) -> None:
+    await served.session("s1")
+    r = await served.client().get("/v1/sessions/s1/state")
+    assert r.status_code == 200, r.text
+    assert r.json() == {"session_id": "s1", "values": {"notes": []}}
+    await served.send("s1", "note buy milk")
+    events = await served.events("s1", until="turn.completed")
+    await served.send("s1", "note call bob")
+    await served.events("s1", until="turn.completed", start=events[-1]["index"] + 1)
+    r = await served.client("bob").get("/v1/sessions/s1/state")  # same tenant
+    assert r.json() == {"session_id": "s1", "values": {"notes": ["buy milk", "call bob"]}}
+    # Another tenant's session, an unknown one, and no credentials.
+    assert (await served.client("eve").get("/v1/sessions/s1/state")).status_code == 404
+    assert (await served.client().get("/v1/sessions/nope/state")).status_code == 404
+    assert (await served.client("nobody").get("/v1/sessions/s1/state")).status_code == 401
+    spec = (await served.client().get("/v1/openapi.json")).json()
+    operation = spec["paths"]["/v1/sessions/{session_id}/state"]["get"]
+    assert operation["operationId"] == "sessionState"
+    assert "StateOut" in spec["components"]["schemas"]

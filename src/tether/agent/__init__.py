@@ -13,6 +13,7 @@ from ._entries import (
     ContextEntry,
     McpToolsEntry,
     McpToolSpec,
+    StateEntry,
     ToolCallEntry,
     ToolResultEntry,
     ToolStartedEntry,
@@ -62,6 +63,7 @@ from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._usage import Price, SessionUsage
+from ._values import State, StateValues
 from ._workflow_tools import ToolWorkflowContext
 from .mcp import McpServer, McpTool, mcp_server
 
@@ -125,6 +127,9 @@ __all__ = [
     "SessionStatus",
     "SessionUsage",
     "SessionWaiting",
+    "State",
+    "StateEntry",
+    "StateValues",
     "TaskRef",
     "TokenCounts",
     "Tool",

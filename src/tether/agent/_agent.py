@@ -12,6 +12,7 @@ from ..errors import ConfigurationError
 if TYPE_CHECKING:
     from ._compaction import Compaction
     from ._tools import Tool
+    from ._values import State
     from .mcp import McpServer
     from .models import Model
 
@@ -63,6 +64,8 @@ class Agent:
         session_timeout: Seconds a session may stay idle: past that it closes (a
             durable timer; a message re-arms it, and so does a move to a new
             deployment; a compaction does not). None (default): never.
+        state: The session state its tools read and change (`State` declarations;
+            tools may declare more, ``@tool(state=[...])``). See `StateValues`.
     """
 
     name: str
@@ -79,6 +82,7 @@ class Agent:
     max_tokens: int | None = None
     compaction: Compaction | None = None
     session_timeout: float | None = None
+    state: Sequence[State[Any]] = ()
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -105,6 +109,9 @@ class Agent:
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")
+        from ._values import state_keys
+
+        object.__setattr__(self, "state", state_keys(self.state, f"agent {self.name!r}"))
         from ._tools import Tool
         from .mcp import McpServer
 

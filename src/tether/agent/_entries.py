@@ -23,6 +23,7 @@ __all__ = [
     "ContextEntry",
     "McpToolSpec",
     "McpToolsEntry",
+    "StateEntry",
     "ToolCallEntry",
     "ToolResultEntry",
     "ToolStartedEntry",
@@ -191,6 +192,22 @@ class TurnEndEntry:
     kind: Literal["turn_end"] = "turn_end"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StateEntry:
+    """A change of the session's declared state (`State`), in their JSON form.
+
+    ``values`` are the keys set, ``removed`` those that went back to their default (or
+    that the code reading them no longer declares). It lands in the same write as what
+    made it: a tool call's result, or the opening of a run that carries the state.
+    ``call_id`` names the tool call that made the change, if one did.
+    """
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+    removed: tuple[str, ...] = ()
+    call_id: str | None = None
+    kind: Literal["state"] = "state"
+
+
 TranscriptEntry: TypeAlias = Annotated[
     UserEntry
     | ContextEntry
@@ -200,7 +217,8 @@ TranscriptEntry: TypeAlias = Annotated[
     | ToolStartedEntry
     | AuthorizationEntry
     | McpToolsEntry
-    | TurnEndEntry,
+    | TurnEndEntry
+    | StateEntry,
     Field(discriminator="kind"),
 ]
 """Any transcript entry (discriminated by ``kind``)."""

@@ -9,7 +9,8 @@ the same session id, transcript, event stream, inbox token and ledger lanes.
 
 What blocks a move (the session stays where it is): a turn running or parked (on an
 approval, a question, an authorization or its sub-agents), a step left unfinished by
-a dead worker, a cancel under way. Messages that merely wait for a turn move with it
+a dead worker, a cancel under way, and a new deployment whose agent declares a state
+key twice, differently (`StateConflictError`). Messages that merely wait for a turn move with it
 and run on the new deployment, in the order they arrived.
 
 Messages are admitted to the ledger under the hold, before the move commits, so they
@@ -31,6 +32,7 @@ from ._events import EVENTS_STREAM, decode_event
 from ._keys import messages_lane
 from ._line import SessionLine, read_line
 from ._state import RUN_ENDINGS, fold_events
+from ._values import declared_state
 
 if TYPE_CHECKING:
     from ._session import Session
@@ -53,6 +55,11 @@ async def wants_move(session: Session, info: RunInfo) -> bool:
     """
     mine = (ENGINE_VERSION, session.host.agents.deployment)
     if (info.engine_version, info.deployment) == mine:
+        return False
+    conflict = declared_state(session.host.agents.get(session.agent_name)).conflict
+    if conflict is not None:
+        # Which declaration owns the stored value cannot be told: it stays where it is.
+        log.warning("session handoff failed: session %r: %s", session.session_id, conflict)
         return False
     live = await session.host.client.live_deployments()
     if not live or (live[0].engine_version, live[0].deployment) != mine:
@@ -173,6 +180,7 @@ async def hand_off(session: Session, info: RunInfo) -> bool:
         session.host.agents.deployment,
     ):
         return False
+    declared_state(session.host.agents.get(session.agent_name)).require()
     held = await session.host.client.take_over(info.run_id)
     if held is None:
         return False

@@ -29,6 +29,7 @@ from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
 from ._state import RUN_ENDINGS, SessionInfo
 from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
+from ._values import declared_state
 
 __all__ = ["AgentHost", "address_session_id"]
 
@@ -169,9 +170,12 @@ class AgentHost:
             InvalidInputError: An invalid label, a ``tether.`` key, or an owner that
                 cannot be a label value (empty, a NUL character, over 512 bytes).
             ConflictError: The id names a session of another agent or another owner.
+            StateConflictError: The agent's tools declare a state key differently
+                (nothing is opened).
         """
         name = agent.name if isinstance(agent, Agent) else agent
         served = self.agents.get(name)
+        declared_state(served).require()
         extra = user_labels(labels)
         own = session_labels(name, owner)
         if session_id is not None and (not isinstance(session_id, str) or not session_id):

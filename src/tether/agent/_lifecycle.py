@@ -20,7 +20,7 @@ from ..stores import (
 from ._agent import Retention
 from ._cursor import Cursor, Producer, StepAction, StepResult
 from ._emitter import Emitter
-from ._entries import AssistantEntry, ContextEntry, TurnEndEntry
+from ._entries import AssistantEntry, ContextEntry, StateEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._events import EVENTS_STREAM, decode_event
 from ._keys import conversation_path, task_submission_id, turn_id_of
@@ -29,6 +29,7 @@ from ._mail import read_mail, settle_lanes
 from ._retention import purge_session
 from ._transcript import Transcript
 from ._turn_ops import announce_idle, begin_turn, end_turn, resolve_stray
+from ._values import fold_state, settle_state
 from ._work import StepWork
 
 log = logging.getLogger("tether.agent")
@@ -62,6 +63,10 @@ async def open_session(
     compaction's summary) gets it as its first entry.
     """
     stores, agent = steps.stores, steps.agent
+    conflict = steps.declared.conflict
+    if conflict is not None:
+        # Two declarations of a state key: it cannot open (no retry fixes that).
+        raise FatalError(str(conflict)) from conflict
     line = line or SessionLine()
     path = conversation_path(agent.name, session_id, line.generation)
     await stores.conversations.create_stream(
@@ -95,12 +100,21 @@ async def open_session(
                 )
             )
     context = await _opening_context(steps, session_id, line)
-    if context is not None:
+    # A deploy hand-off reads what it was handed under this code's declarations; a
+    # clear or a compaction carries the state to its fresh transcript.
+    carry = line.moved == "deploy" or (line.moved is not None and bool(steps.declared.keys))
+    if context is not None or carry:
         transcript = Transcript(stores, path, producer, steps.transcript_cache)
+        entries = await transcript.entries()
+        opening: list[Any] = []
         # A fresh transcript only: an earlier attempt of this step appended nothing (its
         # append rides on the completion), a moved run's transcript may hold more.
-        if not await transcript.entries():
-            appended = transcript.append([context])
+        if context is not None and not entries:
+            opening.append(context)
+        if carry:
+            opening.extend(await _carried_state(steps, session_id, line, entries))
+        if opening:
+            appended = transcript.append(opening)
             durable.commit_with_step(appended)
             durable.after_commit(functools.partial(transcript.landed, appended))
     return Cursor(
@@ -148,6 +162,27 @@ async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:
             exc,
         )
         return None
+
+
+async def _carried_state(
+    steps: SessionSteps, session_id: str, line: SessionLine, entries: list[Any]
+) -> list[StateEntry]:
+    """The state a moved run opens with, read under this code's declarations.
+
+    A deploy hand-off keeps the transcript: what this code does not declare (or what
+    no longer fits) is removed from it. A clear or a compaction starts a fresh one:
+    the state kept of the previous transcript is written into it.
+    """
+    keys = steps.declared.keys
+    if line.moved == "deploy" or line.generation == 0:
+        _, dropped = settle_state(fold_state(entries), keys, session_id)
+        return [StateEntry(removed=dropped)] if dropped else []
+    if any(isinstance(e, StateEntry) for e in entries):
+        return []  # written by an earlier attempt of this step
+    path = conversation_path(steps.agent.name, session_id, line.generation - 1)
+    before = await Transcript(steps.stores, path, cache=steps.transcript_cache).entries()
+    kept, _ = settle_state(fold_state(before), keys, session_id)
+    return [StateEntry(values=kept)] if kept else []
 
 
 async def _opening_context(

@@ -27,19 +27,14 @@ from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event
 from ._handoff import deliver_moving, hand_off, wants_move
 from ._inbox import Inbox
-from ._line import (
-    PREDECESSOR_ENTRIES,
-    PREDECESSOR_TIMEOUT,
-    Predecessor,
-    SessionLine,
-    read_line,
-)
+from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
 from ._requests import InputRequest, check_answer
 from ._reset import open_again, predecessor_of, stop_run
 from ._retention import erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import Fold, SessionState, fold_events
 from ._usage import Price, SessionUsage, session_usage
+from ._values import StateValues, read_values
 
 if TYPE_CHECKING:
     from ._host import AgentHost
@@ -279,6 +274,9 @@ class Session:
         Returns:
             Whether it moved (False: it runs there already, or something is in flight:
             a turn running or parked, a step to run again; or it ended).
+
+        Raises:
+            StateConflictError: This host's agent declares a state key twice, differently.
         """
         info, _ = await self._current()
         return await hand_off(self, info)
@@ -512,6 +510,10 @@ class Session:
         await self._ensure_readable()
         _, line = await self._current()
         return await self._inbox.transcript_records(line.generation)
+
+    async def state_values(self) -> StateValues:
+        """Its declared state now (`State`, read-only; defaults where none was set)."""
+        return read_values(self.host.agents.get(self.agent_name), await self.transcript())
 
     async def read_events(self, start: int = 0) -> list[SessionEvent]:
         """The events from index `start` (negative counts back from the tail).

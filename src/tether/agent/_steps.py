@@ -20,6 +20,7 @@ from ._parked import Deadline, Question, Task, Verdict
 from ._requests import InputRequest
 from ._transcript import TranscriptCache
 from ._turn_step import run_turn_step
+from ._values import declared_state
 from ._work import StepWork
 from .models import Model, resolve_model
 
@@ -38,6 +39,9 @@ class SessionSteps:
         self.agent = agent
         self.agents = agents
         self.model: Model = resolve_model(agent.model)
+        #: The session state the agent and its tools declare (a conflict refuses to
+        #: open or move its sessions; see `declared_state`).
+        self.declared = declared_state(agent)
         self.client = Client(backend, registry=agents.registry)
         self.transcript_cache = TranscriptCache()
         self.attachment_cache = AttachmentCache()

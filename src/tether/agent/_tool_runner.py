@@ -311,11 +311,13 @@ class _Calls:
 
     async def _one(self, run: _Run, sink: _ResultSink) -> None:
         work, turn = self.work, self.turn
+        view = work.state_view()
         context = ToolContext(
             session_id=work.cursor.session_id,
             call_id=run.call.call_id,
             turn_id=turn.turn_id,
             attempt=durable.step_info().attempt,
+            state=view,
         )
         timeout = run.tool.timeout or work.agent.tool_timeout
         try:
@@ -362,6 +364,9 @@ class _Calls:
             outcome = "error"
         except Exception as exc:
             content, outcome = format_tool_error(exc), "error"
+        if outcome == "ok":
+            # Its state changes land with its result (one write): both or neither.
+            work.keep_state(view, run.call.call_id)
         self.answer(run.position, run.call, content, outcome)
         sink.done()
 

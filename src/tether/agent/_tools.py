@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import re
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, overload
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, overload
 
 import orjson
 from pydantic_core import PydanticSerializationError, to_jsonable_python
@@ -30,6 +30,9 @@ from ._arguments import (
     parse_docstring,
 )
 from .models._types import ToolDefinition
+
+if TYPE_CHECKING:
+    from ._values import State, StateValues
 
 __all__ = [
     "Tool",
@@ -56,12 +59,16 @@ class ToolContext:
         call_id: The model's id of this tool call.
         turn_id: The turn that made the call.
         attempt: The durable step attempt running the call: 1, 2, ...
+        state: The session's declared state (`StateValues`): read it, change it
+            (``ctx.state[key] = value``); the changes are kept when the tool returns,
+            in the same write as its result.
     """
 
     session_id: str
     call_id: str
     turn_id: str
     attempt: int
+    state: StateValues = field(default_factory=lambda: _empty_values())
 
     @property
     def idempotency_key(self) -> str:
@@ -70,6 +77,12 @@ class ToolContext:
         Pass it to external services so a retried call does not repeat its effect.
         """
         return f"{self.session_id}:{self.call_id}"
+
+
+def _empty_values() -> StateValues:
+    from ._values import empty_values
+
+    return empty_values()
 
 
 class Tool:
@@ -87,6 +100,8 @@ class Tool:
         is_workflow: True for workflow tools, whose body runs inside the durable
             workflow and which :meth:`invoke` refuses.
         fn: The wrapped function.
+        state: The session state it declares (`State`), which every agent that has
+            the tool declares with it.
     """
 
     __slots__ = (
@@ -98,6 +113,7 @@ class Tool:
         "_is_async",
         "_is_workflow",
         "_name",
+        "_state",
         "_timeout",
     )
 
@@ -112,6 +128,7 @@ class Tool:
         idempotent: bool = True,
         is_workflow: bool = False,
         timeout: float | None = None,
+        state: Sequence[State[Any]] = (),
     ) -> None:
         if not callable(fn):
             raise ConfigurationError(f"a tool wraps a function, not {fn!r}")
@@ -139,6 +156,9 @@ class Tool:
         self._is_async = is_async_callable(fn)
         self._arguments: Arguments | ObjectArguments = arguments
         self._timeout = check_timeout(timeout, f"tool {tool_name!r}: timeout")
+        from ._values import state_keys
+
+        self._state = state_keys(state, f"tool {tool_name!r}")
 
     @property
     def name(self) -> str:
@@ -174,6 +194,11 @@ class Tool:
     def timeout(self) -> float | None:
         """Seconds a call may run before it fails with a timeout (None: the agent's)."""
         return self._timeout
+
+    @property
+    def state(self) -> tuple[State[Any], ...]:
+        """The session state the tool declares."""
+        return self._state
 
     @property
     def fn(self) -> AnyFn:
@@ -292,6 +317,7 @@ def tool(
     approval: ApprovalPolicy | None = None,
     idempotent: bool = True,
     timeout: float | None = None,
+    state: Sequence[State[Any]] = (),
 ) -> Callable[[AnyFn], Tool]: ...
 
 
@@ -304,6 +330,7 @@ def tool(
     approval: ApprovalPolicy | None = None,
     idempotent: bool = True,
     timeout: float | None = None,
+    state: Sequence[State[Any]] = (),
 ) -> Tool | Callable[[AnyFn], Tool]:
     """Make a function a tool; use as ``@tool`` or ``@tool(...)``.
 
@@ -324,6 +351,8 @@ def tool(
         timeout: Seconds a call may run; past it the call fails with a timeout error
             the model sees (default: the agent's ``tool_timeout``). A sync function's
             thread cannot be stopped: it is disowned and runs on.
+        state: The session state the tool uses (`State` declarations): an agent with
+            the tool declares them too, so a library of tools brings its state along.
 
     Returns:
         The :class:`Tool`, or a decorator making one.
@@ -341,6 +370,7 @@ def tool(
             approval=approval,
             idempotent=idempotent,
             timeout=timeout,
+            state=state,
         )
 
     return make if fn is None else make(fn)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .. import durable
@@ -22,6 +23,7 @@ from ._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
 from ._mail import Mail, read_mail
 from ._toolset import TurnTools, own_tools
 from ._transcript import Transcript
+from ._values import StateValues, fold_state
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
@@ -55,6 +57,9 @@ class StepWork:
         self.tools: TurnTools = own_tools(steps.agent)
         self._entries: list[Any] = []
         self._writes: list[StoreWrite] = []
+        # The session's declared state as stored (folded from the transcript when a
+        # tool first reads it; a step that never does, never folds it).
+        self._state: dict[str, Any] | None = None
         self.emitter = Emitter(
             None if cursor.turn is None else cursor.turn.turn_id,
             None if cursor.turn is None else cursor.turn.step_index,
@@ -102,6 +107,7 @@ class StepWork:
             read_mail(self.steps.stores, self.agent.name, self.cursor.session_id),
         )
         self.entries = list(entries)
+        self._state = None
 
     async def reread_mail(self) -> Mail:
         self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)
@@ -112,6 +118,28 @@ class StepWork:
         """Add transcript entries (written at the next checkpoint or the completion)."""
         self.entries.extend(entries)
         self._entries.extend(entries)
+
+    def stored_state(self) -> dict[str, Any]:
+        """The declared state's stored (JSON) values, keys this code declares only."""
+        if self._state is None:
+            keys = self.steps.declared.keys
+            self._state = {k: v for k, v in fold_state(self.entries).items() if k in keys}
+        return self._state
+
+    def state_view(self) -> StateValues:
+        """A view of the state for one tool call: its changes are its own until kept."""
+        return StateValues(self.steps.declared.keys, self.stored_state)
+
+    def keep_state(self, view: StateValues, call_id: str) -> None:
+        """Record the changes a tool call made through `view` (with its result, next)."""
+        entry = view.pending()
+        if entry is None:
+            return
+        stored = self.stored_state()
+        self.record(replace(entry, call_id=call_id))
+        for key in entry.removed:
+            stored.pop(key, None)
+        stored.update(entry.values)
 
     def write(self, *writes: StoreWrite) -> None:
         """Add ledger writes (written at the next checkpoint or the completion)."""

@@ -52,6 +52,7 @@ class _Sessions(Protocol):
     async def list(self) -> list[dict[str, Any]]: ...
     async def show(self, session_id: str) -> dict[str, Any]: ...
     async def usage(self, session_id: str) -> dict[str, Any]: ...
+    async def state(self, session_id: str) -> dict[str, Any]: ...
     async def send(
         self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
     ) -> str: ...
@@ -91,6 +92,9 @@ class _HttpSessions:
 
     async def usage(self, session_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/v1/sessions/{session_id}/usage"))
+
+    async def state(self, session_id: str) -> dict[str, Any]:
+        return dict((await self._call("GET", f"/v1/sessions/{session_id}/state"))["values"])
 
     async def tail(self, session_id: str) -> int:
         await self._call("POST", "/v1/sessions", {"session_id": session_id})
@@ -167,6 +171,11 @@ class _StoreSessions:
         session = await self._host.get_session(session_id)
         usage: dict[str, Any] = (await session.usage()).to_json()
         return usage
+
+    async def state(self, session_id: str) -> dict[str, Any]:
+        session = await self._host.get_session(session_id)
+        values: dict[str, Any] = (await session.state_values()).to_json()
+        return values
 
     async def tail(self, session_id: str) -> int:
         session = await self._host.get_session(session_id)
@@ -292,6 +301,14 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
         if args.sessions == "usage":
             usage = await client.usage(args.session_id)
             print(json.dumps(usage, indent=2) if args.json else usage_table(usage))
+            return 0
+        if args.sessions == "state":
+            values = await client.state(args.session_id)
+            if args.json:
+                print(json.dumps(values, indent=2))
+            else:
+                rows = [[k, json.dumps(v)] for k, v in values.items()]
+                print(table(["key", "value"], rows))
             return 0
         if args.sessions == "send":
             # Where the stream is before the message: its turn's events all come after.

@@ -253,9 +253,7 @@ class _Api:
         return json_response({"submission_id": submission, "session_id": session.session_id}, 202)
 
     async def requests(self, request: Request) -> Response:
-        session = await self.session(
-            request.path_params["session_id"], await self.principal(request)
-        )
+        session = await self._target(request)
         pending = await session.pending_requests()
         return json_response({"items": [r.to_json() for r in pending]})
 
@@ -325,16 +323,17 @@ class _Api:
         )
 
     async def transcript(self, request: Request) -> Response:
-        session = await self.session(
-            request.path_params["session_id"], await self.principal(request)
-        )
+        session = await self._target(request)
         entries = await session.transcript()
         return json_response({"entries": _ENTRIES.dump_python(entries, mode="json")})
 
+    async def state_values(self, request: Request) -> Response:
+        session = await self._target(request)
+        values = await session.state_values()
+        return json_response({"session_id": session.session_id, "values": values.to_json()})
+
     async def usage(self, request: Request) -> Response:
-        session = await self.session(
-            request.path_params["session_id"], await self.principal(request)
-        )
+        session = await self._target(request)
         return json_response((await session.usage()).to_json())
 
     async def tail(self, session: Session) -> int:
@@ -565,6 +564,7 @@ def create_app(
         route("/v1/sessions/{session_id}/clear", api.clear, ["POST"]),
         route("/v1/sessions/{session_id}/history", api.history, ["GET"]),
         route("/v1/sessions/{session_id}/transcript", api.transcript, ["GET"]),
+        route("/v1/sessions/{session_id}/state", api.state_values, ["GET"]),
         route("/v1/sessions/{session_id}/usage", api.usage, ["GET"]),
         route("/v1/sessions/{session_id}/events", api.events, ["GET"]),
         route("/v1/hooks/{token}", api.hook, ["POST"]),

@@ -39,6 +39,7 @@ __all__ = [
     "SessionListOut",
     "SessionProgressOut",
     "SessionStateOut",
+    "StateOut",
     "SubmissionOut",
     "TokenCountsOut",
     "TranscriptOut",
@@ -381,6 +382,15 @@ class ClearingOut(BaseModel):
 
     session_id: str
     clearing: Literal[True]
+
+
+class StateOut(BaseModel):
+    """The session's declared state: every key its agent declares, in JSON form."""
+
+    session_id: str
+    values: dict[str, Any] = Field(
+        description="each declared key's value (its default until a tool set one)"
+    )
 
 
 class TranscriptOut(BaseModel):

@@ -39,6 +39,7 @@ from ._models import (
     SessionDetailOut,
     SessionListOut,
     SessionStateOut,
+    StateOut,
     SubmissionOut,
     TranscriptOut,
     UsageOut,
@@ -66,6 +67,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
             SessionDetailOut,
             SessionListOut,
             SessionStateOut,
+            StateOut,
             SubmissionOut,
             TranscriptOut,
             UsageOut,
@@ -439,6 +441,13 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 "transcript",
                 "The canonical transcript (read-only)",
                 {"200": _ok(TranscriptOut, "entries")},
+            )
+        },
+        "/v1/sessions/{session_id}/state": {
+            "get": _session_op(
+                "sessionState",
+                "The session's declared state (the values its tools read and change)",
+                {"200": _ok(StateOut, "its values")},
             )
         },
         "/v1/sessions/{session_id}/usage": {

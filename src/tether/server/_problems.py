@@ -18,6 +18,7 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
+    StateConflictError,
     StoreUnavailableError,
     StrandedRunError,
 )
@@ -145,6 +146,8 @@ def problem_of(exc: Exception) -> ApiProblem | None:
         return ApiProblem(409, "conflict", str(exc))
     if isinstance(exc, StoreUnavailableError):
         return ApiProblem(503, "store_unavailable", "the store is unavailable; try again")
+    if isinstance(exc, StateConflictError):
+        return ApiProblem(409, "state_conflict", str(exc), key=exc.key)
     if isinstance(exc, ConfigurationError):
         return ApiProblem(422, "invalid_input", str(exc))
     return None
