@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tether.agent import Agent, AgentHost, InboxSweep, Session, approval, tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
-from tether.stores import Backend, SubmissionInput, data_scope, run_scope
+from tether.stores import Backend, SubmissionClaim, SubmissionInput, data_scope, run_scope
 from tether.testing import Reply, ScriptedModel, tool_call
 
 gate = asyncio.Event()
@@ -205,3 +206,36 @@ async def test_the_sweep_settles_a_message_admitted_as_its_sessions_run_failed(
     # Settled once: a second sweep finds nothing waiting.
     assert await sweep.sweep() == []
     assert await host.backend.stores.submissions.list_runnable_submissions() == []
+
+
+async def test_the_sweep_settles_a_message_a_turn_held_when_its_run_ended(
+    host: AgentHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A turn took the message (``running``), then its run ended without settling it:
+    # what a turn whose step, and then the step settling its failure, each spent their
+    # attempts left. No run will settle it; the sweep does.
+    async with host.worker(poll_interval=0.02, inbox_sweep=None):
+        session = await host.open_session("ops", session_id="p7")
+        await session.send("hello")
+        await session.wait_for("turn.completed", timeout=20)
+        await host.backend.stores.conversations.acquire_producer("agents/ops/p7", "intruder")
+        await session.send("again")
+        await session.wait_for("session.failed", timeout=20)
+        await _until(host, "p7", "ended")
+        await _admit_without_a_ring(host, session, "p7:held")
+    store = host.backend.stores.submissions
+    claimed = await store.claim_submission(
+        SubmissionClaim(
+            submission_id="p7:held",
+            attempt_id="a1",
+            owner_id="gone",
+            lease_expires_at=time.time() + 3600,
+        )
+    )
+    assert claimed is not None and claimed.status == "running"
+    sweep = InboxSweep(host.backend.stores, ["ops"], host.session_progress, host._ring, interval=0)
+    with caplog.at_level(logging.WARNING, logger="tether.agent"):
+        await sweep.sweep()
+    assert "message 'p7:held' has waited" in caplog.text and "settling it failed" in caplog.text
+    held = await store.get_submission("p7:held")
+    assert held is not None and held.status == "settled" and held.outcome == "failed"

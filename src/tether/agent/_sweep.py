@@ -10,7 +10,8 @@ carries nothing the run trusts (it reads the ledger), so a ring too many costs a
 at the ledger and nothing else, and several workers sweeping at once are harmless.
 
 A session whose run ended with messages waiting (one admitted as the run failed, say:
-`Session.send` reads the run, then admits) can take them no more: the sweep settles
+`Session.send` reads the run, then admits), or held by a turn that the run's end left
+unsettled, can take them no more: the sweep settles
 them ``failed``, with the reason, and logs it. Settling is idempotent, so two sweeps
 at once settle each message once.
 """
@@ -77,7 +78,14 @@ class InboxSweep:
     async def sweep(self) -> list[str]:
         """Look once; returns the sessions whose inbox was rung."""
         now = time.time()
-        heads = await self._stores.submissions.list_runnable_submissions()
+        submissions = self._stores.submissions
+        # The queued heads, and the messages a turn took (``running``): a run that ended
+        # while its turn held one settles it no more.
+        heads = await submissions.list_runnable_submissions()
+        queued = {h.instance_id for h in heads}
+        heads += [
+            r for r in await submissions.list_running_submissions() if r.instance_id not in queued
+        ]
         rung: list[str] = []
         for head in heads:
             if head.agent_name not in self._agents or now - head.accepted_at < self.interval:

@@ -30,6 +30,11 @@ __all__ = ["TURN_RETRY", "run_session", "run_task"]
 
 #: The retry policy of turn steps: 4 attempts, backoff from 1 s up to 30 s.
 TURN_RETRY = RetryPolicy(max_attempts=4, initial_delay=1.0, max_delay=30.0)
+#: The steps that settle a failure (its messages, its events). They are the last word
+#: on work that spent its own budget: should faults cut them short four times too, the
+#: run would end with its messages never settled. They are idempotent (a settled
+#: message is not settled again), so they are tried until they land.
+SETTLE_RETRY = RetryPolicy(max_attempts=1000, initial_delay=1.0, max_delay=30.0)
 
 
 def _session_fatal(exc: StepFailedError) -> bool:
@@ -62,9 +67,18 @@ async def _turn_step(
         )
     except StepFailedError as exc:
         if _session_fatal(exc):
-            await ctx.step(steps.fail_session, cursor, _reason(exc), retention, name="fail_session")
+            await ctx.step(
+                steps.fail_session,
+                cursor,
+                _reason(exc),
+                retention,
+                name="fail_session",
+                retry=SETTLE_RETRY,
+            )
             raise
-        failed: StepResult = await ctx.step(steps.fail_turn, cursor, _reason(exc), name="fail_turn")
+        failed: StepResult = await ctx.step(
+            steps.fail_turn, cursor, _reason(exc), name="fail_turn", retry=SETTLE_RETRY
+        )
         return failed
 
 
@@ -90,7 +104,15 @@ async def _open(
     except StepFailedError as exc:
         reason = _reason(exc)
         fail = steps.fail_opening
-        await ctx.step(fail, session_id, interactive, reason, retention, name="fail_session")
+        await ctx.step(
+            fail,
+            session_id,
+            interactive,
+            reason,
+            retention,
+            name="fail_session",
+            retry=SETTLE_RETRY,
+        )
         raise
     return cursor
 
