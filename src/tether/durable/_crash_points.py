@@ -22,8 +22,8 @@ __all__ = ["CRASH_ENV", "commit_landed", "commit_sending", "configure"]
 CRASH_ENV = "TETHER_CRASH_AT_COMMIT"
 
 _at: tuple[str, int] | None = None
-_sent = 0
-_landed = 0
+#: Commits sent ("before") and landed ("after") so far in this process.
+_counts = {"before": 0, "after": 0}
 
 
 def configure(env: Mapping[str, str]) -> None:
@@ -49,19 +49,17 @@ def configure(env: Mapping[str, str]) -> None:
 
 def commit_sending() -> None:
     """Count a commit about to be sent; ``before:k`` kills this process at the k-th."""
-    global _sent
-    if _at is None:
-        return
-    _sent += 1
-    if _at == ("before", _sent):
-        os.kill(os.getpid(), signal.SIGKILL)
+    _count("before")
 
 
 def commit_landed() -> None:
     """Count a landed commit; ``after:k`` kills this process at the k-th."""
-    global _landed
+    _count("after")
+
+
+def _count(when: str) -> None:
     if _at is None:
         return
-    _landed += 1
-    if _at == ("after", _landed):
+    _counts[when] += 1
+    if _at == (when, _counts[when]):
         os.kill(os.getpid(), signal.SIGKILL)
