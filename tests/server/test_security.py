@@ -31,7 +31,6 @@ SESSION_ROUTES = [
     ("GET", "/v1/sessions/s1/usage", None),
     ("GET", "/v1/sessions/s1/events?follow=false", None),
     ("GET", "/v1/sessions/s1/events", None),
-    ("GET", "/v1/ui/aisdk/chat/s1/stream", None),
     ("POST", "/v1/sessions/s1/attachments", None),
     ("GET", "/v1/sessions/s1/attachments/att_1", None),
 ]
@@ -60,6 +59,12 @@ async def test_another_tenants_session_is_404_everywhere(served: Served) -> None
         == ((await eve.get("/v1/sessions/s1")).json()["detail"])
     )
     assert "s1" not in [i["session_id"] for i in (await eve.get("/v1/sessions")).json()["items"]]
+    # Resuming a chat answers another tenant's session as one no one holds: nothing to
+    # resume (useChat resumes a chat as it mounts, before its session exists).
+    theirs = await eve.get("/v1/ui/aisdk/chat/s1/stream")
+    nobodys = await eve.get("/v1/ui/aisdk/chat/never-made/stream")
+    assert (theirs.status_code, theirs.content) == (nobodys.status_code, nobodys.content)
+    assert theirs.status_code == 204
     # Creating it under another tenant is refused without touching it.
     taken = await eve.post("/v1/sessions", json={"session_id": "s1"})
     assert taken.status_code == 409
