@@ -166,6 +166,12 @@ class Agent:
 
         return tuple(t for t in self.tools if isinstance(t, McpServer))
 
+    def state_keys(self) -> tuple[str, ...]:
+        """The session state keys it declares: its own `state` and its tools'."""
+        from ._values import declared_state
+
+        return tuple(declared_state(self).keys)
+
     def tool(self, name: str) -> Tool | None:
         """The agent's own tool called `name` (not an MCP server's), or None."""
         from ._tools import Tool
