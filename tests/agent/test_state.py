@@ -335,6 +335,8 @@ async def test_two_declarations_of_a_key_keep_the_session_where_it_is(
         with pytest.raises(StateConflictError):
             await on_new.hand_off()
         with caplog.at_level(logging.WARNING, logger="tether.agent"):
+            assert await new.hand_off_sessions() == []
+        with caplog.at_level(logging.WARNING, logger="tether.agent"):
             await on_new.send("two")
             await session.wait_for("turn.completed", after=first.index)
         state = await on_new.state()
@@ -342,3 +344,32 @@ async def test_two_declarations_of_a_key_keep_the_session_where_it_is(
         assert (await session.state_values())[visits] == 2
     assert any("session handoff failed" in r.getMessage() for r in caplog.records)
     assert not any(e.type == "session.moved" for e in await session.read_events())
+
+
+async def test_instructions_may_read_the_state(backend: Backend) -> None:
+    model = ScriptedModel(tool_turns(("visit", {}), n=2))
+    agent = shop(model, instructions=lambda state: f"Visits so far: {state[visits]}.")
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("shop", session_id="st8")
+        for n in (1, 2):
+            await session.send("hi")
+            await _turns_done(session, n)
+    # Each model call reads the state as it finds it: the call after the tool sees its
+    # change, the next turn's first call what the first turn left.
+    assert [r.instructions for r in model.requests] == [
+        "Visits so far: 0.",
+        "Visits so far: 1.",
+        "Visits so far: 1.",
+        "Visits so far: 2.",
+    ]
+    with pytest.raises(ConfigurationError, match="instructions is a string or a function"):
+        Agent(name="a", model="openai:x", instructions=42)  # type: ignore[arg-type]
+
+
+async def test_the_state_is_read_back_from_an_encrypted_store(encrypted: Backend) -> None:
+    model = ScriptedModel(tool_turns(("add_item", {"item": "tea", "price": 3})))
+    async with hosted(encrypted, shop(model)) as host:
+        session = await host.open_session("shop", session_id="st9")
+        await session.send("one")
+        await _turns_done(session, 1)
+        assert (await session.state_values())[cart] == Cart(items=["tea"], total=3)

@@ -553,3 +553,13 @@ async def test_an_approver_the_agent_names_may_resume(served: Served) -> None:
     assert run[-1][1]["outcome"] == {"type": "success"}
     resolved = [e for e in await _history(served, "th-l") if e["type"] == "input.resolved"]
     assert [(e["data"]["answer"], e["data"]["by"]) for e in resolved] == [("approve", "lead")]
+
+
+async def test_the_declared_state_is_sent_as_the_run_ends(served: Served) -> None:
+    first = await agui(served, _run("th-s", "r1", "note buy milk"))
+    types = _types(first)
+    assert types[-2:] == ["STATE_SNAPSHOT", "RUN_FINISHED"]
+    assert types.count("STATE_SNAPSHOT") == 1
+    assert first[-2][1] == {"type": "STATE_SNAPSHOT", "snapshot": {"notes": ["buy milk"]}}
+    second = await agui(served, _run("th-s", "r2", "note call bob"))
+    assert second[-2][1]["snapshot"] == {"notes": ["buy milk", "call bob"]}

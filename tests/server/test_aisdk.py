@@ -94,6 +94,12 @@ def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
     assert _texts(out["resumed"]) == _texts(out["sender"]) == "Checking.Checked."
     resumed_tool = next(p for p in out["resumed"]["parts"] if p["type"] == "dynamic-tool")
     assert resumed_tool["state"] == "output-available"
+    # The declared state as each turn ended: before the note, and with it.
+    [before] = [p for p in out["hello"]["parts"] if p["type"] == "data-tether-state"]
+    assert before == {"type": "data-tether-state", "id": "state", "data": {"notes": []}}
+    [noted] = [p for p in out["noted"]["parts"] if p["type"] == "data-tether-state"]
+    assert noted["data"] == {"notes": ["buy milk"]}
+    assert _texts(out["noted"]) == "Noted."
     # File parts (data: URLs) became attachments the model was given, by reference.
     assert [p["type"] for p in out["fileMessage"]["parts"]] == ["file", "file", "text"]
     assert _texts(out["files"]) == (

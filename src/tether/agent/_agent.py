@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -12,7 +12,7 @@ from ..errors import ConfigurationError
 if TYPE_CHECKING:
     from ._compaction import Compaction
     from ._tools import Tool
-    from ._values import State
+    from ._values import State, StateValues
     from .mcp import McpServer
     from .models import Model
 
@@ -34,7 +34,9 @@ class Agent:
         name: Stable name (sessions record it).
         model: A ``"provider:model"`` string (``"openai:gpt-4o-mini"``,
             ``"anthropic:claude-..."``) or a `Model` object such as `ScriptedModel`.
-        instructions: The system prompt.
+        instructions: The system prompt; or a function of the session's declared
+            state (`StateValues`, read-only) that returns it, called for each model
+            call (``lambda state: f"The user has {state[cart].items}"``).
         tools: Tools made with ``@tool`` or ``@workflow_tool``, and MCP servers
             (`mcp_server`) whose tools the agent gets (listed when each turn begins).
         model_calls_per_step: Model calls one durable step may hold (default 1). A batch
@@ -70,7 +72,7 @@ class Agent:
 
     name: str
     model: str | Model
-    instructions: str = ""
+    instructions: str | Callable[[StateValues], str] = ""
     tools: Sequence[Tool | McpServer] = field(default_factory=tuple)
     model_calls_per_step: int = 1
     turn_policy: TurnPolicy = "steer"
@@ -88,6 +90,11 @@ class Agent:
         if not _NAME.match(self.name):
             raise ConfigurationError(
                 f"agent name {self.name!r} must be 1-64 letters, digits, '_', '-' or '.'"
+            )
+        if not isinstance(self.instructions, str) and not callable(self.instructions):
+            raise ConfigurationError(
+                f"agent {self.name!r}: instructions is a string or a function of the "
+                f"session's state, not {self.instructions!r}"
             )
         if self.model_calls_per_step < 1:
             raise ConfigurationError("model_calls_per_step must be at least 1")
@@ -165,6 +172,12 @@ class Agent:
         from .mcp import McpServer
 
         return tuple(t for t in self.tools if isinstance(t, McpServer))
+
+    def state_keys(self) -> tuple[str, ...]:
+        """The session state keys it declares: its own `state` and its tools'."""
+        from ._values import declared_state
+
+        return tuple(declared_state(self).keys)
 
     def tool(self, name: str) -> Tool | None:
         """The agent's own tool called `name` (not an MCP server's), or None."""

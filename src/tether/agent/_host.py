@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from ..errors import (
     NotFoundError,
     SessionClosedError,
     SessionStrandedError,
+    StateConflictError,
 )
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, TurnPolicy, check_retention
@@ -32,6 +34,8 @@ from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
 from ._values import declared_state
 
 __all__ = ["AgentHost", "address_session_id"]
+
+log = logging.getLogger("tether.agent")
 
 
 def address_session_id(agent_name: str, address: str) -> str:
@@ -416,8 +420,11 @@ class AgentHost:
                 if info.status in ("closed", "failed", "cancelled"):
                     continue
                 session = await self.get_session(info.session_id)
-                if await session.hand_off():
-                    moved.append(info.session_id)
+                try:
+                    if await session.hand_off():
+                        moved.append(info.session_id)
+                except StateConflictError as exc:
+                    log.warning("session handoff failed: session %r: %s", info.session_id, exc)
             cursor = page.next_cursor
             if cursor is None:
                 return moved

@@ -35,8 +35,17 @@ async def _request(work: StepWork) -> ModelRequest:
     files = await load_attachments(
         steps.stores, agent.name, work.cursor.session_id, work.entries, steps.attachment_cache
     )
+    instructions = agent.instructions
+    if callable(instructions):
+        # A function of the state as this call finds it (the step's tools' changes in).
+        instructions = instructions(work.state_view(readonly=True))
+        if not isinstance(instructions, str):
+            raise FatalError(
+                f"agent {agent.name!r}: its instructions function returned "
+                f"{type(instructions).__name__}, not a string"
+            )
     return ModelRequest(
-        instructions=agent.instructions or None,
+        instructions=instructions or None,
         messages=tuple(work.transcript.to_messages(work.entries, files)),
         tools=work.tools.definitions(),
         settings=ModelSettings(max_tokens=agent.max_tokens),

@@ -126,9 +126,9 @@ class StepWork:
             self._state = {k: v for k, v in fold_state(self.entries).items() if k in keys}
         return self._state
 
-    def state_view(self) -> StateValues:
+    def state_view(self, *, readonly: bool = False) -> StateValues:
         """A view of the state for one tool call: its changes are its own until kept."""
-        return StateValues(self.steps.declared.keys, self.stored_state)
+        return StateValues(self.steps.declared.keys, self.stored_state, readonly=readonly)
 
     def keep_state(self, view: StateValues, call_id: str) -> None:
         """Record the changes a tool call made through `view` (with its result, next)."""

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..agent import AgentHost, Agents, Session
 from ..durable import DEV_MARK, Client, Forwarder, dev_generation, is_dev_generation
-from ..errors import ConfigurationError, StoreError, TetherError
+from ..errors import ConfigurationError, StateConflictError, StoreError, TetherError
 from ..stores import Backend, RunRecord, open_backend
 from ._format import printable
 from ._snapshots import (
@@ -295,7 +295,12 @@ class _Supervisor:
                 continue
             for run in runs:
                 session = await self._session_of(host, run)
-                if session is not None and await session.hand_off():
+                try:
+                    moved = session is not None and await session.hand_off()
+                except StateConflictError as exc:
+                    say(f"session {run.run_id!r} stays on generation {digest}: {exc}")
+                    continue
+                if moved and session is not None:
                     say(
                         f"session {session.session_id!r} moved from generation {digest} to "
                         f"{current.snapshot.digest} (idle)"

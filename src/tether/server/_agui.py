@@ -7,7 +7,8 @@ approvals and questions (a ``cancelled`` entry denies an approval, declines a qu
 and cancels the turn of an authorization). The answer is the run's part of the
 session's event stream, projected onto AG-UI events, up to the turn's end
 (``RUN_FINISHED``), its park on input (``RUN_FINISHED`` with an ``interrupt`` outcome)
-or its failure (``RUN_ERROR``).
+or its failure (``RUN_ERROR``). An agent that declares session state (`State`) sends
+its values (``STATE_SNAPSHOT``) just before that last event.
 
 The projection keeps no state of its own: where a run starts is found in the
 session's durable events (the ``turn.started`` / ``turn.steered`` of its message, the
@@ -42,7 +43,7 @@ from ..agent import (
     TurnSteered,
     TurnWaiting,
 )
-from ._agui_events import AguiEvent, RunStarted
+from ._agui_events import AguiEvent, RunStarted, StateSnapshot
 from ._agui_projection import AguiProjection, ends_run
 from ._feeds import read_known
 from ._http import endpoint, int_param
@@ -156,6 +157,10 @@ def agui_routes(api: _Api) -> list[Route]:
                     unknown.skip(event.type)
                     continue
                 parts, end = projection.feed(event.event)
+                if end and api.host.agents.get(session.agent_name).state_keys():
+                    # The declared state as the run ends, just before its last event.
+                    values = (await session.state_values()).to_json()
+                    parts = [*parts[:-1], StateSnapshot(snapshot=values), *parts[-1:]]
                 if parts:
                     yield _sse(parts, event.index)
                 if end:

@@ -19,6 +19,7 @@ __all__ = [
     "RunFinished",
     "RunOutcome",
     "RunStarted",
+    "StateSnapshot",
     "StepFinished",
     "StepStarted",
     "TextMessageContent",
@@ -88,6 +89,13 @@ class RunError(AguiEvent):
     type: Literal["RUN_ERROR"] = "RUN_ERROR"
     message: str
     code: str
+
+
+class StateSnapshot(AguiEvent):
+    """The session's declared state (`tether.agent.State` values), as the run ends."""
+
+    type: Literal["STATE_SNAPSHOT"] = "STATE_SNAPSHOT"
+    snapshot: dict[str, Any]
 
 
 class StepStarted(AguiEvent):

@@ -8,7 +8,9 @@ tenant on first use), a user message is sent with its message id as
 (``GET .../chat/{id}/stream``, a replay of the turn from its start).
 
 The projection (`tether.server._aisdk_projection`) keeps no state of its own: every
-response is computed from the session's durable event stream, from an index.
+response is computed from the session's durable event stream, from an index. An agent
+that declares session state (`State`) sends its values as a ``data-tether-state`` part
+just before the turn's last part.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from ..agent import (
+    Session,
     SessionClosed,
     SessionFailed,
     TurnCancelled,
@@ -30,7 +33,7 @@ from ..agent import (
     TurnFailed,
     TurnStarted,
 )
-from ._aisdk_parts import UiPart
+from ._aisdk_parts import StatePart, UiPart
 from ._aisdk_projection import UiProjection
 from ._attachments import message_attachments
 from ._feeds import read_known
@@ -59,17 +62,25 @@ def aisdk_routes(api: _Api) -> list[Route]:
     """The adapter's routes on the app's API object."""
 
     async def stream_from(
-        run_id: str, start: int, opened: bool = False, announced: frozenset[str] = frozenset()
+        session: Session,
+        start: int,
+        opened: bool = False,
+        announced: frozenset[str] = frozenset(),
     ) -> AsyncIterator[bytes]:
         # Calls the client's message already holds (answered approvals) are not repeated.
         projection = UiProjection(opened=opened, announced=announced)
         unknown = UnknownTypes("AI SDK")
+        declares = bool(api.host.agents.get(session.agent_name).state_keys())
         try:
-            async for event in api.feeds.follow(run_id, start):
+            async for event in api.feeds.follow(session.run_id, start):
                 if event.event is None:
                     unknown.skip(event.type)
                     continue
                 parts, end = projection.parts(event.event)
+                if end and declares:
+                    # The declared state as the turn ends, before the message's last part.
+                    values = (await session.state_values()).to_json()
+                    parts = [*parts[:-1], StatePart(data=values), *parts[-1:]]
                 for part in parts:
                     yield _sse(part)
                 if end:
@@ -150,7 +161,7 @@ def aisdk_routes(api: _Api) -> list[Route]:
                     )
                 opened = True
             return StreamingResponse(
-                stream_from(session.run_id, start, opened, frozenset(announced)),
+                stream_from(session, start, opened, frozenset(announced)),
                 media_type="text/event-stream",
                 headers=HEADERS,
             )
@@ -192,7 +203,7 @@ def aisdk_routes(api: _Api) -> list[Route]:
             if turn_start is None:
                 return Response(status_code=204)
             return StreamingResponse(
-                stream_from(session.run_id, turn_start),
+                stream_from(session, turn_start),
                 media_type="text/event-stream",
                 headers=HEADERS,
             )

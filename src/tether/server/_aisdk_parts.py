@@ -21,6 +21,7 @@ __all__ = [
     "FinishStep",
     "Start",
     "StartStep",
+    "StatePart",
     "TextDelta",
     "TextEnd",
     "TextStart",
@@ -150,6 +151,14 @@ class DataPart(UiPart):
 
     type: Literal["data-tether-input"] = "data-tether-input"
     id: str
+    data: dict[str, Any]
+
+
+class StatePart(UiPart):
+    """``data-tether-state``: the session's declared state (`State` values) as a turn ends."""
+
+    type: Literal["data-tether-state"] = "data-tether-state"
+    id: Literal["state"] = "state"
     data: dict[str, Any]
 
 

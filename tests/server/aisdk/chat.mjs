@@ -77,6 +77,11 @@ await idle(chat);
 out.resumed = last(other);
 out.sender = last(chat);
 
+// A tool that keeps a note in the session's declared state: the turn's last parts
+// carry the state (data-tether-state).
+await chat.sendMessage({ text: "note buy milk" });
+await idle(chat);
+out.noted = structuredClone(last(chat));
 // Files: a message with file parts, as useChat sends a FileList (data: URLs).
 const notes = Buffer.from("zwölf notes").toString("base64");
 const png = Buffer.from([137, 80, 78, 71, 13, 10, 26, 10, 1, 2, 3]).toString("base64");
