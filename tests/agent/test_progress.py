@@ -182,20 +182,26 @@ async def test_a_workers_sweep_takes_a_message_admitted_without_a_ring(host: Age
         assert done.data.submission_id == "p4:lost"  # type: ignore[union-attr]
 
 
+async def _failed_with_a_late_message(host: AgentHost, session_id: str, late: str) -> None:
+    """A session whose run failed (another producer took its transcript), then `late`."""
+    async with host.worker(poll_interval=0.02, inbox_sweep=None):
+        session = await host.open_session("ops", session_id=session_id)
+        await session.send("hello")
+        await session.wait_for("turn.completed", timeout=20)
+        path = f"agents/ops/{session_id}"
+        await host.backend.stores.conversations.acquire_producer(path, "intruder")
+        await session.send("again")
+        await session.wait_for("session.failed", timeout=20)
+        await _until(host, session_id, "ended")
+        await _admit_without_a_ring(host, session, late)
+
+
 async def test_the_sweep_settles_a_message_admitted_as_its_sessions_run_failed(
     host: AgentHost, caplog: pytest.LogCaptureFixture
 ) -> None:
     # `send` reads the run, then admits: a message can land just as the run ends. The
     # run takes it no more; the sweep settles it failed rather than leave it waiting.
-    async with host.worker(poll_interval=0.02, inbox_sweep=None):
-        session = await host.open_session("ops", session_id="p6")
-        await session.send("hello")
-        await session.wait_for("turn.completed", timeout=20)
-        await host.backend.stores.conversations.acquire_producer("agents/ops/p6", "intruder")
-        await session.send("again")
-        await session.wait_for("session.failed", timeout=20)
-        await _until(host, "p6", "ended")
-        await _admit_without_a_ring(host, session, "p6:late")
+    await _failed_with_a_late_message(host, "p6", "p6:late")
     sweep = InboxSweep(host.backend.stores, ["ops"], host.session_progress, host._ring, interval=0)
     with caplog.at_level(logging.WARNING, logger="tether.agent"):
         assert await sweep.sweep() == []
@@ -214,15 +220,7 @@ async def test_the_sweep_settles_a_message_a_turn_held_when_its_run_ended(
     # A turn took the message (``running``), then its run ended without settling it:
     # what a turn whose step, and then the step settling its failure, each spent their
     # attempts left. No run will settle it; the sweep does.
-    async with host.worker(poll_interval=0.02, inbox_sweep=None):
-        session = await host.open_session("ops", session_id="p7")
-        await session.send("hello")
-        await session.wait_for("turn.completed", timeout=20)
-        await host.backend.stores.conversations.acquire_producer("agents/ops/p7", "intruder")
-        await session.send("again")
-        await session.wait_for("session.failed", timeout=20)
-        await _until(host, "p7", "ended")
-        await _admit_without_a_ring(host, session, "p7:held")
+    await _failed_with_a_late_message(host, "p7", "p7:held")
     store = host.backend.stores.submissions
     claimed = await store.claim_submission(
         SubmissionClaim(
