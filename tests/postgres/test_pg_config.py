@@ -45,8 +45,30 @@ def test_password_is_redacted() -> None:
 
 
 def test_open_backend_routes_postgres_urls() -> None:
-    backend = tether.stores._open.backend_from_url("postgres://h/db", namespace="n1")
+    backend = tether.stores.backend_from_url("postgres://h/db", namespace="n1")
     assert isinstance(backend, PostgresBackend)
+
+
+def test_a_bare_postgres_url_follows_the_same_chain_as_the_backend() -> None:
+    env = {"TETHER_POSTGRES_URL": "postgresql://a/x", "DATABASE_URL": "postgresql://b/y"}
+    for bare in ("postgresql://", "postgres://"):
+        assert tether.stores.backend_from_url(bare, env=env).url == "postgresql://a/x"
+        only_database = {"DATABASE_URL": "postgresql://b/y", "TETHER_POSTGRES_NAMESPACE": "n2"}
+        backend = tether.stores.backend_from_url(bare, env=only_database)
+        assert (backend.url, backend.namespace) == ("postgresql://b/y", "n2")  # type: ignore[attr-defined]
+        assert tether.stores.backend_from_url(bare, env={}).url == DEFAULT_URL
+    # A URL that names a server wins over the variables.
+    assert tether.stores.backend_from_url("postgresql://c/z", env=env).url == "postgresql://c/z"
+
+
+async def test_open_backend_reads_database_url_from_its_env(pg_url: str, pg_namespace: str) -> None:
+    env = {"DATABASE_URL": pg_url, "TETHER_POSTGRES_NAMESPACE": pg_namespace}
+    async with tether.open_backend("postgresql://", env=env) as backend:
+        assert isinstance(backend, PostgresBackend)
+        assert backend.namespace == pg_namespace
+        await backend.stores.workflow.write_stream("r1", "s", [b"x"])
+        chunks, _ = await backend.stores.workflow.read_stream("r1", "s")
+        assert [c.data for c in chunks] == [b"x"]
 
 
 async def test_unreachable_database_fails_at_start() -> None:

@@ -51,7 +51,13 @@ from ._keys import (
     init_key_file,
     key_provider_from_env,
 )
-from ._open import keyring_for, open_backend, wrap_encrypted
+from ._open import (
+    BACKENDS_ENTRY_POINT_GROUP,
+    backend_from_url,
+    keyring_for,
+    open_backend,
+    wrap_encrypted,
+)
 from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
@@ -104,6 +110,7 @@ from ._writes import (
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
+    "BACKENDS_ENTRY_POINT_GROUP",
     "DEFAULT_HOOK_RETENTION",
     "DEFAULT_KEY_FILE",
     "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
@@ -185,6 +192,7 @@ __all__ = [
     "WorkerRecord",
     "WorkflowStore",
     "WrappedKey",
+    "backend_from_url",
     "chain_of",
     "data_scope",
     "event_id",

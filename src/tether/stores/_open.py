@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import os
 import urllib.parse
 from collections.abc import AsyncIterator, Mapping
@@ -17,6 +18,7 @@ from ._protocols import Backend
 from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD
 
 __all__ = [
+    "BACKENDS_ENTRY_POINT_GROUP",
     "DEFAULT_SQLITE_PATH",
     "backend_from_url",
     "keyring_for",
@@ -25,19 +27,33 @@ __all__ = [
 ]
 
 DEFAULT_SQLITE_PATH = Path(".tether/tether.db")
+#: The entry point group naming third-party backends: each entry's name is a URL scheme
+#: and its object a callable ``(url, **options) -> Backend`` (a backend class whose
+#: constructor takes the URL is one).
+BACKENDS_ENTRY_POINT_GROUP = "tether.backends"
+_BUILT_IN_SCHEMES = ("memory", "sqlite", "postgresql", "postgres")
 
 
-def backend_from_url(url: str, **options: Any) -> Backend:
+def backend_from_url(url: str, *, env: Mapping[str, str] | None = None, **options: Any) -> Backend:
     """Build (not open) the backend a URL names.
 
     Accepted: ``memory://``; ``sqlite:///relative/path.db`` and
     ``sqlite:////absolute/path.db`` (``sqlite://`` alone means `DEFAULT_SQLITE_PATH`;
     ``?adopt=true`` lets tether add its tables to a database another application made);
-    ``postgresql://...`` when the postgres extra is installed.
+    ``postgresql://...`` when the postgres extra is installed (``postgresql://`` alone
+    reads ``TETHER_POSTGRES_URL``, then ``DATABASE_URL``, as `PostgresBackend` does);
+    and any scheme an installed distribution registers in the ``tether.backends``
+    entry point group (`BACKENDS_ENTRY_POINT_GROUP`).
+
+    Args:
+        url: The backend's URL.
+        env: Where the PostgreSQL backend reads its variables (default `os.environ`).
+        **options: The backend's keyword options.
 
     Raises:
         ConfigurationError: The scheme is unknown or the URL malformed (``sqlite://`` with
-            a name but two slashes, an unknown parameter).
+            a name but two slashes, an unknown parameter), or a third-party backend
+            could not be loaded or built.
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
@@ -68,11 +84,50 @@ def backend_from_url(url: str, **options: Any) -> Backend:
                 f"the postgres backend is not available: {exc}; "
                 "install it with: pip install 'tether[postgres]'"
             ) from exc
-        backend: Backend = PostgresBackend(url, **options)
+        # `postgresql://` alone names no server: the backend's own chain of variables
+        # decides, so a URL and a bare `PostgresBackend()` agree.
+        backend: Backend = PostgresBackend(url if rest else None, env=env, **options)
         return backend
-    raise ConfigurationError(
-        f"unknown backend scheme {scheme!r} in {url!r}; use memory, sqlite or postgresql"
-    )
+    return _third_party(scheme, url, options)
+
+
+def _third_party(scheme: str, url: str, options: dict[str, Any]) -> Backend:
+    found = importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP, name=scheme)
+    entry = next(iter(found), None)
+    if entry is None:
+        installed = sorted(
+            {e.name for e in importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP)}
+            - set(_BUILT_IN_SCHEMES)
+        )
+        also = f", or an installed backend's: {', '.join(installed)}" if installed else ""
+        raise ConfigurationError(
+            f"unknown backend scheme {scheme!r} in {url!r}; use memory, sqlite or "
+            f"postgresql{also}. A backend of another package is named by an entry point "
+            f"in the {BACKENDS_ENTRY_POINT_GROUP!r} group; install the package that provides "
+            f"{scheme!r}"
+        )
+    origin = f"{entry.value!r} (entry point {scheme!r} of {BACKENDS_ENTRY_POINT_GROUP!r}"
+    origin += f", distribution {entry.dist.name!r})" if entry.dist is not None else ")"
+    try:
+        factory = entry.load()
+    except Exception as exc:
+        raise ConfigurationError(f"the backend {origin} does not load: {exc!r}") from exc
+    try:
+        backend = factory(url, **options)
+    except ConfigurationError:
+        raise
+    except TypeError as exc:
+        raise ConfigurationError(
+            f"the backend {origin} refused {url!r} with options {sorted(options)}: {exc}"
+        ) from exc
+    needed = ("url", "migrate", "connect", "close")
+    missing = [name for name in needed if not hasattr(backend, name)]
+    if missing:
+        raise ConfigurationError(
+            f"the backend {origin} built {type(backend).__qualname__}, which is not a "
+            f"tether.stores.Backend: it has no {', '.join(missing)}"
+        )
+    return backend  # type: ignore[no-any-return]
 
 
 def _sqlite_path(url: str, location: str) -> Path:
@@ -190,7 +245,8 @@ async def open_backend(
     documentation's "Encryption and keys").
 
     Args:
-        url: Which backend, e.g. ``"sqlite:///app.db"`` or ``"memory://"``.
+        url: Which backend, e.g. ``"sqlite:///app.db"``, ``"memory://"`` or a scheme an
+            installed package registers (see `backend_from_url`).
         migrate: Create or upgrade the schema (and the keyring) first (default). With
             False the store must already be migrated.
         keys: A `KeyProvider`, or the path of a key file. None reads ``TETHER_KEY``
@@ -201,7 +257,8 @@ async def open_backend(
         large_payload_threshold: Payloads over this many bytes go to the attachment
             store once (encrypted) and are referenced where they belong.
         allow_plaintext: Read payloads written before encryption was turned on.
-        env: Where to read the variables (default `os.environ`).
+        env: Where to read the variables, the key's and the PostgreSQL backend's
+            (default `os.environ`).
         **options: Backend options, e.g. ``synchronous="NORMAL"`` for SQLite.
 
     Yields:
@@ -212,7 +269,7 @@ async def open_backend(
             configured.
     """
     provider = _provider(keys, os.environ if env is None else env)
-    backend = backend_from_url(url, **options)
+    backend = backend_from_url(url, env=env, **options)
     if provider is not None:
         backend = wrap_encrypted(
             backend,

@@ -2,8 +2,9 @@
 
 It adds ``--tether-postgres-url`` and the ``tether_postgres_url`` fixture, which skips
 the test when no Postgres answers — except when the ``CI`` environment variable is
-set, where an unreachable server fails the test instead of hiding it. The plugin does
-nothing unless its fixture is used.
+set, where an unreachable server fails the test instead of hiding it; and
+``--tether-backend``, the backend URL `tether.testing.contract.suite` tests. The plugin
+does nothing unless its fixture or that module is used.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--tether-postgres-url",
         default=os.environ.get("TETHER_TEST_POSTGRES_URL", DEFAULT_TEST_POSTGRES_URL),
         help="PostgreSQL URL for tether's Postgres tests (default: %(default)s)",
+    )
+    group.addoption(
+        "--tether-backend",
+        default=os.environ.get("TETHER_TEST_BACKEND"),
+        help="backend URL tether.testing.contract.suite tests; {tmp_path} and {name} in it "
+        "make a fresh store per test (default: $TETHER_TEST_BACKEND)",
     )
 
 
