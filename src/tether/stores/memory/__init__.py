@@ -59,7 +59,7 @@ class MemoryBackend:
     @property
     def format_stamps(self) -> MemoryFormatStamps:
         """Access to the stamp (capability FORMAT_STAMP)."""
-        return MemoryFormatStamps(self)
+        return MemoryFormatStamps(self, new=MemoryBackend)
 
     @property
     def stores(self) -> Stores:
@@ -70,6 +70,13 @@ class MemoryBackend:
 
     def _check_stamp(self) -> None:
         stamp = self.format_stamp
+        if stamp is None and self._stores is not None:
+            # The stores hold data: a store without its stamp was not made by this
+            # code's migrate, and adopting it would stamp data of an unknown format.
+            raise FormatVersionError(
+                "the memory store holds tether data but no format stamp; it cannot be "
+                "used safely: open a new memory backend"
+            )
         if stamp is not None and stamp != str(FORMAT_VERSION) and stamp not in LEGACY_FORMAT_STAMPS:
             raise FormatVersionError(
                 f"the memory store is stamped with format {stamp!r}; this tether reads and "

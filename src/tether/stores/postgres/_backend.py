@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Awaitable, Callable, Mapping
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, TypeVar
@@ -13,6 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import psycopg_pool
+from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict
 
 from ..._validate import check_duration
@@ -421,3 +423,33 @@ class PostgresFormatStamps:
                 _schema.write_stamp(conn, b.namespace, value)
 
         await asyncio.to_thread(write)
+
+    async def delete_stamp(self) -> None:
+        """Remove the stamp, leaving every table (an unstamped store)."""
+        b = self._backend
+
+        def delete() -> None:
+            with b.open_connection() as conn:
+                _schema.delete_stamp(conn, b.namespace)
+
+        await asyncio.to_thread(delete)
+
+    @contextlib.asynccontextmanager
+    async def fresh(self) -> AsyncIterator[PostgresBackend]:
+        """A backend on a new, empty namespace of the same database, dropped after."""
+        b = self._backend
+        namespace = f"{b.namespace[:40]}_fresh_{secrets.token_hex(4)}"
+        fresh = PostgresBackend(
+            b._url, namespace=namespace, pool_size=2, connect_timeout=b.connect_timeout, env={}
+        )
+        try:
+            yield fresh
+        finally:
+            await fresh.close()
+
+            def drop() -> None:
+                with b.open_connection() as conn:
+                    drop_schema = sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE")
+                    conn.execute(drop_schema.format(sql.Identifier(namespace)))
+
+            await asyncio.to_thread(drop)

@@ -30,6 +30,7 @@ __all__ = [
     "Migration",
     "check_namespace",
     "check_stamp",
+    "delete_stamp",
     "migrate",
     "read_stamp",
     "require_migrated",
@@ -300,6 +301,14 @@ def read_stamp(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> 
         )
     ).fetchone()
     return None if row is None else str(row[0])
+
+
+def delete_stamp(conn: psycopg.Connection[tuple[object, ...]], namespace: str) -> None:
+    """Remove a namespace's format stamp (tests use it to stage an unstamped store)."""
+    if _has_meta(conn, namespace):
+        conn.execute(
+            sql.SQL("DELETE FROM {} WHERE key = 'format_version'").format(_table(namespace, _META))
+        )
 
 
 def write_stamp(conn: psycopg.Connection[tuple[object, ...]], namespace: str, value: str) -> None:

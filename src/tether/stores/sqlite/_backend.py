@@ -88,7 +88,7 @@ class SqliteBackend:
     @property
     def format_stamps(self) -> SqliteFormatStamps:
         """Raw access to the file's format stamp (capability FORMAT_STAMP)."""
-        return SqliteFormatStamps(self._db)
+        return SqliteFormatStamps(self._db, new=SqliteBackend)
 
     @property
     def database(self) -> SqliteDatabase:

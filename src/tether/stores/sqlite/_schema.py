@@ -22,6 +22,7 @@ __all__ = [
     "MIGRATIONS",
     "Migration",
     "check_stamp",
+    "delete_stamp",
     "migrate",
     "read_stamp",
     "write_stamp",
@@ -82,6 +83,12 @@ def write_stamp(conn: sqlite3.Connection, value: str) -> None:
         "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
         (value,),
     )
+
+
+def delete_stamp(conn: sqlite3.Connection) -> None:
+    """Remove the format stamp (tests use it to stage an unstamped store)."""
+    if _has_table(conn, _META):
+        conn.execute(f"DELETE FROM {_META} WHERE key = 'format_version'")
 
 
 def check_stamp(conn: sqlite3.Connection, *, where: str) -> str | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol, TypeVar
 
 import pytest
@@ -23,8 +24,9 @@ class FormatStampAccess(Protocol):
     """Raw access to a backend's persisted format stamp (capability FORMAT_STAMP).
 
     A backend declaring `Capability.FORMAT_STAMP` exposes this as `format_stamps`,
-    operating on the same store the backend opened, so the contract can stage legacy
-    and foreign stamps and then call `backend.migrate()`.
+    operating on the same store the backend opened, so the contract can stage legacy,
+    foreign and unstamped stores and then call `backend.migrate()`, and open a fresh,
+    unmigrated store of the same kind.
     """
 
     async def read_stamp(self) -> str | None:
@@ -33,6 +35,17 @@ class FormatStampAccess(Protocol):
 
     async def write_stamp(self, value: str) -> None:
         """Store `value` as the stamp, replacing any other."""
+        ...
+
+    async def delete_stamp(self) -> None:
+        """Remove the stamp and nothing else: the store's tables and data stay."""
+        ...
+
+    def fresh(self) -> AbstractAsyncContextManager[Any]:
+        """A new backend of the same kind on an empty store, not migrated nor connected.
+
+        The store is removed when the ``async with`` block ends.
+        """
         ...
 
 

@@ -8,15 +8,13 @@ from typing import Any
 
 import pytest
 
-from ...errors import ConflictError, FormatVersionError
+from ...errors import ConflictError
 from ...stores import (
-    Capability,
     SubmissionAttachment,
     SubmissionStore,
     make_session_key,
 )
-from ...stores._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
-from ._markers import FormatStampAccess, requires
+from ._markers import FormatStampAccess
 from ._submission_joins import SubmissionJoinCases
 from ._submission_kit import (
     COMPLETED,
@@ -28,11 +26,12 @@ from ._submission_kit import (
     sub_input,
 )
 from ._submission_leases import SubmissionLeaseCases
+from ._submission_stamps import FormatStampCases
 
 __all__ = ["SubmissionContract"]
 
 
-class SubmissionContract(SubmissionJoinCases, SubmissionLeaseCases):
+class SubmissionContract(SubmissionJoinCases, SubmissionLeaseCases, FormatStampCases):
     """Subclass with an async `backend` fixture yielding a migrated, connected backend.
 
     Format-stamp tests additionally use `format_stamps` (default: the backend's
@@ -470,36 +469,3 @@ class SubmissionContract(SubmissionJoinCases, SubmissionLeaseCases):
         await submissions.renew_leases("nobody", ["missing"])
         assert not await submissions.has_unsettled_submissions()
         assert await submissions.list_running_submissions() == []
-
-    # -- format-version stamp ---------------------------------------------------------
-    @requires(Capability.FORMAT_STAMP)
-    async def test_a_fresh_store_is_stamped(
-        self, backend: Any, format_stamps: FormatStampAccess
-    ) -> None:
-        assert await format_stamps.read_stamp() == str(FORMAT_VERSION)
-        await backend.migrate()
-        assert await format_stamps.read_stamp() == str(FORMAT_VERSION)
-
-    @requires(Capability.FORMAT_STAMP)
-    async def test_a_known_legacy_stamp_is_adopted(
-        self, backend: Any, format_stamps: FormatStampAccess, submissions: SubmissionStore
-    ) -> None:
-        await submissions.admit_direct(sub_input("kept"))
-        await format_stamps.write_stamp(sorted(LEGACY_FORMAT_STAMPS)[0])
-        await backend.migrate()
-        assert await format_stamps.read_stamp() == str(FORMAT_VERSION)
-        assert await submissions.get_submission("kept") is not None
-
-    @requires(Capability.FORMAT_STAMP)
-    async def test_an_unknown_stamp_is_refused_before_any_read_or_write(
-        self, backend: Any, format_stamps: FormatStampAccess, submissions: SubmissionStore
-    ) -> None:
-        await submissions.admit_direct(sub_input("kept"))
-        await format_stamps.write_stamp("999")
-        with pytest.raises(FormatVersionError, match="999"):
-            await backend.migrate()
-        with pytest.raises(FormatVersionError):
-            await backend.migrate()
-        assert await format_stamps.read_stamp() == "999"  # not overwritten
-        await format_stamps.write_stamp(str(FORMAT_VERSION))
-        assert await submissions.get_submission("kept") is not None

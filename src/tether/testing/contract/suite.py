@@ -1,8 +1,7 @@
 """Every contract suite against the backend a URL names, run with one command.
 
 ```bash
-pytest --asyncio-mode=auto --pyargs tether.testing.contract.suite \\
-    --tether-backend 'mydb://{name}'
+pytest --asyncio-mode=auto --pyargs tether.testing.contract.suite --tether-backend 'mydb://{name}'
 ```
 
 ``--tether-backend`` (or ``TETHER_TEST_BACKEND``) is a backend URL, opened with
@@ -59,6 +58,7 @@ class TestBackendContract(
 
     @pytest.fixture
     async def backend(self, request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
+        """The backend of ``--tether-backend``, migrated and connected."""
         async with open_backend(_url(request, tmp_path)) as opened:
             yield opened
 
@@ -66,6 +66,7 @@ class TestBackendContract(
     async def retention_store(
         self, request: pytest.FixtureRequest, tmp_path: Path
     ) -> AsyncIterator[WorkflowStore]:
+        """The same store's workflow store, opened with a short hook retention."""
         try:
             opening = open_backend(_url(request, tmp_path), hook_retention=SHORT_RETENTION)
             opened = await opening.__aenter__()
