@@ -422,3 +422,40 @@ class ConversationContract:
         assert await streams.get_fold_checkpoint(PATH, at_or_before=offsets[2]) == checkpoint
         assert await streams.get_fold_checkpoint(PATH, at_or_before=offsets[1]) == checkpoint
         assert await streams.get_fold_checkpoint(PATH, at_or_before=offsets[0]) is None
+
+    @requires(Capability.FOLD_CHECKPOINTS)
+    async def test_a_checkpoint_is_never_read_half_written(
+        self, backend: Any, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        # Multi-megabyte checkpoints written over one another while readers read: a
+        # backend that stores one in parts (chunks, pages, objects) must never show a
+        # reader the parts of two writes, or the first parts of one, as a checkpoint.
+        offsets = [await self.append(streams, producer, n, [message(n)]) for n in range(4)]
+        written = [
+            FoldCheckpoint(
+                head_offset=offsets[n],
+                incarnation=producer.incarnation,
+                format_version=1,
+                data=bytes([n + 1]) * (2 * 1024 * 1024 + 17 * n),
+            )
+            for n in range(4)
+        ]
+        seen: list[FoldCheckpoint | None] = []
+        writing = True
+
+        async def read() -> None:
+            while writing:
+                seen.append(await streams.get_fold_checkpoint(PATH))
+                await asyncio.sleep(0)
+
+        readers = [asyncio.create_task(read()) for _ in range(2)]
+        try:
+            for _ in range(3):
+                await asyncio.gather(*(streams.put_fold_checkpoint(PATH, c) for c in written))
+        finally:
+            writing = False
+            await asyncio.gather(*readers)
+        seen.append(await streams.get_fold_checkpoint(PATH))
+        torn = [c for c in seen if c is not None and c not in written]
+        assert not torn, f"{len(torn)} of {len(seen)} reads returned no checkpoint written"
+        assert seen[-1] in written
