@@ -440,3 +440,27 @@ async def test_model_calls_per_step_means_model_calls(backend: Backend) -> None:
     turn_steps = {e.meta.step_index for e in events if e.meta.turn_id == done.meta.turn_id}
     assert model.calls == 6
     assert len(turn_steps) == 2  # 3 model calls each
+
+
+async def test_a_message_sent_again_after_retention_deleted_it_is_not_run_again(
+    backend: Backend,
+) -> None:
+    # The ledger keeps a receipt of a message whose text retention deleted: a client
+    # retrying the send (same client_message_id) learns it was taken, and no turn runs.
+    model = ScriptedModel([SECRET, "two"])
+    agent = Agent(name="ops", model=model, tools=[lookup], retention=0)
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="r4")
+        first = await session.send(f"one {SECRET}", client_message_id="m-1")
+        done = await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        await fresh.wait_for("session.started", after=done.index)
+        assert await fresh.send(f"one {SECRET}", client_message_id="m-1") == first
+        second = await fresh.send("two", client_message_id="m-2")
+        await fresh.wait_for("turn.completed", after=done.index)
+        receipt = await backend.stores.submissions.get_submission(first)
+    assert receipt is not None and receipt.redacted_at is not None
+    assert receipt.outcome == "completed" and receipt.payload is None
+    assert second != first
+    turns = [e for e in await fresh.read_events() if e.type == "turn.completed"]
+    assert len(turns) == 1  # "two" only: the retried message did not run again

@@ -129,7 +129,8 @@ class Session:
         """Send a user message; returns its submission id.
 
         Idempotent by `client_message_id`: sending the same id again (after a timeout,
-        say) admits nothing new. An idle session starts a turn; a running one is
+        say) admits nothing new, also once retention deleted the message's text (the
+        ledger keeps its receipt). An idle session starts a turn; a running one is
         steered at its next boundary, or the message waits for the turn to end
         (``turn_policy="queue"``, or while the turn is parked for another principal).
 

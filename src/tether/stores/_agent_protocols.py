@@ -87,12 +87,15 @@ class SubmissionStore(Protocol):
         """Admit a dispatched submission, idempotent by submission id.
 
         An exact replay returns the admitted submission ("replayed"); the same id with
-        other content returns "conflict" and changes nothing.
+        other content returns "conflict" and changes nothing; an id whose content was
+        redacted returns its receipt ("retained_receipt") and admits nothing.
         """
         ...
 
     async def admit_direct(self, submission: SubmissionInput) -> Submission:
         """Admit a direct prompt as a queued submission; an exact replay returns it.
+
+        An id whose content was redacted returns its receipt and admits nothing.
 
         Raises:
             ConflictError: The id is taken by other content.
@@ -226,7 +229,8 @@ class SubmissionStore(Protocol):
         """Delete the content of every submission of these lanes (retention).
 
         Payloads and attachments go; identity, order, statuses, outcomes, errors and
-        times stay. Returns how many submissions were redacted.
+        times stay, and `redacted_at` is set (once): each row is a retained receipt that
+        answers a later admission of its id. Returns how many submissions were redacted.
         """
         ...
 

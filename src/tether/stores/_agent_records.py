@@ -179,7 +179,10 @@ class SettledRecord:
 class Submission:
     """One row of the ledger.
 
-    Times are Unix seconds; 0 means "not set" for the lease and the timeout.
+    Times are Unix seconds; 0 means "not set" for the lease and the timeout. A row
+    whose content retention deleted (`SubmissionStore.redact_submissions`) is a
+    retained receipt: `redacted_at` is set, and its identity, order, status, outcome,
+    error and times stay.
     """
 
     submission_id: str
@@ -208,6 +211,7 @@ class Submission:
     error: str | None = None
     settlement_record_id: str | None = None
     settlement_record: SettledRecord | None = None
+    redacted_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -258,11 +262,13 @@ class SettlementObligation:
 class DispatchAdmission:
     """The answer to `admit_dispatch`.
 
-    `kind` is "admitted" (new row), "replayed" (exact replay of an admitted one) or
-    "conflict" (the id is taken by other content; `submission` is None).
+    `kind` is "admitted" (new row), "replayed" (exact replay of an admitted one),
+    "conflict" (the id is taken by other content; `submission` is None) or
+    "retained_receipt" (the id names a submission whose content retention deleted:
+    `submission` is its receipt, and nothing is admitted again).
     """
 
-    kind: Literal["admitted", "replayed", "conflict"]
+    kind: Literal["admitted", "replayed", "conflict", "retained_receipt"]
     submission: Submission | None
 
 

@@ -71,7 +71,10 @@ class LedgerTx(Protocol):
         ...
 
     def redact(self, submission: Submission) -> None:
-        """Delete a row's content: payload, attachments, settlement data (retention)."""
+        """Delete a row's content: payload, attachments, settlement data (retention).
+
+        `submission` comes with its `redacted_at` set, which the row keeps.
+        """
         ...
 
 
@@ -99,6 +102,10 @@ def _admit(
         check_identifier(unless, what="unless")
     existing = tx.get(inp.submission_id)
     if existing is not None:
+        if existing.redacted_at is not None:
+            # Its content is gone, so a replay cannot be told from a conflict; the id
+            # was taken and run once, which is what a retrying client needs to know.
+            return "retained", existing
         return ("replayed" if _same_content(existing, kind, inp) else "conflict"), existing
     if unless is not None and tx.get(unless) is not None:
         raise InvalidTransitionError(
@@ -146,6 +153,8 @@ def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:
     kind, sub = _admit(tx, "dispatch", inp)
     if kind == "conflict":
         return DispatchAdmission(kind="conflict", submission=None)
+    if kind == "retained":
+        return DispatchAdmission(kind="retained_receipt", submission=sub)
     return DispatchAdmission(kind="admitted" if kind == "admitted" else "replayed", submission=sub)
 
 
@@ -548,7 +557,7 @@ def redact(tx: LedgerTx, session_keys: Sequence[str]) -> int:
     count = 0
     for key in session_keys:
         for sub in tx.select(statuses=ALL_STATUSES, session_key=key):
-            tx.redact(sub)
+            tx.redact(replace_row(sub, redacted_at=sub.redacted_at or tx.now()))
             count += 1
     return count
 

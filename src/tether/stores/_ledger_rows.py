@@ -50,7 +50,7 @@ COLUMNS = (
     "attachments, status, accepted_at, canonical_ready_at, attempt_id, owner_id, "
     "lease_expires_at, started_at, attempt_count, max_attempts, timeout_at, "
     "input_applied_at, abort_requested_at, joined_into, settled_at, outcome, error, "
-    "settlement_record_id, settlement_record"
+    "settlement_record_id, settlement_record, redacted_at"
 )
 KINDS = frozenset(get_args(SubmissionKind))
 _STATUSES = frozenset(get_args(SubmissionStatus))
@@ -127,6 +127,7 @@ def _submission(
         error=row[23],
         settlement_record_id=row[24],
         settlement_record=_decode_record(row[25]),
+        redacted_at=row[26],
     )
 
 
@@ -294,13 +295,17 @@ def redact_statements(mark: str) -> tuple[str, str]:
     """The statements deleting a submission's content: (row update, chunk delete)."""
     return (
         f"UPDATE tether_agent_submissions SET payload = {mark}, attachments = '[]', "
-        f"settlement_record = {mark} WHERE submission_id = {mark}",
+        f"settlement_record = {mark}, redacted_at = {mark} WHERE submission_id = {mark}",
         f"DELETE FROM tether_agent_submission_chunks WHERE submission_id = {mark}",
     )
 
 
 def redact_values(s: Submission) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The values of `redact_statements`; the settlement record keeps outcome and error."""
+    """The values of `redact_statements` for `s` as redacted (its `redacted_at` set).
+
+    The settlement record keeps outcome and error.
+    """
     record = s.settlement_record
     kept = None if record is None else SettledRecord(outcome=record.outcome, error=record.error)
-    return (canonical_json(None), encode_record(kept), s.submission_id), (s.submission_id,)
+    row = (canonical_json(None), encode_record(kept), s.redacted_at, s.submission_id)
+    return row, (s.submission_id,)

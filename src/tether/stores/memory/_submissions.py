@@ -70,7 +70,7 @@ class _Rows:
         kept = None if record is None else SettledRecord(outcome=record.outcome, error=record.error)
         self.by_id[submission.submission_id] = dataclasses.replace(
             submission, payload=None, attachments=(), settlement_record=kept
-        )
+        )  # `redacted_at` comes set, as on the SQL backends
 
 
 class MemorySubmissionStore(LedgerStore):

@@ -252,6 +252,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         name="indexes of active hooks and of chains",
         statements=(HOOKS_ACTIVE_INDEX, CHAINS_INDEX),
     ),
+    # A submission whose content retention deleted stays as a receipt: a retried
+    # admission of its id is answered from it, never admitted again.
+    Migration(
+        version=18,
+        name="retained receipts of submissions",
+        statements=(
+            "ALTER TABLE tether_agent_submissions "
+            "ADD COLUMN IF NOT EXISTS redacted_at DOUBLE PRECISION",
+        ),
+    ),
 )
 
 

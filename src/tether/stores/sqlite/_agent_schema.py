@@ -121,4 +121,13 @@ _V2 = (
     ) WITHOUT ROWID""",
 )
 
-AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = ((2, "agent persistence", _V2),)
+AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (2, "agent persistence", _V2),
+    # A submission whose content retention deleted stays as a receipt: a retried
+    # admission of its id is answered from it, never admitted again.
+    (
+        18,
+        "retained receipts of submissions",
+        ("ALTER TABLE tether_agent_submissions ADD COLUMN redacted_at REAL",),
+    ),
+)

@@ -66,6 +66,33 @@ class SubmissionContract(SubmissionJoinCases, SubmissionLeaseCases, FormatStampC
         stored = await must(await submissions.get_submission("s1"))
         assert stored.payload == {"text": "a"}
 
+    async def test_redaction_keeps_a_receipt_that_answers_admissions_of_its_id(
+        self, submissions: SubmissionStore
+    ) -> None:
+        item = SubmissionAttachment(item_id="a1", mime_type="text/plain", data=b"private")
+        first = sub_input("s1", payload={"text": "private"}, attachments=(item,))
+        await submissions.admit_dispatch(first)
+        await submissions.admit_direct(sub_input("s2"))
+        await claim(submissions, "s1")
+        assert await submissions.complete_submission(ref("s1"))
+        lane = first.session_key
+        assert await submissions.redact_submissions([lane]) == 2
+        receipt = await must(await submissions.get_submission("s1"))
+        assert (receipt.payload, receipt.attachments) == (None, ())
+        assert receipt.redacted_at is not None and receipt.outcome == "completed"
+        assert receipt.status == "settled" and receipt.accepted_at > 0
+        # A retried admission of the id, with its old content or any other (which can
+        # no longer be compared), is answered from the receipt and admits nothing.
+        for again in (first, sub_input("s1", payload={"text": "other"})):
+            answer = await submissions.admit_dispatch(again)
+            assert answer.kind == "retained_receipt" and answer.submission == receipt
+        assert await submissions.admit_direct(first) == receipt
+        queued = await must(await submissions.get_submission("s2"))
+        assert queued.status == "queued" and queued.redacted_at is not None
+        assert ids(await submissions.list_runnable_submissions()) == ["s2"]
+        assert await submissions.redact_submissions([lane]) == 2  # again: nothing changes
+        assert await submissions.get_submission("s1") == receipt
+
     async def test_dispatch_attachments_round_trip_and_conflict_on_other_bytes(
         self, submissions: SubmissionStore
     ) -> None:
