@@ -143,3 +143,28 @@ async def test_ag_ui_skips_it(served: Served, caplog: pytest.LogCaptureFixture) 
     assert repr(NEW_TYPE) in warned
     # The thread's scan reads past it: no run in progress to replay.
     assert (await served.client().get("/v1/agui/ops/t1/stream")).status_code == 204
+
+
+async def test_the_sessions_state_and_the_python_api_read_past_it(
+    served: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    c = served.client()
+    assert (await c.post("/v1/sessions", json={"agent": "ops", "session_id": "s1"})).is_success
+    sent = await c.post("/v1/sessions/s1/messages", json={"text": "check db"})
+    assert sent.is_success, sent.text
+    await served.events("s1", until="session.waiting")
+    await inject(served, "s1")
+    with caplog.at_level(logging.WARNING, logger="tether.agent"):
+        shown = await c.get("/v1/sessions/s1")
+        assert shown.status_code == 200, shown.text
+        assert shown.json()["status"] == "idle"
+        session = await served.host.get_session("s1")
+        assert (await session.state()).status == "idle"
+        assert await session.pending_requests() == []
+        known = await session.read_events()
+        assert NEW_TYPE not in [e.type for e in known]
+        assert known[-1].type == "session.waiting"
+        followed = [e.type async for e in session.events(known[-1].index, follow=False)]
+        assert followed == ["session.waiting"]
+    skipped = [r.getMessage() for r in caplog.records if repr(NEW_TYPE) in r.getMessage()]
+    assert len(skipped) <= 1 and all("does not define" in m for m in skipped)

@@ -14,10 +14,11 @@ Stored form (one chunk of the run's ``events`` stream), also the wire form minus
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Protocol, overload
 
 import orjson
 
@@ -26,10 +27,20 @@ from ..errors import SerializationError
 from ._event_data import EVENT_DATA, EventData, SessionEventType
 from ._json import json_value, read_record
 
-__all__ = ["EVENTS_STREAM", "EventMeta", "SessionEvent", "decode_event", "encode_event"]
+__all__ = [
+    "EVENTS_STREAM",
+    "EventMeta",
+    "SessionEvent",
+    "decode_event",
+    "decode_events",
+    "encode_event",
+]
 
 #: The stream (of the session's run) that holds its events.
 EVENTS_STREAM = "events"
+
+_log = logging.getLogger("tether.agent")
+_warned: set[str] = set()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,8 +143,16 @@ def encode_event(
     )
 
 
-def decode_event(raw: bytes, index: int) -> SessionEvent:
+@overload
+def decode_event(raw: bytes, index: int) -> SessionEvent: ...
+@overload
+def decode_event(raw: bytes, index: int, *, unknown: Literal["skip"]) -> SessionEvent | None: ...
+def decode_event(
+    raw: bytes, index: int, *, unknown: Literal["raise", "skip"] = "raise"
+) -> SessionEvent | None:
     """Parse a stored event (validated into its record).
+
+    With ``unknown="skip"``, an event of a type this release does not define is None.
 
     Raises:
         SerializationError: The chunk is not a session event of a known type.
@@ -142,7 +161,50 @@ def decode_event(raw: bytes, index: int) -> SessionEvent:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         raise SerializationError(f"event {index} is not a session event: {exc!r}") from None
+    if unknown == "skip" and _unknown(value) is not None:
+        return None
     return _read(value, index)
+
+
+class _Chunk(Protocol):
+    @property
+    def index(self) -> int: ...
+    @property
+    def data(self) -> bytes: ...
+
+
+def decode_events(chunks: Iterable[_Chunk]) -> list[SessionEvent]:
+    """The session events of stored chunks, passing over types this release does not know.
+
+    A newer release (a worker of the next deployment, during a rolling one) may emit
+    event types this one has no record for; what this release folds from the events
+    it knows is unchanged by them, so they are skipped, with one warning per type.
+
+    Raises:
+        SerializationError: A chunk is not a session event, or one of a known type
+            does not fit its record.
+    """
+    events = []
+    for chunk in chunks:
+        event = decode_event(chunk.data, chunk.index, unknown="skip")
+        if event is not None:
+            events.append(event)
+    return events
+
+
+def _unknown(value: Any) -> str | None:
+    """The event type of a decoded form when it is a type this release does not define."""
+    type_ = value.get("type") if isinstance(value, dict) else None
+    if isinstance(type_, str) and type_ not in EVENT_DATA:
+        if type_ not in _warned:
+            _warned.add(type_)
+            _log.warning(
+                "skipping session events of type %r, which this release of tether does "
+                "not define (written by a newer one?)",
+                type_,
+            )
+        return type_
+    return None
 
 
 def _read(value: Any, index: int) -> SessionEvent:

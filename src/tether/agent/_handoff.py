@@ -28,7 +28,7 @@ from .._version import ENGINE_VERSION
 from ..durable import TAKEOVER_LEASE, RunInfo, Takeover
 from ..errors import ContinueAsNewError, StoreError
 from ..stores import TERMINAL_RUN_STATUSES
-from ._events import EVENTS_STREAM, decode_event
+from ._events import EVENTS_STREAM, decode_events
 from ._keys import messages_lane
 from ._line import SessionLine, read_line
 from ._state import RUN_ENDINGS, fold_events
@@ -77,7 +77,7 @@ async def blocked_reason(session: Session, held: Takeover) -> str | None:
     if any(r.status != "queued" for r in rows):
         return "a turn is in progress"
     chunks = await session.host.client.stream(held.chain_id, EVENTS_STREAM).read_all(0)
-    fold = fold_events(decode_event(c.data, c.index) for c in chunks)
+    fold = fold_events(decode_events(chunks))
     if fold.pending:
         return "a turn waits for input"
     if fold.turn_id is not None:

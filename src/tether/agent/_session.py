@@ -24,7 +24,7 @@ from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
-from ._events import EVENTS_STREAM, SessionEvent, decode_event
+from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events
 from ._handoff import deliver_moving, hand_off, wants_move
 from ._inbox import Inbox
 from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
@@ -502,8 +502,7 @@ class Session:
     async def transcript(self) -> list[Any]:
         """The canonical transcript: typed entries (`TranscriptEntry`), in order.
 
-        The current one: after a clear, a compaction or a reset, the fresh transcript
-        (the earlier ones stay in the store).
+        After a clear, a compaction or a reset, the fresh one (earlier ones stay stored).
 
         Raises:
             ContentDeletedError: The session ended under retention ``0``.
@@ -532,7 +531,7 @@ class Session:
     async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
         await self._ensure_readable(info)
         chunks = await self.host.client.stream(self.run_id, EVENTS_STREAM).read_all(start)
-        return [decode_event(c.data, c.index) for c in chunks]
+        return decode_events(chunks)
 
     async def events(self, start: int = 0, *, follow: bool = True) -> AsyncIterator[SessionEvent]:
         """The events from index `start` (negative counts back from the tail).
@@ -547,8 +546,8 @@ class Session:
                 more will happen; read it with ``follow=False``.
         """
         if not follow:
-            for event in await self.read_events(start):
-                yield event
+            for each in await self.read_events(start):
+                yield each
             return
         info = await self._ensure_readable()
         if info.stranded:
@@ -559,7 +558,8 @@ class Session:
         # Every backend announces appends to its followers (a tap in this process, a
         # notification or a look at the file from others): a read is only a safety net.
         async for chunk in stream.follow(start, poll_interval=_SAFETY_POLL, known_running=running):
-            event = decode_event(chunk.data, chunk.index)
+            if (event := decode_event(chunk.data, chunk.index, unknown="skip")) is None:
+                continue  # a type a newer release emits: see `decode_events`
             yield event
             if event.type in TERMINAL_EVENTS:
                 # Over, unless the id was opened again since (a reset, whose run starts

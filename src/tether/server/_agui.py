@@ -45,7 +45,6 @@ from ..agent import (
 )
 from ._agui_events import AguiEvent, RunStarted, StateSnapshot
 from ._agui_projection import AguiProjection, ends_run
-from ._feeds import read_known
 from ._http import endpoint, int_param
 from ._models import ID_PATTERN, ResumeEntry, RunAgentInput
 from ._problems import ApiProblem
@@ -209,7 +208,7 @@ def agui_routes(api: _Api) -> list[Route]:
         # 409 stranded (a client stops retrying), 410 when retention deleted it.
         await api._check_followable(session)
         sid = session.session_id
-        events = await read_known(session)
+        events = await session.read_events()
         tail = events[-1].index + 1 if events else 0
         started = {
             e.data.submission_id: e.index
@@ -301,7 +300,7 @@ def agui_routes(api: _Api) -> list[Route]:
         run_id = query.get("runId")
         if run_id is not None and not 0 < len(run_id) <= 200:
             raise ApiProblem(422, "invalid_input", "runId is 1 to 200 characters")
-        events = await read_known(session)
+        events = await session.read_events()
         if raw is not None:
             after = int_param(raw.strip(), "offset", default=-1, low=-1)
             begin = _turn_start(events, max(after, 0))

@@ -36,7 +36,6 @@ from ..agent import (
 from ._aisdk_parts import StatePart, UiPart
 from ._aisdk_projection import UiProjection
 from ._attachments import message_attachments
-from ._feeds import read_known
 from ._models import ID_PATTERN, ChatBody, is_id
 from ._problems import ApiProblem, problem_of, problem_response
 from ._wire_events import UnknownTypes
@@ -184,7 +183,7 @@ def aisdk_routes(api: _Api) -> list[Route]:
                 if refused.status == 404 and is_id(chat_id):
                     return Response(status_code=204)
                 raise
-            events = await read_known(session)
+            events = await session.read_events()
             turn_start: int | None = None
             for event in events:
                 match event.data:

@@ -35,7 +35,7 @@ from ..agent import (
 from ..errors import SerializationError
 from ..stores import StreamChunk
 
-__all__ = ["FeedHub", "WireEvent", "format_of", "frame", "read_known", "read_wire", "wire_event"]
+__all__ = ["FeedHub", "WireEvent", "format_of", "frame", "read_wire", "wire_event"]
 
 log = logging.getLogger("tether.server")
 
@@ -122,35 +122,14 @@ def wire_event(chunk: StreamChunk) -> WireEvent:
 async def read_wire(session: Session, start: int) -> list[WireEvent]:
     """The session's events from index `start` (negative: from the tail), as wire events.
 
-    Read as `Session.read_events` reads them, but an event of a type this version does
-    not define is passed on as `wire_event` passes it.
+    Unlike `Session.read_events`, which leaves them out, an event of a type this
+    version does not define is passed on as `wire_event` passes it.
 
     Raises:
         ContentDeletedError: The session's content was deleted (retention, erasure).
         SerializationError: An event is not a session event.
     """
-    try:
-        return [WireEvent.of(event) for event in await session.read_events(start)]
-    except SerializationError:
-        return await _read_again(session, start)
-
-
-async def read_known(session: Session, start: int = 0) -> list[SessionEvent]:
-    """The session's events from `start` of the types this version defines.
-
-    `Session.read_events`, but with events of other types left out: for the UI
-    adapters' scans.
-    """
-    try:
-        return await session.read_events(start)
-    except SerializationError:
-        wires = await _read_again(session, start)
-        return [wire.event for wire in wires if wire.event is not None]
-
-
-async def _read_again(session: Session, start: int) -> list[WireEvent]:
-    # `read_events` checked that the content is readable before it decoded (and
-    # refused an event): read the chunks again, each decoded or passed on.
+    await session.read_events(-1)  # refuses a session whose content was deleted
     stream = session.host.client.stream(session.run_id, EVENTS_STREAM)
     return [wire_event(chunk) for chunk in await stream.read_all(start)]
 
