@@ -168,3 +168,19 @@ async def test_the_sessions_state_and_the_python_api_read_past_it(
         assert followed == ["session.waiting"]
     skipped = [r.getMessage() for r in caplog.records if repr(NEW_TYPE) in r.getMessage()]
     assert len(skipped) <= 1 and all("does not define" in m for m in skipped)
+
+
+async def test_a_damaged_event_is_a_problem_document_not_a_plain_500(served: Served) -> None:
+    c = served.client()
+    assert (await c.post("/v1/sessions", json={"agent": "ops", "session_id": "d1"})).is_success
+    info = await served.host.get_session("d1")
+    # An event of a known type whose data does not fit its record.
+    damaged = {"type": "turn.completed", "data": {"usage": "lots"}, "meta": {"id": "evt_x"}}
+    await served.backend.stores.workflow.write_stream(
+        info.run_id, "events", [orjson.dumps(damaged)]
+    )
+    r = await c.get("/v1/sessions/d1")
+    assert r.status_code == 500
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert r.json()["code"] == "unreadable_data"
+    assert "turn.completed" in r.json()["detail"]

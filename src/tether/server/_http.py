@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -102,6 +103,9 @@ def pattern_param(raw: str | None, name: str, pattern: re.Pattern[str], what: st
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+_log = logging.getLogger("tether.server")
+
+
 def endpoint(fn: Handler) -> Handler:
     async def run(request: Request) -> Response:
         try:
@@ -109,7 +113,12 @@ def endpoint(fn: Handler) -> Handler:
         except (ApiProblem, ValidationError, Exception) as exc:
             problem = problem_of(exc)
             if problem is None:
-                raise
+                # The server's own fault: the log keeps the cause, the client gets a
+                # problem document like every other answer (not Starlette's text).
+                _log.exception("%s %s failed", request.method, request.url.path)
+                problem = ApiProblem(
+                    500, "internal_error", "the server failed to answer; its log has the cause"
+                )
             return problem_response(problem)
 
     return run

@@ -16,6 +16,7 @@ from ..errors import (
     InputRequestError,
     InvalidAnswerError,
     NotFoundError,
+    SerializationError,
     SessionClosedError,
     SessionStrandedError,
     StateConflictError,
@@ -150,4 +151,8 @@ def problem_of(exc: Exception) -> ApiProblem | None:
         return ApiProblem(409, "state_conflict", str(exc), key=exc.key)
     if isinstance(exc, ConfigurationError):
         return ApiProblem(422, "invalid_input", str(exc))
+    if isinstance(exc, SerializationError):
+        # Stored data this release cannot read (damaged, or of a format it does not
+        # know): nothing the request can change, and nothing a retry cures.
+        return ApiProblem(500, "unreadable_data", str(exc))
     return None
