@@ -72,6 +72,8 @@ async def test_metrics_are_prometheus_text_for_an_authenticated_caller(
     assert "tether_step_duration_seconds_bucket" in samples
     assert "tether_turn_duration_seconds_count" in samples
     assert 'tether_turn_outcome="completed"' in r.text
+    documented = (await served.client().get("/v1/openapi.json")).json()["paths"]["/metrics"]
+    assert list(documented["get"]["responses"]["200"]["content"]) == ["text/plain"]
 
 
 async def test_metrics_are_not_found_unless_asked_for(db: tuple[str, str | None]) -> None:

@@ -563,6 +563,14 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 ],
             )
         },
+        "/metrics": {
+            "get": _op(
+                "metrics",
+                "This process's metrics, as Prometheus text (404 unless served with --metrics)",
+                {"200": _ok(None, "them", content={"text/plain": {"schema": {"type": "string"}}})},
+                404,
+            )
+        },
         "/v1/hooks/{token}": {
             "post": _op(
                 "resumeHook",
