@@ -443,8 +443,9 @@ async def test_model_calls_per_step_means_model_calls(backend: Backend) -> None:
 
 
 async def test_a_message_sent_again_after_retention_deleted_it_is_not_run_again(
-    backend: Backend,
+    any_backend: Backend,
 ) -> None:
+    backend = any_backend
     # The ledger keeps a receipt of a message whose text retention deleted: a client
     # retrying the send (same client_message_id) learns it was taken, and no turn runs.
     model = ScriptedModel([SECRET, "two"])
