@@ -75,6 +75,19 @@ def test_backends_never_import_each_other(path: Path) -> None:
             assert parts[2] == own, f"{path.name} ({own}) imports {module}: share it in stores/"
 
 
+@pytest.mark.parametrize(
+    "path", sorted((SRC / "stores" / "memory").rglob("*.py")), ids=lambda p: p.name
+)
+def test_the_memory_backend_is_built_on_the_backend_kit_alone(path: Path) -> None:
+    # The worked example of `docs/how-to/backend.md`: what it uses, a third-party
+    # backend can use too, so it reaches tether only through the public seam.
+    allowed = {"tether.stores.kit", "tether.errors"}
+    for module in _imports(path):
+        if module.startswith("tether.stores.memory") or not module.startswith("tether"):
+            continue
+        assert module in allowed, f"{path.name} imports {module}: use tether.stores.kit"
+
+
 @pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
 def test_modules_stay_small(path: Path) -> None:
     assert len(path.read_text().splitlines()) <= 1000, f"{path} is over 1,000 lines"

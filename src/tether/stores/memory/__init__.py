@@ -5,9 +5,14 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ...errors import ConfigurationError, FormatVersionError
-from .._protocols import Capability, Stores
-from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
-from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from ..kit import (
+    DEFAULT_HOOK_RETENTION,
+    FORMAT_VERSION,
+    LEGACY_FORMAT_STAMPS,
+    Capability,
+    Stores,
+    hook_retention_seconds,
+)
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
 from ._format_stamps import MemoryFormatStamps

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._agent_records import (
+from ..kit import (
     AttachmentRef,
     StoredAttachment,
     check_same_attachment,

@@ -7,8 +7,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from .. import _conversation_rules as rules
-from .._agent_records import (
+from ..kit import (
     OFFSET_START,
     AttemptRef,
     ConversationBatch,
@@ -22,6 +21,7 @@ from .._agent_records import (
     clamp_read_limit,
     format_offset,
 )
+from ..kit import conversation_rules as rules
 from ._gate import Gate, gated
 from ._submissions import MemorySubmissionStore
 

@@ -6,7 +6,9 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
-from .._protocols import Backend
+from ..kit import (
+    Backend,
+)
 
 __all__ = ["MemoryFormatStamps"]
 

@@ -12,9 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..._ids import new_ulid
 from ...errors import ConflictError
-from .._records import (
+from ..kit import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
     EventRecord,
@@ -26,6 +25,7 @@ from .._records import (
     WaitRecord,
     WorkerRecord,
     chain_of,
+    new_ulid,
 )
 
 __all__ = ["_Row", "_State", "_Stream", "_Txn"]

@@ -11,13 +11,13 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from .._agent_records import (
+from ..kit import (
+    LedgerStore,
+    LedgerTx,
     SettledRecord,
     Submission,
     SubmissionStatus,
 )
-from .._ledger import LedgerTx
-from .._ledger_store import LedgerStore
 from ._gate import Gate
 
 __all__ = ["MemorySubmissionStore"]

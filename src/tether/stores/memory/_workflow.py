@@ -13,12 +13,8 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from ..._aio import wait_event, within
-from ..._validate import check_labels
 from ...errors import InvalidTransitionError
-from .. import _logic
-from .._pages import page_of, page_start, rows_from
-from .._records import (
+from ..kit import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
     ChainRecord,
@@ -35,13 +31,22 @@ from .._records import (
     RunRecord,
     RunStatus,
     StepRecord,
+    StoreWrite,
     StreamChunk,
+    StreamTaps,
     WaitRecord,
     WorkerRecord,
+    apply_writes,
+    check_labels,
+    follow,
+    page_of,
+    page_start,
+    resolve_start,
+    rows_from,
+    wait_event,
+    within,
+    workflow_rules,
 )
-from .._streams import StreamTaps, follow, resolve_start
-from .._write_rules import apply_writes
-from .._writes import StoreWrite
 from ._gate import Gate, gated
 from ._state import _State, _Stream, _Txn
 from ._writes import MemoryWrites
@@ -60,7 +65,7 @@ def _run_key(run: RunRecord) -> tuple[float, str]:
 
 def _partial(claim: Claim, known: Mapping[str, int] | None) -> Claim:
     """The claim with only the log after what the claimer holds (`known`)."""
-    after = _logic.known_after(claim, known)
+    after = workflow_rules.known_after(claim, known)
     if not after:
         return claim
     events = tuple(e for e in claim.events if e.slot > after)
@@ -130,14 +135,16 @@ class MemoryWorkflowStore:
 
     # -- runs -------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
-        result = self._write(lambda t: _logic.create_run(t, run, time.time()))
+        result = self._write(lambda t: workflow_rules.create_run(t, run, time.time()))
         await self._notify([run.queue])
         return result
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
     ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
-        return self._write(lambda t: _logic.start_run(t, run, owner, lease_seconds, time.time()))
+        return self._write(
+            lambda t: workflow_rules.start_run(t, run, owner, lease_seconds, time.time())
+        )
 
     async def get_run(self, run_id: str) -> RunRecord | None:
         return self._s.runs.get(run_id)
@@ -190,7 +197,7 @@ class MemoryWorkflowStore:
         return page_of(chains, limit, lambda c: _run_key(c.first))
 
     async def label_run(self, run_id: str, labels: Mapping[str, str]) -> RunRecord:
-        run = _logic.relabeled(self._s.runs.get(run_id), run_id, labels)
+        run = workflow_rules.relabeled(self._s.runs.get(run_id), run_id, labels)
         self._s.runs[run_id] = run
         return run
 
@@ -244,11 +251,13 @@ class MemoryWorkflowStore:
 
     # -- lease holder -----------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:
-        return self._write(lambda t: _logic.claim_run(t, run_id, owner, lease_seconds, time.time()))
+        return self._write(
+            lambda t: workflow_rules.claim_run(t, run_id, owner, lease_seconds, time.time())
+        )
 
     async def commit(self, commit: Commit) -> CommitResult:
         result = self._with_writes(
-            commit.writes, lambda t: _logic.apply_commit(t, commit, time.time())
+            commit.writes, lambda t: workflow_rules.apply_commit(t, commit, time.time())
         )
         await self._notify([m.queue for m in commit.enqueue] + self._queues())
         return result
@@ -279,7 +288,7 @@ class MemoryWorkflowStore:
         run_id: str | None = None,
     ) -> HookRecord:
         hook = self._with_writes(
-            writes, lambda t: _logic.resume_hook(t, token, payload, time.time(), run_id)
+            writes, lambda t: workflow_rules.resume_hook(t, token, payload, time.time(), run_id)
         )
         await self._notify(self._queues())
         return hook
@@ -299,7 +308,7 @@ class MemoryWorkflowStore:
         claim_for = (owner, lease_seconds, queue)
         hook, claimed = self._with_writes(
             writes,
-            lambda t: _logic.resume_hook_and_claim(
+            lambda t: workflow_rules.resume_hook_and_claim(
                 t, token, payload, time.time(), run_id, claim_for
             ),
         )
@@ -309,7 +318,7 @@ class MemoryWorkflowStore:
         return hook, (claimed[0], _partial(claimed[1], known))
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
-        run = self._write(lambda t: _logic.cancel_run(t, run_id, reason, time.time()))
+        run = self._write(lambda t: workflow_rules.cancel_run(t, run_id, reason, time.time()))
         await self._notify(self._queues())
         return run
 
@@ -379,7 +388,7 @@ class MemoryWorkflowStore:
     ) -> list[tuple[Message, Claim]]:
         taken = await self.dequeue(queue, owner=owner, lease_seconds=lease_seconds, limit=limit)
         claimed = self._write(
-            lambda t: _logic.claim_messages(t, taken, owner, lease_seconds, time.time())
+            lambda t: workflow_rules.claim_messages(t, taken, owner, lease_seconds, time.time())
         )
         return [(m, _partial(c, known)) for m, c in claimed]
 

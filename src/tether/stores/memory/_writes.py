@@ -6,9 +6,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InvalidTransitionError
-from .. import _conversation_rules as conv
-from .._agent_records import Submission, SubmissionStatus
-from .._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission
+from ..kit import (
+    AppendRecords,
+    AppendStream,
+    SettleSubmission,
+    StartSubmission,
+    Submission,
+    SubmissionStatus,
+)
+from ..kit import conversation_rules as conv
 
 if TYPE_CHECKING:
     from ._conversations import MemoryConversationStore

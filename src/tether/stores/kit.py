@@ -1,0 +1,153 @@
+"""The seam for backend authors: what a store implementation builds on, in one module.
+
+A backend implements the store protocols (`Backend`, `WorkflowStore`,
+`SubmissionStore`, `ConversationStore`, `AttachmentStore`) over its own storage. The
+rules every backend must follow alike are written once, as functions over a small
+synchronous transaction the backend provides, so that a backend holds its rows and
+transactions and nothing else:
+
+- `workflow_rules`: runs, steps, hooks, waits and the queue, over a `ViewTxn` (the
+  run and step views, hooks, waits, queue entries and the event log of one store);
+- `LedgerStore` over a `LedgerTx`: the whole submission ledger, built with the
+  `Runner`s that run one rule in one of the backend's transactions;
+- `conversation_rules`: conversation streams, fenced producers and batches, over a
+  `StreamTx` (the stream rows of one transaction);
+- `apply_writes`: the writes that ride on a run's commit (`StoreWrite`), in the
+  commit's transaction.
+
+The memory backend (`tether.stores.memory`) is built on this module alone and is the
+worked example; the how-to "Write a backend" walks through it.
+"""
+
+from __future__ import annotations
+
+from .._aio import wait_event, within
+from .._ids import new_ulid
+from .._validate import check_labels
+from . import _conversation_rules as conversation_rules
+from . import _logic as workflow_rules
+from ._agent_records import (
+    OFFSET_START,
+    AttachmentRef,
+    AttemptRef,
+    ConversationBatch,
+    FoldCheckpoint,
+    JsonValue,
+    ProducerClaim,
+    ReadResult,
+    SettledRecord,
+    StoredAttachment,
+    StreamIdentity,
+    StreamMeta,
+    Submission,
+    SubmissionStatus,
+    check_same_attachment,
+    clamp_read_limit,
+    format_offset,
+    verify_attachment_bytes,
+)
+from ._conversation_rules import StreamTx
+from ._ledger import LedgerTx
+from ._ledger_store import LedgerStore, Runner
+from ._pages import page_of, page_start, rows_from
+from ._protocols import Backend, Capability, Stores
+from ._records import (
+    ACTIVE_RUN_STATUSES,
+    DEFAULT_HOOK_RETENTION,
+    TERMINAL_RUN_STATUSES,
+    ChainRecord,
+    Claim,
+    Commit,
+    CommitResult,
+    EventRecord,
+    HookRecord,
+    Message,
+    NewMessage,
+    NewRun,
+    Page,
+    QueueEntry,
+    RunRecord,
+    RunStatus,
+    StepRecord,
+    StreamChunk,
+    WaitRecord,
+    WorkerRecord,
+    chain_of,
+    hook_retention_seconds,
+)
+from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
+from ._streams import StreamTaps, follow, resolve_start
+from ._view import ViewTxn
+from ._write_rules import apply_writes
+from ._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission, StoreWrite
+
+__all__ = [
+    "ACTIVE_RUN_STATUSES",
+    "DEFAULT_HOOK_RETENTION",
+    "FORMAT_VERSION",
+    "LEGACY_FORMAT_STAMPS",
+    "OFFSET_START",
+    "TERMINAL_RUN_STATUSES",
+    "AppendRecords",
+    "AppendStream",
+    "AttachmentRef",
+    "AttemptRef",
+    "Backend",
+    "Capability",
+    "ChainRecord",
+    "Claim",
+    "Commit",
+    "CommitResult",
+    "ConversationBatch",
+    "EventRecord",
+    "FoldCheckpoint",
+    "HookRecord",
+    "JsonValue",
+    "LedgerStore",
+    "LedgerTx",
+    "Message",
+    "NewMessage",
+    "NewRun",
+    "Page",
+    "ProducerClaim",
+    "QueueEntry",
+    "ReadResult",
+    "RunRecord",
+    "RunStatus",
+    "Runner",
+    "SettleSubmission",
+    "SettledRecord",
+    "StartSubmission",
+    "StepRecord",
+    "StoreWrite",
+    "StoredAttachment",
+    "Stores",
+    "StreamChunk",
+    "StreamIdentity",
+    "StreamMeta",
+    "StreamTaps",
+    "StreamTx",
+    "Submission",
+    "SubmissionStatus",
+    "ViewTxn",
+    "WaitRecord",
+    "WorkerRecord",
+    "apply_writes",
+    "chain_of",
+    "check_labels",
+    "check_same_attachment",
+    "clamp_read_limit",
+    "conversation_rules",
+    "follow",
+    "format_offset",
+    "hook_retention_seconds",
+    "new_ulid",
+    "page_of",
+    "page_start",
+    "resolve_start",
+    "rows_from",
+    "verify_attachment_bytes",
+    "wait_event",
+    "within",
+    "workflow_rules",
+]
