@@ -163,6 +163,11 @@ def test_setting_a_bad_value_raises_a_typed_error_and_keeps_the_old_one() -> Non
     with pytest.raises(StateValueError, match=r"no JSON form|does not fit"):
         view[visits] = object()
     assert view[visits] == 4 and view.pending() is None
+    with pytest.raises(StateValueError, match=r"65,5\d\d bytes, over the 65,536"):
+        view[cart] = {"items": ["x" * 65_530]}
+    with pytest.raises(ConfigurationError, match=r"bad default: .*over the 65,536"):
+        State(name="big", type=str, default="x" * 70_000)
+    assert view[visits] == 4 and view.pending() is None
     view[visits] = "7"  # validated (and converted) by pydantic
     assert view[visits] == 7
     view.reset(visits)

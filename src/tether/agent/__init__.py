@@ -63,7 +63,7 @@ from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._usage import Price, SessionUsage
-from ._values import State, StateValues
+from ._values import MAX_STATE_VALUE_BYTES, State, StateValues
 from ._workflow_tools import ToolWorkflowContext
 from .mcp import McpServer, McpTool, mcp_server
 
@@ -72,6 +72,7 @@ __all__ = [
     "DECLINE",
     "EVENTS_STREAM",
     "EVENT_DATA",
+    "MAX_STATE_VALUE_BYTES",
     "OWNER_LABEL",
     "TERMINAL_EVENTS",
     "Agent",

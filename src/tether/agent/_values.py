@@ -31,6 +31,7 @@ from ._entries import StateEntry
 
 __all__ = [
     "DROPPED_KEY",
+    "MAX_STATE_VALUE_BYTES",
     "DeclaredState",
     "State",
     "StateValues",
@@ -50,6 +51,12 @@ T = TypeVar("T")
 DROPPED_KEY = "dropping unknown context key during deserialization"
 
 _KEY = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$")
+
+#: The most bytes one value may take in its JSON form. A value is written whole with
+#: each change, carried by every clear and compaction, and read by every fold of the
+#: state: keep large data in an attachment (`Session.attach`) or a store of your own,
+#: and its reference in the state.
+MAX_STATE_VALUE_BYTES = 64 * 1024
 
 
 class _Missing:
@@ -123,12 +130,13 @@ class State(Generic[T]):
         """`value`, validated, in its JSON form.
 
         Raises:
-            StateValueError: It does not fit `type`, or has no JSON form.
+            StateValueError: It does not fit `type`, has no JSON form, or takes more
+                than `MAX_STATE_VALUE_BYTES` in it.
         """
         try:
             checked = self._adapter.validate_python(value)
             out = self._adapter.dump_python(checked, mode="json")
-            orjson.dumps(out)
+            size = len(orjson.dumps(out))
         except ValidationError as exc:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in e['loc']) or 'value'}: {e['msg']}" for e in exc.errors()
@@ -137,6 +145,12 @@ class State(Generic[T]):
             raise StateValueError(self.name, f"{value!r} does not fit {kind}: {problems}") from None
         except Exception as exc:
             raise StateValueError(self.name, f"{value!r} has no JSON form ({exc})") from None
+        if size > MAX_STATE_VALUE_BYTES:
+            raise StateValueError(
+                self.name,
+                f"its JSON form is {size:,} bytes, over the {MAX_STATE_VALUE_BYTES:,} a state "
+                "value may take; keep large data in an attachment and its reference here",
+            )
         return out
 
     def load(self, raw: Any) -> T:
