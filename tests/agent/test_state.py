@@ -121,6 +121,19 @@ async def test_tools_read_and_change_the_state_turn_after_turn(backend: Backend)
             {"cart": {"items": ["tea", "tea"], "total": 6}},
         ]
         assert all(e.call_id for e in changes)
+        # Each change is told by a state.changed event just before its call's result.
+        events = await session.read_events()
+        told = [e for e in events if e.type == "state.changed"]
+        assert [(e.data.call_id, dict(e.data.values), e.data.reset) for e in told] == [
+            (c.call_id, dict(c.values), ()) for c in changes
+        ]
+        for event in told:
+            result = next(e for e in events[event.index + 1 :] if e.type == "tool.result")
+            assert result.data.call_id == event.data.call_id
+            assert (event.meta.turn_id, event.meta.step_index) == (
+                result.meta.turn_id,
+                result.meta.step_index,
+            )
         # The second turn's tools read what the first one left.
         assert results(model.requests[-1])[-2:] == ["visit 2", '{"items":2,"total":6}']
         with pytest.raises(TypeError, match="read-only"):
@@ -218,6 +231,11 @@ async def test_a_retried_attempt_changes_the_state_once(backend: Backend) -> Non
         assert sorted(results(model.requests[-1])) == ["visit 1", "visit 2"]
         changes = [e for e in await session.transcript() if isinstance(e, StateEntry)]
         assert [dict(e.values) for e in changes] == [{"visits": 1}, {"visits": 2}]
+        # Told once each, whatever attempt emitted them (the coordinates are the same).
+        told = [e for e in await session.read_events() if e.type == "state.changed"]
+        coordinates = {(e.meta.turn_id, e.meta.step_index, e.meta.sequence) for e in told}
+        assert sorted(dict(e.data.values)["visits"] for e in told if e.meta.attempt == 2) == [2]
+        assert len(coordinates) == 2
 
 
 @tool(approval=approval.always(), state=[visits])
@@ -378,3 +396,26 @@ async def test_the_state_is_read_back_from_an_encrypted_store(encrypted: Backend
         await session.send("one")
         await _turns_done(session, 1)
         assert (await session.state_values())[cart] == Cart(items=["tea"], total=3)
+
+
+@tool(state=[visits])
+def forget_visits(ctx: ToolContext) -> str:
+    """Put the visit count back to its default."""
+    ctx.state.reset(visits)
+    return "forgotten"
+
+
+async def test_a_reset_is_told_with_the_default_it_went_back_to(backend: Backend) -> None:
+    script = [*tool_turns(("visit", {})), *tool_turns(("forget_visits", {}))]
+    agent = Agent(name="shop", model=ScriptedModel(script), tools=[visit, forget_visits])
+    async with hosted(backend, agent) as host:
+        session = await host.open_session("shop", session_id="st9")
+        for n, text in enumerate(("one", "two"), 1):
+            await session.send(text)
+            await _turns_done(session, n)
+        told = [e.data for e in await session.read_events() if e.type == "state.changed"]
+        assert [(dict(d.values), d.reset) for d in told] == [
+            ({"visits": 1}, ()),
+            ({"visits": 0}, ("visits",)),
+        ]
+        assert (await session.state_values())[visits] == 0

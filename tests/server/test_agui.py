@@ -561,5 +561,9 @@ async def test_the_declared_state_is_sent_as_the_run_ends(served: Served) -> Non
     assert types[-2:] == ["STATE_SNAPSHOT", "RUN_FINISHED"]
     assert types.count("STATE_SNAPSHOT") == 1
     assert first[-2][1] == {"type": "STATE_SNAPSHOT", "snapshot": {"notes": ["buy milk"]}}
+    # The tool call's change, as it landed, before the call's result.
+    [delta] = [e for _, e in first if e["type"] == "STATE_DELTA"]
+    assert delta["delta"] == [{"op": "add", "path": "/notes", "value": ["buy milk"]}]
+    assert types.index("STATE_DELTA") < types.index("TOOL_CALL_RESULT")
     second = await agui(served, _run("th-s", "r2", "note call bob"))
     assert second[-2][1]["snapshot"] == {"notes": ["buy milk", "call bob"]}

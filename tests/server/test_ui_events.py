@@ -97,6 +97,12 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "tool.call": Scenario(events=_events(STARTED, CALL, RESULT, COMPLETED), marked=1),
     "tool.result": Scenario(events=_events(STARTED, CALL, RESULT, COMPLETED), marked=2),
+    "state.changed": Scenario(
+        events=_events(
+            STARTED, CALL, ("state.changed", {"call_id": "c1", "values": {"n": 1}}), RESULT
+        ),
+        marked=2,
+    ),
     "input.requested": Scenario(
         events=_events(STARTED, ("input.requested", {"request": QUESTION}), WAITING), marked=1
     ),
@@ -216,6 +222,7 @@ def test_the_lists_of_types_not_shown() -> None:
         "session.waiting",
         "turn.steered",
         "input.resolved",
+        "state.changed",
     }
     assert AGUI_NOT_SHOWN == {"session.started", "session.moved", "session.waiting"}
 

@@ -26,6 +26,7 @@ __all__ = [
     "SessionMoved",
     "SessionStarted",
     "SessionWaiting",
+    "StateChanged",
     "ToolCallRef",
     "ToolCalled",
     "ToolOutcome",
@@ -46,6 +47,7 @@ SessionEventType: TypeAlias = Literal[
     "message.completed",
     "tool.call",
     "tool.result",
+    "state.changed",
     "input.requested",
     "input.resolved",
     "authorization.required",
@@ -204,6 +206,20 @@ class ToolReturned:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StateChanged:
+    """``state.changed``: a tool call changed the session's declared state (`State`).
+
+    Emitted with the call's result, in the same write as the change. ``values`` holds
+    the new JSON value of each key it changed; ``reset`` names those it put back to
+    their default (their ``values`` entry is that default).
+    """
+
+    call_id: str
+    values: Mapping[str, Any]
+    reset: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class InputRequested:
     """``input.requested``: the turn asks for an approval or an answer."""
 
@@ -303,6 +319,7 @@ EventData: TypeAlias = (
     | MessageCompleted
     | ToolCalled
     | ToolReturned
+    | StateChanged
     | InputRequested
     | AuthorizationRequested
     | InputResolved
@@ -325,6 +342,7 @@ EVENT_DATA: dict[SessionEventType, type[EventData]] = {
     "message.completed": MessageCompleted,
     "tool.call": ToolCalled,
     "tool.result": ToolReturned,
+    "state.changed": StateChanged,
     "input.requested": InputRequested,
     "authorization.required": AuthorizationRequested,
     "input.resolved": InputResolved,

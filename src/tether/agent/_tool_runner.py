@@ -366,7 +366,10 @@ class _Calls:
             content, outcome = format_tool_error(exc), "error"
         if outcome == "ok":
             # Its state changes land with its result (one write): both or neither.
-            work.keep_state(view, run.call.call_id)
+            changed = work.keep_state(view, run.call.call_id)
+            if changed is not None:
+                # Above the indexes of the part's calls, results and requests.
+                work.emitter.emit(changed, self.part, PART // 2 + run.position)
         self.answer(run.position, run.call, content, outcome)
         sink.done()
 

@@ -20,6 +20,7 @@ from ..stores import AppendRecords, StoreWrite
 from ._cursor import Cursor, TurnState
 from ._emitter import Emitter
 from ._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
+from ._event_data import StateChanged
 from ._mail import Mail, read_mail
 from ._toolset import TurnTools, own_tools
 from ._transcript import Transcript
@@ -130,16 +131,24 @@ class StepWork:
         """A view of the state for one tool call: its changes are its own until kept."""
         return StateValues(self.steps.declared.keys, self.stored_state, readonly=readonly)
 
-    def keep_state(self, view: StateValues, call_id: str) -> None:
-        """Record the changes a tool call made through `view` (with its result, next)."""
+    def keep_state(self, view: StateValues, call_id: str) -> StateChanged | None:
+        """Record the changes a tool call made through `view` (with its result, next).
+
+        Returns what the call changed, as its ``state.changed`` event tells it (None:
+        nothing changed).
+        """
         entry = view.pending()
         if entry is None:
-            return
+            return None
         stored = self.stored_state()
         self.record(replace(entry, call_id=call_id))
         for key in entry.removed:
             stored.pop(key, None)
         stored.update(entry.values)
+        declared = self.steps.declared.keys
+        reset = tuple(k for k in entry.removed if k in declared)
+        defaults = {k: declared[k].dump(declared[k].initial()) for k in reset}
+        return StateChanged(call_id=call_id, values={**entry.values, **defaults}, reset=reset)
 
     def write(self, *writes: StoreWrite) -> None:
         """Add ledger writes (written at the next checkpoint or the completion)."""

@@ -19,6 +19,7 @@ __all__ = [
     "RunFinished",
     "RunOutcome",
     "RunStarted",
+    "StateDelta",
     "StateSnapshot",
     "StepFinished",
     "StepStarted",
@@ -89,6 +90,13 @@ class RunError(AguiEvent):
     type: Literal["RUN_ERROR"] = "RUN_ERROR"
     message: str
     code: str
+
+
+class StateDelta(AguiEvent):
+    """What a tool call changed in the session's declared state, as JSON Patch ``add``s."""
+
+    type: Literal["STATE_DELTA"] = "STATE_DELTA"
+    delta: list[dict[str, Any]]
 
 
 class StateSnapshot(AguiEvent):

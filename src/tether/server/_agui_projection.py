@@ -27,6 +27,7 @@ from ..agent import (
     SessionMoved,
     SessionStarted,
     SessionWaiting,
+    StateChanged,
     ToolCalled,
     ToolReturned,
     TurnCancelled,
@@ -43,6 +44,7 @@ from ._agui_events import (
     RunFinished,
     RunOutcome,
     RunStarted,
+    StateDelta,
     StepFinished,
     StepStarted,
     TextMessageContent,
@@ -247,6 +249,13 @@ class AguiProjection:
                         metadata={"tether": tether},
                     )
                 )
+            case StateChanged():
+                # RFC 6902 paths: "~" and "/" in a key are escaped ("add" replaces).
+                ops = [
+                    {"op": "add", "path": "/" + k.replace("~", "~0").replace("/", "~1"), "value": v}
+                    for k, v in data.values.items()
+                ]
+                out.append(StateDelta(delta=ops))
             case InputRequested() | AuthorizationRequested():
                 request = data.request
                 asked = data if isinstance(data, AuthorizationRequested) else None

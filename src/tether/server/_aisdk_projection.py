@@ -24,6 +24,7 @@ from ..agent import (
     SessionMoved,
     SessionStarted,
     SessionWaiting,
+    StateChanged,
     ToolCalled,
     ToolReturned,
     TurnCancelled,
@@ -58,9 +59,17 @@ __all__ = ["NOT_SHOWN", "UiProjection", "ui_parts"]
 
 #: Session events the AI SDK's UI message has no part for: the session opening or
 #: moving to a new run, going idle, a message joining the turn (the client that sent it
-#: shows it), an answer recorded (the answered call's result shows it).
+#: shows it), an answer recorded (the answered call's result shows it), a state change
+#: (the turn's end carries the whole state as ``data-tether-state``).
 NOT_SHOWN: frozenset[SessionEventType] = frozenset(
-    {"session.started", "session.moved", "session.waiting", "turn.steered", "input.resolved"}
+    {
+        "session.started",
+        "session.moved",
+        "session.waiting",
+        "turn.steered",
+        "input.resolved",
+        "state.changed",
+    }
 )
 
 
@@ -91,6 +100,7 @@ class UiProjection:
                 | SessionWaiting()
                 | TurnSteered()
                 | InputResolved()
+                | StateChanged()  # the turn's end carries the state (data-tether-state)
             ):
                 return [], False  # NOT_SHOWN
             case TurnStarted():
