@@ -340,6 +340,7 @@ class Instruments:
     takeovers: Any
     outage_retries: Any
     tokens: Any
+    queue_depth: Any
 
 
 _extra_providers: list[Any] = []
@@ -379,6 +380,11 @@ def _make(provider: Any) -> Instruments:
             "gen_ai.client.token.usage",
             unit="{token}",
             description="Tokens a model call used, by model and token type",
+        ),
+        queue_depth=meter.create_gauge(
+            "tether.queue.depth",
+            unit="{message}",
+            description="Messages a queue holds, by state (ready, delayed, leased)",
         ),
     )
 

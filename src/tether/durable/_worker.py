@@ -45,6 +45,7 @@ from ._continue import Handoff
 from ._executor import Activation
 from ._hosts import host_identity, pid_is_dead
 from ._parked import ParkedRuns
+from ._queue_gauge import sample_queue_depths
 from ._registry import Registry
 from ._scheduler import SCHEDULE_CHECK, ensure_schedules
 from ._threads import StepThreads
@@ -241,6 +242,7 @@ class Worker:
             self._background = [
                 asyncio.create_task(self._pull(), name="tether-worker-pull"),
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
+                asyncio.create_task(sample_queue_depths(self._store), name="tether-queue-depth"),
                 *(asyncio.create_task(service()) for service in self._services),
             ]
             if self.registry.schedules:

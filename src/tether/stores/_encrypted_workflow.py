@@ -42,6 +42,7 @@ from ._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     RunStatus,
@@ -279,6 +280,9 @@ class EncryptedWorkflowStore:
     async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
         # Queue entries carry no payload (a wake-up's is its run's id, never sealed).
         return await self.inner.list_run_messages(run_id)
+
+    async def queue_depths(self) -> list[QueueDepth]:
+        return await self.inner.queue_depths()  # counts: nothing sealed
 
     # -- the lease holder's writes -----------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:

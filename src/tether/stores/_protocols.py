@@ -24,6 +24,7 @@ from ._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     RunStatus,
@@ -187,6 +188,14 @@ class WorkflowStore(Protocol):
 
         An inspection read: it looks through the queue, which holds only messages
         not yet acknowledged, not through the stored runs.
+        """
+        ...
+
+    async def queue_depths(self) -> list[QueueDepth]:
+        """Every queue that holds messages, with its counts now, by queue name.
+
+        A metrics read (the worker samples it for ``tether.queue.depth``): one pass
+        over the messages not yet acknowledged, which is what the queue holds.
         """
         ...
 

@@ -45,6 +45,7 @@ __all__ = [
     "NewMessage",
     "NewRun",
     "Page",
+    "QueueDepth",
     "QueueEntry",
     "RunRecord",
     "RunStatus",
@@ -332,6 +333,23 @@ class Message:
     deliveries: int
     lease_owner: str
     lease_expires_at: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class QueueDepth:
+    """How many messages one queue holds now, by what a worker can do with them.
+
+    Attributes:
+        queue: The queue.
+        ready: Deliverable now: never delivered, or their holder's lease ended.
+        delayed: Not deliverable before their ``available_at`` (a backoff, a timer).
+        leased: Delivered, and held by a lease that has not ended.
+    """
+
+    queue: str
+    ready: int
+    delayed: int
+    leased: int
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

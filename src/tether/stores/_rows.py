@@ -18,6 +18,7 @@ from ._records import (
     HookRecord,
     Message,
     NewMessage,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     StepRecord,
@@ -54,6 +55,8 @@ __all__ = [
     "leased_message",
     "placeholders",
     "purge_run_statements",
+    "queue_depth_from_row",
+    "queue_depths_query",
     "queue_entry_from_row",
     "replay_values",
     "run_from_row",
@@ -304,6 +307,22 @@ def queue_entry_from_row(row: Any) -> QueueEntry:
         lease_owner=row[4],
         lease_expires_at=float(row[5]),
     )
+
+
+def queue_depths_query(mark: str) -> str:
+    """Per queue, its messages ready, delayed and leased at a time (given 5 times)."""
+    free = f"(lease_owner IS NULL OR lease_expires_at <= {mark})"
+    return (
+        f"SELECT queue, SUM(CASE WHEN {free} AND available_at <= {mark} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN {free} AND available_at > {mark} THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN lease_owner IS NOT NULL AND lease_expires_at > {mark} THEN 1 ELSE 0 END) "
+        "FROM tether_queue GROUP BY queue ORDER BY queue"
+    )
+
+
+def queue_depth_from_row(row: Any) -> QueueDepth:
+    """A `QueueDepth` from a row of `queue_depths_query`."""
+    return QueueDepth(queue=row[0], ready=int(row[1]), delayed=int(row[2]), leased=int(row[3]))
 
 
 def wait_from_row(row: Any) -> WaitRecord:

@@ -27,6 +27,7 @@ from ..kit import (
     NewMessage,
     NewRun,
     Page,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     RunStatus,
@@ -337,6 +338,18 @@ class MemoryWorkflowStore:
                     await within(self._changed.wait(), remaining)
                 except TimeoutError:
                     return self._s.runs.get(run_id)
+
+    async def queue_depths(self) -> list[QueueDepth]:
+        now = time.time()
+        counts: dict[str, list[int]] = {}
+        for r in self._s.queue.values():
+            held = r.lease_owner is not None and r.lease_expires_at > now
+            state = 2 if held else (0 if r.available_at <= now else 1)
+            counts.setdefault(r.queue, [0, 0, 0])[state] += 1
+        return [
+            QueueDepth(queue=q, ready=n[0], delayed=n[1], leased=n[2])
+            for q, n in sorted(counts.items())
+        ]
 
     # -- queue ------------------------------------------------------------------------
     async def enqueue(self, message: NewMessage) -> str:

@@ -35,6 +35,7 @@ from .._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     RunStatus,
@@ -197,6 +198,12 @@ class PostgresWorkflowStore(StoreCalls):
         sql = f"SELECT {rows.QUEUE_ENTRY_COLS} FROM tether_queue WHERE payload = %s"
         found = await self._sql(lambda c: c.execute(sql, (run_id.encode(),)).fetchall())
         return sorted(map(rows.queue_entry_from_row, found), key=lambda m: m.available_at)
+
+    async def queue_depths(self) -> list[QueueDepth]:
+        # The server's clock, as the queue's own deliveries read it.
+        sql = rows.queue_depths_query(SERVER_NOW)
+        found = await self._sql(lambda c: c.execute(sql).fetchall())
+        return [rows.queue_depth_from_row(r) for r in found]
 
     # -- lease holder ------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:

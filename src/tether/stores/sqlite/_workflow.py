@@ -34,6 +34,7 @@ from .._records import (
     NewMessage,
     NewRun,
     Page,
+    QueueDepth,
     QueueEntry,
     RunRecord,
     RunStatus,
@@ -255,18 +256,19 @@ class SqliteWorkflowStore:
         return await self._db.read(read)
 
     async def list_waits(self, run_id: str) -> list[WaitRecord]:
-        found = await self._db.read(
-            lambda c: c.execute(
-                f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = ? ORDER BY slot",
-                (run_id,),
-            ).fetchall()
-        )
+        sql = f"SELECT {rows.WAIT_COLS} FROM tether_waits WHERE run_id = ? ORDER BY slot"
+        found = await self._db.read(lambda c: c.execute(sql, (run_id,)).fetchall())
         return [rows.wait_from_row(r) for r in found]
 
     async def list_run_messages(self, run_id: str) -> list[QueueEntry]:
         sql = f"SELECT {rows.QUEUE_ENTRY_COLS} FROM tether_queue WHERE payload = ?"
         found = await self._db.read(lambda c: c.execute(sql, (run_id.encode(),)).fetchall())
         return sorted(map(rows.queue_entry_from_row, found), key=lambda m: m.available_at)
+
+    async def queue_depths(self) -> list[QueueDepth]:
+        sql, now = rows.queue_depths_query("?"), time.time()
+        found = await self._db.read(lambda c: c.execute(sql, (now,) * 5).fetchall())
+        return [rows.queue_depth_from_row(r) for r in found]
 
     # -- lease holder ---------------------------------------------------------------------
     async def claim_run(self, run_id: str, *, owner: str, lease_seconds: float) -> Claim:

@@ -30,6 +30,7 @@ from ...stores import (
 from ._chains import ChainContract
 from ._labels import LabelContract
 from ._listings import ListingContract
+from ._queues import QueueContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -67,7 +68,7 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract, ListingContract):
+class WorkflowStoreContract(ChainContract, LabelContract, ListingContract, QueueContract):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
