@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import itertools
+import secrets
 import time
 from datetime import datetime
 from typing import Any
@@ -58,7 +59,7 @@ async def _until(
 async def test_an_interval_schedule_runs_each_tick_once_across_two_workers(
     backend: Backend,
 ) -> None:
-    tag = f"every-{id(backend)}"
+    tag = f"every-{secrets.token_hex(6)}"
     # run_all: a wake-up a little late (a timer is found by a poll) skips no tick.
     registry = _registry(tag, every=0.5, missed="run_all")
     async with (
@@ -88,7 +89,7 @@ async def test_an_interval_schedule_runs_each_tick_once_across_two_workers(
 async def test_ticks_missed_while_no_worker_ran_follow_the_policy(
     backend: Backend, missed: str
 ) -> None:
-    tag = f"missed-{missed}-{id(backend)}"
+    tag = f"missed-{missed}-{secrets.token_hex(6)}"
     registry = _registry(tag, every=1.0, missed=missed, grace=0.2)
     client = tether.Client(backend, registry=registry)
     async with tether.Worker(backend, registry, poll_interval=0.02):
@@ -125,7 +126,7 @@ async def test_ticks_missed_while_no_worker_ran_follow_the_policy(
 
 
 async def test_pause_resume_and_trigger(backend: Backend) -> None:
-    tag = f"controls-{id(backend)}"
+    tag = f"controls-{secrets.token_hex(6)}"
     registry = _registry(tag, every=0.5)
     client = tether.Client(backend, registry=registry)
     schedules = Schedules(client)
@@ -175,7 +176,7 @@ async def test_the_scheduler_continues_as_new_and_its_ticks_go_on(
     import tether.durable._scheduler as scheduler
 
     monkeypatch.setattr(scheduler, "TICKS_PER_RUN", 2)
-    tag = f"chain-{id(backend)}"
+    tag = f"chain-{secrets.token_hex(6)}"
     registry = _registry(tag, every=0.3, missed="run_all")  # a late wake skips none
     client = tether.Client(backend, registry=registry)
     async with tether.Worker(backend, registry, poll_interval=0.02):
@@ -240,7 +241,7 @@ def test_bad_schedules_are_refused_with_what_to_fix() -> None:
 
 
 async def test_a_new_deployment_takes_over_a_schedule_its_old_one_left(backend: Backend) -> None:
-    tag = f"deploy-{id(backend)}"
+    tag = f"deploy-{secrets.token_hex(6)}"
     old, new = _registry(f"{tag}-a", every=0.5), _registry(f"{tag}-b", every=0.5)
     client = tether.Client(backend, registry=new)
     async with tether.Worker(backend, old, poll_interval=0.02):
