@@ -19,13 +19,17 @@ from tether.stores import Backend, Capability, EnvKeyProvider, Stores
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the slow tests first, then the crash tests, then the rest (a stable sort).
+    """Run a test that restarts Postgres first, then the slow tests, then the crash
+    tests, then the rest (a stable sort).
 
     Under pytest-xdist (`pytest -n 4`) a long test started last is a tail that no
-    other worker can share; started first, it overlaps the many short ones.
+    other worker can share; started first, it overlaps the many short ones. A restart
+    holds the server alone (`server_held`): started later, it would wait for every
+    Postgres test in flight (a soak, say) with every new one held back behind it.
     """
     items.sort(
         key=lambda item: (
+            item.get_closest_marker("restarts_postgres") is None,
             item.get_closest_marker("slow") is None,
             item.get_closest_marker("crash") is None,
         )
