@@ -78,7 +78,6 @@ async def test_an_idle_session_moves_to_the_new_deployment(backend: Backend) -> 
         await on_new.wait_for("session.closed")
 
 
-@pytest.mark.slow
 async def test_a_parked_session_stays_and_is_stranded(backend: Backend) -> None:
     model = ScriptedModel([Reply(tool_calls=(tool_call("restart_service", {"service": "a"}),))])
     agent = Agent(name="ops", model=model, tools=[restart_service])

@@ -70,7 +70,6 @@ async def test_state_through_a_turn_that_parks(backend: Backend) -> None:
         assert (await host.get_session("st")).agent_name == "ops"
 
 
-@pytest.mark.slow
 async def test_a_turn_out_of_attempts_shows_each_attempts_start_then_fails(
     backend: Backend,
 ) -> None:
@@ -178,7 +177,6 @@ async def test_an_idle_follower_waits_on_announcements_not_on_reads(backend: Bac
     assert "turn.started" in seen and seen[-1] == "turn.completed", seen
 
 
-@pytest.mark.slow
 async def test_a_session_that_cannot_open_fails_the_messages_waiting_for_it(
     backend: Backend,
 ) -> None:

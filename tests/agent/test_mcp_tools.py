@@ -366,7 +366,6 @@ def test_without_the_sdk_the_error_says_which_extra_installs_it(
         mcp_server("fs", command="x")
 
 
-@pytest.mark.slow
 async def test_an_http_server_restarted_between_turns_is_reconnected(
     memory: Backend, tmp_path: Path
 ) -> None:

@@ -163,7 +163,6 @@ async def test_reset_of_a_closed_session_opens_it_again(backend: Backend) -> Non
         await wait_status(fresh, "closed")
 
 
-@pytest.mark.slow
 async def test_a_stranded_session_refuses_clear_and_send_and_can_be_reset(
     backend: Backend,
 ) -> None:

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import tether
 
 registry = tether.Registry(deployment="cli-schedules")
@@ -31,7 +29,6 @@ def tether_cmd(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.slow
 async def test_list_pause_trigger_and_resume_from_the_cli(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path}/cli.db"
     run = asyncio.to_thread

@@ -61,7 +61,6 @@ async def test_the_kit_finds_a_charge_a_retry_makes_twice(tmp_path: Path) -> Non
     assert "the card was charged 2 times" in str(found.value)
 
 
-@pytest.mark.slow
 async def test_a_charge_keyed_by_its_idempotency_key_holds_at_every_boundary(
     tmp_path: Path,
 ) -> None:

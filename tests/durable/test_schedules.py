@@ -84,7 +84,6 @@ async def test_an_interval_schedule_runs_each_tick_once_across_two_workers(
     assert all(r.run_id.startswith("tether.schedule:report:") for r in runs)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("missed", ["run_once", "run_all", "skip"])
 async def test_ticks_missed_while_no_worker_ran_follow_the_policy(
     backend: Backend, missed: str

@@ -71,7 +71,6 @@ def test_the_proxy_relays_until_cut_and_again_after_restore(echo_port: int) -> N
         assert proxy.connections == 2
 
 
-@pytest.mark.slow
 def test_cuts_landing_on_connections_being_accepted_leave_no_socket_behind(
     echo_port: int,
 ) -> None:

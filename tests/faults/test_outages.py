@@ -163,7 +163,6 @@ async def test_a_caller_waiting_for_a_result_waits_through_an_outage(
             assert await result == 42
 
 
-@pytest.mark.slow
 @pytest.mark.postgres
 async def test_a_wait_whose_timeout_passes_in_an_outage_says_the_store_is_unavailable(
     pg_url: str, pg_namespace: str, proxy: FaultProxy

@@ -34,7 +34,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, dict[str
     return url, {"namespace": request.getfixturevalue("pg_namespace")}
 
 
-@pytest.mark.slow
 async def test_ticks_start_once_each_while_workers_are_killed(
     tmp_path: Path, store: tuple[str, dict[str, str]]
 ) -> None:

@@ -86,7 +86,6 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         assert [i["session_id"] for i in json.loads(direct)] == ["s1"]
 
 
-@pytest.mark.slow
 def test_a_question_from_the_command_line(tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
         out = run(process, "send", "s1", "ask", "--follow")
