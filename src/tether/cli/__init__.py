@@ -173,6 +173,14 @@ def _parser() -> argparse.ArgumentParser:
         "credentials) call the API from a browser; repeatable",
     )
     serve.add_argument(
+        "--operator",
+        action="append",
+        default=[],
+        metavar="ID@TENANT",
+        help="let this principal use the deployment's routes (/v1/schedules); repeatable, "
+        "added to $TETHER_SERVER_OPERATORS",
+    )
+    serve.add_argument(
         "--metrics",
         action="store_true",
         help="serve tether's metrics as Prometheus text on GET /metrics (authenticated; "
@@ -282,6 +290,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             cors_origins=tuple(args.cors_origin),
             metrics=args.metrics,
+            operators=tuple(args.operator),
         )
     if args.command == "sessions":
         return await _sessions(args)

@@ -55,6 +55,7 @@ from ._openapi_parts import (
     schema_ref,
     session_operation,
 )
+from ._schedules import SCHEDULE_MODELS, schedule_paths
 
 __all__ = ["openapi_document"]
 
@@ -83,6 +84,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
             UsageOut,
         )
     ),
+    *((m, "serialization") for m in SCHEDULE_MODELS),
 ]
 
 #: Media types an upload may have, listed when a served agent's model takes them.
@@ -491,6 +493,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 public=True,
             )
         },
+        **schedule_paths(),
     }
     return {
         "openapi": "3.1.0",
