@@ -8,7 +8,8 @@ from typing import Any
 
 from ..durable import Client
 from ..stores import Backend, RunStatus
-from ._format import printable, table
+from ._format import printable
+from ._terminal import show_table
 
 
 def _short(value: Any, width: int = 40) -> str:
@@ -32,7 +33,7 @@ async def list_runs(backend: Backend, status: RunStatus | None, limit: int, as_j
         ]
         for r in runs
     ]
-    print(table(["run", "workflow", "status", "deployment", "created"], rows))
+    show_table(["run", "workflow", "status", "deployment", "created"], rows, status="status")
     return 0
 
 
@@ -75,5 +76,6 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
                 _short(s.output if s.status == "completed" else s.error),
             ]
         )
-    print(table(["slot", "step", "status", "attempts", "took", "input", "output / error"], rows))
+    headers = ["slot", "step", "status", "attempts", "took", "input", "output / error"]
+    show_table(headers, rows, status="status")
     return 0
