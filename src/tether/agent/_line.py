@@ -39,7 +39,8 @@ __all__ = [
 log = logging.getLogger("tether.agent")
 
 #: The checkpoint format this release writes (a session's line, its transcript entries).
-LINE_FORMAT = 1
+#: 2: transcripts may hold `InstructionsEntry` records (what `Dynamic` handlers gave).
+LINE_FORMAT = 2
 #: The oldest checkpoint format this release reads: upgrading tether within the window
 #: strands no session written since.
 OLDEST_LINE_FORMAT = 1
