@@ -74,9 +74,7 @@ async def test_session_and_turn_instructions_reach_the_model(backend: Backend) -
         return f"Turn {ctx.turn}; plan {ctx.state[plan]}."
 
     recorder = Recorder()
-    model = ScriptedModel(
-        [recorder, Reply(tool_calls=(tool_call("upgrade"),)), recorder, recorder]
-    )
+    model = ScriptedModel([recorder, Reply(tool_calls=(tool_call("upgrade"),)), recorder, recorder])
     agent = Agent(
         name="shop",
         model=model,
@@ -121,9 +119,10 @@ async def test_session_and_turn_instructions_reach_the_model(backend: Backend) -
         # Each handler call is its own journaled step.
         steps = await backend.stores.workflow.list_steps(session.run_id)
         ran = [(_short(s.name), s.status, s.attempt) for s in steps if "//dynamic." in s.name]
-        assert ran == [("dynamic.profile", "completed", 1)] + [
-            ("dynamic.per_turn", "completed", 1)
-        ] * 3
+        assert (
+            ran
+            == [("dynamic.profile", "completed", 1)] + [("dynamic.per_turn", "completed", 1)] * 3
+        )
         assert "dynamic.failed" not in [e.type for e in await session.read_events()]
 
 
@@ -186,8 +185,12 @@ async def test_a_handler_that_raises_or_returns_a_wrong_type_gives_nothing() -> 
         ]
         assert failures == [
             ("broken", "session.started", "it raised RuntimeError: profile service down", True),
-            ("wrong", "turn.started", "it raised TypeError: it returned int, not a str, "
-             "Instructions or None", False),
+            (
+                "wrong",
+                "turn.started",
+                "it raised TypeError: it returned int, not a str, Instructions or None",
+                False,
+            ),
         ]
         assert recorder.requests[-1].instructions == "Base."
 

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from ..errors import DynamicError
-from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT
 
 if TYPE_CHECKING:
     from ._values import StateValues
@@ -29,7 +28,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DYNAMIC_TIMEOUT",
     "DYNAMIC_EVENTS",
+    "PREDECESSOR_ENTRIES",
     "PREDECESSOR_HISTORY",
+    "PREDECESSOR_TIMEOUT",
     "Dynamic",
     "DynamicContext",
     "DynamicEvent",
@@ -46,6 +47,10 @@ DYNAMIC_EVENTS: dict[str, str] = {
     "session.started": "for the rest of the session",
     "turn.started": "for that turn",
 }
+#: How many of the predecessor's last messages a reset session is given.
+PREDECESSOR_ENTRIES = 20
+#: Seconds the predecessor's transcript may take to read; past that, no history.
+PREDECESSOR_TIMEOUT = 5.0
 #: Seconds a handler may run unless it sets its own `Dynamic.timeout`.
 DEFAULT_DYNAMIC_TIMEOUT = 10.0
 _NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$")
@@ -207,8 +212,7 @@ class Dynamic:
         if not inspect.iscoroutinefunction(self.fn):
             raise DynamicError(
                 name,
-                f"its handler must be an async function (async def {name}(ctx)), "
-                f"not {self.fn!r}",
+                f"its handler must be an async function (async def {name}(ctx)), not {self.fn!r}",
             )
         timeout = self.timeout
         if (
@@ -246,9 +250,7 @@ def dynamic(
     """
 
     def wrap(fn: Handler) -> Dynamic:
-        return Dynamic(
-            on=on, fn=fn, name=name or "", timeout=timeout, after_reset=after_reset
-        )
+        return Dynamic(on=on, fn=fn, name=name or "", timeout=timeout, after_reset=after_reset)
 
     return wrap
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import durable
 from .._aio import within
+from ..errors import FatalError
+from ..stores import Stores
+from ._agent import Agent
 from ._cursor import Cursor
 from ._dynamic import Dynamic, DynamicContext, DynamicEvent, Instructions, handlers_on
 from ._emitter import Emitter
@@ -26,11 +29,18 @@ from ._entries import ContextEntry, InstructionsEntry, UserEntry
 from ._event_data import DynamicFailed
 from ._keys import conversation_path
 from ._line import SessionLine, predecessor_text
-from ._transcript import Transcript
-from ._values import StateValues, fold_state
+from ._transcript import Transcript, TranscriptCache
+from ._values import DeclaredState, StateValues, fold_state
 
-if TYPE_CHECKING:
-    from ._steps import SessionSteps
+
+class _Steps(Protocol):
+    """What a handler's step uses of the session's steps (`_steps.SessionSteps` is one)."""
+
+    stores: Stores
+    agent: Agent
+    declared: DeclaredState
+    transcript_cache: TranscriptCache
+
 
 __all__ = ["carried_instructions", "dynamic_instructions", "run_dynamic", "session_handlers"]
 
@@ -47,11 +57,15 @@ def session_handlers(declared: Sequence[Dynamic], line: SessionLine | None) -> t
 
 
 async def run_dynamic(
-    steps: SessionSteps, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None
+    steps: _Steps, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None
 ) -> str | None:
     """Call handler `name` and record what it gave; returns its error (None: it gave)."""
     agent = steps.agent
-    handler = next(d for d in (*handlers_on(agent.dynamic, on, after_reset=True),) if d.name == name)
+    found = [d for d in handlers_on(agent.dynamic, on, after_reset=True) if d.name == name]
+    if not found:
+        # Only a run of other code could ask (runs replay on the code that built them).
+        raise FatalError(f"agent {agent.name!r} has no {on} handler named {name!r}")
+    handler = found[0]
     transcript = Transcript(
         steps.stores, cursor.producer.path, cursor.producer, steps.transcript_cache
     )
@@ -132,11 +146,13 @@ def _turn_number(entries: Iterable[Any]) -> int:
 
 
 def _message(entries: Iterable[Any], turn_id: str) -> str | None:
-    return next((e.text for e in entries if isinstance(e, UserEntry) and e.turn_id == turn_id), None)
+    return next(
+        (e.text for e in entries if isinstance(e, UserEntry) and e.turn_id == turn_id), None
+    )
 
 
 async def _read_predecessor(
-    steps: SessionSteps, session_id: str, generation: int, last: int, timeout: float
+    steps: _Steps, session_id: str, generation: int, last: int, timeout: float
 ) -> str:
     return await predecessor_text(
         steps.stores, steps.agent.name, session_id, generation, last=last, timeout=timeout
@@ -161,10 +177,12 @@ def dynamic_instructions(entries: Iterable[Any], turn_id: str | None) -> list[st
 
 
 async def carried_instructions(
-    steps: SessionSteps, session_id: str, line: SessionLine, entries: list[Any]
+    steps: _Steps, session_id: str, line: SessionLine, entries: list[Any]
 ) -> list[InstructionsEntry]:
-    """The session's handler instructions a clear or a compaction carries to its new
-    transcript (a deploy hand-off keeps the transcript, and them with it)."""
+    """The session's handler instructions a clear or a compaction carries over.
+
+    A deploy hand-off keeps the transcript, and them with it.
+    """
     if line.moved in (None, "deploy") or line.generation == 0:
         return []
     if any(isinstance(e, InstructionsEntry) for e in entries):

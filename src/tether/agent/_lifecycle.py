@@ -19,12 +19,12 @@ from ..stores import (
 )
 from ._agent import Retention
 from ._cursor import Cursor, Producer, StepAction, StepResult
+from ._dynamic_step import carried_instructions
 from ._emitter import Emitter
 from ._entries import AssistantEntry, ContextEntry, StateEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._events import EVENTS_STREAM, decode_event
 from ._keys import conversation_path, task_submission_id, turn_id_of
-from ._dynamic_step import carried_instructions
 from ._line import SessionLine
 from ._mail import read_mail, settle_lanes
 from ._retention import purge_session
@@ -106,9 +106,7 @@ async def open_session(
     # clear or a compaction carries the state to its fresh transcript, and the
     # instructions its session.started handlers gave (they do not run again).
     carry = line.moved == "deploy" or (line.moved is not None and bool(steps.declared.keys))
-    instructed = line.moved is not None and any(
-        d.on == "session.started" for d in agent.dynamic
-    )
+    instructed = line.moved is not None and any(d.on == "session.started" for d in agent.dynamic)
     if context is not None or carry or instructed:
         transcript = Transcript(stores, path, producer, steps.transcript_cache)
         entries = await transcript.entries()
