@@ -341,3 +341,26 @@ def test_bad_declarations_are_refused(make: Any, says: str) -> None:
     assert says in str(caught.value)
     assert isinstance(caught.value, ConfigurationError)
     assert str(caught.value).startswith("dynamic handler ")
+
+
+def test_only_declared_handlers_texts_are_added_session_first() -> None:
+    from tether.agent._dynamic_step import dynamic_instructions
+
+    @dynamic("turn.started")
+    async def now(ctx: DynamicContext) -> None:
+        return None
+
+    @dynamic("session.started")
+    async def who(ctx: DynamicContext) -> None:
+        return None
+
+    entries = [
+        InstructionsEntry(handler="now", on="turn.started", text="t0", turn_id="turn_0"),
+        InstructionsEntry(handler="gone", on="session.started", text="dropped"),
+        InstructionsEntry(handler="now", on="turn.started", text="t1", turn_id="turn_1"),
+        InstructionsEntry(handler="who", on="session.started", text="s"),
+        InstructionsEntry(handler="now", on="turn.started", error="slow", turn_id="turn_1"),
+    ]
+    assert dynamic_instructions(entries, "turn_1", [now, who]) == ["s", "t1"]
+    assert dynamic_instructions(entries, "turn_1", [now]) == ["t1"]
+    assert dynamic_instructions(entries, "turn_2", [now, who]) == ["s"]

@@ -159,16 +159,22 @@ async def _read_predecessor(
     )
 
 
-def dynamic_instructions(entries: Iterable[Any], turn_id: str | None) -> list[str]:
+def dynamic_instructions(
+    entries: Iterable[Any], turn_id: str | None, declared: Iterable[Dynamic]
+) -> list[str]:
     """The handlers' texts a model call of turn `turn_id` adds to its instructions.
 
     The session's (recorded on ``session.started``, or carried from the transcript
-    before a clear or a compaction), then the turn's, each in the order they ran.
+    before a clear or a compaction), then the turn's, each in the order they ran. Only
+    those of handlers the agent declares (`declared`, and the built-in ones): a session
+    moved to code that dropped a handler no longer gets its text.
     """
+    names = {d.name for d in handlers_on(tuple(declared), "session.started", after_reset=True)}
+    names.update(d.name for d in handlers_on(tuple(declared), "turn.started"))
     session: list[str] = []
     turn: list[str] = []
     for entry in entries:
-        if isinstance(entry, InstructionsEntry) and entry.text:
+        if isinstance(entry, InstructionsEntry) and entry.text and entry.handler in names:
             if entry.turn_id is None:
                 session.append(entry.text)
             elif entry.turn_id == turn_id:

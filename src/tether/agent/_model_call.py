@@ -48,7 +48,7 @@ async def _request(work: StepWork) -> ModelRequest:
     assert work.turn is not None
     # What the agent's handlers gave, after its own (`Dynamic`; recorded in the
     # transcript by their steps).
-    given = dynamic_instructions(work.entries, work.turn.turn_id)
+    given = dynamic_instructions(work.entries, work.turn.turn_id, agent.dynamic)
     if given:
         instructions = "\n\n".join(t for t in (instructions, *given) if t)
     return ModelRequest(
