@@ -24,8 +24,10 @@ from tether.agent import (
     DynamicContext,
     Instructions,
     InstructionsEntry,
+    SessionStarted,
     State,
     ToolContext,
+    TurnStarted,
     dynamic,
     tool,
 )
@@ -66,11 +68,15 @@ async def test_session_and_turn_instructions_reach_the_model(backend: Backend) -
     @dynamic("session.started")
     async def profile(ctx: DynamicContext) -> str:
         calls["session"].append((ctx.session_id, ctx.owner, ctx.turn_id, ctx.predecessor))
+        assert ctx.on == "session.started" and ctx.agent == "shop"
+        assert ctx.event == SessionStarted(session_id="dy1", agent="shop", owner="ada")
         return f"The user is {ctx.owner}."
 
     @dynamic("turn.started", timeout=2)
     async def per_turn(ctx: DynamicContext) -> str:
         calls["turn"].append((ctx.turn, ctx.message, ctx.principal, ctx.state[plan]))
+        assert isinstance(ctx.event, TurnStarted) and ctx.event.text == ctx.message
+        assert ctx.turn_id == f"turn_{ctx.event.submission_id}"
         return f"Turn {ctx.turn}; plan {ctx.state[plan]}."
 
     recorder = Recorder()
@@ -170,9 +176,16 @@ async def test_a_handler_that_raises_or_returns_a_wrong_type_gives_nothing() -> 
     async def wrong(ctx: DynamicContext) -> Any:
         return 42
 
+    @dynamic("turn.started")
+    async def upstream(ctx: DynamicContext) -> str:
+        raise TimeoutError("the rules service did not answer")
+
     recorder = Recorder()
     agent = Agent(
-        name="broken", model=ScriptedModel(recorder), instructions="Base.", dynamic=[broken, wrong]
+        name="broken",
+        model=ScriptedModel(recorder),
+        instructions="Base.",
+        dynamic=[broken, wrong, upstream],
     )
     async with tether.open_backend("memory://") as backend, hosted(backend, agent) as host:
         session = await host.open_session("broken", session_id="dy3")
@@ -189,6 +202,12 @@ async def test_a_handler_that_raises_or_returns_a_wrong_type_gives_nothing() -> 
                 "wrong",
                 "turn.started",
                 "it raised TypeError: it returned int, not a str, Instructions or None",
+                False,
+            ),
+            (
+                "upstream",
+                "turn.started",
+                "it raised TimeoutError: the rules service did not answer",
                 False,
             ),
         ]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from ..errors import DynamicError
 
 if TYPE_CHECKING:
+    from ._event_data import SessionStarted, TurnStarted
     from ._values import StateValues
 
 __all__ = [
@@ -85,6 +86,8 @@ class DynamicContext:
         session_id: The session.
         agent: The agent's name.
         on: The event (``session.started`` or ``turn.started``).
+        event: That event's record, as the session's stream has it (`SessionStarted`,
+            or `TurnStarted` with the message's text, principal and files).
         owner: The session's owner, if it has one.
         state: The session's declared state as the event finds it (read-only).
         turn_id: For ``turn.started``: the turn (None for ``session.started``).
@@ -99,6 +102,7 @@ class DynamicContext:
     __slots__ = (
         "_read_predecessor",
         "agent",
+        "event",
         "message",
         "on",
         "owner",
@@ -116,6 +120,7 @@ class DynamicContext:
         session_id: str,
         agent: str,
         on: DynamicEvent,
+        event: SessionStarted | TurnStarted,
         owner: str | None,
         state: StateValues,
         turn_id: str | None = None,
@@ -128,6 +133,7 @@ class DynamicContext:
         self.session_id = session_id
         self.agent = agent
         self.on = on
+        self.event = event
         self.owner = owner
         self.state = state
         self.turn_id = turn_id

@@ -12,13 +12,13 @@ and the session goes on.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from .. import durable
-from .._aio import within
 from ..errors import FatalError
 from ..stores import Stores
 from ._agent import Agent
@@ -26,7 +26,7 @@ from ._cursor import Cursor
 from ._dynamic import Dynamic, DynamicContext, DynamicEvent, Instructions, handlers_on
 from ._emitter import Emitter
 from ._entries import ContextEntry, InstructionsEntry, UserEntry
-from ._event_data import DynamicFailed
+from ._event_data import DynamicFailed, SessionStarted, TurnStarted
 from ._keys import conversation_path
 from ._line import SessionLine, predecessor_text
 from ._transcript import Transcript, TranscriptCache
@@ -79,15 +79,32 @@ async def run_dynamic(
         readonly=True,
     )
     line = line or SessionLine()
+    event: SessionStarted | TurnStarted
+    if turn is None:
+        event = SessionStarted(
+            session_id=cursor.session_id,
+            agent=agent.name,
+            owner=cursor.owner,
+            predecessor=line.predecessor,
+        )
+    else:
+        begun = _begun(entries, turn.turn_id)
+        event = TurnStarted(
+            submission_id=turn.submission_id,
+            text=begun.text if begun is not None else "",
+            principal=turn.principal,
+            attachments=begun.attachments if begun is not None else (),
+        )
     context = DynamicContext(
         session_id=cursor.session_id,
         agent=agent.name,
         on=on,
+        event=event,
         owner=cursor.owner,
         state=state,
         turn_id=turn_id,
         turn=_turn_number(entries) if turn is not None else None,
-        message=_message(entries, turn_id) if turn_id is not None else None,
+        message=event.text if isinstance(event, TurnStarted) else None,
         principal=turn.principal if turn is not None else None,
         predecessor=line.predecessor,
         read_predecessor=functools.partial(
@@ -96,11 +113,18 @@ async def run_dynamic(
     )
     error: str | None = None
     given = Instructions()
+    limit = asyncio.timeout(handler.timeout)
     try:
-        value = await within(handler.fn(context), handler.timeout)
+        async with limit:
+            value = await handler.fn(context)
         given = _given(value)
-    except TimeoutError:
-        error = f"it ran past its timeout of {handler.timeout:g} s"
+    except TimeoutError as exc:
+        # Its own TimeoutError (a call of its that timed out) is a failure like any.
+        error = (
+            f"it ran past its timeout of {handler.timeout:g} s"
+            if limit.expired()
+            else f"it raised {type(exc).__name__}: {exc}"
+        )
     except Exception as exc:
         error = f"it raised {type(exc).__name__}: {exc}"
     records: list[Any] = []
@@ -145,10 +169,10 @@ def _turn_number(entries: Iterable[Any]) -> int:
     return len({e.turn_id for e in entries if isinstance(e, UserEntry)})
 
 
-def _message(entries: Iterable[Any], turn_id: str) -> str | None:
-    return next(
-        (e.text for e in entries if isinstance(e, UserEntry) and e.turn_id == turn_id), None
-    )
+def _begun(entries: Iterable[Any], turn_id: str) -> UserEntry | None:
+    """The message that began turn `turn_id` (its first user entry)."""
+    begun = (e for e in entries if isinstance(e, UserEntry) and e.turn_id == turn_id)
+    return next(begun, None)
 
 
 async def _read_predecessor(
