@@ -241,6 +241,12 @@ def render(event: dict[str, Any], out: Any = None) -> None:
     elif kind in ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting"):
         detail = data.get("error") or data.get("reason") or data.get("on") or ""
         out.write(f"[{kind}{' ' + printable(str(detail)) if detail else ''}]\n")
+    elif kind == "dynamic.failed":
+        # The operator's signal: the turn goes on without that handler's instructions.
+        out.write(
+            f"[dynamic.failed {printable(str(data.get('handler', '')))} on "
+            f"{printable(str(data.get('on', '')))}: {printable(str(data.get('error', '')))}]\n"
+        )
     elif kind in ("session.closed", "session.failed"):
         out.write(f"[{kind}]\n")
     out.flush()
