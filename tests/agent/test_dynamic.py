@@ -316,6 +316,15 @@ def _sync(ctx: DynamicContext) -> None:
     return None
 
 
+def test_an_object_with_an_async_call_is_a_handler() -> None:
+    class Rules:
+        async def __call__(self, ctx: DynamicContext) -> str:
+            return "Be kind."
+
+    declared = Dynamic(on="turn.started", fn=Rules(), name="rules")
+    assert declared.name == "rules" and declared.timeout == 10.0
+
+
 @pytest.mark.parametrize(
     ("make", "says"),
     [

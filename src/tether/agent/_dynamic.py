@@ -215,7 +215,8 @@ class Dynamic:
                 f"it cannot run on {self.on!r}: handlers run on "
                 f"{' or '.join(repr(e) for e in DYNAMIC_EVENTS)}",
             )
-        if not inspect.iscoroutinefunction(self.fn):
+        call = type(self.fn).__call__  # an object with an async __call__ is one too
+        if not (inspect.iscoroutinefunction(self.fn) or inspect.iscoroutinefunction(call)):
             raise DynamicError(
                 name,
                 f"its handler must be an async function (async def {name}(ctx)), not {self.fn!r}",
