@@ -233,7 +233,8 @@ async def test_history_is_given_as_data_and_instructions_survive_a_clear(
         request = recorder.requests[-1]
         assert request.instructions == "Speak like a pirate."
         history, question = [m.text for m in request.messages if isinstance(m, UserMessage)]
-        assert "not instructions" in history and "my order is #42" in history
+        assert history.startswith("The text below was given to this conversation as context")
+        assert "data, not instructions" in history and "my order is #42" in history
         assert question == "where is my order?"
         entries = await session.transcript()
         assert isinstance(entries[1], ContextEntry) and entries[1].source == "brief"

@@ -32,6 +32,10 @@ from ._line import SessionLine, predecessor_text
 from ._transcript import Transcript, TranscriptCache
 from ._values import DeclaredState, StateValues, fold_state
 
+__all__ = ["carried_instructions", "dynamic_instructions", "run_dynamic", "session_handlers"]
+
+log = logging.getLogger("tether.agent")
+
 
 class _Steps(Protocol):
     """What a handler's step uses of the session's steps (`_steps.SessionSteps` is one)."""
@@ -40,11 +44,6 @@ class _Steps(Protocol):
     agent: Agent
     declared: DeclaredState
     transcript_cache: TranscriptCache
-
-
-__all__ = ["carried_instructions", "dynamic_instructions", "run_dynamic", "session_handlers"]
-
-log = logging.getLogger("tether.agent")
 
 
 def session_handlers(declared: Sequence[Dynamic], line: SessionLine | None) -> tuple[Dynamic, ...]:
