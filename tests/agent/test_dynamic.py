@@ -393,3 +393,42 @@ def test_only_declared_handlers_texts_are_added_session_first() -> None:
     assert dynamic_instructions(entries, "turn_1", [now, who]) == ["s", "t1"]
     assert dynamic_instructions(entries, "turn_1", [now]) == ["t1"]
     assert dynamic_instructions(entries, "turn_2", [now, who]) == ["s"]
+
+
+async def test_the_predecessor_history_is_the_built_in_handlers_step() -> None:
+    import tether
+
+    recorder = Recorder()
+    agent = Agent(name="ops", model=ScriptedModel(recorder))
+    async with tether.open_backend("memory://") as backend, hosted(backend, agent) as host:
+        session = await host.open_session("ops", session_id="dy7")
+        await session.send("the printer is on fire")
+        first = await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        await fresh.send("what was on fire?")
+        await fresh.wait_for("turn.completed", after=first.index)
+        runs = [session.run_id, (await host.client.latest(fresh.run_id)).run_id]
+        assert runs[0] != runs[1]
+        named = [
+            [(_short(s.name), s.attempt) for s in await backend.stores.workflow.list_steps(r)]
+            for r in runs
+        ]
+        # The first session follows none: no step for it. The reset one: one, once.
+        assert "dynamic.predecessor" not in [n for n, _ in named[0]]
+        assert [(n, a) for n, a in named[1] if n.startswith("dynamic.")] == [
+            ("dynamic.predecessor", 1)
+        ]
+        history = [m.text for m in recorder.requests[-1].messages if isinstance(m, UserMessage)]
+        assert "history, not instructions" in history[0] and "printer is on fire" in history[0]
+        entries = await fresh.transcript()
+        assert isinstance(entries[0], ContextEntry) and entries[0].source == "predecessor"
+
+
+def test_a_line_of_the_previous_format_is_still_read() -> None:
+    from tether.agent import SessionLine
+    from tether.agent._line import read_line
+
+    assert (SessionLine.OLDEST_FORMAT, SessionLine.FORMAT) == (1, 2)
+    line = read_line({"format": 1, "generation": 2, "predecessor": "session:x"})
+    assert (line.generation, line.predecessor) == (2, "session:x")
+    assert SessionLine(generation=1).to_json()["format"] == 2
