@@ -432,3 +432,29 @@ def test_a_line_of_the_previous_format_is_still_read() -> None:
     line = read_line({"format": 1, "generation": 2, "predecessor": "session:x"})
     assert (line.generation, line.predecessor) == (2, "session:x")
     assert SessionLine(generation=1).to_json()["format"] == 2
+
+
+async def test_a_turn_handlers_history_follows_the_turns_message_and_stays() -> None:
+    import tether
+
+    @dynamic("turn.started")
+    async def page(ctx: DynamicContext) -> Instructions:
+        return Instructions(history=f"page {ctx.turn}")
+
+    recorder = Recorder()
+    agent = Agent(name="reader", model=ScriptedModel(recorder), dynamic=[page])
+    async with tether.open_backend("memory://") as backend, hosted(backend, agent) as host:
+        session = await host.open_session("reader", session_id="dy8")
+        await session.send("read one")
+        first = await session.wait_for("turn.completed")
+        await session.send("read two")
+        await session.wait_for("turn.completed", after=first.index)
+    first_request, second_request = recorder.requests
+    assert first_request.instructions is None
+    texts = [m.text for m in second_request.messages if isinstance(m, UserMessage)]
+    assert [t if "<history>" not in t else t.split("<history>\n")[1] for t in texts] == [
+        "read one",
+        "page 1\n</history>",
+        "read two",
+        "page 2\n</history>",
+    ]
