@@ -44,6 +44,7 @@ TetherError
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    ├─ SessionFormatError      a session written in a checkpoint format this release does not read
+   ├─ DynamicError            a `Dynamic` declaration that cannot run (event, handler, time limit)
    └─ StateError              a session's declared state (`State`) was misused
       ├─ StateValueError      a value that does not fit its declaration, or is not JSON
       ├─ UnknownStateError    a key the agent does not declare
@@ -74,6 +75,7 @@ __all__ = [
     "ContinueAsNewError",
     "ContinueAsNewUnavailableError",
     "DecryptionError",
+    "DynamicError",
     "EncryptionKeyError",
     "FatalError",
     "FencedError",
@@ -876,6 +878,26 @@ class SessionFormatError(AgentError):
                 "reset it)"
             )
         )
+
+
+class DynamicError(AgentError, ConfigurationError):
+    """A `Dynamic` declaration (instructions computed by a handler) that cannot run.
+
+    Raised where it is declared (`dynamic(...)`, `Dynamic(...)`, `Agent(dynamic=...)`),
+    never while a session runs.
+
+    Args:
+        name: The handler's name (or what was given instead of a handler).
+        detail: What is wrong and how to fix it.
+    """
+
+    def __init__(self, name: str, detail: str) -> None:
+        self.name = name
+        self.detail = detail
+        super().__init__(f"dynamic handler {name!r}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DynamicError, (self.name, self.detail))
 
 
 class StateError(AgentError):

@@ -254,6 +254,13 @@ def render(event: dict[str, Any], out: Any = None) -> None:
         detail = data.get("error") or data.get("reason") or data.get("on") or ""
         line = f"[{kind}{' ' + printable(str(detail)) if detail else ''}]"
         out.write(paint(line, _END_STYLE[kind], out) + "\n")
+    elif kind == "dynamic.failed":
+        # The operator's signal: the turn goes on without that handler's instructions.
+        line = (
+            f"[dynamic.failed {printable(str(data.get('handler', '')))} on "
+            f"{printable(str(data.get('on', '')))}: {printable(str(data.get('error', '')))}]"
+        )
+        out.write(paint(line, "yellow", out) + "\n")
     elif kind in ("session.closed", "session.failed"):
         out.write(paint(f"[{kind}]", _END_STYLE[kind], out) + "\n")
     out.flush()
