@@ -19,6 +19,7 @@ TetherError
 │  │  └─ NotOwnerError         a submission-owned append without owning the submission
 │  ├─ FormatVersionError       the store is stamped with a format this code cannot use
 │  ├─ InvalidTransitionError   an event would move an entity out of a terminal state
+│  │  └─ StreamPositionError   a stream append expected another index than the stream's next
 │  ├─ PayloadTooLargeError     one payload is over a documented cap
 │  └─ InvalidOffsetError       a stream offset is malformed or past the stream's head
 ├─ SerializationError          a value cannot be encoded, or stored bytes cannot be decoded
@@ -114,6 +115,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailableError",
     "StrandedRunError",
+    "StreamPositionError",
     "TetherError",
     "ToolArgumentsError",
     "ToolUnavailableError",
@@ -332,6 +334,15 @@ class FormatVersionError(StoreError):
 
 class InvalidTransitionError(StoreError):
     """An event would move an entity out of a terminal state, or is out of order."""
+
+
+class StreamPositionError(InvalidTransitionError):
+    """A stream append stated the index its first chunk lands at, and it would not.
+
+    The append wrote nothing (a commit carrying it wrote nothing). Raised too, where a
+    store cannot tell the two apart in one statement, when the stream is closed: read
+    the stream (`read_stream`'s closed flag) to tell which.
+    """
 
 
 class PayloadTooLargeError(StoreError):

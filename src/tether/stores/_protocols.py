@@ -377,8 +377,20 @@ class WorkflowStore(Protocol):
         ...
 
     # -- streams --------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        """Append chunks to a stream; returns the index of the last one."""
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        """Append chunks to a stream; returns the index of the last one.
+
+        Args:
+            run_id: The run.
+            name: The stream's name.
+            chunks: What to append.
+            at: The index the first chunk must land at (unchecked when None): a stream
+                whose next index is another refuses the append with
+                `StreamPositionError` and writes nothing. An encrypting store binds each
+                chunk to its index this way.
+        """
         ...
 
     async def close_stream(self, run_id: str, name: str) -> None:

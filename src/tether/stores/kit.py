@@ -77,7 +77,7 @@ from ._records import (
     hook_retention_seconds,
 )
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
-from ._streams import StreamTaps, follow, resolve_start
+from ._streams import StreamTaps, follow, misplaced, resolve_start
 from ._view import ViewTxn
 from ._write_rules import apply_writes
 from ._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission, StoreWrite
@@ -143,6 +143,7 @@ __all__ = [
     "follow",
     "format_offset",
     "hook_retention_seconds",
+    "misplaced",
     "new_ulid",
     "page_of",
     "page_start",

@@ -31,6 +31,7 @@ from ._chains import ChainContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._queues import QueueContract
+from ._stream_positions import StreamPositionContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -68,7 +69,9 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract, ListingContract, QueueContract):
+class WorkflowStoreContract(
+    ChainContract, LabelContract, ListingContract, QueueContract, StreamPositionContract
+):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
