@@ -1,7 +1,6 @@
 """`EncryptedWorkflowStore`: any `WorkflowStore` with its payloads sealed.
 
-Places (the associated data every payload is bound to; the store assigns event slots
-and stream indexes itself, so those are not part of them):
+Places (the associated data every payload is bound to):
 
 - run input / output / error: ``run.input|run.output|run.error, <run id>`` (a child's
   output copied into its parent's ``child_completed`` event keeps the place of the run
@@ -9,8 +8,20 @@ and stream indexes itself, so those are not part of them):
 - step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
   (``step_retrying`` and ``step_failed`` both carry ``step.error``);
 - hook payloads: ``hook.payload, <run id>, <hook id>``;
-- stream chunks: ``stream, <run id>, <stream name>``;
+- stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index (sealed
+  positioned, see `_sealing`): every append states the index it lands at
+  (`AppendStream.at`, ``write_stream(at=)``) and the store refuses it elsewhere, so a
+  chunk copied or moved to another index of its stream fails to open. The next index
+  of each stream this process writes is kept here (learned from the stream's tail the
+  first time, and again after a refusal), so an append costs no extra read;
 - any other event payload: ``event, <run id>, <event type>, <correlation id>``.
+
+Event slots are not part of events' places: the store assigns an event's slot, and its
+payload is copied into the records that mirror it (a step's output into its step, a
+child's result into its parent's ``child_completed``), which keep the event's place.
+Each place names what the payload is (its run, its step or hook id, its type), so an
+event copied to another slot of its run opens only as the same payload of the same
+step, hook or run.
 
 Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
 as those stores seal them, under the run's scope (see `_encrypted_writes`).
@@ -25,7 +36,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from ..errors import NotFoundError
+from ..errors import NotFoundError, StreamPositionError
+from ._encrypted_streams import MAX_PLACINGS, StreamPositions
 from ._encrypted_writes import seal_writes
 from ._protocols import WorkflowStore
 from ._records import (
@@ -95,6 +107,7 @@ class EncryptedWorkflowStore:
         self.inner = inner
         self._sealer = sealer
         self._scopes: OrderedDict[str, str] = OrderedDict()
+        self._positions = StreamPositions(inner)
 
     def __getattr__(self, name: str) -> Any:
         if name == "inner":
@@ -301,19 +314,30 @@ class EncryptedWorkflowStore:
         if start_runs:
             start_runs = tuple([await self._seal_new_run(r) for r in start_runs])
         writes = commit.writes
-        if writes:
-            writes = await seal_writes(self._sealer, scope, writes)
-        if (
-            events is not commit.events
-            or start_runs is not commit.start_runs
-            or writes is not commit.writes
-        ):
-            commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
+        if events is not commit.events or start_runs is not commit.start_runs:
+            commit = evolve(commit, events=events, start_runs=start_runs)
         if commit.continuation is not None:
             commit = evolve(
                 commit, continuation=await self._seal_continuation(scope, commit.continuation)
             )
-        return await self.inner.commit(commit)
+        if not writes:
+            return await self.inner.commit(commit)
+        for placing in range(MAX_PLACINGS):
+            # Stream chunks are sealed for the indexes they land at: a commit refused
+            # because a stream moved on is sealed again for its new tail (it wrote nothing).
+            placed, streams = await self._positions.place(writes)
+            sealed = evolve(commit, writes=await seal_writes(self._sealer, scope, placed))
+            try:
+                return await self.inner.commit(sealed)
+            except StreamPositionError:
+                self._positions.forget(streams)
+                if placing == MAX_PLACINGS - 1:
+                    raise
+                await self._positions.refresh(streams)
+            except BaseException:
+                self._positions.forget(streams)
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def _seal_continuation(self, scope: str, continuation: Continuation) -> Continuation:
         # A chain keeps its predecessor's key scope: erasing it erases every run of it.
@@ -387,7 +411,12 @@ class EncryptedWorkflowStore:
                 # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
                 # again for its new run. What rides on the resume (a message admitted
                 # with its ring) belongs to the hook's run: under its scope, erased with it.
-                sealed_writes = await seal_writes(self._sealer, scope, writes)
+                placed, streams = await self._positions.place(writes)
+                try:
+                    sealed_writes = await seal_writes(self._sealer, scope, placed)
+                except BaseException:
+                    self._positions.forget(streams)
+                    raise
                 if claim_for is None:
                     resumed = await self.inner.resume_hook(
                         token, sealed, writes=sealed_writes, run_id=hook.run_id
@@ -409,10 +438,14 @@ class EncryptedWorkflowStore:
                     claimed = (message, await self._open_claim(claim))
                 return resumed, claimed
             except NotFoundError:
+                self._positions.forget(streams)
                 moved = await self.inner.get_hook(token)
                 if moved is None or moved.run_id == hook.run_id:
                     raise
                 hook = moved
+            except BaseException:
+                self._positions.forget(streams)
+                raise
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = await self._open_run(await self.inner.request_cancel(run_id, reason=reason))
@@ -483,17 +516,36 @@ class EncryptedWorkflowStore:
         await self.inner.purge_run_content(run_id, keep_input=keep_input)
 
     # -- streams -----------------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        if not chunks:
+            return await self.inner.write_stream(run_id, name, [], at=at)
         scope = await self.scope_of(run_id)
         place = ("stream", run_id, name)
-        sealed = [await self._sealer.seal(scope, place, c) for c in chunks]
-        return await self.inner.write_stream(run_id, name, sealed)
+        key = (run_id, name)
+        for placing in range(MAX_PLACINGS):
+            start = at if at is not None else await self._positions.reserve(*key, len(chunks))
+            sealed = [
+                await self._sealer.seal(scope, place, c, at=start + i) for i, c in enumerate(chunks)
+            ]
+            try:
+                return await self.inner.write_stream(run_id, name, sealed, at=start)
+            except StreamPositionError:
+                self._positions.forget([key])
+                if at is not None or placing == MAX_PLACINGS - 1:
+                    raise
+                await self._positions.refresh([key])
+            except BaseException:
+                self._positions.forget([key])
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self.inner.close_stream(run_id, name)
 
     async def _open_chunk(self, run_id: str, name: str, chunk: StreamChunk) -> StreamChunk:
-        data = await self._sealer.open(("stream", run_id, name), chunk.data)
+        data = await self._sealer.open(("stream", run_id, name), chunk.data, at=chunk.index)
         assert data is not None
         return StreamChunk(index=chunk.index, data=data)
 
