@@ -210,13 +210,16 @@ def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> Inv
 class EncryptionKeyError(ConfigurationError):
     """The store is encrypted and the configured key cannot open it (or none is configured).
 
-    Raised when a backend is opened, before anything is read or written.
+    Raised when a backend is opened, before anything is read or written, and by a
+    process whose keys a rotation left behind.
 
     Args:
         message: What is wrong and how to fix it.
         reason: ``"missing"`` (the store is encrypted, no key is configured),
             ``"wrong"`` (the configured keys are not the ones the store's data keys are
-            wrapped with) or ``"keyring"`` (the store belongs to another keyring).
+            wrapped with), ``"keyring"`` (the store belongs to another keyring) or
+            ``"rotated"`` (the keyring takes new data keys wrapped under another
+            key-encryption key than this process's current one: a rotation began).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:

@@ -41,7 +41,16 @@ from ._agent_records import (
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._encrypted import EncryptedBackend
-from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
+from ._key_epochs import new_key_epoch
+from ._keyring import (
+    DataKeys,
+    ErasureRecord,
+    KeyEpoch,
+    Keyring,
+    MemoryKeyring,
+    RotationReport,
+    WrappedKey,
+)
 from ._keys import (
     DEFAULT_KEY_FILE,
     EnvKeyProvider,
@@ -151,6 +160,7 @@ __all__ = [
     "HookRecord",
     "JoinSubmissions",
     "JsonValue",
+    "KeyEpoch",
     "KeyProvider",
     "Keyring",
     "Lease",
@@ -205,6 +215,7 @@ __all__ = [
     "lane_scope",
     "make_attachment_ref",
     "make_session_key",
+    "new_key_epoch",
     "open_backend",
     "parse_session_key",
     "run_scope",
