@@ -34,6 +34,7 @@ async def new_key_epoch(
     keys: DataKeys,
     *,
     retire: bool = True,
+    batch: int = 100,
     on_progress: Callable[[int], None] | None = None,
 ) -> RotationReport:
     """Begin (or resume) a key epoch on a key file and, with `retire`, complete it.
@@ -42,6 +43,7 @@ async def new_key_epoch(
         keys: The store's data keys; their provider must be a `LocalKeyFile`.
         retire: Drop the old keys from the key file once nothing uses them (step 4);
             without it the epoch stays begun until a later run retires them.
+        batch: Keys read per query (as for `DataKeys.rotate`).
         on_progress: As for `DataKeys.rotate`.
 
     Raises:
@@ -62,7 +64,7 @@ async def new_key_epoch(
     if begun is None or begun != provider.current_key_id:
         add_key_to_file(path)
         provider.reload()
-    report = await keys.rotate(on_progress=on_progress)
+    report = await keys.rotate(batch=batch, on_progress=on_progress)
     if not retire or not report.remaining_key_ids <= {report.key_id}:
         return report
     remove_keys_from_file(path, provider.key_ids - {report.key_id})
