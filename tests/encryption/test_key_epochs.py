@@ -25,8 +25,12 @@ from tether.cli import main
 from tether.errors import ContentDeletedError, EncryptionKeyError
 from tether.stores import (
     Backend,
+    DataKeys,
     EncryptedBackend,
+    EnvKeyProvider,
     LocalKeyFile,
+    MemoryKeyring,
+    generate_key,
     init_key_file,
     new_key_epoch,
     open_backend,
@@ -275,3 +279,31 @@ async def test_sigkill_during_the_epoch_rewrap_leaves_everything_readable(tmp_pa
         assert "secret of kept" in await _transcript(backend, "kept")
         with pytest.raises(ContentDeletedError):
             await _transcript(backend, "gone")
+
+
+async def test_an_epoch_covers_only_erasures_made_before_its_key_existed() -> None:
+    """A KEK that wrapped an erased key never completes an epoch covering that erasure."""
+    k1, k2 = generate_key(), generate_key()
+    keyring = MemoryKeyring()
+    kid = await keyring.open(create=True)
+    first = DataKeys(keyring, EnvKeyProvider(k1), kid)
+    for scope in ("a", "b", "c"):
+        await first.for_write(scope)
+    await first.erase(["a"], note="a")
+    # Rotating under the same, only KEK: it wrapped a's key, so nothing is covered.
+    report = await first.rotate()
+    assert report.epoch is not None and report.epoch.pending_erasures == 1
+    assert report.epoch.number == 0 and report.epoch.beginning_key_id is None
+    # A new KEK first in TETHER_KEY: the epoch begins; an erasure meanwhile is pending.
+    both = DataKeys(keyring, EnvKeyProvider(f"{k2},{k1}"), kid)
+    begun = (await both.rotate()).epoch
+    assert begun is not None and begun.beginning_key_id == both.provider.current_key_id
+    await both.erase(["b"], note="b")
+    # A process still on the old KEK alone is refused a new data key (it cannot reload).
+    with pytest.raises(EncryptionKeyError, match="since a rotation began") as refused:
+        await first.for_write("d")
+    assert refused.value.reason == "rotated"
+    # The old KEK dropped from TETHER_KEY: the next rotation completes the epoch.
+    done = (await DataKeys(keyring, EnvKeyProvider(k2), kid).rotate()).epoch
+    assert done is not None and done.number == 1 and done.beginning_key_id is None
+    assert (done.erasures, done.covered, done.pending_erasures) == (2, 1, 1)

@@ -60,11 +60,14 @@ async def new_key_epoch(
         )
     path = Path(provider.path)
     provider.reload()
-    begun = (await keys.epoch()).beginning_key_id
-    if begun is None or begun != provider.current_key_id:
+    state = await keys.epoch()
+    erasures: int | None = None
+    if state.beginning_key_id is None or state.beginning_key_id != provider.current_key_id:
+        # Counted before the key exists: every erasure counted wrapped nothing under it.
+        erasures = state.erasures
         add_key_to_file(path)
         provider.reload()
-    report = await keys.rotate(batch=batch, on_progress=on_progress)
+    report = await keys.rotate(batch=batch, on_progress=on_progress, epoch_erasures=erasures)
     if not retire or not report.remaining_key_ids <= {report.key_id}:
         return report
     remove_keys_from_file(path, provider.key_ids - {report.key_id})

@@ -175,12 +175,16 @@ class Keyring(Protocol):
         """The keyring's key epochs."""
         ...
 
-    async def begin_epoch(self, key_id: str) -> KeyEpoch:
-        """Make `key_id` the KEK new data keys must be wrapped with, beginning an epoch.
+    async def begin_epoch(self, key_id: str, *, erasures: int | None = None) -> KeyEpoch:
+        """Make `key_id` the KEK new data keys must be wrapped with; begin its epoch.
 
-        Once it returns, no insert wrapped under another KEK succeeds. The erasures the
-        epoch will cover are those recorded before the first unfinished `begin_epoch`
-        (one begun again, after a crash or with another KEK, keeps that count).
+        Once it returns, no insert wrapped under another KEK succeeds. An epoch begins
+        only for a *fresh* KEK, one that wrapped no erased key: the caller vouches for
+        it by passing `erasures`, the keyring's erasure count read before the KEK
+        existed (the epoch covers those), or else no data key may be wrapped under it
+        yet (the epoch covers the erasures recorded now). A KEK that is already current,
+        or not fresh, begins nothing. An epoch begun and not complete (a crash) keeps
+        the smaller count when another begins.
         """
         ...
 
@@ -265,10 +269,15 @@ class MemoryKeyring:
     async def epoch(self) -> KeyEpoch:
         return self._epoch
 
-    async def begin_epoch(self, key_id: str) -> KeyEpoch:
-        if self._epoch.beginning_key_id is None:
-            self._baseline = self._epoch.erasures
-        self._epoch = replace(self._epoch, current_key_id=key_id, beginning_key_id=key_id)
+    async def begin_epoch(self, key_id: str, *, erasures: int | None = None) -> KeyEpoch:
+        state = self._epoch
+        used = any(k.key_id == key_id for k in self._keys.values())
+        step = epoch_step(state, key_id, erasures, used, self._baseline)
+        if step is None:
+            self._epoch = replace(state, current_key_id=key_id)
+        else:
+            self._baseline, begun = step
+            self._epoch = replace(state, current_key_id=key_id, beginning_key_id=begun)
         return self._epoch
 
     async def end_epoch(self, key_id: str, *, at: float) -> KeyEpoch:
@@ -295,6 +304,27 @@ class MemoryKeyring:
 
     async def key_ids_in_use(self) -> frozenset[str]:
         return frozenset(k.key_id for k in self._keys.values())
+
+
+def epoch_step(
+    state: KeyEpoch, key_id: str, erasures: int | None, used: bool, baseline: int | None
+) -> tuple[int, str | None] | None:
+    """What `Keyring.begin_epoch` records besides the current KEK.
+
+    None leaves the begun epoch as it is; otherwise the (erasure count it will cover,
+    beginning KEK or None: none begun) to record. `used` says whether a data key is
+    wrapped under `key_id` already; `baseline` is the count recorded for the epoch
+    begun, if one is.
+    """
+    if key_id in (state.beginning_key_id, state.current_key_id):
+        return None  # resumed, or current already (its epoch began before, or never)
+    if erasures is None:
+        if used:
+            return (state.covered, None)  # it may have wrapped erased keys: no epoch
+        erasures = state.erasures
+    if state.beginning_key_id is not None and baseline is not None:
+        erasures = min(erasures, baseline)
+    return (erasures, key_id)
 
 
 def check_current(where: str, current: str | None, key_id: str) -> None:
@@ -484,7 +514,11 @@ class DataKeys:
         return await self.keyring.erasure(scope)
 
     async def rotate(
-        self, *, batch: int = 100, on_progress: Callable[[int], None] | None = None
+        self,
+        *,
+        batch: int = 100,
+        on_progress: Callable[[int], None] | None = None,
+        epoch_erasures: int | None = None,
     ) -> RotationReport:
         """Re-wrap every data key under the provider's current key; data is not touched.
 
@@ -495,11 +529,13 @@ class DataKeys:
             batch: Keys read per query.
             on_progress: Called with the number of keys re-wrapped so far after each
                 batch (``tether keys rotate`` draws it).
+            epoch_erasures: The keyring's erasure count read before the current KEK
+                existed (`new_key_epoch` passes it); see `Keyring.begin_epoch`.
         """
         current = self.provider.current_key_id
         # First: no data key wrapped under another KEK lands from now on (a process with
         # an old key file is refused and reads it again), so the re-wrap below misses none.
-        await self.keyring.begin_epoch(current)
+        await self.keyring.begin_epoch(current, erasures=epoch_erasures)
         done = 0
         after: tuple[str, int] | None = None
         passes = 0

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ._keyring import ErasureRecord, KeyEpoch, WrappedKey, check_current
+from ._keyring import ErasureRecord, KeyEpoch, WrappedKey, check_current, epoch_step
 
 __all__ = ["SqlDialect", "SqlKeyring"]
 
@@ -334,15 +334,32 @@ class SqlKeyring:
     async def epoch(self) -> KeyEpoch:
         return await self._call(self._epoch)
 
-    async def begin_epoch(self, key_id: str) -> KeyEpoch:
+    async def begin_epoch(self, key_id: str, *, erasures: int | None = None) -> KeyEpoch:
         def run(conn: Any) -> KeyEpoch:
             if self._d.lock_for_epoch is not None:
                 conn.execute(self._sql(self._d.lock_for_epoch))
             state = self._epoch(conn)
-            values = {_CURRENT: key_id, _BEGUN: key_id}
-            if state.beginning_key_id is None:
-                values[_BASELINE] = str(state.erasures)
-            self._set_meta(conn, values)
+            used = conn.execute(
+                self._sql("SELECT 1 FROM {p}data_keys WHERE key_id = ? LIMIT 1"), (key_id,)
+            ).fetchone()
+            baseline = self._meta(conn).get(_BASELINE)
+            step = epoch_step(
+                state,
+                key_id,
+                erasures,
+                used is not None,
+                None if baseline is None else int(baseline),
+            )
+            self._set_meta(conn, {_CURRENT: key_id})
+            if step is not None:
+                count, begun = step
+                if begun is None:
+                    conn.execute(
+                        self._sql("DELETE FROM {p}keyring_meta WHERE name IN (?, ?)"),
+                        (_BEGUN, _BASELINE),
+                    )
+                else:
+                    self._set_meta(conn, {_BEGUN: begun, _BASELINE: str(count)})
             return self._epoch(conn)
 
         return await self._call(run, write=True)
