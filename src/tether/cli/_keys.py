@@ -62,7 +62,10 @@ async def keys_command(args: argparse.Namespace, url: str) -> int:
         with progress("re-wrapping data keys") as done:
             if isinstance(provider, LocalKeyFile) and (args.new_key or after_erasures):
                 report = await new_key_epoch(
-                    keys, retire=args.retire or after_erasures, on_progress=done
+                    keys,
+                    retire=args.retire or after_erasures,
+                    resume=not args.new_key,
+                    on_progress=done,
                 )
             else:
                 report = await keys.rotate(on_progress=done)

@@ -34,6 +34,7 @@ async def new_key_epoch(
     keys: DataKeys,
     *,
     retire: bool = True,
+    resume: bool = True,
     batch: int = 100,
     on_progress: Callable[[int], None] | None = None,
 ) -> RotationReport:
@@ -43,6 +44,8 @@ async def new_key_epoch(
         keys: The store's data keys; their provider must be a `LocalKeyFile`.
         retire: Drop the old keys from the key file once nothing uses them (step 4);
             without it the epoch stays begun until a later run retires them.
+        resume: Go on with the epoch the keyring says is begun when the key file's
+            current key is its key (after a kill, say); False always adds a new key.
         batch: Keys read per query (as for `DataKeys.rotate`).
         on_progress: As for `DataKeys.rotate`.
 
@@ -62,7 +65,8 @@ async def new_key_epoch(
     provider.reload()
     state = await keys.epoch()
     erasures: int | None = None
-    if state.beginning_key_id is None or state.beginning_key_id != provider.current_key_id:
+    begun = state.beginning_key_id
+    if not resume or begun is None or begun != provider.current_key_id:
         # Counted before the key exists: every erasure counted wrapped nothing under it.
         erasures = state.erasures
         add_key_to_file(path)
