@@ -210,8 +210,8 @@ def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> Inv
 class EncryptionKeyError(ConfigurationError):
     """The store is encrypted and the configured key cannot open it (or none is configured).
 
-    Raised when a backend is opened, before anything is read or written, and by a
-    process whose keys a rotation left behind.
+    Raised when a backend is opened, before anything is read or written (``"rotated"``:
+    by a process whose keys a rotation left behind).
 
     Args:
         message: What is wrong and how to fix it.
@@ -340,12 +340,7 @@ class InvalidTransitionError(StoreError):
 
 
 class StreamPositionError(InvalidTransitionError):
-    """A stream append stated the index its first chunk lands at, and it would not.
-
-    The append wrote nothing (a commit carrying it wrote nothing). Raised too, where a
-    store cannot tell the two apart in one statement, when the stream is closed: read
-    the stream (`read_stream`'s closed flag) to tell which.
-    """
+    """A stream append would land elsewhere than its `at` (or the stream is closed)."""
 
 
 class PayloadTooLargeError(StoreError):
