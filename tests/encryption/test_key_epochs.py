@@ -205,12 +205,17 @@ async def test_postgres_keyring_rows_copied_before_an_erasure_cannot_be_unwrappe
             await _host(backend).erase_session("ops", "gone")
             erased = [r for r in rows(copy) if r[0] == ERASED]
             assert erased and _any_key_unwraps(key_file, keyring_id, erased[0])  # the control
+            (old,) = _key_file_keys(key_file)
             report = await new_key_epoch(backend.keys)
             assert report.epoch is not None and report.epoch.pending_erasures == 0
             assert len(_key_file_keys(key_file)) == 1
             assert not any(_any_key_unwraps(key_file, keyring_id, r) for r in rows(copy))
             assert all(_any_key_unwraps(key_file, keyring_id, r) for r in rows(schemas[1]))
             assert "secret of kept" in await _transcript(backend, "kept")
+            # A process still holding the destroyed KEK in memory is refused new keys.
+            stale = EnvKeyProvider(base64.b64encode(old).decode())
+            with pytest.raises(EncryptionKeyError, match="since a rotation began"):
+                await DataKeys(backend.keys.keyring, stale, keyring_id).for_write("late")
         async with open_backend(
             url, namespace=namespace, keys=LocalKeyFile(key_file), migrate=False
         ) as backend:
