@@ -376,6 +376,17 @@ class WorkflowStore(Protocol):
         """
         ...
 
+    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+        """Ended runs whose content the retention sweep may purge, oldest end first.
+
+        A run is listed when it ended (`TERMINAL_RUN_STATUSES`) before `ended_before`
+        (Unix seconds), its content was not purged yet (`purge_run_content` takes it
+        off the list), every run of its chain ended before that time too, and so did
+        its parent run, if it has one. At most `limit` runs, ordered by
+        ``(completed_at, run_id)``; purging them brings the next ones first.
+        """
+        ...
+
     # -- streams --------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
         """Append chunks to a stream; returns the index of the last one."""

@@ -473,6 +473,7 @@ class MemoryWorkflowStore:
         s = self._s
         run = s.runs.get(run_id)
         if run is not None:
+            s.purged.add(run_id)
             # Labels go with the input (they may name whom it was about), not before.
             if keep_input:
                 s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
@@ -493,6 +494,31 @@ class MemoryWorkflowStore:
             if key[0] == run_id:
                 stream.chunks[:] = [b""] * len(stream.chunks)
                 stream.purged = len(stream.chunks)
+
+    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+        s = self._s
+
+        def ended(run_id: str | None) -> bool:
+            run = None if run_id is None else s.runs.get(run_id)
+            return (
+                run is not None
+                and run.completed_at is not None
+                and (run.completed_at < ended_before)
+            )
+
+        # A chain ended before the time when every run of it did.
+        chains: dict[str | None, bool] = {}
+        for r in s.runs.values():
+            chains[r.chain_id] = chains.get(r.chain_id, True) and ended(r.run_id)
+        found = [
+            r
+            for r in s.runs.values()
+            if r.run_id not in s.purged
+            and chains[r.chain_id]
+            and (r.parent_run_id is None or ended(r.parent_run_id))
+        ]
+        found.sort(key=lambda r: (r.completed_at or 0.0, r.run_id))
+        return found[:limit]
 
     # -- streams ----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -23,6 +23,7 @@ from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     TERMINAL_RUN_STATUSES,
     ChainRecord,
@@ -510,11 +511,10 @@ class PostgresWorkflowStore(StoreCalls):
         return await self._write(lambda t: _workers.expire(t, worker_id))
 
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(t: _Txn) -> None:
-            for statement in rows.purge_run_statements("%s", keep_input=keep_input):
-                t.c.execute(statement, (run_id,))
+        await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
 
-        await self._write(purge)
+    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+        return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit))
 
     # -- streams (`_streams`) ----------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

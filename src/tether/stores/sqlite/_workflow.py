@@ -21,6 +21,7 @@ from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
@@ -543,11 +544,10 @@ class SqliteWorkflowStore:
         return freed
 
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(c: sqlite3.Connection) -> None:
-            for statement in rows.purge_run_statements("?", keep_input=keep_input):
-                c.execute(statement, (run_id,))
+        await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
 
-        await self._db.write(purge)
+    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+        return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit))
 
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

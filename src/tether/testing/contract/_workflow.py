@@ -30,6 +30,7 @@ from ...stores import (
 from ._chains import ChainContract
 from ._labels import LabelContract
 from ._listings import ListingContract
+from ._prunable import PrunableContract
 from ._queues import QueueContract
 
 __all__ = ["WorkflowStoreContract"]
@@ -68,7 +69,9 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract, ListingContract, QueueContract):
+class WorkflowStoreContract(
+    ChainContract, LabelContract, ListingContract, PrunableContract, QueueContract
+):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
