@@ -87,6 +87,8 @@ from ._records import (
     WorkerRecord,
     chain_of,
     event_id,
+    retention_period,
+    retention_seconds,
     slot_of_event_id,
     successor_run_id,
 )
@@ -207,6 +209,8 @@ __all__ = [
     "make_session_key",
     "open_backend",
     "parse_session_key",
+    "retention_period",
+    "retention_seconds",
     "run_scope",
     "same_attachment_ref",
     "settlement_entry",

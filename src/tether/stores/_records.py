@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 if TYPE_CHECKING:
     from ._writes import StoreWrite
 
+from .._validate import parse_duration
 from ..errors import ConfigurationError
 
 T = TypeVar("T")
@@ -58,6 +59,8 @@ __all__ = [
     "event_id",
     "evolve",
     "hook_retention_seconds",
+    "retention_period",
+    "retention_seconds",
     "slot_of_event_id",
     "successor_run_id",
 ]
@@ -159,6 +162,43 @@ def hook_retention_seconds(value: float | timedelta) -> float:
             "(0 frees a token as soon as its run ends)"
         )
     return float(seconds)
+
+
+def retention_seconds(value: object, *, what: str = "retention") -> float | None:
+    """Validate a retention period of ended runs: None (keep forever) or a duration > 0.
+
+    A duration is seconds, a timedelta, or a string such as ``"30d"`` or ``"12h"``.
+
+    Raises:
+        ConfigurationError: Not a duration, or zero, negative, NaN or infinite.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, int | float | timedelta | str) or isinstance(value, bool):
+        raise ConfigurationError(
+            f"{what} must be None (keep ended runs forever), seconds, a timedelta or a "
+            f"string such as '30d', not {value!r}"
+        )
+    try:
+        seconds = parse_duration(value)
+    except ConfigurationError as exc:
+        raise ConfigurationError(f"{what}: {exc}") from None
+    if seconds <= 0:
+        raise ConfigurationError(
+            f"{what} must be longer than 0, not {value!r}: None keeps ended runs forever; "
+            "retention=0 of a session deletes its content as it ends"
+        )
+    return seconds
+
+
+def retention_period(backend: object) -> float | None:
+    """The backend's retention period of ended runs in seconds (None: kept forever).
+
+    The ``retention`` attribute of the built-in backends (`open_backend(retention=...)`);
+    a backend without one keeps ended runs forever.
+    """
+    value = getattr(backend, "retention", None)
+    return value if isinstance(value, float) else None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

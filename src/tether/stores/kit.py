@@ -75,6 +75,7 @@ from ._records import (
     WorkerRecord,
     chain_of,
     hook_retention_seconds,
+    retention_seconds,
 )
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._streams import StreamTaps, follow, resolve_start
@@ -147,6 +148,7 @@ __all__ = [
     "page_of",
     "page_start",
     "resolve_start",
+    "retention_seconds",
     "rows_from",
     "verify_attachment_bytes",
     "wait_event",
