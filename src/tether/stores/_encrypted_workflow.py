@@ -482,8 +482,10 @@ class EncryptedWorkflowStore:
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         await self.inner.purge_run_content(run_id, keep_input=keep_input)
 
-    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
-        found = await self.inner.list_prunable_runs(ended_before, limit=limit)
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        found = await self.inner.list_prunable_runs(ended_before, limit=limit, after=after)
         items = [await self._open_run(r) for r in found]
         return [r for r in items if r is not None]
 

@@ -376,14 +376,18 @@ class WorkflowStore(Protocol):
         """
         ...
 
-    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
         """Ended runs whose content the retention sweep may purge, oldest end first.
 
         A run is listed when it ended (`TERMINAL_RUN_STATUSES`) before `ended_before`
         (Unix seconds), its content was not purged yet (`purge_run_content` takes it
         off the list), every run of its chain ended before that time too, and so did
         its parent run, if it has one. At most `limit` runs, ordered by
-        ``(completed_at, run_id)``; purging them brings the next ones first.
+        ``(completed_at, run_id)``; purging them brings the next ones first, and
+        `after` (the last run's ``(completed_at, run_id)``) starts past a batch that
+        stays (a dry run, a run the sweep passed by).
         """
         ...
 

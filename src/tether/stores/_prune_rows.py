@@ -37,14 +37,29 @@ def purge_run(conn: Any, mark: str, run_id: str, keep_input: bool) -> None:
         conn.execute(statement, (run_id,))
 
 
-def prunable_runs(conn: Any, mark: str, ended_before: float, limit: int) -> list[RunRecord]:
+def prunable_runs(
+    conn: Any, mark: str, ended_before: float, limit: int, after: tuple[float, str] | None
+) -> list[RunRecord]:
     """`WorkflowStore.list_prunable_runs` on a connection whose parameters are `mark`."""
-    params = (ended_before, ended_before, ended_before, limit)
-    return [run_from_row(r) for r in conn.execute(prunable_runs_query(mark), params).fetchall()]
+    t = ended_before
+    params: tuple[Any, ...] = (
+        (t, t, t) if after is None else (t, t, t, after[0], after[0], after[1])
+    )
+    sql = prunable_runs_query(mark, after=after is not None)
+    return [run_from_row(r) for r in conn.execute(sql, (*params, limit)).fetchall()]
 
 
-def prunable_runs_query(mark: str) -> str:
-    """The runs `WorkflowStore.list_prunable_runs` returns; parameters: (t, t, t, limit)."""
+def prunable_runs_query(mark: str, *, after: bool = False) -> str:
+    """The runs `WorkflowStore.list_prunable_runs` returns.
+
+    Parameters: the time three times, then (with `after`) the cursor's time, its time
+    again and its run id, then the limit.
+    """
+    past = (
+        f"AND (completed_at > {mark} OR (completed_at = {mark} AND run_id > {mark})) "
+        if after
+        else ""
+    )
     return (
         f"SELECT {RUN_COLS} FROM tether_runs WHERE purged IS NULL "
         f"AND completed_at IS NOT NULL AND completed_at < {mark} "
@@ -53,5 +68,5 @@ def prunable_runs_query(mark: str) -> str:
         "AND (parent_run_id IS NULL OR EXISTS (SELECT 1 FROM tether_runs p "
         "WHERE p.run_id = tether_runs.parent_run_id AND p.completed_at IS NOT NULL "
         f"AND p.completed_at < {mark})) "
-        f"ORDER BY completed_at, run_id LIMIT {mark}"
+        f"{past}ORDER BY completed_at, run_id LIMIT {mark}"
     )

@@ -495,7 +495,9 @@ class MemoryWorkflowStore:
                 stream.chunks[:] = [b""] * len(stream.chunks)
                 stream.purged = len(stream.chunks)
 
-    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
         s = self._s
 
         def ended(run_id: str | None) -> bool:
@@ -516,6 +518,7 @@ class MemoryWorkflowStore:
             if r.run_id not in s.purged
             and chains[r.chain_id]
             and (r.parent_run_id is None or ended(r.parent_run_id))
+            and (after is None or ((r.completed_at or 0.0), r.run_id) > after)
         ]
         found.sort(key=lambda r: (r.completed_at or 0.0, r.run_id))
         return found[:limit]

@@ -513,8 +513,10 @@ class PostgresWorkflowStore(StoreCalls):
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
 
-    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
-        return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit))
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit, after))
 
     # -- streams (`_streams`) ----------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -546,8 +546,10 @@ class SqliteWorkflowStore:
     async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
         await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
 
-    async def list_prunable_runs(self, ended_before: float, *, limit: int) -> list[RunRecord]:
-        return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit))
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit, after))
 
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

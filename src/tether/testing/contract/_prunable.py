@@ -69,7 +69,12 @@ class PrunableContract:
         assert _ids(await store.list_prunable_runs(between, limit=10)) == ["p1", "p2"]
         assert _ids(await store.list_prunable_runs(later, limit=10)) == ["p1", "p2", "p3"]
         assert _ids(await store.list_prunable_runs(later, limit=2)) == ["p1", "p2"]
-        listed = (await store.list_prunable_runs(later, limit=1))[0]
+        # A cursor starts past a batch (one the sweep leaves as it is).
+        first = await store.list_prunable_runs(later, limit=1)
+        assert _ids(first) == ["p1"] and first[0].completed_at is not None
+        past = (first[0].completed_at, "p1")
+        assert _ids(await store.list_prunable_runs(later, limit=5, after=past)) == ["p2", "p3"]
+        listed = first[0]
         assert listed.status == "completed" and listed.completed_at is not None
         assert listed.completed_at < between
         # A purge (of either kind) takes a run off the list: the next batch goes on.
@@ -95,6 +100,7 @@ class PrunableContract:
         later = time.time() + 5
         # The chain's first run ended; its successor did not: neither is listed.
         assert await store.list_prunable_runs(later, limit=10) == []
+        before_end = await _moment()
         epoch, head = await _claim(store, successor)
         done = NewEvent(event_type="run_completed")
         await store.commit(
@@ -106,7 +112,7 @@ class PrunableContract:
         between = await _moment()
         assert _ids(await store.list_prunable_runs(between, limit=10)) == ["c1", successor]
         # Its end before a time decides: the first run's earlier end does not.
-        assert await store.list_prunable_runs(between - 0.03, limit=10) == []
+        assert await store.list_prunable_runs(before_end, limit=10) == []
 
     async def test_a_child_waits_for_its_parent_to_end(self, store: WorkflowStore) -> None:
         await store.create_run(_new("parent"))
