@@ -479,8 +479,8 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self.inner.purge_run_content(run_id, keep_input=keep_input)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self.inner.purge_run_content(run_id, keep_input=keep_input)
 
     async def list_prunable_runs(
         self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None

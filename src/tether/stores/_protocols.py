@@ -366,13 +366,15 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads, stream chunks and the run's labels
         go; ids, slots, names, statuses and timestamps stay. `keep_input` keeps the
         run's own input (its identity, for runs whose input holds no content) and its
-        labels (they are metadata of that identity, such as its owner).
+        labels (they are metadata of that identity, such as its owner). Returns
+        whether this was the run's first purge: of purges at once exactly one is
+        (a purge of a run the store does not hold returns False).
         """
         ...
 

@@ -31,10 +31,19 @@ PRUNABLE_INDEX = (
 )
 
 
-def purge_run(conn: Any, mark: str, run_id: str, keep_input: bool) -> None:
-    """`WorkflowStore.purge_run_content` on a connection (inside the caller's write)."""
+def purge_run(conn: Any, mark: str, run_id: str, keep_input: bool) -> bool:
+    """`WorkflowStore.purge_run_content` on a connection (inside the caller's write).
+
+    The row is marked ``purged`` first, in the same write: of two purges at once the
+    one whose update marked it is the first (the other waits for its row lock and then
+    finds it marked), and the retention sweep (`list_prunable_runs`) passes it by.
+    """
+    first = conn.execute(
+        f"UPDATE tether_runs SET purged = 1 WHERE run_id = {mark} AND purged IS NULL", (run_id,)
+    ).rowcount
     for statement in purge_run_statements(mark, keep_input=keep_input):
         conn.execute(statement, (run_id,))
+    return bool(first)
 
 
 def prunable_runs(

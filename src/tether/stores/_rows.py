@@ -475,12 +475,11 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
     """Statements (one run-id parameter each) that delete a run's content.
 
     Ids, slots, names, statuses and timestamps stay; with `keep_input` the run's input
-    too (in its row and its `run_created` event), and its labels with it. The row is
-    marked ``purged``: the retention sweep (`list_prunable_runs`) passes it by.
+    too (in its row and its `run_created` event), and its labels with it.
     """
     if keep_input:
         return (
-            f"UPDATE tether_runs SET output = NULL, error = NULL, purged = 1 WHERE run_id = {mark}",
+            f"UPDATE tether_runs SET output = NULL, error = NULL WHERE run_id = {mark}",
             f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL "
             f"WHERE run_id = {mark}",
             f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark} "
@@ -490,7 +489,7 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
     return (
         # The input's digest goes too: a digest of a guessable input reveals it.
         f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "
-        f"input_digest = NULL, purged = 1 WHERE run_id = {mark}",
+        f"input_digest = NULL WHERE run_id = {mark}",
         f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",

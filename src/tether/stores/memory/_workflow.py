@@ -469,9 +469,10 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         s = self._s
         run = s.runs.get(run_id)
+        first = run is not None and run_id not in s.purged
         if run is not None:
             s.purged.add(run_id)
             # Labels go with the input (they may name whom it was about), not before.
@@ -494,6 +495,7 @@ class MemoryWorkflowStore:
             if key[0] == run_id:
                 stream.chunks[:] = [b""] * len(stream.chunks)
                 stream.purged = len(stream.chunks)
+        return first
 
     async def list_prunable_runs(
         self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None

@@ -510,8 +510,8 @@ class PostgresWorkflowStore(StoreCalls):
     async def expire_worker(self, worker_id: str) -> int:
         return await self._write(lambda t: _workers.expire(t, worker_id))
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
 
     async def list_prunable_runs(
         self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None

@@ -543,8 +543,8 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
 
     async def list_prunable_runs(
         self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None

@@ -78,8 +78,12 @@ class PrunableContract:
         assert listed.status == "completed" and listed.completed_at is not None
         assert listed.completed_at < between
         # A purge (of either kind) takes a run off the list: the next batch goes on.
-        await store.purge_run_content("p1")
-        await store.purge_run_content("p2", keep_input=True)
+        # Of two purges at once exactly one is the run's first.
+        firsts = await asyncio.gather(*(store.purge_run_content("p1") for _ in range(2)))
+        assert sorted(firsts) == [False, True]
+        assert await store.purge_run_content("p2", keep_input=True) is True
+        assert await store.purge_run_content("p2") is False
+        assert await store.purge_run_content("never-stored") is False
         assert _ids(await store.list_prunable_runs(later, limit=2)) == ["p3"]
         await store.purge_run_content("p3")
         assert await store.list_prunable_runs(later, limit=2) == []
