@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
 from ._attachments import Attachment
+from ._audience import Audience, Environment, default_retention
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._entries import (
     ApprovalEntry,
@@ -55,6 +56,7 @@ from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
 from ._progress import ProgressState, SessionProgress, WaitingSubmission
+from ._prune import SessionPruner
 from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -85,6 +87,7 @@ __all__ = [
     "ApprovalPolicy",
     "AssistantEntry",
     "Attachment",
+    "Audience",
     "AuthorizationEntry",
     "AuthorizationRequested",
     "CallUsage",
@@ -92,6 +95,7 @@ __all__ = [
     "Compactor",
     "ContextEntry",
     "Display",
+    "Environment",
     "EventData",
     "EventMeta",
     "InboxSweep",
@@ -124,6 +128,7 @@ __all__ = [
     "SessionLine",
     "SessionMoved",
     "SessionProgress",
+    "SessionPruner",
     "SessionStarted",
     "SessionState",
     "SessionStatus",
@@ -158,6 +163,7 @@ __all__ = [
     "address_session_id",
     "approval",
     "decode_event",
+    "default_retention",
     "label_sessions",
     "mcp_server",
     "sleep_tool",

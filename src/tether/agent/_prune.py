@@ -11,20 +11,29 @@ receipts stay.
 
 from __future__ import annotations
 
+import contextlib
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..durable import Client, Pruned, PrunedKind
-from ..errors import ContentDeletedError, IntegrityError, NotFoundError, SerializationError
+from ..errors import (
+    ContentDeletedError,
+    IntegrityError,
+    InvalidInputError,
+    NotFoundError,
+    SerializationError,
+)
 from ..stores import Backend, RunRecord, chain_of
 from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
-from ._retention import purge_session
+from ._retention import PRUNED_LABEL, purge_session
 
 if TYPE_CHECKING:
     from ._agent import Agent
     from ._tools import Tool
 
 __all__ = ["SessionPruner"]
+
 
 _SESSION_RUN = "session:"
 _TASK_RUN = "task:"
@@ -77,6 +86,10 @@ class SessionPruner:
             handle = await client.get(run.run_id, follow=False)
             return Pruned(kind=kind, id=ident, first=await handle.purge_content())
         agent = self._agents(name) or _Unserved(name)
+        if kind == "session":
+            # Before the deletion: a session read while it goes is told why.
+            with contextlib.suppress(InvalidInputError):
+                await client.label_run(chain, {PRUNED_LABEL: f"{time.time():.3f}"})
         # A session keeps its first run's input (its identity) unless its keys go; a
         # task's input is its task's text. Tasks share their session's keys.
         session = kind == "session"

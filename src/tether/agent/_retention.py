@@ -37,12 +37,16 @@ from ._line import read_line
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
-    from ..durable import RunInfo
+    from ..durable import RunHandle, RunInfo
     from ..stores import Stores
     from ._agent import Agent
     from ._tools import Tool
 
-__all__ = ["erase_session", "purge_session"]
+__all__ = ["PRUNED_LABEL", "deletion_of", "erase_session", "purge_session"]
+
+#: The label a session's run gets as the retention sweep deletes it: when (Unix
+#: seconds). Its readers say why its content is gone (`deletion_of`).
+PRUNED_LABEL = "tether.pruned_at"
 
 
 class _Purged(Protocol):
@@ -167,6 +171,16 @@ async def purge_session(
         # The owner went with the identity: the run keeps its digest in place of it.
         await client.label_run(run_id, {ERASED_OWNER_LABEL: digest})
     return erasure
+
+
+async def deletion_of(handle: RunHandle) -> str | None:
+    """Why an ended session's content is gone (`handle`: its first run); None if kept."""
+    args = (await handle.input()).args
+    if (args[3] if len(args) > 3 else "default") == 0:
+        return "ended under retention=0"
+    if PRUNED_LABEL in (await handle.info()).labels:
+        return "ended longer ago than the store's retention period"
+    return None
 
 
 async def _owner_digest(client: Client, session_id: str, run_id: str) -> str | None:

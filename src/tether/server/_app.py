@@ -188,7 +188,11 @@ class _Api:
                 raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
         try:
             session = await self.host.open_session(
-                agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
+                agent,
+                session_id=body.session_id,
+                owner=principal.tenant,
+                retention=body.retention,
+                audience=body.audience,
             )
         except NotFoundError:
             # The id's run is there but holds no session to open (erased, say).

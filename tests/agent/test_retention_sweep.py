@@ -1,0 +1,153 @@
+"""The retention sweep of sessions, and the retention a session gets when nobody set one.
+
+A session that ended longer ago than the store's retention period goes whole, as
+retention 0 deletes it: transcript, message texts, events, step contents and its
+sub-agent tasks'; ids, statuses and timestamps stay. A session still open, however old,
+is not touched. The default retention is decided at open by audience and environment.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from _harness import hosted
+
+from tether.agent import Agent, AgentHost, default_retention, tool
+from tether.durable import prune
+from tether.errors import ConfigurationError, ContentDeletedError
+from tether.stores import Backend
+from tether.testing import Reply, ScriptedModel, tool_call
+
+SECRET = "the-kept-secret-2718"
+
+
+@tool
+def lookup(service: str) -> str:
+    """Look up a service."""
+    return f"{service}: ok"
+
+
+async def _content(backend: Backend, host: AgentHost, run_ids: list[str]) -> bytes:
+    """Every byte of content the stores still hold for these runs and their ledger."""
+    out: list[bytes] = []
+    for run_id in run_ids:
+        handle = await host.client.get(run_id)
+        out.extend(orjson.dumps([s.input, s.output, s.error]) for s in await handle.steps())
+        out.extend(c.data for c in await handle.stream("events").read_all())
+        out.append(orjson.dumps(await handle.output(), default=str))
+    return b"\n".join(out)
+
+
+async def test_an_ended_session_past_the_period_goes_whole(backend: Backend) -> None:
+    researcher = Agent(name="researcher", model=ScriptedModel([f"found {SECRET}"]))
+    script = [Reply(tool_calls=(tool_call("researcher", {"task": f"check {SECRET}"}),)), SECRET]
+    agent = Agent(name="ops", model=ScriptedModel(script), tools=[lookup, researcher.as_tool()])
+    async with hosted(backend, agent) as host:
+        ended = await host.open_session("ops", session_id="gone")
+        sub = await ended.send(f"look at {SECRET}")
+        await ended.wait_for("turn.completed")
+        await ended.close()
+        await (await host.client.get(ended.run_id)).result(timeout=10)
+        kept = await host.open_session("ops", session_id="open")
+        pruner = host.registry.pruner
+        dry = await prune(backend, older_than=1e-6, pruner=pruner, dry_run=True)
+        task_runs = [r for r in dry.runs if r.startswith("task:gone.")]
+        assert dry.sessions == ("gone",) and len(task_runs) == 1
+        assert SECRET in [getattr(r, "text", None) for r in await ended.transcript()]
+        report = await prune(backend, older_than=1e-6, pruner=pruner, batch_size=1)
+        assert (report.sessions, report.runs) == (dry.sessions, dry.runs)
+        # A second sweep finds nothing left; the open session is untouched.
+        again = await prune(backend, older_than=1e-6, pruner=pruner)
+        assert (again.sessions, again.runs) == ((), ())
+        assert (await kept.state()).status == "idle"
+    content = await _content(backend, host, [ended.run_id, *task_runs])
+    assert SECRET.encode() not in content
+    submission = await backend.stores.submissions.get_submission(sub)
+    assert submission is not None and submission.outcome == "completed"
+    assert SECRET not in orjson.dumps(submission.payload).decode()
+    with pytest.raises(ContentDeletedError, match="retention period"):
+        await ended.transcript()
+    # Its id, status and times stay.
+    assert (await (await host.get_session("gone")).state()).status == "closed"
+    for path in ("agents/ops/gone", "agents/researcher/" + task_runs[0].removeprefix("task:")):
+        batch = await backend.stores.conversations.read(path)
+        assert SECRET not in orjson.dumps([b.records for b in batch.batches], default=str).decode()
+
+
+def test_the_default_retention_table() -> None:
+    table = {
+        (audience, environment): default_retention(audience, environment)
+        for audience in ("public", "private", "unknown")
+        for environment in ("development", "production")
+    }
+    assert table == {
+        ("public", "development"): "default",
+        ("private", "development"): "default",
+        ("unknown", "development"): "default",
+        ("public", "production"): "default",
+        ("private", "production"): 0,
+        ("unknown", "production"): 0,
+    }
+
+
+async def _retention_of(host: AgentHost, session_id: str, **options: Any) -> Any:
+    session = await host.open_session(host.agents.names()[0], session_id=session_id, **options)
+    return (await (await host.client.get(session.run_id)).input()).args[3]
+
+
+async def test_audience_and_environment_decide_at_open(backend: Backend) -> None:
+    unset = Agent(name="unset", model=ScriptedModel(["hi"]))
+    production = AgentHost(backend, [unset], environment="production")
+    assert await _retention_of(production, "p-unknown") == 0
+    assert await _retention_of(production, "p-private", audience="private") == 0
+    assert await _retention_of(production, "p-public", audience="public") == "default"
+    # An explicit choice wins, the session's over the agent's.
+    assert await _retention_of(production, "p-kept", retention="default") == "default"
+    kept = Agent(name="kept", model=ScriptedModel(["hi"]), retention="default")
+    assert await _retention_of(AgentHost(backend, [kept], environment="production"), "k") == (
+        "default"
+    )
+    # Decided once: opening the session again (another audience) changes nothing.
+    assert await _retention_of(production, "p-unknown", audience="public") == 0
+    # TETHER_ENV names the environment; unset it is development.
+    assert AgentHost(backend, [unset], env={"TETHER_ENV": "production"}).environment == (
+        "production"
+    )
+    development = AgentHost(backend, [unset], env={})
+    assert development.environment == "development"
+    assert await _retention_of(development, "d-unknown") == "default"
+
+
+async def test_a_private_session_in_production_is_deleted_when_it_ends(backend: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel([SECRET]))
+    async with hosted(backend, agent, environment="production") as host:
+        session = await host.open_session("ops", session_id="private", audience="private")
+        await session.send("a private question")
+        await session.wait_for("turn.completed")
+        await session.close()
+        ended = await (await host.client.get(session.run_id)).result(timeout=10)
+    assert ended["retention"] == "deleted"
+    with pytest.raises(ContentDeletedError, match="retention=0"):
+        await session.transcript()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"environment": "staging"}, "environment must be"),
+        ({"env": {"TETHER_ENV": "prod"}}, "TETHER_ENV"),
+    ],
+)
+def test_a_bad_environment_is_refused(
+    backend: Backend, options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        AgentHost(backend, [Agent(name="ops", model=ScriptedModel([]))], **options)
+
+
+async def test_a_bad_audience_is_refused(backend: Backend) -> None:
+    host = AgentHost(backend, [Agent(name="ops", model=ScriptedModel([]))])
+    with pytest.raises(ConfigurationError, match="audience must be"):
+        await host.open_session("ops", audience="everyone")  # type: ignore[arg-type]
