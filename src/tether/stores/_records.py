@@ -167,7 +167,8 @@ def hook_retention_seconds(value: float | timedelta) -> float:
 def retention_seconds(value: object, *, what: str = "retention") -> float | None:
     """Validate a retention period of ended runs: None (keep forever) or a duration > 0.
 
-    A duration is seconds, a timedelta, or a string such as ``"30d"`` or ``"12h"``.
+    A duration is seconds, a timedelta, or a string such as ``"30d"``, ``"12h"`` or
+    ``"86400"`` (seconds).
 
     Raises:
         ConfigurationError: Not a duration, or zero, negative, NaN or infinite.
@@ -180,7 +181,8 @@ def retention_seconds(value: object, *, what: str = "retention") -> float | None
             f"string such as '30d', not {value!r}"
         )
     try:
-        seconds = parse_duration(value)
+        # A string of a number is seconds (``TETHER_RETENTION=86400``, ``--older-than 60``).
+        seconds = parse_duration(_number_or(value))
     except ConfigurationError as exc:
         raise ConfigurationError(f"{what}: {exc}") from None
     if seconds <= 0:
@@ -189,6 +191,15 @@ def retention_seconds(value: object, *, what: str = "retention") -> float | None
             "retention=0 of a session deletes its content as it ends"
         )
     return seconds
+
+
+def _number_or(value: float | timedelta | str) -> float | timedelta | str:
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return value
+    return value
 
 
 def retention_period(backend: object) -> float | None:
