@@ -8,6 +8,7 @@ is not touched. The default retention is decided at open by audience and environ
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import orjson
@@ -56,8 +57,12 @@ async def test_an_ended_session_past_the_period_goes_whole(backend: Backend) -> 
         task_runs = [r for r in dry.runs if r.startswith("task:gone.")]
         assert dry.sessions == ("gone",) and len(task_runs) == 1
         assert SECRET in [getattr(r, "text", None) for r in await ended.transcript()]
-        report = await prune(backend, older_than=1e-6, pruner=pruner, batch_size=1)
-        assert (report.sessions, report.runs) == (dry.sessions, dry.runs)
+        # Two sweeps at once, in batches of one: between them each goes once.
+        reports = await asyncio.gather(
+            *(prune(backend, older_than=1e-6, pruner=pruner, batch_size=1) for _ in range(2))
+        )
+        assert sorted(s for r in reports for s in r.sessions) == list(dry.sessions)
+        assert sorted(run for r in reports for run in r.runs) == sorted(dry.runs)
         # A second sweep finds nothing left; the open session is untouched.
         again = await prune(backend, older_than=1e-6, pruner=pruner)
         assert (again.sessions, again.runs) == ((), ())
@@ -151,3 +156,22 @@ async def test_a_bad_audience_is_refused(backend: Backend) -> None:
     host = AgentHost(backend, [Agent(name="ops", model=ScriptedModel([]))])
     with pytest.raises(ConfigurationError, match="audience must be"):
         await host.open_session("ops", audience="everyone")  # type: ignore[arg-type]
+
+
+async def test_on_an_encrypted_store_the_sweep_erases_the_session_keys(
+    encrypted: Backend,
+) -> None:
+    agent = Agent(name="ops", model=ScriptedModel([SECRET]))
+    async with hosted(encrypted, agent) as host:
+        session = await host.open_session("ops", session_id="sealed")
+        await session.send("a private question")
+        await session.wait_for("turn.completed")
+        await session.close()
+        await (await host.client.get(session.run_id)).result(timeout=10)
+        report = await prune(encrypted, older_than=1e-6, pruner=host.registry.pruner)
+    assert report.sessions == ("sealed",)
+    # The erasure is recorded as an erasure of the session is: its keys are gone.
+    keys = encrypted.stores.keys
+    assert keys is not None and await keys.erasure("run:session:sealed") is not None
+    with pytest.raises(ContentDeletedError, match="erased"):
+        await session.transcript()
