@@ -96,9 +96,8 @@ class Worker:
     Use as ``async with tether.Worker(backend, registry):``. On start it registers
     itself, expires the leases of dead workers (a dead process on this host at once,
     any worker silent for `dead_after` elsewhere), and so recovers every active run of
-    its versions. On exit it releases what it holds. While its backend has a retention
-    period it sweeps ended runs of its workflows (`prune`) at start and every
-    `PRUNE_INTERVAL` (5 minutes).
+    its versions. On exit it releases what it holds. With a retention period on its
+    backend it sweeps ended runs of its workflows (`prune`) at start and every 5 min.
 
     Args:
         backend: An open backend.
@@ -150,7 +149,9 @@ class Worker:
         if concurrency is None:
             concurrency = _concurrency_from(os.environ if env is None else env)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
-            raise ConfigurationError(f"concurrency must be an integer >= 1, not {concurrency!r}")
+            raise ConfigurationError(
+                f"concurrency must be an integer of at least 1, not {concurrency!r}"
+            )
         lease_seconds = check_duration(lease_seconds, what="lease_seconds", positive=True)
         poll_interval = check_duration(poll_interval, what="poll_interval", positive=True)
         heartbeat_interval = check_duration(
