@@ -9,19 +9,31 @@ is not touched. The default retention is decided at open by audience and environ
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
+from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
 import pytest
 from _harness import hosted
 
+import tether
 from tether.agent import Agent, AgentHost, default_retention, tool
 from tether.durable import prune
 from tether.errors import ConfigurationError, ContentDeletedError
-from tether.stores import Backend
+from tether.stores import Backend, EnvKeyProvider
+from tether.stores.memory import MemoryBackend
 from tether.testing import Reply, ScriptedModel, tool_call
 
 SECRET = "the-kept-secret-2718"
+
+
+@pytest.fixture
+async def memory() -> AsyncIterator[Backend]:
+    """The retention choice is the host's, whatever the store: memory is enough."""
+    async with tether.open_backend("memory://") as opened:
+        yield opened
 
 
 @tool
@@ -102,32 +114,32 @@ async def _retention_of(host: AgentHost, session_id: str, **options: Any) -> Any
     return (await (await host.client.get(session.run_id)).input()).args[3]
 
 
-async def test_audience_and_environment_decide_at_open(backend: Backend) -> None:
+async def test_audience_and_environment_decide_at_open(memory: Backend) -> None:
     unset = Agent(name="unset", model=ScriptedModel(["hi"]))
-    production = AgentHost(backend, [unset], environment="production")
+    production = AgentHost(memory, [unset], environment="production")
     assert await _retention_of(production, "p-unknown") == 0
     assert await _retention_of(production, "p-private", audience="private") == 0
     assert await _retention_of(production, "p-public", audience="public") == "default"
     # An explicit choice wins, the session's over the agent's.
     assert await _retention_of(production, "p-kept", retention="default") == "default"
     kept = Agent(name="kept", model=ScriptedModel(["hi"]), retention="default")
-    assert await _retention_of(AgentHost(backend, [kept], environment="production"), "k") == (
+    assert await _retention_of(AgentHost(memory, [kept], environment="production"), "k") == (
         "default"
     )
     # Decided once: opening the session again (another audience) changes nothing.
     assert await _retention_of(production, "p-unknown", audience="public") == 0
     # TETHER_ENV names the environment; unset it is development.
-    assert AgentHost(backend, [unset], env={"TETHER_ENV": "production"}).environment == (
+    assert AgentHost(memory, [unset], env={"TETHER_ENV": "production"}).environment == (
         "production"
     )
-    development = AgentHost(backend, [unset], env={})
+    development = AgentHost(memory, [unset], env={})
     assert development.environment == "development"
     assert await _retention_of(development, "d-unknown") == "default"
 
 
-async def test_a_private_session_in_production_is_deleted_when_it_ends(backend: Backend) -> None:
+async def test_a_private_session_in_production_is_deleted_when_it_ends(memory: Backend) -> None:
     agent = Agent(name="ops", model=ScriptedModel([SECRET]))
-    async with hosted(backend, agent, environment="production") as host:
+    async with hosted(memory, agent, environment="production") as host:
         session = await host.open_session("ops", session_id="private", audience="private")
         await session.send("a private question")
         await session.wait_for("turn.completed")
@@ -145,15 +157,13 @@ async def test_a_private_session_in_production_is_deleted_when_it_ends(backend: 
         ({"env": {"TETHER_ENV": "prod"}}, "TETHER_ENV"),
     ],
 )
-def test_a_bad_environment_is_refused(
-    backend: Backend, options: dict[str, Any], message: str
-) -> None:
+def test_a_bad_environment_is_refused(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ConfigurationError, match=message):
-        AgentHost(backend, [Agent(name="ops", model=ScriptedModel([]))], **options)
+        AgentHost(MemoryBackend(), [Agent(name="ops", model=ScriptedModel([]))], **options)
 
 
-async def test_a_bad_audience_is_refused(backend: Backend) -> None:
-    host = AgentHost(backend, [Agent(name="ops", model=ScriptedModel([]))])
+async def test_a_bad_audience_is_refused(memory: Backend) -> None:
+    host = AgentHost(memory, [Agent(name="ops", model=ScriptedModel([]))])
     with pytest.raises(ConfigurationError, match="audience must be"):
         await host.open_session("ops", audience="everyone")  # type: ignore[arg-type]
 
@@ -175,3 +185,44 @@ async def test_on_an_encrypted_store_the_sweep_erases_the_session_keys(
     assert keys is not None and await keys.erasure("run:session:sealed") is not None
     with pytest.raises(ContentDeletedError, match="erased"):
         await session.transcript()
+
+
+async def test_the_decision_goes_with_the_session_to_its_next_run(memory: Backend) -> None:
+    agent = Agent(name="ops", model=ScriptedModel(["one", "two"]))
+    async with hosted(memory, agent, environment="production") as host:
+        session = await host.open_session("ops", session_id="kept-on", audience="private")
+        await session.send("first")
+        await session.wait_for("turn.completed")
+        fresh = await session.reset()
+        latest = await host.client.latest(session.run_id)
+        assert latest.generation == 1
+        args = (await (await host.client.get(latest.run_id, follow=False)).input()).args
+        assert args[3] == 0
+        await fresh.close()
+
+
+async def test_a_sweep_goes_on_after_one_cut_short_past_the_keys() -> None:
+    from tether.agent._erasure import shred_session_keys
+
+    key = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+    async with tether.open_backend("memory://", keys=key) as encrypted:
+        await _cut_short(encrypted, shred_session_keys)
+
+
+async def _cut_short(encrypted: Backend, shred_session_keys: Any) -> None:
+    agent = Agent(name="ops", model=ScriptedModel([SECRET]))
+    async with hosted(encrypted, agent) as host:
+        session = await host.open_session("ops", session_id="cut")
+        await session.send("a private question")
+        await session.wait_for("turn.completed")
+        await session.close()
+        await (await host.client.get(session.run_id)).result(timeout=10)
+    # An earlier sweep destroyed the keys and was killed before it deleted anything.
+    await shred_session_keys(
+        encrypted.stores, agent_name="ops", session_id="cut", run_id=session.run_id
+    )
+    report = await prune(encrypted, older_than=1e-6, pruner=host.registry.pruner)
+    assert report.sessions == ("cut",)
+    assert await encrypted.stores.workflow.list_prunable_runs(1e12, limit=10) == []
+    run = await encrypted.stores.workflow.get_run(session.run_id)
+    assert run is not None and run.output is None

@@ -24,7 +24,7 @@ from ..errors import (
     NotFoundError,
     SerializationError,
 )
-from ..stores import Backend, RunRecord, chain_of
+from ..stores import Backend, RunRecord, chain_of, successor_run_id
 from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
 from ._retention import PRUNED_LABEL, purge_session
 
@@ -82,9 +82,14 @@ class SessionPruner:
         marked: dict[str, bool] = {}
         if name is None:
             # Its identity is gone: an encrypted session whose keys an earlier sweep cut
-            # short shredded. What is left of it is its runs' own content.
-            handle = await client.get(run.run_id, follow=False)
-            return Pruned(kind=kind, id=ident, first=await handle.purge_content())
+            # short shredded (or a task its session's purge took). What is left of it is
+            # its runs' own content, the latest last.
+            latest = await client.latest(chain)
+            first = False
+            for generation in range(latest.generation + 1):
+                handle = await client.get(successor_run_id(chain, generation), follow=False)
+                first = await handle.purge_content()
+            return Pruned(kind=kind, id=ident, first=first)
         agent = self._agents(name) or _Unserved(name)
         if kind == "session":
             # Before the deletion: a session read while it goes is told why.
