@@ -7,6 +7,7 @@ import pytest
 from ...errors import ConflictError, InvalidTransitionError, NotFoundError
 from ...stores import (
     FORK_SLOT_LABEL,
+    AppendStream,
     FORKED_FROM_LABEL,
     NewEvent,
     NewRun,
@@ -137,3 +138,19 @@ class ForkContract:
             )
         assert await store.get_run("f4") is None
         assert [m.message_id for m in await store.list_run_messages("f4")] == []
+
+    async def test_writes_ride_on_a_fork_and_fall_with_a_refused_one(
+        self, store: WorkflowStore
+    ) -> None:
+        await store.create_run(_new("src"))
+        writes = (AppendStream(run_id="f1", name="events", chunks=(b"e1", b"e2")),)
+        with pytest.raises(NotFoundError):
+            await store.fork_run(
+                RunFork(run=_new("f1"), source_run_id="gone", from_slot=1), writes=writes
+            )
+        assert (await store.read_stream("f1", "events"))[0] == []
+        await store.fork_run(
+            RunFork(run=_new("f1"), source_run_id="src", from_slot=1), writes=writes
+        )
+        chunks, _ = await store.read_stream("f1", "events")
+        assert [(c.index, c.data) for c in chunks] == [(0, b"e1"), (1, b"e2")]
