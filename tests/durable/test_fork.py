@@ -61,6 +61,24 @@ def registry(*, fixed: bool = True, deployment: str = "v1") -> tether.Registry:
         answer = await ctx.create_hook(token=f"ask-{ctx.run_id}")
         return str(await ctx.step(_counted("c"), answer, name="c"))
 
+    @reg.workflow(name="tolerant")
+    async def tolerant(ctx: tether.WorkflowContext) -> str:
+        try:
+            await ctx.step(_counted("bad", fail=True), "t", name="bad")
+        except tether.StepFailedError:
+            pass
+        return str(await ctx.step(_counted("c"), "t", name="c"))
+
+    def flaky(value: str) -> str:
+        ran["flaky"] += 1
+        if ran["flaky"] == 1:
+            raise tether.RetryableError("not yet", retry_after=3600)
+        return value + "!"
+
+    @reg.workflow(name="patient")
+    async def patient(ctx: tether.WorkflowContext) -> str:
+        return str(await ctx.step(flaky, "f", name="flaky"))
+
     return reg
 
 
@@ -268,3 +286,35 @@ async def test_a_fork_on_an_encrypted_store_seals_its_copies_for_itself(encrypte
     assert ran == {"a": 1, "b": 1, "c": 2}
     (step, *_) = await (await client.get(fork.run_id)).steps()
     assert step.output == "s>a"
+
+
+async def test_a_failure_the_body_caught_is_replayed_not_run_again(backend: Backend) -> None:
+    reg = registry()
+    client = tether.Client(backend, registry=reg)
+    async with tether.Worker(backend, reg, poll_interval=0.02):
+        await _done(client, "tolerant", run_id="t1")
+        fork = await client.fork("t1", from_step="c")
+        assert await fork.result(timeout=15) == "t>c"
+    assert ran == {"bad": 1, "c": 2}
+    steps = await (await client.get(fork.run_id)).steps()
+    assert [s.status for s in steps] == ["failed", "completed"]
+
+
+async def test_a_step_that_had_not_ended_runs_afresh_in_the_fork(backend: Backend) -> None:
+    reg = registry()
+    client = tether.Client(backend, registry=reg)
+    store = backend.stores.workflow
+    async with tether.Worker(backend, reg, poll_interval=0.02):
+        await client.start("patient", run_id="w1")
+        # Its one step waits an hour for its second attempt.
+        await _until(lambda: _step_status(store, "w1", "retrying"))
+        fork = await client.fork("w1", from_step=2)
+        assert await fork.result(timeout=15) == "f!"
+    (step,) = await store.list_steps(fork.run_id)
+    assert (step.slot, step.attempt, step.status) == (1, 1, "completed")
+    assert await _step_status(store, "w1", "retrying")
+    assert ran == {"flaky": 2}
+
+
+async def _step_status(store: Any, run_id: str, status: str) -> bool:
+    return [s.status for s in await store.list_steps(run_id)] == [status]
