@@ -274,6 +274,15 @@ async def test_bad_forks_are_refused_with_what_to_do(backend: Backend) -> None:
             "b1", from_step=2
         )
     assert [r.run_id for r in await client.list_runs()] == ["b1"]
+    # Content deleted by retention cannot be replayed: a fork says so, unless it
+    # replays nothing and is given the input.
+    await backend.stores.workflow.purge_run_content("b1")
+    with pytest.raises(ForkError, match="its input was deleted"):
+        await client.fork("b1", from_step=2)
+    with pytest.raises(ForkError, match="outputs of its steps were deleted"):
+        await client.fork("b1", from_step=2, args=["x"])
+    fresh = await client.fork("b1", from_step=1, args=["x"])
+    assert (await fresh.info()).status == "pending"
 
 
 async def test_a_fork_on_an_encrypted_store_seals_its_copies_for_itself(encrypted: Backend) -> None:

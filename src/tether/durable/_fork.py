@@ -311,8 +311,16 @@ async def fork_run(
     else:
         raise ForkError(run_id, "a fork needs from_step: a slot or a step name")
     new = _new_run(registry, source, slot, new_run_id, arguments, labels, resume)
+    copied = plan_fork(events, slot)
+    if any(e.event_type == "step_completed" and e.payload is None for e in copied):
+        # A step's output is always written (None is encoded too): this one was deleted.
+        raise ForkError(
+            run_id,
+            "the outputs of its steps were deleted (retention), so they cannot be "
+            "replayed; fork it from slot 1",
+        )
     run, _ = await store.fork_run(
-        RunFork(run=new, source_run_id=run_id, from_slot=slot, events=plan_fork(events, slot))
+        RunFork(run=new, source_run_id=run_id, from_slot=slot, events=copied)
     )
     return run
 
