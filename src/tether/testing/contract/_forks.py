@@ -7,8 +7,8 @@ import pytest
 from ...errors import ConflictError, InvalidTransitionError, NotFoundError
 from ...stores import (
     FORK_SLOT_LABEL,
-    AppendStream,
     FORKED_FROM_LABEL,
+    AppendStream,
     NewEvent,
     NewRun,
     RunFork,
