@@ -52,5 +52,7 @@ async def test_fork_and_resume_from_the_command_line(tmp_path: Path) -> None:
             handle = await tether.Client(backend).get("f1.resumed-2")
             # The replayed step kept its recorded output: ADA, not BOB.
             assert await handle.result(timeout=10) == "ADA!"
+    shown = tether_cmd("runs", "show", "f1.resumed-2", "--db", url)
+    assert "forked from run f1 at slot 2" in shown.stdout
     again = tether_cmd("runs", "resume", "f1.resumed-2", "--db", url)
     assert again.returncode == 2 and "'completed': only a failed or cancelled" in again.stderr

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..durable import Client, Registry
 from ..errors import ConfigurationError
-from ..stores import FORK_SLOT_LABEL, Backend, RunStatus
+from ..stores import FORK_SLOT_LABEL, FORKED_FROM_LABEL, Backend, RunStatus
 from ._format import printable, table
 
 
@@ -59,6 +59,9 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
             f"tether {info.engine_version}"
         )
     )
+    source = info.labels.get(FORKED_FROM_LABEL)
+    if source is not None:
+        print(printable(f"forked from run {source} at slot {info.labels.get(FORK_SLOT_LABEL)}"))
     rows = []
     for s in steps:
         took = (
