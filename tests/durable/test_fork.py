@@ -162,6 +162,12 @@ async def test_a_fork_after_a_child_run_shares_its_outcome_and_before_starts_its
         assert ran == {"a": 1, "kid": 2, "c": 3}
         kid = await store.get_run("before:2")
         assert kid is not None and kid.parent_run_id == "before" and kid.status == "completed"
+        # A child run forked is a run of its own: no parent waits for it.
+        orphan = await client.fork("par:2", from_step=1)
+        assert await orphan.result(timeout=15) == "p>a>kid"
+        forked = await store.get_run(orphan.run_id)
+        assert forked is not None and forked.parent_run_id is None
+    assert ran == {"a": 1, "kid": 3, "c": 3}
 
 
 async def test_a_fork_takes_a_hook_under_a_new_token_with_what_it_had_received(
