@@ -17,7 +17,7 @@ import pytest
 
 import tether
 from tether.errors import ConflictError, ForkError, NotFoundError
-from tether.stores import FORK_SLOT_LABEL, FORKED_FROM_LABEL, Backend, EnvKeyProvider
+from tether.stores import FORK_SLOT_LABEL, FORKED_FROM_LABEL, Backend, EnvKeyProvider, NewRun
 
 ran: collections.Counter[str] = collections.Counter()
 
@@ -299,6 +299,18 @@ async def test_bad_forks_are_refused_with_what_to_do(memory: Backend) -> None:
             "b1", from_step=2
         )
     assert [r.run_id for r in await client.list_runs()] == ["b1"]
+    # tether's own workflows (sessions, tasks, the scheduler) are not forked.
+    own = NewRun(
+        run_id="sched",
+        workflow_name="tether.scheduler",
+        input=b"",
+        deployment="v1",
+        engine_version="e",
+        queue="q",
+    )
+    await memory.stores.workflow.create_run(own)
+    with pytest.raises(ForkError, match=r"tether's own workflow 'tether\.scheduler'"):
+        await client.fork("sched", from_step=1)
     # Content deleted by retention cannot be replayed: a fork says so, unless it
     # replays nothing and is given the input.
     await memory.stores.workflow.purge_run_content("b1")

@@ -208,8 +208,9 @@ class Client:
 
         Raises:
             NotFoundError: No run has that id.
-            ForkError: `from_step` is not a slot of its journal or a step it has, or
-                its input was deleted and no replacement is given.
+            ForkError: `from_step` is not a slot of its journal or a step it has, its
+                input or step outputs were deleted, or it is a run of tether's own
+                workflows (an agent session, a sub-agent task, the scheduler).
             ConflictError: `new_run_id` names another run.
             UnknownWorkflowError: This client's registry has no such workflow.
         """

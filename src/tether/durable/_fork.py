@@ -24,6 +24,11 @@ What a fork copies, per operation before the fork point:
   names explicitly is then taken, and the fork's body is told so, as for any run).
 - a refused ``continue_as_new``: the refusal.
 
+Runs of tether's own workflows (names starting ``tether.``: agent sessions, sub-agent
+tasks, the scheduler) are not forked: their steps' outputs hold the run's addresses (a
+session's transcript producer and inbox, a schedule's ticks), which a replayed fork
+would share with the original.
+
 Never copied: the original's end, its cancel request, hooks moved to it that no slot
 adopted, its streams (chunks are not journaled by slot: the fork's streams start
 empty) and its labels ``tether.traceparent`` (the fork joins the caller's trace).
@@ -63,6 +68,8 @@ __all__ = ["RESUMABLE", "fork_point", "fork_run", "plan_fork", "resume_point"]
 RESUMABLE: frozenset[str] = frozenset({"failed", "cancelled"})
 
 _TAG_PREFIX = "step//tether@"
+#: The prefix of tether's own workflows (sessions, sub-agent tasks, the scheduler).
+_OWN_PREFIX = "tether."
 #: The events that place an operation at a slot (they carry ``slot``).
 _PLACING = frozenset(
     {
@@ -297,6 +304,16 @@ async def fork_run(
     source = await store.get_run(run_id)
     if source is None:
         raise NotFoundError(f"run {run_id!r} does not exist")
+    if source.workflow_name.startswith(_OWN_PREFIX):
+        # Their steps' outputs hold addresses of the run's own (a session's transcript
+        # producer and inbox, a schedule's ticks): a fork replaying them would write
+        # through the original's.
+        raise ForkError(
+            run_id,
+            f"it is a run of tether's own workflow {source.workflow_name!r} (an agent "
+            "session, a sub-agent task or a scheduler), whose steps hold its transcript, "
+            "inbox or schedule; only runs of your workflows fork",
+        )
     if resume and source.status not in RESUMABLE:
         raise ForkError(
             run_id,
