@@ -26,6 +26,7 @@ TetherError
 │  ├─ UnknownWorkflowError     no workflow of that name is registered
 │  ├─ NonDeterminismError      replay asked for another step than the journal holds
 │  ├─ StrandedRunError         no live worker runs the versions that built the run
+│  ├─ ForkError                a run cannot be forked or resumed as asked (fork point, status)
 │  ├─ RunFailedError           handle.result() of a run that failed
 │  ├─ RunCancelledError        handle.result() of a run that was cancelled
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
@@ -79,6 +80,7 @@ __all__ = [
     "EncryptionKeyError",
     "FatalError",
     "FencedError",
+    "ForkError",
     "FormatVersionError",
     "HookTokenInUseError",
     "InputRequestError",
@@ -402,6 +404,23 @@ class RunDormantError(StrandedRunError):
             "nothing sent to it would be received; restart `tether dev` with --resume to "
             "recover it, or cancel it",
         )
+
+
+class ForkError(WorkflowError):
+    """A run that cannot be forked or resumed as asked; nothing was written.
+
+    Args:
+        run_id: The run asked for.
+        reason: What is wrong, and how to ask instead.
+    """
+
+    def __init__(self, run_id: str, reason: str) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        super().__init__(f"run {run_id!r} cannot be forked so: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ForkError, (self.run_id, self.reason))
 
 
 class RunFailedError(WorkflowError):
