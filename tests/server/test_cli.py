@@ -8,8 +8,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from served_process import HERE, TOKEN, Process, tether_command, tether_serve
+
+EVE = "tok-cli-eve-0123456789abcdef"
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def run(process: Process, *args: str, via: str = "server") -> str:
@@ -108,7 +115,12 @@ def test_send_with_files(tmp_path: Path) -> None:
     notes.write_text("zwölf")
     image = tmp_path / "dot.bin"
     image.write_bytes(b"\x89PNG\r\n\x1a\n")
-    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+    with tether_serve(f"sqlite:///{tmp_path}/t.db", "--operator", "ada@acme") as process:
+        # --operator: ada may use the deployment's routes, eve may not.
+        schedules = httpx.get(f"{process.url}/v1/schedules", headers=_bearer(TOKEN))
+        assert schedules.status_code == 200 and schedules.json() == {"schedules": []}
+        eve = httpx.get(f"{process.url}/v1/schedules", headers=_bearer(EVE))
+        assert eve.status_code == 403 and eve.json()["code"] == "operator_only"
         args = ["--file", str(notes), "--file", f"{image}:image/png", "--follow"]
         out = run(process, "send", "s1", "read", "--client-message-id", "m1", *args)
         assert "> read [files: notes.md, dot.bin]" in out

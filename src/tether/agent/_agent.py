@@ -11,6 +11,7 @@ from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
     from ._compaction import Compaction
+    from ._dynamic import Dynamic
     from ._tools import Tool
     from ._values import State, StateValues
     from .mcp import McpServer
@@ -71,6 +72,12 @@ class Agent:
             deployment; a compaction does not). None (default): never.
         state: The session state its tools read and change (`State` declarations;
             tools may declare more, ``@tool(state=[...])``). See `StateValues`.
+        dynamic: Handlers on session events whose results join the instructions
+            (`Dynamic`, made with ``@dynamic("session.started")`` or
+            ``@dynamic("turn.started")``): computed once per session or once per turn,
+            each call a durable step with a time limit. Every agent also has the
+            built-in `PREDECESSOR_HISTORY` (a reset session's predecessor's last
+            messages, as history); a handler named ``predecessor`` replaces it.
     """
 
     name: str
@@ -88,6 +95,7 @@ class Agent:
     compaction: Compaction | None = None
     session_timeout: float | None = None
     state: Sequence[State[Any]] = ()
+    dynamic: Sequence[Dynamic] = ()
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -122,6 +130,9 @@ class Agent:
         from ._values import state_keys
 
         object.__setattr__(self, "state", state_keys(self.state, f"agent {self.name!r}"))
+        from ._dynamic import check_dynamic
+
+        object.__setattr__(self, "dynamic", check_dynamic(self.dynamic, self.name))
         from ._tools import Tool
         from .mcp import McpServer
 

@@ -121,6 +121,30 @@ def _parser() -> argparse.ArgumentParser:
     show = with_db(runs.add_parser("show", help="a run and its decoded journal"))
     show.add_argument("run_id")
     show.add_argument("--json", action="store_true")
+    for verb, what in (
+        ("fork", "a new run from a run's journal up to a step (the run is only read)"),
+        ("resume", "a failed or cancelled run taken up again from where it ended"),
+    ):
+        forking = with_db(runs.add_parser(verb, help=what))
+        forking.add_argument("run_id")
+        forking.add_argument(
+            "--from-step",
+            required=verb == "fork",
+            metavar="SLOT|NAME",
+            help="where it starts: a slot of the journal (1: the start) or a step name"
+            + ("" if verb == "fork" else " (default: where the run ended)"),
+        )
+        forking.add_argument(
+            "--run-id", dest="new_run_id", help="the new run's id (default: a new one)"
+        )
+        forking.add_argument("--args", metavar="JSON", help="a new input: a JSON array")
+        forking.add_argument("--kwargs", metavar="JSON", help="a new input: a JSON object")
+        forking.add_argument(
+            "--app",
+            metavar="MODULE:ATTR",
+            help="the code the new run is for: its deployment (default: the run's own)",
+        )
+        forking.add_argument("--json", action="store_true")
     schedules = sub.add_parser("schedules", help="list, pause, resume or trigger schedules")
     s_verbs = schedules.add_subparsers(dest="schedules", required=True)
     s_ls = with_db(s_verbs.add_parser("list", help="every schedule, its last and next tick"))
@@ -193,6 +217,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ORIGIN",
         help="let pages of ORIGIN (https://app.example.com; '*' for any, without "
         "credentials) call the API from a browser; repeatable",
+    )
+    serve.add_argument(
+        "--operator",
+        action="append",
+        default=[],
+        metavar="ID@TENANT",
+        help="let this principal use the deployment's routes (/v1/schedules); repeatable, "
+        "added to $TETHER_SERVER_OPERATORS",
     )
     serve.add_argument(
         "--metrics",
@@ -317,6 +349,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             cors_origins=tuple(args.cors_origin),
             metrics=args.metrics,
+            operators=tuple(args.operator),
         )
     if args.command == "sessions":
         return await _sessions(args)
@@ -355,11 +388,14 @@ async def _dispatch(args: argparse.Namespace) -> int:
             if args.schedules == "list":
                 return await list_schedules(backend, args.json)
             return await control_schedule(backend, args.schedules, args.name)
+    registry = None if getattr(args, "app", None) is None else _load_registry(args.app)[0]
     async with open_backend(_url(args), migrate=False) as backend:
-        from ._runs import list_runs, show_run
+        from ._runs import fork_run, list_runs, show_run
 
         if args.runs == "list":
             return await list_runs(backend, args.status, args.limit, args.json)
+        if args.runs in ("fork", "resume"):
+            return await fork_run(backend, registry, args)
         return await show_run(backend, args.run_id, args.json)
 
 

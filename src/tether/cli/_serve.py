@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import os
 import sys
 from typing import Any
 
@@ -48,6 +49,7 @@ async def serve(
     concurrency: int | None,
     cors_origins: tuple[str, ...] = (),
     metrics: bool = False,
+    operators: tuple[str, ...] = (),
 ) -> int:
     """Serve `agents` (an `Agents`) on a backend until interrupted.
 
@@ -60,7 +62,7 @@ async def serve(
     except ImportError as exc:
         raise MissingExtraError("uvicorn", "server") from exc
     from ..agent import AgentHost
-    from ..server import ServerOptions, create_app, default_authenticator
+    from ..server import OPERATORS_ENV, ServerOptions, create_app, default_authenticator
     from ..stores import open_backend
 
     _Server = _server_class()
@@ -72,7 +74,10 @@ async def serve(
             "TETHER_SERVER_TOKENS (TOKEN=PRINCIPAL@TENANT,...) or TETHER_SERVER_TOKENS_FILE, "
             "or bind to 127.0.0.1"
         )
-    options = ServerOptions(cors_origins=cors_origins, metrics=metrics)
+    named = [o for o in os.environ.get(OPERATORS_ENV, "").split(",") if o.strip()]
+    options = ServerOptions(
+        cors_origins=cors_origins, metrics=metrics, operators=(*named, *operators)
+    )
     async with open_backend(url) as backend:
         agent_host = AgentHost(backend, agents)
         app = create_app(agent_host, authenticator=authenticator, no_auth=no_auth, options=options)

@@ -267,7 +267,9 @@ class Schedules:
             if name is None:
                 continue
             tail, _ = await store.read_stream(chain.chain_id, STATE_STREAM, start=-1)
-            state = orjson.loads(tail[-1].data) if tail else {}
+            if not tail:  # its scheduler has not published its state yet
+                continue
+            state = orjson.loads(tail[-1].data)
             if state.get("removed"):
                 continue
             found.append(

@@ -18,11 +18,12 @@ from ._aisdk_projection import ui_parts
 from ._app import create_app
 from ._auth import LOCAL_PRINCIPAL, Authenticator, BearerTokens, Principal, default_authenticator
 from ._feeds import FeedHub, WireEvent
-from ._options import ServerOptions
+from ._options import OPERATORS_ENV, ServerOptions
 from ._problems import ApiProblem
 
 __all__ = [
     "LOCAL_PRINCIPAL",
+    "OPERATORS_ENV",
     "AguiProjection",
     "ApiProblem",
     "Authenticator",

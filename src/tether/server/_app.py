@@ -48,6 +48,7 @@ from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
 from ._options import ServerOptions
 from ._problems import ApiProblem
+from ._schedules import schedule_routes
 
 __all__ = ["create_app"]
 
@@ -96,6 +97,18 @@ class _Api:
         if principal is None:
             raise ApiProblem(401, "unauthenticated", "a valid bearer token is required")
         return principal
+
+    async def operator(self, request: Request) -> Principal:
+        """The request's principal, if it is an operator (`ServerOptions.operators`)."""
+        principal = await self.principal(request)
+        if self.auth is None or f"{principal.id}@{principal.tenant}" in self.options.operators:
+            return principal
+        raise ApiProblem(
+            403,
+            "operator_only",
+            "only an operator of this server may do this: name the principal with "
+            "tether serve --operator ID@TENANT (ServerOptions.operators)",
+        )
 
     async def body(self, request: Request, model: type[M], limit: int | None = None) -> M:
         limit = limit or self.options.max_body_bytes
@@ -188,12 +201,9 @@ class _Api:
                 raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
         try:
             session = await self.host.open_session(
-                agent,
-                session_id=body.session_id,
-                owner=principal.tenant,
-                retention=body.retention,
-                audience=body.audience,
-            )
+                agent, session_id=body.session_id, owner=principal.tenant,
+                retention=body.retention, audience=body.audience,
+            )  # fmt: skip
         except NotFoundError:
             # The id's run is there but holds no session to open (erased, say).
             raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken") from None
@@ -577,6 +587,7 @@ def create_app(
     from ._aisdk import aisdk_routes
 
     routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
+    routes.extend(schedule_routes(api.operator, host.client))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -18,8 +18,6 @@ from ..agent.models import accepts_attachment, attachment_kind
 from ._models import (
     CURSOR_PATTERN,
     FILENAME_PATTERN,
-    ID_PATTERN,
-    MAX_WIRE_INT,
     AnswerBody,
     AnsweredOut,
     AttachmentOut,
@@ -44,10 +42,23 @@ from ._models import (
     TranscriptOut,
     UsageOut,
 )
+from ._openapi_parts import (
+    ID_SCHEMA,
+    REF,
+    header,
+    integer,
+    json_body,
+    ok,
+    operation,
+    path_param,
+    query,
+    schema_ref,
+    session_operation,
+)
+from ._schedules import SCHEDULE_MODELS, schedule_paths
 
 __all__ = ["openapi_document"]
 
-_REF = "#/components/schemas/{model}"
 _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     *((m, "validation") for m in (AnswerBody, CreateSessionBody, SendBody, ChatBody)),
     (RunAgentInput, "validation"),
@@ -73,6 +84,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
             UsageOut,
         )
     ),
+    *((m, "serialization") for m in SCHEDULE_MODELS),
 ]
 
 #: Media types an upload may have, listed when a served agent's model takes them.
@@ -89,7 +101,6 @@ _UPLOAD_TYPES = (
     "application/json",
 )
 
-_ID = {"type": "string", "pattern": ID_PATTERN}
 _INDEX = {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}
 
 
@@ -117,34 +128,6 @@ _UI_VERSION = {
 _AGUI_STREAM = _sse(_json_data(_TYPED))
 
 
-def _ref(model: type[BaseModel]) -> dict[str, str]:
-    return {"$ref": _REF.format(model=model.__name__)}
-
-
-def _int(low: int = -MAX_WIRE_INT, high: int = MAX_WIRE_INT) -> dict[str, Any]:
-    return {"type": "integer", "minimum": low, "maximum": high}
-
-
-def _path(name: str, schema: dict[str, Any] = _ID) -> dict[str, Any]:
-    return {"name": name, "in": "path", "required": True, "schema": schema}
-
-
-def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": False, "schema": schema, **_said(description)}
-
-
-def _header(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"name": name, "in": "header", "required": False, "schema": schema, **_said(description)}
-
-
-def _said(description: str) -> dict[str, str]:
-    return {"description": description}
-
-
-def _json(model: type[BaseModel], required: bool = True) -> dict[str, Any]:
-    return {"required": required, "content": {"application/json": {"schema": _ref(model)}}}
-
-
 _NEXT_OFFSET = {
     "Stream-Next-Offset": {
         "required": True,
@@ -154,84 +137,8 @@ _NEXT_OFFSET = {
 }
 
 
-def _ok(
-    model: type[BaseModel] | None,
-    description: str,
-    headers: dict[str, Any] | None = None,
-    content: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {"description": description}
-    if model is not None:
-        out["content"] = {"application/json": {"schema": _ref(model)}}
-    if content is not None:
-        out["content"] = content
-    if headers:
-        out["headers"] = headers
-    return out
-
-
-_PROBLEM_HEADERS = {
-    401: {"WWW-Authenticate": {"required": True, "schema": {"type": "string"}}},
-    503: {"Retry-After": {"required": True, "schema": {"type": "string"}}},
-}
-_PROBLEM_SAYS = {
-    401: "no valid bearer token",
-    403: "the principal may not do this",
-    404: "no such session (or another tenant's), thread, attachment or hook",
-    409: "a conflict with the session's state: stranded, closed, an id taken, a request "
-    "already answered otherwise, an attachment it does not hold",
-    410: "retention or erasure deleted the session's content",
-    413: "the body is over the server's limit",
-    415: "a media type the agent's model does not take",
-    422: "the request does not fit this document, or an answer does not fit its question "
-    "(invalid_answer: not one of its option ids)",
-    503: "the store is unavailable for a moment",
-}
-
-
-def _problems(*statuses: int) -> dict[str, Any]:
-    content = {"application/problem+json": {"schema": _ref(Problem)}}
-    out: dict[str, Any] = {}
-    for status in sorted({*statuses, 503}):
-        response: dict[str, Any] = {"description": _PROBLEM_SAYS[status], "content": content}
-        if status in _PROBLEM_HEADERS:
-            response["headers"] = _PROBLEM_HEADERS[status]
-        out[str(status)] = response
-    return out
-
-
-def _op(
-    operation_id: str,
-    summary: str,
-    responses: dict[str, Any],
-    *statuses: int,
-    parameters: list[dict[str, Any]] | None = None,
-    body: dict[str, Any] | None = None,
-    public: bool = False,
-) -> dict[str, Any]:
-    """An operation; `statuses` are its problem answers (401 unless `public`, and 503)."""
-    op: dict[str, Any] = {"operationId": operation_id, "summary": summary}
-    if parameters:
-        op["parameters"] = parameters
-    if body is not None:
-        op["requestBody"] = body
-    if public:
-        op["security"] = []
-    problems = statuses if public else (401, *statuses)
-    op["responses"] = {**responses, **_problems(*problems)}
-    return op
-
-
-def _session_op(
-    operation_id: str, summary: str, responses: dict[str, Any], *statuses: int, **more: Any
-) -> dict[str, Any]:
-    """An operation on `/v1/sessions/{session_id}...` (404 and 410 besides `statuses`)."""
-    more.setdefault("parameters", [_path("session_id")])
-    return _op(operation_id, summary, responses, 404, 410, *statuses, **more)
-
-
 def _schemas(agents: list[str]) -> dict[str, Any]:
-    _, defs = models_json_schema(_MODELS, ref_template=_REF)
+    _, defs = models_json_schema(_MODELS, ref_template=REF)
     schemas: dict[str, Any] = defs.get("$defs", {})
     # The agents this app serves, by name; left out only when it serves one.
     named = {"type": "string", "enum": agents}
@@ -268,47 +175,49 @@ def _upload_schema(mime: str) -> dict[str, Any]:
 def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
     """The document served at ``/v1/openapi.json``, for the agents `agents` serves."""
     names = agents.names()
-    agent = _path("agent", {"type": "string", "enum": names})
-    limit = _query("limit", _int(1, 500), "page size (default 50)")
+    agent = path_param("agent", {"type": "string", "enum": names})
+    limit = query("limit", integer(1, 500), "page size (default 50)")
     location = {"Location": {"required": True, "schema": {"type": "string"}}}
     # Text is a string (sent as UTF-8, what text uploads must be), JSON any JSON value;
     # the rest are bytes. None may be empty.
     uploads = {mime: {"schema": _upload_schema(mime)} for mime in _upload_types(agents)}
-    after = _int(-1)
+    after = integer(-1)
     paths: dict[str, Any] = {
         "/v1/health": {
-            "get": _op("health", "The server answers", {"200": _ok(HealthOut, "up")}, public=True)
+            "get": operation(
+                "health", "The server answers", {"200": ok(HealthOut, "up")}, public=True
+            )
         },
         "/v1/openapi.json": {
-            "get": _op(
+            "get": operation(
                 "openapi",
                 "This document",
-                {"200": _ok(None, "it", content={"application/json": {"schema": {}}})},
+                {"200": ok(None, "it", content={"application/json": {"schema": {}}})},
                 public=True,
             )
         },
         "/v1/sessions": {
-            "post": _op(
+            "post": operation(
                 "createSession",
                 "Open a session (idempotent by session_id)",
                 {
-                    "201": _ok(SessionStateOut, "created", location),
-                    "200": _ok(SessionStateOut, "it existed", location),
+                    "201": ok(SessionStateOut, "created", location),
+                    "200": ok(SessionStateOut, "it existed", location),
                 },
                 409,
                 413,
                 422,
-                body=_json(CreateSessionBody, required=False),
+                body=json_body(CreateSessionBody, required=False),
             ),
-            "get": _op(
+            "get": operation(
                 "listSessions",
                 "The caller's sessions, newest first",
-                {"200": _ok(SessionListOut, "a page")},
+                {"200": ok(SessionListOut, "a page")},
                 422,
                 parameters=[
                     limit,
-                    _query("agent", {"type": "string", "enum": names}, "only this agent"),
-                    _query(
+                    query("agent", {"type": "string", "enum": names}, "only this agent"),
+                    query(
                         "cursor",
                         {"type": "string", "pattern": CURSOR_PATTERN},
                         "the next_cursor of the previous page",
@@ -317,48 +226,48 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
             ),
         },
         "/v1/sessions/{session_id}": {
-            "get": _session_op(
+            "get": session_operation(
                 "getSession",
                 "What the session is doing now, and why it is or is not moving",
-                {"200": _ok(SessionDetailOut, "its state and progress")},
+                {"200": ok(SessionDetailOut, "its state and progress")},
             )
         },
         "/v1/sessions/{session_id}/messages": {
-            "post": _session_op(
+            "post": session_operation(
                 "sendMessage",
                 "Send a message (idempotent by client_message_id)",
-                {"202": _ok(SubmissionOut, "admitted")},
+                {"202": ok(SubmissionOut, "admitted")},
                 409,
                 413,
                 422,
-                body=_json(SendBody),
+                body=json_body(SendBody),
             )
         },
         "/v1/sessions/{session_id}/attachments": {
-            "post": _session_op(
+            "post": session_operation(
                 "uploadAttachment",
                 "Store a file with the session (raw body; Content-Type is its media type): "
                 "images, PDFs, UTF-8 text (any text type: text/*, XML, YAML, ...), as the "
                 "agent's model takes them",
-                {"201": _ok(AttachmentOut, "stored", location)},
+                {"201": ok(AttachmentOut, "stored", location)},
                 409,
                 413,
                 415,
                 422,
                 parameters=[
-                    _path("session_id"),
-                    _query(
+                    path_param("session_id"),
+                    query(
                         "filename",
                         {"type": "string", "maxLength": 255, "pattern": FILENAME_PATTERN},
                         "its name (else a Content-Disposition filename)",
                     ),
-                    _query("id", _ID, "makes the upload idempotent"),
+                    query("id", ID_SCHEMA, "makes the upload idempotent"),
                 ],
                 body={"required": True, "content": uploads},
             )
         },
         "/v1/sessions/{session_id}/attachments/{attachment_id}": {
-            "get": _session_op(
+            "get": session_operation(
                 "getAttachment",
                 "The bytes of a file stored with the session (a download)",
                 {
@@ -367,108 +276,108 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                         "content": {"*/*": {"schema": {"type": "string", "format": "binary"}}},
                     }
                 },
-                parameters=[_path("session_id"), _path("attachment_id")],
+                parameters=[path_param("session_id"), path_param("attachment_id")],
             )
         },
         "/v1/sessions/{session_id}/requests": {
-            "get": _session_op(
+            "get": session_operation(
                 "pendingRequests",
                 "Pending approvals, questions and authorizations",
-                {"200": _ok(PendingOut, "the requests")},
+                {"200": ok(PendingOut, "the requests")},
             )
         },
         "/v1/sessions/{session_id}/requests/{request_id}/answer": {
-            "post": _session_op(
+            "post": session_operation(
                 "answerRequest",
                 "Answer an input request",
-                {"200": _ok(AnsweredOut, "answered")},
+                {"200": ok(AnsweredOut, "answered")},
                 403,
                 409,
                 413,
                 422,
-                parameters=[_path("session_id"), _path("request_id", {"type": "string"})],
-                body=_json(AnswerBody),
+                parameters=[path_param("session_id"), path_param("request_id", {"type": "string"})],
+                body=json_body(AnswerBody),
             )
         },
         "/v1/sessions/{session_id}/cancel": {
-            "post": _session_op(
+            "post": session_operation(
                 "cancelTurn",
                 "Cancel the turn in progress",
-                {"202": _ok(CancelledOut, "cancelling")},
+                {"202": ok(CancelledOut, "cancelling")},
                 409,
             )
         },
         "/v1/sessions/{session_id}/close": {
-            "post": _session_op(
+            "post": session_operation(
                 "closeSession",
                 "Close the session once its turn ends",
-                {"202": _ok(ClosingOut, "closing")},
+                {"202": ok(ClosingOut, "closing")},
                 409,
             )
         },
         "/v1/sessions/{session_id}/reset": {
-            "post": _session_op(
+            "post": session_operation(
                 "resetSession",
                 "End the session's run; the id opens again as a new session that knows its "
                 "predecessor (allowed on stranded sessions)",
-                {"200": _ok(SessionStateOut, "the new session")},
+                {"200": ok(SessionStateOut, "the new session")},
                 409,
             )
         },
         "/v1/sessions/{session_id}/clear": {
-            "post": _session_op(
+            "post": session_operation(
                 "clearSession",
                 "A fresh transcript in the same session (refused when stranded)",
-                {"202": _ok(ClearingOut, "clearing")},
+                {"202": ok(ClearingOut, "clearing")},
                 409,
             )
         },
         "/v1/sessions/{session_id}/history": {
-            "get": _session_op(
+            "get": session_operation(
                 "history",
                 "Events without following (read-only)",
-                {"200": _ok(HistoryOut, "events", _NEXT_OFFSET)},
+                {"200": ok(HistoryOut, "events", _NEXT_OFFSET)},
                 422,
                 parameters=[
-                    _path("session_id"),
-                    _query("start", _int(), "first index; negative counts from the tail"),
-                    _query("limit", _int(1, 10_000), "at most this many (default 1000)"),
+                    path_param("session_id"),
+                    query("start", integer(), "first index; negative counts from the tail"),
+                    query("limit", integer(1, 10_000), "at most this many (default 1000)"),
                 ],
             )
         },
         "/v1/sessions/{session_id}/transcript": {
-            "get": _session_op(
+            "get": session_operation(
                 "transcript",
                 "The canonical transcript (read-only)",
-                {"200": _ok(TranscriptOut, "entries")},
+                {"200": ok(TranscriptOut, "entries")},
             )
         },
         "/v1/sessions/{session_id}/state": {
-            "get": _session_op(
+            "get": session_operation(
                 "sessionState",
                 "The session's declared state (the values its tools read and change)",
-                {"200": _ok(StateOut, "its values")},
+                {"200": ok(StateOut, "its values")},
             )
         },
         "/v1/sessions/{session_id}/usage": {
-            "get": _session_op(
+            "get": session_operation(
                 "usage",
                 "Tokens used by the session's model calls, by model and turn, and their cost",
-                {"200": _ok(UsageOut, "its usage")},
+                {"200": ok(UsageOut, "its usage")},
             )
         },
         "/v1/sessions/{session_id}/events": {
-            "get": _session_op(
+            "get": session_operation(
                 "events",
                 "The event stream (SSE or NDJSON); Last-Event-ID resumes after it",
                 {
-                    "200": _ok(
+                    "200": ok(
                         None,
                         "the stream; Stream-Next-Offset is its first index (follow) or the "
                         "index after it (follow=false)",
                         _NEXT_OFFSET,
                         {
-                            **_sse(_json_data(_ref(EventOut)), ("id",)),
+                            **_sse(_json_data(schema_ref(EventOut)), ("id",)),
                             "application/x-ndjson": {"schema": {"type": "string"}},
                         },
                     )
@@ -476,37 +385,37 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 409,
                 422,
                 parameters=[
-                    _path("session_id"),
-                    _query("start", _int(), "first index; negative counts from the tail"),
-                    _query("follow", {"type": "boolean"}, "wait for new events (default true)"),
-                    _query("format", {"enum": ["sse", "ndjson"]}, "default from Accept, else sse"),
-                    _header("Last-Event-ID", after, "the last index received (wins over start)"),
+                    path_param("session_id"),
+                    query("start", integer(), "first index; negative counts from the tail"),
+                    query("follow", {"type": "boolean"}, "wait for new events (default true)"),
+                    query("format", {"enum": ["sse", "ndjson"]}, "default from Accept, else sse"),
+                    header("Last-Event-ID", after, "the last index received (wins over start)"),
                 ],
             )
         },
         "/v1/ui/aisdk/chat": {
-            "post": _op(
+            "post": operation(
                 "aisdkChat",
                 "AI SDK useChat: send the last message (or approval responses) and stream the "
                 "turn as a UI message stream",
-                {"200": _ok(None, "UI message stream", _UI_VERSION, _UI_STREAM)},
+                {"200": ok(None, "UI message stream", _UI_VERSION, _UI_STREAM)},
                 404,
                 409,
                 410,
                 413,
                 422,
                 parameters=[
-                    _query("agent", {"type": "string", "enum": names}, "when the body names none")
+                    query("agent", {"type": "string", "enum": names}, "when the body names none")
                 ],
-                body=_json(ChatBody),
+                body=json_body(ChatBody),
             )
         },
         "/v1/ui/aisdk/chat/{chat_id}/stream": {
-            "get": _op(
+            "get": operation(
                 "aisdkResume",
                 "AI SDK resume: replay the turn in progress (204 if none)",
                 {
-                    "200": _ok(None, "UI message stream", _UI_VERSION, _UI_STREAM),
+                    "200": ok(None, "UI message stream", _UI_VERSION, _UI_STREAM),
                     "204": {
                         "description": "no turn in progress (also: no session of the "
                         "caller's has that id yet)"
@@ -514,17 +423,17 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 },
                 404,
                 410,
-                parameters=[_path("chat_id")],
+                parameters=[path_param("chat_id")],
             )
         },
         "/v1/agui/{agent}": {
-            "post": _op(
+            "post": operation(
                 "aguiRun",
                 "AG-UI: run the agent on a thread (its session, opened on first use) with the "
                 "new user messages or the resume of its interrupts; answers the run as AG-UI "
                 "events (SSE; each frame's id is its session event's index)",
                 {
-                    "200": _ok(
+                    "200": ok(
                         None,
                         "the run's AG-UI events, RUN_STARTED to RUN_FINISHED "
                         "(outcome success, interrupt or cancelled) or RUN_ERROR",
@@ -538,16 +447,16 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 413,
                 422,
                 parameters=[agent],
-                body=_json(RunAgentInput),
+                body=json_body(RunAgentInput),
             )
         },
         "/v1/agui/{agent}/{thread_id}/stream": {
-            "get": _op(
+            "get": operation(
                 "aguiStream",
                 "AG-UI: go on with a run's stream after an event index, or (without one) "
                 "replay the thread's run in progress or parked on interrupts",
                 {
-                    "200": _ok(None, "AG-UI events", content=_AGUI_STREAM),
+                    "200": ok(None, "AG-UI events", content=_AGUI_STREAM),
                     "204": {"description": "no run in progress or waiting"},
                 },
                 404,
@@ -556,34 +465,35 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 422,
                 parameters=[
                     agent,
-                    _path("thread_id"),
-                    _query("offset", after, "go on after this event index"),
-                    _query("runId", {"type": "string", "minLength": 1, "maxLength": 200}, "its id"),
-                    _header("Last-Event-ID", after, "the id of the last frame (wins over offset)"),
+                    path_param("thread_id"),
+                    query("offset", after, "go on after this event index"),
+                    query("runId", {"type": "string", "minLength": 1, "maxLength": 200}, "its id"),
+                    header("Last-Event-ID", after, "the id of the last frame (wins over offset)"),
                 ],
             )
         },
         "/metrics": {
-            "get": _op(
+            "get": operation(
                 "metrics",
                 "This process's metrics, as Prometheus text (404 unless served with --metrics)",
-                {"200": _ok(None, "them", content={"text/plain": {"schema": {"type": "string"}}})},
+                {"200": ok(None, "them", content={"text/plain": {"schema": {"type": "string"}}})},
                 404,
             )
         },
         "/v1/hooks/{token}": {
-            "post": _op(
+            "post": operation(
                 "resumeHook",
                 "Resume a workflow's ctx.create_hook (the token is the authority)",
-                {"202": _ok(HookOut, "resumed")},
+                {"202": ok(HookOut, "resumed")},
                 404,
                 413,
                 422,
-                parameters=[_path("token", {"type": "string"})],
+                parameters=[path_param("token", {"type": "string"})],
                 body={"required": False, "content": {"application/json": {"schema": {}}}},
                 public=True,
             )
         },
+        **schedule_paths(),
     }
     return {
         "openapi": "3.1.0",

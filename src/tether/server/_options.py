@@ -8,7 +8,11 @@ from urllib.parse import urlsplit
 
 from ..errors import ConfigurationError
 
-__all__ = ["ServerOptions", "check_origins"]
+__all__ = ["OPERATORS_ENV", "ServerOptions", "check_operators", "check_origins"]
+
+#: Environment variable: the operators of ``tether serve``, ``ID@TENANT`` separated by
+#: commas (``--operator`` adds to them).
+OPERATORS_ENV = "TETHER_SERVER_OPERATORS"
 
 #: The ports a browser leaves out of the origin it sends.
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -36,6 +40,11 @@ class ServerOptions:
         metrics: Serve tether's metrics recorded in this process (its worker's, with
             ``tether serve``) as Prometheus text on ``GET /metrics``, authenticated like
             every other route. Needs ``pip install 'tether[otel]'``.
+        operators: The principals, written ``ID@TENANT`` (``ID`` alone: the tenant of
+            the same name, as in ``TETHER_SERVER_TOKENS``), that may use the routes of
+            the whole deployment (``/v1/schedules``); any other principal gets 403
+            ``operator_only`` there. A server without authentication answers only its
+            loopback principal, who is one.
     """
 
     max_body_bytes: int = 1 << 20
@@ -46,8 +55,10 @@ class ServerOptions:
     cors_origins: Sequence[str] = ()
     cors_credentials: bool | None = None
     metrics: bool = False
+    operators: Sequence[str] = ()
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "operators", check_operators(self.operators))
         origins = check_origins(self.cors_origins)
         # Frozen: the checked tuple replaces what was given (a list, say).
         object.__setattr__(self, "cors_origins", origins)
@@ -71,6 +82,30 @@ class ServerOptions:
         if self.cors_credentials is None:
             return self.cors_origins != ("*",)
         return self.cors_credentials
+
+
+def check_operators(operators: Sequence[str]) -> tuple[str, ...]:
+    """`operators` as a tuple of ``ID@TENANT`` (``ID`` alone gets the tenant ``ID``).
+
+    Raises:
+        ConfigurationError: Not a sequence of strings, or one that names no principal.
+    """
+    if isinstance(operators, str) or not isinstance(operators, Sequence):
+        raise ConfigurationError(
+            f"operators is a sequence of principals, not {type(operators).__name__}: "
+            "write operators=('ada@ops',)"
+        )
+    out: list[str] = []
+    for who in operators:
+        principal, at, tenant = who.partition("@") if isinstance(who, str) else ("", "", "")
+        principal, tenant = principal.strip(), (tenant if at else principal).strip()
+        if not principal or not tenant or "@" in tenant or len(who) > 401:
+            raise ConfigurationError(
+                f"{who!r} does not name a principal: write ID@TENANT (e.g. 'ada@ops'), "
+                "as the principal's token names it in TETHER_SERVER_TOKENS"
+            )
+        out.append(f"{principal}@{tenant}")
+    return tuple(dict.fromkeys(out))
 
 
 def check_origins(origins: Sequence[str]) -> tuple[str, ...]:

@@ -62,6 +62,9 @@ from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
+    FORK_EVENTS,
+    FORK_SLOT_LABEL,
+    FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,
     ChainRecord,
     Claim,
@@ -78,6 +81,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -87,11 +91,10 @@ from ._records import (
     WorkerRecord,
     chain_of,
     event_id,
-    retention_period,
-    retention_seconds,
     slot_of_event_id,
     successor_run_id,
 )
+from ._retention_period import retention_period, retention_seconds
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
     data_scope,
@@ -120,6 +123,9 @@ __all__ = [
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
+    "FORKED_FROM_LABEL",
+    "FORK_EVENTS",
+    "FORK_SLOT_LABEL",
     "LEASE_DURATION",
     "MAX_BATCH_BYTES",
     "MAX_READ_LIMIT",
@@ -170,6 +176,7 @@ __all__ = [
     "RedactSubmissions",
     "ResolveSubmissions",
     "RotationReport",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "SettleSubmission",

@@ -15,7 +15,7 @@ from ._encrypted import EncryptedBackend, read_keyring_marker
 from ._keyring import Keyring, MemoryKeyring
 from ._keys import KeyProvider, LocalKeyFile, key_provider_from_env
 from ._protocols import Backend
-from ._records import retention_seconds
+from ._retention_period import retention_seconds
 from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD
 
 __all__ = [

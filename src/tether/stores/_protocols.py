@@ -26,6 +26,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -90,6 +91,24 @@ class WorkflowStore(Protocol):
         comes back to the queue if the owner dies). Returns the run, whether this call
         created it, and for a new run the message and the claim; an existing run is not
         claimed (None).
+        """
+        ...
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        """Create a fork of a run: `run_created`, then `fork.events`, in one transaction.
+
+        The new run is pending with its activation message, as `create_run` leaves a
+        run; it carries the labels `FORKED_FROM_LABEL` and `FORK_SLOT_LABEL`, has no
+        parent and starts a chain of its own. `writes` (see `stores._writes`) are
+        applied first, in the same transaction. The source run is only read. The same
+        fork again (run id, source, slot, workflow, input) returns the run and False.
+
+        Raises:
+            NotFoundError: The source run does not exist (nothing is written).
+            ConflictError: The run id names another run.
+            InvalidTransitionError: An event is not one of `FORK_EVENTS`.
         """
         ...
 

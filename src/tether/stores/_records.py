@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 if TYPE_CHECKING:
     from ._writes import StoreWrite
 
-from .._validate import parse_duration
 from ..errors import ConfigurationError
 
 T = TypeVar("T")
@@ -29,6 +28,9 @@ __all__ = [
     "CREATION_EVENTS",
     "DEFAULT_HOOK_RETENTION",
     "EXTERNAL_EVENTS",
+    "FORKED_FROM_LABEL",
+    "FORK_EVENTS",
+    "FORK_SLOT_LABEL",
     "TERMINAL_RUN_STATUSES",
     "TERMINAL_STEP_STATUSES",
     "Attr",
@@ -48,6 +50,7 @@ __all__ = [
     "Page",
     "QueueDepth",
     "QueueEntry",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "StepRecord",
@@ -59,8 +62,6 @@ __all__ = [
     "event_id",
     "evolve",
     "hook_retention_seconds",
-    "retention_period",
-    "retention_seconds",
     "slot_of_event_id",
     "successor_run_id",
 ]
@@ -164,54 +165,6 @@ def hook_retention_seconds(value: float | timedelta) -> float:
     return float(seconds)
 
 
-def retention_seconds(value: object, *, what: str = "retention") -> float | None:
-    """Validate a retention period of ended runs: None (keep forever) or a duration > 0.
-
-    A duration is seconds, a timedelta, or a string such as ``"30d"``, ``"12h"`` or
-    ``"86400"`` (seconds).
-
-    Raises:
-        ConfigurationError: Not a duration, or zero, negative, NaN or infinite.
-    """
-    if value is None:
-        return None
-    if not isinstance(value, int | float | timedelta | str) or isinstance(value, bool):
-        raise ConfigurationError(
-            f"{what} must be None (keep ended runs forever), seconds, a timedelta or a "
-            f"string such as '30d', not {value!r}"
-        )
-    try:
-        # A string of a number is seconds (``TETHER_RETENTION=86400``, ``--older-than 60``).
-        seconds = parse_duration(_number_or(value))
-    except ConfigurationError as exc:
-        raise ConfigurationError(f"{what}: {exc}") from None
-    if seconds <= 0:
-        raise ConfigurationError(
-            f"{what} must be longer than 0, not {value!r}: None keeps ended runs forever; "
-            "retention=0 of a session deletes its content as it ends"
-        )
-    return seconds
-
-
-def _number_or(value: float | timedelta | str) -> float | timedelta | str:
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            return value
-    return value
-
-
-def retention_period(backend: object) -> float | None:
-    """The backend's retention period of ended runs in seconds (None: kept forever).
-
-    The ``retention`` attribute of the built-in backends (`open_backend(retention=...)`);
-    a backend without one keeps ended runs forever.
-    """
-    value = getattr(backend, "retention", None)
-    return value if isinstance(value, float) else None
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NewRun:
     """A run to create: the `run_created` event and the activation message."""
@@ -237,6 +190,45 @@ class NewRun:
     #: by `tether._validate.check_labels`. A chain's later runs keep its labels (and
     #: take these too); a child run has only its own.
     labels: Mapping[str, str] = field(default_factory=dict)
+
+
+#: The events a fork may copy into its new run: the operations of a journal, never a
+#: run's own transitions (`WorkflowStore.fork_run`).
+FORK_EVENTS: frozenset[str] = frozenset(
+    {
+        "step_created",
+        "step_completed",
+        "step_failed",
+        "wait_created",
+        "wait_completed",
+        "hook_created",
+        "hook_conflict",
+        "hook_received",
+        "hook_disposed",
+        "child_started",
+        "child_completed",
+        "child_refused",
+        "continue_refused",
+    }
+)
+#: The labels a fork carries: the run it was forked from, and the slot it starts at.
+FORKED_FROM_LABEL = "tether.forked_from"
+FORK_SLOT_LABEL = "tether.fork_slot"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunFork:
+    """A new run made of another run's journal up to a slot (`WorkflowStore.fork_run`).
+
+    `events` are the copied operations, already given the new run's ids (steps, hook
+    ids and tokens): the store appends them after `run_created` in the transaction that
+    creates the run, so the fork exists whole or not at all.
+    """
+
+    run: NewRun
+    source_run_id: str
+    from_slot: int
+    events: tuple[NewEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -67,6 +67,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -75,8 +76,8 @@ from ._records import (
     WorkerRecord,
     chain_of,
     hook_retention_seconds,
-    retention_seconds,
 )
+from ._retention_period import retention_seconds
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._streams import StreamTaps, follow, resolve_start
 from ._view import ViewTxn
@@ -115,6 +116,7 @@ __all__ = [
     "QueueDepth",
     "QueueEntry",
     "ReadResult",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "Runner",

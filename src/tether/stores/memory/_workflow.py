@@ -29,6 +29,7 @@ from ..kit import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -138,6 +139,13 @@ class MemoryWorkflowStore:
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         result = self._write(lambda t: workflow_rules.create_run(t, run, time.time()))
         await self._notify([run.queue])
+        return result
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        result = self._with_writes(writes, lambda t: workflow_rules.fork_run(t, fork, time.time()))
+        await self._notify([fork.run.queue])
         return result
 
     async def start_run(

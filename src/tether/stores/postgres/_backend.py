@@ -20,7 +20,8 @@ from psycopg.conninfo import conninfo_to_dict
 from ..._validate import check_duration
 from ...errors import ConfigurationError, MigrationPrivilegeError
 from .._protocols import Capability, Stores
-from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds, retention_seconds
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
+from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore

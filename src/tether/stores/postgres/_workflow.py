@@ -38,6 +38,7 @@ from .._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -81,6 +82,14 @@ class PostgresWorkflowStore(StoreCalls):
         _logic.check_new_run(run)
         lead = _Txn.run_ahead(run.run_id)
         return await self._write(create, retry_conflict=True, lead=lead)
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        _logic.check_new_run(fork.run)
+        return await self._write(
+            lambda t: _logic.fork_run(t, fork, t.now), retry_conflict=True, writes=writes
+        )
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float

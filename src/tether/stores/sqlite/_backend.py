@@ -9,7 +9,8 @@ from pathlib import Path
 from ..._validate import check_duration
 from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
-from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds, retention_seconds
+from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
+from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore

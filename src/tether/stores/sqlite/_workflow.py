@@ -37,6 +37,7 @@ from .._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -49,6 +50,7 @@ from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._db import SqliteDatabase
+from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
 from ._others import OtherCommits
 from ._txn import _SQL, _events, _replay_log, _Txn
@@ -56,42 +58,6 @@ from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
 M = TypeVar("M")
-
-
-_READY = (
-    "FROM tether_queue WHERE queue = ? AND available_at <= ? "
-    "AND (lease_owner IS NULL OR lease_expires_at <= ?)"
-)
-#: Whether `_take` would find a message.
-_DELIVERABLE = f"SELECT 1 {_READY} LIMIT 1"
-
-
-def _take(
-    c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    found = c.execute(
-        f"SELECT message_id, payload, deliveries {_READY} ORDER BY available_at, message_id "
-        "LIMIT ?",
-        (queue, now, now, limit),
-    ).fetchall()
-    out = []
-    for message_id, payload, deliveries in found:
-        c.execute(
-            "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
-            "deliveries = deliveries + 1 WHERE message_id = ?",
-            (owner, now + lease_seconds, message_id),
-        )
-        out.append(
-            Message(
-                message_id=message_id,
-                queue=queue,
-                payload=payload,
-                deliveries=deliveries + 1,
-                lease_owner=owner,
-                lease_expires_at=now + lease_seconds,
-            )
-        )
-    return out
 
 
 class SqliteWorkflowStore:
@@ -156,6 +122,11 @@ class SqliteWorkflowStore:
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, time.time()))
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        return await self._write(lambda t: _logic.fork_run(t, fork, time.time()), writes)
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
@@ -437,7 +408,7 @@ class SqliteWorkflowStore:
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
         return await self._db.write(
-            lambda c: _take(c, queue, owner, lease_seconds, limit, time.time()), keeps=True
+            lambda c: take(c, queue, owner, lease_seconds, limit, time.time()), keeps=True
         )
 
     async def claim_next(
@@ -454,7 +425,7 @@ class SqliteWorkflowStore:
         # message is there to take. One that lands just after the read is taken at the
         # next poll, or at once when it was this process's (its wake-up is kept).
         now = time.time()
-        if not await self._db.read(lambda c: c.execute(_DELIVERABLE, (queue, now, now)).fetchone()):
+        if not await self._db.read(lambda c: c.execute(DELIVERABLE, (queue, now, now)).fetchone()):
             return []
         txns: list[_Txn] = []
 
@@ -462,7 +433,7 @@ class SqliteWorkflowStore:
             txns.append(t)  # run again after a batch's rollback: the last one committed
             t.defer_logs = True
             now = time.time()
-            taken = _take(t.c, queue, owner, lease_seconds, limit, now)
+            taken = take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
         claimed = await self._write(claim)

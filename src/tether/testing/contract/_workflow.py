@@ -28,6 +28,7 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._forks import ForkContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._prunable import PrunableContract
@@ -70,7 +71,7 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
 
 
 class WorkflowStoreContract(
-    ChainContract, LabelContract, ListingContract, PrunableContract, QueueContract
+    ChainContract, ForkContract, LabelContract, ListingContract, PrunableContract, QueueContract
 ):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
