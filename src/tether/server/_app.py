@@ -43,6 +43,7 @@ from ._http import (
     json_response,
     pattern_param,
 )
+from ._inspect import inspector_routes
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
 from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
@@ -275,6 +276,13 @@ class _Api:
         session = await self.session(request.path_params["session_id"], principal)
         request_id = request.path_params["request_id"]
         body = await self.body(request, AnswerBody)
+        await self.answer_as(session, principal, request_id, body.answer)
+        return json_response({"request_id": request_id, "answered": True})
+
+    async def answer_as(
+        self, session: Session, principal: Principal, request_id: str, answer: Any
+    ) -> None:
+        """Answer as `principal`: 403 unless the turn's principal or a named approver."""
         for pending in await session.pending_requests():
             if pending.request_id == request_id and not pending.may_answer(principal.id):
                 raise ApiProblem(
@@ -283,8 +291,7 @@ class _Api:
                     f"{principal.id!r} may not answer request {request_id!r}: only the "
                     "turn's principal or an approver the agent names may",
                 )
-        await session.answer(request_id, body.answer, principal=principal.id)
-        return json_response({"request_id": request_id, "answered": True})
+        await session.answer(request_id, answer, principal=principal.id)
 
     async def cancel(self, request: Request) -> Response:
         principal = await self.principal(request)
@@ -587,6 +594,7 @@ def create_app(
 
     routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
     routes.extend(schedule_routes(api.operator, host.client))
+    routes.extend(inspector_routes(api))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -1,0 +1,118 @@
+"""The inspector's JSON routes (SQLite and Postgres): operators only, every tenant, a
+session across its runs, a run's journal decoded, answers under the answer route's rules."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from _served import Served, start_served
+
+
+@pytest.fixture
+async def inspected(db: tuple[str, str | None]) -> AsyncIterator[Served]:
+    # ada@acme is an operator and the turns' principal; eve@evil is neither.
+    async for s in start_served(*db, operators=("ada@acme", "eve@evil")):
+        yield s
+
+
+async def _get(served: Served, path: str, who: str = "ada", **params: Any) -> Any:
+    r = await served.client(who).get(path, params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+async def test_sessions_of_every_tenant_filtered_with_their_timeline(inspected: Served) -> None:
+    served = inspected
+    await served.session("acme-1")
+    await served.send("acme-1", "note milk")
+    await served.events("acme-1", until="turn.completed")
+    await served.session("evil-1", who="eve")
+    await served.send("evil-1", "restart api", who="eve")
+    parked = await served.events("evil-1", who="eve", until="input.requested")
+    request_id = parked[-1]["data"]["request"]["request_id"]
+
+    # Not an operator: bob is of ada's tenant, and still refused.
+    r = await served.client("bob").get("/v1/inspect/sessions")
+    assert r.status_code == 403 and r.json()["code"] == "operator_only", r.text
+
+    listed = await _get(served, "/v1/inspect/sessions")
+    ids = {s["session_id"]: s for s in listed["items"]}
+    assert {"acme-1", "evil-1"} <= set(ids)  # both tenants
+    assert ids["evil-1"]["owner"] == "evil"
+    only = await _get(served, "/v1/inspect/sessions", tenant="evil")
+    assert [s["session_id"] for s in only["items"]] == ["evil-1"]
+    idle = await _get(served, "/v1/inspect/sessions", state="idle")
+    assert "acme-1" in {s["session_id"] for s in idle["items"]}
+    assert "evil-1" not in {s["session_id"] for s in idle["items"]}  # its turn runs, parked
+    none = await _get(served, "/v1/inspect/sessions", label="team=none")
+    assert none["items"] == []
+    r = await served.client().get("/v1/inspect/sessions", params={"label": "no-equals"})
+    assert r.status_code == 422, r.text
+
+    summary = await _get(served, "/v1/inspect/sessions/evil-1")
+    assert summary["owner"] == "evil" and summary["agent"] == "ops"
+    assert summary["state"]["status"] == "parked"
+    assert summary["runs"][0]["run_id"] == "session:evil-1"
+    (pending,) = summary["pending"]
+    assert pending["request_id"] == request_id and pending["kind"] == "approval"
+    assert pending["age"] is not None and 0 <= pending["age"] < 60
+    assert summary["tail"] > parked[-1]["index"]  # turn.waiting follows it
+
+    page = await _get(served, "/v1/inspect/sessions/acme-1/events", start=-3, limit=3)
+    assert len(page["events"]) == 3 and page["first"] == page["next_offset"] - 3
+    assert "turn.completed" in [e["type"] for e in page["events"]]  # the tail
+    whole = await _get(served, "/v1/inspect/sessions/acme-1/events", start=0)
+    calls = [e for e in whole["events"] if e["type"] == "tool.call"]
+    assert calls[0]["data"]["name"] == "note"
+    assert calls[0]["data"]["arguments"] == {"text": "milk"}
+    usage = await _get(served, "/v1/inspect/sessions/acme-1/usage")
+    assert usage["session_id"] == "acme-1" and usage["total"]["calls"] == 2
+
+    # The operator ada is not evil-1's turn's principal nor an approver: refused as the
+    # answer route refuses; eve, whose turn it is, answers from the inspector.
+    answer = f"/v1/inspect/sessions/evil-1/requests/{request_id}/answer"
+    r = await served.client("ada").post(answer, json={"answer": "approve"})
+    assert r.status_code == 403 and r.json()["code"] == "forbidden", r.text
+    assert "'ada' may not answer" in r.json()["detail"]
+    r = await served.client("eve").post(answer, json={"answer": "approve"})
+    assert r.status_code == 200 and r.json() == {"request_id": request_id, "answered": True}
+    after = parked[-1]["index"]
+    done = await served.events("evil-1", who="eve", start=after, until="turn.completed")
+    assert any(e["type"] == "input.resolved" and e["data"]["by"] == "eve" for e in done)
+
+    r = await served.client().get("/v1/inspect/sessions/nope")
+    assert r.status_code == 404, r.text
+
+
+async def test_a_run_journal_decoded_and_runs_filtered(inspected: Served) -> None:
+    served = inspected
+    await served.session("j1")
+    await served.send("j1", "note eggs")
+    await served.events("j1", until="turn.completed")
+
+    runs = await _get(served, "/v1/inspect/runs", workflow="tether.agent.session")
+    assert "session:j1" in {r["run_id"] for r in runs["items"]}
+    labelled = await _get(served, "/v1/inspect/runs", label="tether.owner=acme")
+    assert "session:j1" in {r["run_id"] for r in labelled["items"]}
+    other = await _get(served, "/v1/inspect/runs", label="tether.owner=evil")
+    assert "session:j1" not in {r["run_id"] for r in other["items"]}
+    r = await served.client().get("/v1/inspect/runs", params={"status": "sleeping"})
+    assert r.status_code == 422, r.text
+
+    run = await _get(served, "/v1/inspect/runs/session:j1")
+    assert run["run"]["workflow_name"] == "tether.agent.session"
+    assert run["session_id"] == "j1" and run["redacted"] == {}
+    assert run["input"]["args"][:3] == ["ops", "j1", "acme"]
+    steps = run["steps"]
+    assert steps and all(s["status"] == "completed" for s in steps if s["completed_at"])
+    # Each step's input and output decoded: the session's opening names it.
+    opened = next(s for s in steps if s["name"].endswith("open_session"))
+    assert opened["output"]["session_id"] == "j1" and opened["output"]["owner"] == "acme"
+    assert sum(s["name"].endswith("turn_step") for s in steps) >= 1
+    assert all(s["attempt"] >= 1 for s in steps)
+    r = await served.client("bob").get("/v1/inspect/runs/session:j1")
+    assert r.status_code == 403, r.text
+    r = await served.client().get("/v1/inspect/runs/no-such-run")
+    assert r.status_code == 404, r.text
