@@ -3,11 +3,19 @@ session across its runs, a run's journal decoded, answers under the answer route
 
 from __future__ import annotations
 
+import base64
+import json
+import os
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from _served import Served, start_served
+
+from tether.errors import ConfigurationError
+from tether.server import ServerOptions
+from tether.server._inspect_reads import trace_of
+from tether.stores import EnvKeyProvider
 
 
 @pytest.fixture
@@ -116,3 +124,61 @@ async def test_a_run_journal_decoded_and_runs_filtered(inspected: Served) -> Non
     assert r.status_code == 403, r.text
     r = await served.client().get("/v1/inspect/runs/no-such-run")
     assert r.status_code == 404, r.text
+
+
+@pytest.fixture
+async def sealed(db: tuple[str, str | None]) -> AsyncIterator[Served]:
+    """An encrypted store whose key this server holds."""
+    keys = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+    async for s in start_served(*db, operators=("ada@acme",), backend_options={"keys": keys}):
+        yield s
+
+
+@pytest.mark.parametrize("how", ["erased", "retention-0"])
+async def test_deleted_content_is_redacted_never_an_error(sealed: Served, how: str) -> None:
+    served = sealed
+    retention = 0 if how == "retention-0" else "default"
+    session = await served.host.open_session(
+        "ops", session_id="gone", owner="acme", retention=retention
+    )
+    await session.send("note secret-plan", principal="ada")
+    await session.wait_for("turn.completed")
+    # With the key, the encrypted journal reads decoded.
+    before = await _get(served, "/v1/inspect/runs/session:gone")
+    assert before["input"]["args"][:2] == ["ops", "gone"] and before["redacted"] == {}
+    if how == "erased":
+        await served.host.erase_session("ops", "gone")
+    else:
+        await session.close()
+        await (await served.host.client.get(session.run_id)).result(timeout=20)
+
+    summary = await _get(served, "/v1/inspect/sessions/gone")
+    assert summary["redacted"], summary
+    assert summary["runs"][0]["run_id"] == "session:gone"  # ids and statuses remain
+    assert summary["pending"] == []
+    page = await _get(served, "/v1/inspect/sessions/gone/events")
+    assert page["events"] == [] and page["redacted"]
+    run = await _get(served, "/v1/inspect/runs/session:gone")
+    assert run["redacted"]["input"] == "deleted" and run["input"] is None
+    completed = [s for s in run["steps"] if s["status"] == "completed"]
+    assert completed and all(s["redacted"].get("input") == "deleted" for s in completed)
+    turns = [s for s in completed if s["name"].endswith("turn_step")]
+    assert turns and all(s["redacted"]["output"] == "deleted" for s in turns)
+    assert "secret-plan" not in json.dumps(run) + json.dumps(summary)
+    # A stream of deleted content is refused before it starts.
+    r = await served.client().get("/v1/inspect/sessions/gone/events", params={"follow": "true"})
+    assert r.status_code in (404, 410), r.text
+
+
+def test_a_run_links_to_its_trace() -> None:
+    info_labels = {"tether.traceparent": f"00-{'a' * 32}-{'b' * 16}-01"}
+    trace = trace_of(info_labels, "http://jaeger:16686/trace/{trace_id}?span={span_id}")
+    assert trace == {
+        "trace_id": "a" * 32,
+        "span_id": "b" * 16,
+        "url": f"http://jaeger:16686/trace/{'a' * 32}?span={'b' * 16}",
+    }
+    assert trace_of(info_labels, None) == {"trace_id": "a" * 32, "span_id": "b" * 16, "url": None}
+    assert trace_of({}, "http://x/{trace_id}") is None
+    with pytest.raises(ConfigurationError, match="trace_id"):
+        ServerOptions(trace_url="http://jaeger:16686/trace/")

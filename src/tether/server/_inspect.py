@@ -201,12 +201,17 @@ def inspector_routes(api: InspectApi) -> list[Route]:
 
     async def events(request: Request) -> Response:
         await api.operator(request)
-        found = await session_of(request)
         query = request.query_params
         follow = bool_param(query.get("follow"), "follow", default=False)
         start = int_param(query.get("start"), "start", default=-200)
         limit = int_param(query.get("limit"), "limit", default=200, low=1, high=2000)
         fmt = _one_of(query.get("format"), "format", ("ndjson", "sse")) or "ndjson"
+        try:
+            found = await session_of(request)
+        except ContentDeletedError as exc:
+            if follow:
+                raise
+            return json_response({"events": [], "first": 0, "next_offset": 0, "redacted": str(exc)})
         if follow:
             deleted = await readable(found)
             if deleted is not None:

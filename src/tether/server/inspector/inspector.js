@@ -264,6 +264,7 @@
           const s = await api(base);
           drawSummary(head, runs, s);
           drawPending(pending, id, s.pending);
+          drawUsage(usage, await api(`${base}/usage`));
         } catch (e) { /* the next event tries again */ }
       }, 150);
     };
@@ -448,6 +449,7 @@
           return this.row(e, "turn", h("strong", {}, d.principal || ""), " ", d.text);
         case "message.completed":
           return this.row(e, "message", h("span", { class: "text" }, d.text || ""),
+            (d.tool_calls || []).length ? h("span", { class: "calls" }, `calls ${d.tool_calls.map((c) => c.name).join(", ")}`) : "",
             d.usage ? h("span", { class: "tokens" }, `${d.usage.model}: ${d.usage.input_tokens}→${d.usage.output_tokens} tokens`) : "");
         case "tool.call":
           return this.row(e, "tool call", h("code", {}, d.name), h("pre", { class: "args" }, json(d.arguments || {})));
@@ -486,7 +488,7 @@
     const r = d.run;
     const p = d.progress || {};
     const steps = h("tbody", {}, d.steps.map((s) => h("tr", { "data-slot": s.slot, class: s.attempt > 1 ? "retried" : "" },
-      h("td", {}, s.slot), h("td", {}, h("code", {}, s.name)), h("td", {}, badge(s.status)),
+      h("td", {}, s.slot), h("td", {}, h("code", { title: s.name }, s.name.split("//").pop())), h("td", {}, badge(s.status)),
       h("td", {}, s.attempt, s.attempt > 1 ? badge("retried", "retry") : ""),
       h("td", {}, s.completed_at ? `${((s.completed_at - s.started_at) * 1000).toFixed(1)} ms` : ""),
       h("td", {}, content(s.input, s.redacted.input)),
