@@ -124,6 +124,8 @@ async def test_an_approval_answered_from_the_page_and_a_wrong_principal_refused(
     card = eve.locator(".request")
     await card.wait_for()
     assert "restart_service" in (await card.text_content() or "")
+    await eve.wait_for_selector("#summary[data-state]")
+    await stage.shot(eve, "pending")
     await card.locator("button.approve").click()
     refused = card.locator(".answer-error")
     await refused.wait_for()

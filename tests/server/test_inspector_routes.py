@@ -61,9 +61,11 @@ async def test_sessions_of_every_tenant_filtered_with_their_timeline(inspected: 
 
     summary = await _get(served, "/v1/inspect/sessions/evil-1")
     assert summary["owner"] == "evil" and summary["agent"] == "ops"
-    assert summary["state"]["status"] == "parked"
     assert summary["runs"][0]["run_id"] == "session:evil-1"
-    (pending,) = summary["pending"]
+    state = await _get(served, "/v1/inspect/sessions/evil-1/state")
+    assert state["state"]["status"] == "parked"
+    assert state["progress"]["state"] == "waiting"
+    (pending,) = state["pending"]
     assert pending["request_id"] == request_id and pending["kind"] == "approval"
     assert pending["age"] is not None and 0 <= pending["age"] < 60
     assert summary["tail"] > parked[-1]["index"]  # turn.waiting follows it
@@ -155,7 +157,9 @@ async def test_deleted_content_is_redacted_never_an_error(sealed: Served, how: s
     summary = await _get(served, "/v1/inspect/sessions/gone")
     assert summary["redacted"], summary
     assert summary["runs"][0]["run_id"] == "session:gone"  # ids and statuses remain
-    assert summary["pending"] == []
+    r = await served.client().get("/v1/inspect/sessions/gone/state")
+    # Its identity went with its keys: no state to tell (the page shows it redacted).
+    assert r.status_code == 410 and r.json()["code"] == "session_expired", r.text
     page = await _get(served, "/v1/inspect/sessions/gone/events")
     assert page["events"] == [] and page["redacted"]
     run = await _get(served, "/v1/inspect/runs/session:gone")

@@ -29,7 +29,7 @@ from ._labels import label_sessions, session_labels, user_labels
 from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
-from ._state import RUN_ENDINGS, SessionInfo, SessionStatus
+from ._state import RUN_ENDINGS, SessionInfo, SessionState, SessionStatus
 from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
 from ._values import declared_state
 
@@ -262,7 +262,11 @@ class AgentHost:
             )
 
     async def session_progress(
-        self, session_id: str, *, stuck_after: float = STUCK_AFTER
+        self,
+        session_id: str,
+        *,
+        stuck_after: float = STUCK_AFTER,
+        state: SessionState | None = None,
     ) -> SessionProgress:
         """Why the session is or is not moving, for an operator (see `SessionProgress`).
 
@@ -274,12 +278,15 @@ class AgentHost:
             session_id: The session.
             stuck_after: Seconds a message may wait with nothing to wake its run
                 before it counts as ``stuck`` (until then its ring may be on its way).
+            state: The session's `Session.state`, when the caller has just read it:
+                saves reading the session's events again.
 
         Raises:
             NotFoundError: No session has this id.
         """
         session = await self.get_session(session_id)
-        state = await session.state()
+        if state is None:
+            state = await session.state()
         return await read_progress(
             self.client,
             self.backend.stores,

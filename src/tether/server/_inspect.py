@@ -150,6 +150,8 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         )
 
     async def session(request: Request) -> Response:
+        # What the first screen needs, without reading the session's events: who it is,
+        # its runs, where its stream ends. Its state (a fold of every event) comes apart.
         await api.operator(request)
         session_id = request.path_params["session_id"]
         try:
@@ -157,43 +159,45 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         except ContentDeletedError as exc:
             # Erased on an encrypted store: who it was is gone, its runs remain.
             runs = await chain_runs(host, session_run_id(session_id))
-            return json_response(_summary(session_id, None, None, runs, str(exc)))
+            return json_response(_summary(session_id, None, runs, 0, str(exc)))
         runs = await chain_runs(host, found.run_id)
-        state = await found.state()
-        progress = await host.session_progress(session_id)
         deleted = await readable(found)
+        tail = 0 if deleted else await _tail(found)
+        return json_response(_summary(session_id, found, runs, tail, deleted))
+
+    def _summary(
+        session_id: str, found: Session | None, runs: list[Any], tail: int, redacted: str | None
+    ) -> dict[str, Any]:
+        return {
+            "session_id": session_id,
+            "agent": None if found is None else found.agent_name,
+            "owner": None if found is None else found.owner,
+            "tail": tail,
+            "runs": [run_json(r, template) for r in runs],
+            "redacted": redacted,
+        }
+
+    async def state(request: Request) -> Response:
+        await api.operator(request)
+        found = await session_of(request)
+        state = await found.state()
+        progress = await host.session_progress(found.session_id, state=state)
         pending: list[dict[str, Any]] = []
-        if deleted is None:
+        if await readable(found) is None:
             asked = await pending_ages(found, [r.request_id for r in state.pending])
             now = time.time()
             for r in state.pending:
                 at = asked.get(r.request_id)
                 age = None if at is None else max(0.0, now - at)
                 pending.append({**r.to_json(), "asked_at": at, "age": age})
-        out = _summary(session_id, found, state.to_json(), runs, deleted)
-        out["progress"] = progress.to_json()
-        out["pending"] = pending
-        out["tail"] = 0 if deleted else await _tail(found)
-        return json_response(out)
-
-    def _summary(
-        session_id: str,
-        found: Session | None,
-        state: dict[str, Any] | None,
-        runs: list[Any],
-        redacted: str | None,
-    ) -> dict[str, Any]:
-        return {
-            "session_id": session_id,
-            "agent": None if found is None else found.agent_name,
-            "owner": None if found is None else found.owner,
-            "state": state,
-            "progress": None,
-            "pending": [],
-            "tail": 0,
-            "runs": [run_json(r, template) for r in runs],
-            "redacted": redacted,
-        }
+        return json_response(
+            {
+                "session_id": found.session_id,
+                "state": state.to_json(),
+                "progress": progress.to_json(),
+                "pending": pending,
+            }
+        )
 
     async def _tail(found: Session) -> int:
         chunks, _ = await host.client.stream(found.run_id, "events").read(-1)
@@ -294,6 +298,7 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         route("/inspector/{name}", asset),
         route("/v1/inspect/sessions", sessions),
         route("/v1/inspect/sessions/{session_id}", session),
+        route("/v1/inspect/sessions/{session_id}/state", state),
         route("/v1/inspect/sessions/{session_id}/events", events),
         route("/v1/inspect/sessions/{session_id}/usage", usage),
         route("/v1/inspect/sessions/{session_id}/requests/{request_id}/answer", answer, "POST"),

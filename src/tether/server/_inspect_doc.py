@@ -73,19 +73,25 @@ class InspectRunListOut(BaseModel):
 
 
 class InspectSessionOut(BaseModel):
-    """A session across the runs of its chain, for an operator."""
+    """A session across the runs of its chain, read without reading its events."""
 
     session_id: str
     agent: str | None = Field(description="null once erasure took the session's identity")
     owner: str | None = Field(description="its tenant")
-    state: dict[str, Any] | None = Field(description="what GET /v1/sessions/{id} says")
-    progress: dict[str, Any] | None = Field(description="why it moves or not, worker ids kept")
-    pending: list[dict[str, Any]] = Field(
-        description="requests waiting for answers, each with asked_at and age (seconds)"
-    )
     tail: int = Field(description="the index after its last event")
     runs: list[InspectRunOut] = Field(description="its chain's runs, oldest first")
     redacted: str | None = Field(description="why its content is not shown (deleted)")
+
+
+class InspectStateOut(BaseModel):
+    """What a session is doing now, why, and what waits for an answer (its events folded)."""
+
+    session_id: str
+    state: dict[str, Any] = Field(description="what GET /v1/sessions/{id} says")
+    progress: dict[str, Any] = Field(description="why it moves or not, worker ids kept")
+    pending: list[dict[str, Any]] = Field(
+        description="requests waiting for answers, each with asked_at and age (seconds)"
+    )
 
 
 class InspectEventsOut(BaseModel):
@@ -135,6 +141,7 @@ INSPECT_MODELS: tuple[type[BaseModel], ...] = (
     InspectRunListOut,
     InspectRunOut,
     InspectSessionOut,
+    InspectStateOut,
     InspectStepOut,
     TraceOut,
 )
@@ -204,10 +211,21 @@ def inspect_paths(agents: list[str]) -> dict[str, Any]:
         "/v1/inspect/sessions/{session_id}": {
             "get": operation(
                 "inspectSession",
-                "A session across its runs: state, progress, pending requests (operators)",
+                "A session: who it is, its chain's runs, where its events end (operators)",
                 {"200": ok(InspectSessionOut, "the session")},
                 403,
                 404,
+                parameters=session,
+            )
+        },
+        "/v1/inspect/sessions/{session_id}/state": {
+            "get": operation(
+                "inspectSessionState",
+                "What a session is doing, why, and its pending requests with their age (operators)",
+                {"200": ok(InspectStateOut, "its state")},
+                403,
+                404,
+                410,
                 parameters=session,
             )
         },

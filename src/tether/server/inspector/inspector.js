@@ -226,8 +226,9 @@
   // -- a session --------------------------------------------------------------------------
   async function sessionView(id) {
     const base = `/v1/inspect/sessions/${enc(id)}`;
-    // The summary and the tail are read at once: the first screen waits for neither
-    // the whole stream nor the usage (read after it is drawn).
+    // The first screen waits for who the session is and the tail of its events only:
+    // its state (a fold of all its events) and usage are read once it is drawn, so that
+    // their reads do not hold up the first two on the server.
     const [summary, page] = await Promise.all([api(base), api(`${base}/events?start=-${PAGE}&limit=${PAGE}`)]);
     const head = h("section", { class: "summary", id: "summary" });
     const pending = h("section", { class: "pending", id: "pending" });
@@ -236,8 +237,8 @@
     const timeline = h("ol", { class: "timeline", id: "timeline" });
     const earlier = h("button", { type: "button", class: "more", id: "earlier", hidden: true }, "Earlier events");
     view.replaceChildren(head, pending, runs, usage, h("h2", {}, "Timeline"), earlier, timeline);
-    drawSummary(head, runs, summary);
-    drawPending(pending, id, summary.pending);
+    let current = null;
+    drawSummary(head, runs, summary, current);
 
     const tl = new Timeline(timeline);
     if (page.redacted) timeline.append(h("li", { class: "event redacted-all" }, redacted("deleted"), " ", page.redacted));
@@ -253,18 +254,28 @@
     });
     timeline.dataset.ready = "1";
     view.dataset.ready = "session";
+    performance.mark("tether.first-screen"); // bench/inspector.py reads it
 
-    api(`${base}/usage`).then((u) => drawUsage(usage, u)).catch(() => usage.replaceChildren());
+    const drawState = (s) => {
+      current = s;
+      drawSummary(head, runs, summary, s);
+      drawPending(pending, id, s.pending);
+    };
+    const readUsage = () => api(`${base}/usage`).then((u) => drawUsage(usage, u)).catch(() => usage.replaceChildren());
+    api(`${base}/state`).then(drawState).catch(() => {}).then(() => {
+      head.dataset.state = "1";
+      performance.mark("tether.state-drawn");
+      return readUsage();
+    }).then(() => { usage.dataset.ready = "1"; });
     if (summary.redacted || page.redacted) return;
     let refresh = null;
     const again = () => {
       clearTimeout(refresh);
       refresh = setTimeout(async () => {
         try {
-          const s = await api(base);
-          drawSummary(head, runs, s);
-          drawPending(pending, id, s.pending);
-          drawUsage(usage, await api(`${base}/usage`));
+          Object.assign(summary, await api(base));
+          drawState(await api(`${base}/state`));
+          readUsage();
         } catch (e) { /* the next event tries again */ }
       }, 150);
     };
@@ -316,18 +327,19 @@
     return () => { ended = true; abort.abort(); live.hidden = true; };
   }
 
-  function drawSummary(head, runs, s) {
-    const st = s.state || {};
-    const progress = s.progress || {};
+  function drawSummary(head, runs, s, now) {
+    const st = (now && now.state) || {};
+    const progress = (now && now.progress) || {};
+    const waiting = now ? "" : h("span", { class: "loading" }, "reading…");
     head.replaceChildren(
       h("h1", {}, "Session ", h("code", {}, s.session_id)),
       h("dl", { class: "facts" },
         h("dt", {}, "agent"), h("dd", {}, s.agent || "?"),
         h("dt", {}, "tenant"), h("dd", {}, s.owner || "?"),
-        h("dt", {}, "state"), h("dd", { id: "session-state" }, badge(st.status || "unknown"),
+        h("dt", {}, "state"), h("dd", { id: "session-state" }, now ? badge(st.status || "unknown") : waiting,
           st.stranded ? badge("stranded") : ""),
-        h("dt", {}, "progress"), h("dd", {}, progress.state ? badge(progress.state) : "", " ", progress.reason || ""),
-        h("dt", {}, "deployment"), h("dd", {}, st.deployment || ""),
+        h("dt", {}, "progress"), h("dd", {}, progress.state ? badge(progress.state) : waiting, " ", progress.reason || ""),
+        h("dt", {}, "deployment"), h("dd", {}, st.deployment || (s.runs.length ? s.runs[s.runs.length - 1].deployment : "")),
         h("dt", {}, "events"), h("dd", {}, s.tail)),
       s.redacted ? h("p", { class: "redacted-all" }, redacted("deleted"), " ", s.redacted) : ""
     );
@@ -398,11 +410,12 @@
   // The events of a session as rows; a model's streamed deltas are one growing row until
   // its message completes.
   class Timeline {
-    constructor(list) { this.list = list; this.streaming = null; }
+    constructor(list) { this.list = list; this.streaming = null; this.next = 0; }
 
     add(events) {
       const frag = document.createDocumentFragment();
       for (const e of events) {
+        this.next = Math.max(this.next, e.index + 1);
         if (e.type === "message.delta") {
           if (!this.streaming) {
             this.streaming = this.row(e, "message", h("span", { class: "text" }, ""));
