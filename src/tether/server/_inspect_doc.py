@@ -33,7 +33,7 @@ LABEL_PATTERN = r"^[^=\x00]{1,32}=[^\x00]{1,128}$"
 TENANT_PATTERN = r"^[^\x00]{1,128}$"
 #: A workflow name filter.
 WORKFLOW_PATTERN = r"^[^\x00]{1,256}$"
-SESSION_STATES = ("idle", "running", "parked", "closed", "failed", "cancelled")
+SESSION_STATES = ("idle", "running", "closed", "failed", "cancelled")
 RUN_STATES: tuple[str, ...] = get_args(RunStatus)
 
 

@@ -176,7 +176,7 @@
   async function sessionsView(query) {
     const form = filterForm(
       [
-        { name: "state", options: ["idle", "running", "parked", "closed", "failed", "cancelled"] },
+        { name: "state", options: ["idle", "running", "closed", "failed", "cancelled"] },
         { name: "agent" },
         { name: "tenant" },
         { name: "label", placeholder: "key=value" },
