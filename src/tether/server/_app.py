@@ -43,7 +43,7 @@ from ._http import (
     json_response,
     pattern_param,
 )
-from ._inspect import inspector_routes
+from ._inspect import answer_as, inspector_routes
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
 from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
@@ -276,22 +276,8 @@ class _Api:
         session = await self.session(request.path_params["session_id"], principal)
         request_id = request.path_params["request_id"]
         body = await self.body(request, AnswerBody)
-        await self.answer_as(session, principal, request_id, body.answer)
+        await answer_as(session, principal, request_id, body.answer)
         return json_response({"request_id": request_id, "answered": True})
-
-    async def answer_as(
-        self, session: Session, principal: Principal, request_id: str, answer: Any
-    ) -> None:
-        """Answer as `principal`: 403 unless the turn's principal or a named approver."""
-        for pending in await session.pending_requests():
-            if pending.request_id == request_id and not pending.may_answer(principal.id):
-                raise ApiProblem(
-                    403,
-                    "forbidden",
-                    f"{principal.id!r} may not answer request {request_id!r}: only the "
-                    "turn's principal or an approver the agent names may",
-                )
-        await session.answer(request_id, answer, principal=principal.id)
 
     async def cancel(self, request: Request) -> Response:
         principal = await self.principal(request)

@@ -47,7 +47,7 @@ from ._models import CURSOR_PATTERN, AnswerBody, is_id
 from ._options import ServerOptions
 from ._problems import ApiProblem
 
-__all__ = ["InspectApi", "inspector_routes"]
+__all__ = ["InspectApi", "answer_as", "inspector_routes"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -74,11 +74,24 @@ class InspectApi(Protocol):
 
     async def body(self, request: Request, model: type[M], limit: int | None = None) -> M: ...
 
-    async def answer_as(
-        self, session: Session, principal: Principal, request_id: str, answer: Any
-    ) -> None: ...
-
     def _stream(self, run_id: str, start: int, fmt: str) -> AsyncIterator[bytes]: ...
+
+
+async def answer_as(session: Session, principal: Principal, request_id: str, answer: Any) -> None:
+    """Answer as `principal`: 403 unless the turn's principal or an approver it names.
+
+    The one rule of both answer routes, the session API's and the inspector's: seeing
+    a session (an operator sees every one) is not leave to answer for it.
+    """
+    for pending in await session.pending_requests():
+        if pending.request_id == request_id and not pending.may_answer(principal.id):
+            raise ApiProblem(
+                403,
+                "forbidden",
+                f"{principal.id!r} may not answer request {request_id!r}: only the "
+                "turn's principal or an approver the agent names may",
+            )
+    await session.answer(request_id, answer, principal=principal.id)
 
 
 def _asset(name: str) -> bytes:
@@ -258,7 +271,7 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         found = await session_of(request)
         request_id = request.path_params["request_id"]
         body = await api.body(request, AnswerBody)
-        await api.answer_as(found, principal, request_id, body.answer)
+        await answer_as(found, principal, request_id, body.answer)
         return json_response({"request_id": request_id, "answered": True})
 
     async def runs(request: Request) -> Response:
