@@ -172,3 +172,24 @@ async def test_a_run_journal(stage: Stage) -> None:
     assert await tab.locator("dd a[href='#/sessions/journal']").count() == 1
     await stage.shot(tab, "journal")
     await tab.close()
+
+
+async def test_deleted_content_is_shown_redacted_not_as_an_error(stage: Stage) -> None:
+    host = stage.served.host
+    session = await host.open_session("ops", session_id="expired", owner="acme", retention=0)
+    await session.send("note gone", principal="ada")
+    await session.wait_for("turn.completed")
+    await session.close()
+    await (await host.client.get(session.run_id)).result(timeout=20)
+    tab = await stage.page("ada", "#/sessions/expired")
+    await tab.wait_for_selector("#timeline[data-ready]")
+    assert await tab.locator("#timeline .redacted-all").count() == 1
+    assert await tab.locator("#view .error").count() == 0
+    await tab.goto(f"{stage.served.url}/inspector#/runs/session:expired")
+    await tab.wait_for_selector("#view[data-ready=run]")
+    # The session's identity (the run's input) stays on a store without encryption; its
+    # steps' contents are gone.
+    assert "expired" in (await tab.locator("#run-input").text_content() or "")
+    assert await tab.locator("#journal .redacted", has_text="redacted (deleted)").count() >= 2
+    await stage.shot(tab, "redacted")
+    await tab.close()

@@ -186,3 +186,29 @@ def test_a_run_links_to_its_trace() -> None:
     assert trace_of({}, "http://x/{trace_id}") is None
     with pytest.raises(ConfigurationError, match="trace_id"):
         ServerOptions(trace_url="http://jaeger:16686/trace/")
+
+
+async def test_a_session_across_the_runs_of_its_chain(inspected: Served) -> None:
+    served = inspected
+    await served.session("chained")
+    await served.send("chained", "note one")
+    first = await served.events("chained", until="turn.completed")
+    r = await served.client().post("/v1/sessions/chained/clear")
+    assert r.status_code == 202, r.text
+    moved = await served.events("chained", start=first[-1]["index"], until="session.moved")
+    await served.send("chained", "note two")
+    await served.events("chained", start=moved[-1]["index"], until="turn.completed")
+
+    summary = await _get(served, "/v1/inspect/sessions/chained")
+    runs = summary["runs"]
+    assert [r["generation"] for r in runs] == [0, 1]
+    assert runs[0]["status"] == "continued" and runs[0]["continued_to"] == runs[1]["run_id"]
+    page = await _get(served, "/v1/inspect/sessions/chained/events", start=0)
+    hand = [e for e in page["events"] if e["type"] == "session.moved"]
+    assert hand and hand[0]["data"]["reason"] == "clear"
+    assert hand[0]["data"]["run_id"] == runs[1]["run_id"]
+    # One stream across both runs: both turns' tool calls are on it.
+    calls = [e["data"]["arguments"]["text"] for e in page["events"] if e["type"] == "tool.call"]
+    assert calls == ["one", "two"]
+    second = await _get(served, f"/v1/inspect/runs/{runs[1]['run_id']}")
+    assert second["run"]["generation"] == 1 and second["session_id"] == "chained"
