@@ -147,6 +147,23 @@ async def test_an_approval_answered_from_the_page_and_a_wrong_principal_refused(
     await lead.close()
 
 
+async def test_a_question_answered_from_the_page(stage: Stage) -> None:
+    served = stage.served
+    await served.session("question")
+    await served.send("question", "ask")  # ada's turn asks for a severity
+    await served.events("question", until="input.requested")
+    tab = await stage.page("ada", "#/sessions/question")
+    card = tab.locator(".request")
+    await card.wait_for()
+    assert "Severity of inc-1?" in (await card.text_content() or "")
+    await card.locator("button.option", has_text="P1 (revenue)").click()
+    await tab.locator("li[data-type='tool.result']", has_text="inc-1 is p1").wait_for(
+        timeout=20_000
+    )
+    await tab.wait_for_selector(".request", state="detached", timeout=20_000)
+    await tab.close()
+
+
 async def test_a_non_operator_is_refused(stage: Stage) -> None:
     tab = await stage.page("bob")
     refused = tab.locator("#refused")

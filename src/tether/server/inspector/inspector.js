@@ -451,7 +451,9 @@
         h("span", { class: "index" }, e.index),
         h("time", {}, time(m.at).slice(11)),
         h("span", { class: "type" }, label || e.type),
-        m.attempt > 1 ? badge(`attempt ${m.attempt}`, "retry") : "",
+        h("span", { class: "step", title: "the turn's step that emitted it, and its attempt" },
+          m.stepIndex === null || m.stepIndex === undefined ? "" : `step ${m.stepIndex}`,
+          m.attempt > 1 ? badge(`attempt ${m.attempt}`, "retry") : ""),
         h("span", { class: "body" }, ...body));
     }
 
