@@ -25,13 +25,13 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 @dataclass
 class Stage:
     served: Served
-    browser: Any
+    context: Any  # one browser context: each tab keeps its own sessionStorage
     artifacts: Path
     errors: list[str] = field(default_factory=list)
 
     async def page(self, who: str, hash_: str = "#/sessions") -> Any:
         """A fresh tab signed in as `who` through the page's form, at `hash_`."""
-        tab = await self.browser.new_page(viewport={"width": 1280, "height": 860})
+        tab = await self.context.new_page()
         tab.on("pageerror", lambda exc: self.errors.append(f"{who}: {exc}"))
         await tab.goto(f"{self.served.url}/inspector{hash_}")
         await tab.fill("#token", TOKENS[who][0])
@@ -56,7 +56,8 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     async for served in start_served(f"sqlite:///{db}", None, operators=operators):
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            stage = Stage(served=served, browser=browser, artifacts=artifacts)
+            context = await browser.new_context(viewport={"width": 1280, "height": 860})
+            stage = Stage(served=served, context=context, artifacts=artifacts)
             try:
                 yield stage
             finally:
