@@ -15,6 +15,7 @@ approver the agent names may answer, whoever else asks is refused with 403
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -94,7 +95,9 @@ async def answer_as(session: Session, principal: Principal, request_id: str, ans
     await session.answer(request_id, answer, principal=principal.id)
 
 
+@functools.cache
 def _asset(name: str) -> bytes:
+    """A file of the page, read from the package once (`ASSETS` names the ones served)."""
     return resources.files(__package__ or "tether.server").joinpath("inspector", name).read_bytes()
 
 
