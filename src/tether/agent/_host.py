@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._ids import new_ulid
-from .._validate import check_duration
+from .._validate import check_duration, check_labels
 from ..durable import ChainInfo, Client, Worker
 from ..errors import (
     ConfigurationError,
@@ -38,7 +38,7 @@ from ._labels import label_sessions, session_labels, user_labels
 from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
-from ._state import RUN_ENDINGS, SessionInfo
+from ._state import RUN_ENDINGS, SessionInfo, SessionState, SessionStatus
 from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
 from ._values import declared_state
 
@@ -300,7 +300,11 @@ class AgentHost:
             )
 
     async def session_progress(
-        self, session_id: str, *, stuck_after: float = STUCK_AFTER
+        self,
+        session_id: str,
+        *,
+        stuck_after: float = STUCK_AFTER,
+        state: SessionState | None = None,
     ) -> SessionProgress:
         """Why the session is or is not moving, for an operator (see `SessionProgress`).
 
@@ -312,12 +316,15 @@ class AgentHost:
             session_id: The session.
             stuck_after: Seconds a message may wait with nothing to wake its run
                 before it counts as ``stuck`` (until then its ring may be on its way).
+            state: The session's `Session.state`, when the caller has just read it:
+                saves reading the session's events again.
 
         Raises:
             NotFoundError: No session has this id.
         """
         session = await self.get_session(session_id)
-        state = await session.state()
+        if state is None:
+            state = await session.state()
         return await read_progress(
             self.client,
             self.backend.stores,
@@ -382,6 +389,8 @@ class AgentHost:
         agent: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        status: SessionStatus | None = None,
     ) -> Page[SessionInfo]:
         """Sessions, newest first, optionally of one owner or agent.
 
@@ -399,6 +408,11 @@ class AgentHost:
             limit: At most this many per page.
             cursor: The `next_cursor` of the previous page (a row count, the cursor of
                 earlier releases, skips that many sessions).
+            labels: Only sessions whose run carries every one of these labels (those
+                `open_session` was given, say).
+            status: Only sessions in this status (``idle``, ``running``, ``closed``,
+                ``failed``, ``cancelled``). The store cannot filter on it: pages are
+                read until this one is full or the sessions run out.
 
         Raises:
             ConfigurationError: `limit` is below 1.
@@ -407,7 +421,7 @@ class AgentHost:
         """
         if limit < 1:
             raise ConfigurationError(f"limit must be at least 1, not {limit}")
-        labels = session_labels(agent, owner) or None
+        wanted = {**session_labels(agent, owner), **check_labels(labels, what="session")}
         found: list[SessionInfo] = []
         # One page of chains (their current runs and inputs with them) and one read of
         # the ledger: a page's reads do not grow with its size. A chain that is not a
@@ -415,11 +429,16 @@ class AgentHost:
         # match sessions only).
         while len(found) < limit:
             page = await self.client.page_chains(
-                workflow=SESSION_WORKFLOW, limit=limit - len(found), cursor=cursor, labels=labels
+                workflow=SESSION_WORKFLOW,
+                limit=limit - len(found),
+                cursor=cursor,
+                labels=wanted or None,
             )
             for info in await session_infos(self, page.items):
-                if (owner is None or info.owner == owner) and (
-                    agent is None or info.agent_name == agent
+                if (
+                    (owner is None or info.owner == owner)
+                    and (agent is None or info.agent_name == agent)
+                    and (status is None or info.status == status)
                 ):
                     found.append(info)
             cursor = page.next_cursor

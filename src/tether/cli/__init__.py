@@ -227,6 +227,13 @@ def _parser() -> argparse.ArgumentParser:
         "added to $TETHER_SERVER_OPERATORS",
     )
     serve.add_argument(
+        "--trace-url",
+        default=None,
+        metavar="URL",
+        help="the inspector links a run to its trace here: a tracing UI's URL with "
+        "{trace_id} in it (http://jaeger:16686/trace/{trace_id})",
+    )
+    serve.add_argument(
         "--metrics",
         action="store_true",
         help="serve tether's metrics as Prometheus text on GET /metrics (authenticated; "
@@ -350,6 +357,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             cors_origins=tuple(args.cors_origin),
             metrics=args.metrics,
             operators=tuple(args.operator),
+            trace_url=args.trace_url,
         )
     if args.command == "sessions":
         return await _sessions(args)
