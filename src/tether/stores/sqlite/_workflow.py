@@ -20,6 +20,7 @@ from ..._validate import check_labels
 from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
+from .._flow import FlowChoice, FlowClaim, FlowPolicy
 from .._pages import page_of, page_start
 from .._records import (
     DEFAULT_HOOK_RETENTION,
@@ -50,47 +51,12 @@ from .._writes import StoreWrite
 from ._db import SqliteDatabase
 from ._ends import RunEnds
 from ._others import OtherCommits
+from ._takes import _DELIVERABLE, _take, flow_take
 from ._txn import _SQL, _events, _replay_log, _Txn
 from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
 M = TypeVar("M")
-
-
-_READY = (
-    "FROM tether_queue WHERE queue = ? AND available_at <= ? "
-    "AND (lease_owner IS NULL OR lease_expires_at <= ?)"
-)
-#: Whether `_take` would find a message.
-_DELIVERABLE = f"SELECT 1 {_READY} LIMIT 1"
-
-
-def _take(
-    c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    found = c.execute(
-        f"SELECT message_id, payload, deliveries {_READY} ORDER BY available_at, message_id "
-        "LIMIT ?",
-        (queue, now, now, limit),
-    ).fetchall()
-    out = []
-    for message_id, payload, deliveries in found:
-        c.execute(
-            "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
-            "deliveries = deliveries + 1 WHERE message_id = ?",
-            (owner, now + lease_seconds, message_id),
-        )
-        out.append(
-            Message(
-                message_id=message_id,
-                queue=queue,
-                payload=payload,
-                deliveries=deliveries + 1,
-                lease_owner=owner,
-                lease_expires_at=now + lease_seconds,
-            )
-        )
-    return out
 
 
 class SqliteWorkflowStore:
@@ -466,6 +432,29 @@ class SqliteWorkflowStore:
 
         claimed = await self._write(claim)
         return await self._with_logs(claimed, known, txns[-1])
+
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+    ) -> FlowClaim:
+        done: list[tuple[_Txn, FlowChoice]] = []
+
+        def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            t.defer_logs = True
+            claimed, choice = flow_take(t, queue, owner, lease_seconds, limit, policy, time.time())
+            done.append((t, choice))  # run again after a batch's rollback: the last one holds
+            return claimed
+
+        claimed = await self._write(claim)
+        txn, choice = done[-1]
+        claimed = await self._with_logs(claimed, known, txn)
+        return FlowClaim(claimed=claimed, blocked=choice.blocked, retry_after=choice.retry_after)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

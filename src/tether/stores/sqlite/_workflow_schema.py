@@ -159,6 +159,12 @@ _V14 = (
     "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
 )
 
+FLOW_BUCKETS = """CREATE TABLE IF NOT EXISTS tether_flow_buckets (
+        key TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        stamp REAL NOT NULL
+    ) WITHOUT ROWID"""
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
@@ -170,4 +176,6 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # them; a scan of every open hook grows with the sessions stored), and the first
     # runs of chains in listing order (a page of sessions).
     (17, "indexes of active hooks and of chains", (HOOKS_ACTIVE_INDEX, CHAINS_INDEX)),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    (20, "flow control token buckets", (FLOW_BUCKETS,)),
 )
