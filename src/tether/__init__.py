@@ -20,6 +20,7 @@ from .durable import (
     StepView,
     Worker,
     WorkflowContext,
+    priority_labels,
     step_info,
 )
 from .errors import (
@@ -27,6 +28,7 @@ from .errors import (
     ConflictError,
     ContentDeletedError,
     FatalError,
+    FlowLimitError,
     HookTokenInUseError,
     InputRequestError,
     NonDeterminismError,
@@ -53,6 +55,7 @@ __all__ = [
     "ConflictError",
     "ContentDeletedError",
     "FatalError",
+    "FlowLimitError",
     "Hook",
     "HookTokenInUseError",
     "InputRequestError",
@@ -80,5 +83,6 @@ __all__ = [
     "WorkflowContext",
     "__version__",
     "open_backend",
+    "priority_labels",
     "step_info",
 ]

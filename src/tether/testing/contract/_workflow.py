@@ -28,6 +28,7 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._flow import FlowContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._queues import QueueContract
@@ -68,7 +69,9 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract, ListingContract, QueueContract):
+class WorkflowStoreContract(
+    ChainContract, FlowContract, LabelContract, ListingContract, QueueContract
+):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
