@@ -10,7 +10,9 @@ of every host that shares the store:
   the lease of a worker that died runs out — nothing has to give it back.
 - **Rate**: at most ``per_second`` activations of a key's runs taken per second, by a
   token bucket per key kept in the store (``burst`` tokens at most, refilled at
-  ``per_second``) and spent in the claim's own transaction.
+  ``per_second``; a new key's starts with one) and spent in the claim's own
+  transaction. Tokens earned while claims lag behind are kept up to ``burst``, so
+  the long-run rate is ``per_second`` however slowly the workers come back.
 - **Priority with aging**: ready messages are taken in order of
   ``available_at - priority * aging``: one priority level is worth ``aging`` seconds of
   waiting, so a message that has waited ``aging * (p_high - p_low)`` seconds longer
@@ -195,7 +197,9 @@ def rate_keys(policy: FlowPolicy, candidates: Sequence[FlowCandidate]) -> list[s
 def _refilled(bucket: Bucket | None, limit: FlowLimit, now: float) -> float:
     capacity = float(max(1, limit.burst))
     if bucket is None:
-        return capacity
+        # A key seen for the first time starts with one token, not a full bucket: a
+        # burst is earned by a quiet spell, so the rate holds from the first claim on.
+        return 1.0
     rate = limit.per_second or 0.0
     # A transaction may read a clock older than the last writer's stamp: no refill
     # then, never a negative one.
