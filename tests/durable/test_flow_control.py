@@ -69,7 +69,7 @@ async def test_a_concurrency_limit_holds_across_two_workers(backend: Backend) ->
         handles = [await one.client.start(pooled) for _ in range(8)]
         for handle in handles:
             await handle.result(timeout=20)
-    assert peaks["pool"] == 2  # both slots used, never a third
+    assert peaks["pool"] == 2  # both places used, never a third
 
 
 async def test_a_keyed_limit_holds_per_label_value() -> None:

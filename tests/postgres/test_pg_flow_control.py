@@ -65,7 +65,7 @@ async def test_a_concurrency_limit_holds_across_worker_processes(
     assert len(workers) == 8
 
 
-async def test_a_sigkilled_workers_slot_comes_back(
+async def test_a_sigkilled_workers_place_comes_back(
     pg_url: str, pg_namespace: str, tmp_path: Path, procs: list[subprocess.Popen[bytes]]
 ) -> None:
     env = {"FLOW_CONCURRENCY": "1"}
@@ -76,14 +76,14 @@ async def test_a_sigkilled_workers_slot_comes_back(
         await _until(lambda: (tmp_path / "ready-held").exists())
         waiting = await client.start(flow_app.gated, 0.0, run_id="waiting")
         survivor = _worker(procs, pg_url, pg_namespace, tmp_path, **env)
-        # The one slot is the doomed worker's: the survivor leaves the waiting run be.
+        # The one place is the doomed worker's: the survivor leaves the waiting run be.
         await asyncio.sleep(1.0)
         run = await backend.stores.workflow.get_run("waiting")
         assert run is not None and run.status == "pending"
         doomed.send_signal(signal.SIGKILL)
         doomed.wait()
         killed_at = time.time()
-        # Its slot was its message's lease: once that ends (or the dead worker is
+        # Its place was its message's lease: once that ends (or the dead worker is
         # found), the held run comes back and the waiting one follows.
         assert await held.result(timeout=30) == "held"
         assert await waiting.result(timeout=30) == "waiting"

@@ -69,7 +69,7 @@ async def take_flow(
     if got.claimed:
         return
     if got.blocked:
-        # Work is there but held back: a token is due after `retry_after`; a slot frees
+        # Work is there but held back: a token is due after `retry_after`; a place frees
         # when some activation ends, on any worker, which no wake-up announces.
         await asyncio.sleep(min(got.retry_after or poll_interval, poll_interval))
     else:

@@ -194,7 +194,7 @@ class Registry:
         The store holds it across every worker of the deployment, on every host: at
         most `concurrency` activations of the runs under it execute at once, and at
         most `per_second` are taken per second (a token bucket of `burst` tokens).
-        With `key`, a label key, each value of that label has its own slots and
+        With `key`, a label key, each value of that label has its own places and
         bucket (``key="tenant"``: N per tenant); runs without the label share one.
 
         Args:

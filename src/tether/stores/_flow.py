@@ -5,7 +5,7 @@ store's write transaction, alike on every backend, so they hold across every wor
 of every host that shares the store:
 
 - **Concurrency**: at most ``concurrency`` activations of a key's runs executing at
-  once. An executing activation is a queue message held by a live lease, so a slot is
+  once. An executing activation is a queue message held by a live lease, so its place is
   free again the moment its activation ends (the message is acknowledged), and when
   the lease of a worker that died runs out — nothing has to give it back.
 - **Rate**: at most ``per_second`` activations of a key's runs taken per second, by a
@@ -19,7 +19,7 @@ of every host that shares the store:
   than a higher-priority one goes first, and none waits forever behind later arrivals.
 
 A key is a limit's name, or with a label key (``key="tenant"``) the name and the run's
-value of that label (``openai=acme``): each value has its own slots and bucket. A run
+value of that label (``openai=acme``): each value has its own places and bucket. A run
 without the label shares the key of the empty value.
 """
 
@@ -148,7 +148,7 @@ class FlowClaim:
         claimed: The messages leased and their runs' claims, as `claim_next` returns.
         blocked: Ready messages the limits held back this time.
         retry_after: Seconds until a rate limit that held one back has a token again;
-            None when none did (a concurrency slot frees when an activation ends).
+            None when none did (a place under a concurrency limit frees when an activation ends).
     """
 
     claimed: Sequence[tuple[Message, Claim]]
@@ -217,7 +217,7 @@ def choose(
 ) -> FlowChoice:
     """Pick up to `limit` of `candidates` in priority order within every limit.
 
-    `held` are the runs executing now (each holds a slot of each of its keys);
+    `held` are the runs executing now (each holds a place under each of its keys);
     `buckets` the stored token buckets of the candidates' rate-limited keys. A message
     of a run that already executes, or that another candidate of this claim takes,
     costs nothing here: the claim drops it (its run is busy) or leaves it.

@@ -340,7 +340,7 @@ class WorkflowStore(Protocol):
         priority with aging, counts the executing activations of each key (messages
         of the queue held by a live lease), refills and spends the keys' token
         buckets, and leases and claims what the limits admit (`stores._flow.choose`).
-        A slot is held as long as its message's lease: an acknowledgement frees it, and
+        A place under a concurrency limit is held as long as its message's lease: an acknowledgement frees it, and
         so does the lease running out when its holder died.
         """
         ...

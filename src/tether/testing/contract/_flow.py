@@ -56,15 +56,15 @@ class FlowContract:
         got = await store.claim_flow("fq", owner="w1", lease_seconds=30, limit=10, policy=policy)
         assert [c.run.run_id for _, c in got.claimed if c.run] == ["c0", "c1"]
         assert got.blocked == 2 and got.retry_after is None
-        # Another worker finds the key full: the slots are counted in the store.
+        # Another worker finds the key full: the places are counted in the store.
         assert await _claim(store, policy, owner="w2") == []
-        # An activation that ends (its message acknowledged) frees its slot.
+        # An activation that ends (its message acknowledged) frees its place.
         message, claim = got.claimed[0]
         assert await store.ack(message.message_id, owner="w1")
         assert await _claim(store, policy, owner="w2") == ["c2"]
         assert claim.epoch == 1
 
-    async def test_a_dead_holders_slot_comes_back_when_its_lease_ends(
+    async def test_a_dead_holders_place_comes_back_when_its_lease_ends(
         self, store: WorkflowStore
     ) -> None:
         policy = _policy(FlowLimit(name="gate", concurrency=1))
@@ -73,7 +73,7 @@ class FlowContract:
         assert await _claim(store, policy, owner="dead", lease=0.2) == ["d0"]
         assert await _claim(store, policy, owner="live") == []
         await asyncio.sleep(0.3)  # the holder never renews: it died
-        # The slot is free again; the dead holder's run comes back first (oldest).
+        # The place is free again; the dead holder's run comes back first (oldest).
         assert await _claim(store, policy, owner="live", limit=1) == ["d0"]
 
     async def test_a_keyed_limit_counts_each_label_value_apart(self, store: WorkflowStore) -> None:
