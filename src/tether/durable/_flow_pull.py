@@ -59,18 +59,30 @@ async def take_flow(
     known: Mapping[str, int] | None,
     poll_interval: float,
     spawn: Callable[[Message, Claim], None],
-) -> None:
-    """One flow-controlled take (`WorkflowStore.claim_flow`), then its wait if empty."""
+    scan_from: tuple[float, str] | None,
+) -> tuple[float, str] | None:
+    """One flow-controlled take (`WorkflowStore.claim_flow`), then its wait if empty.
+
+    Returns where the next take's probe starts (`FlowClaim.scanned_to`): past a
+    backlog the limits hold back, so that what waits behind it is found.
+    """
     got = await store.claim_flow(
-        queue, owner=owner, lease_seconds=lease_seconds, limit=free, policy=policy, known=known
+        queue,
+        owner=owner,
+        lease_seconds=lease_seconds,
+        limit=free,
+        policy=policy,
+        known=known,
+        scan_from=scan_from,
     )
     for message, claim in got.claimed:
         spawn(message, claim)
     if got.claimed:
-        return
+        return got.scanned_to
     if got.blocked:
-        # Work is there but held back: a token is due after `retry_after`; a place frees
-        # when some activation ends, on any worker, which no wake-up announces.
+        # Work is there but held back: a token is due after `retry_after`; a place
+        # frees when some activation ends, on any worker, which no wake-up announces.
         await asyncio.sleep(min(got.retry_after or poll_interval, poll_interval))
     else:
         await store.wait_for_messages(queue, poll_interval)
+    return got.scanned_to

@@ -165,6 +165,7 @@ class Worker:
         # The registry's limits and priorities, checked now: a workflow naming a limit
         # nobody declared fails here, not at its first claim.
         self._flow = registry.flow_policy()
+        self._flow_scan: tuple[float, str] | None = None  # where the next probe starts
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -371,7 +372,7 @@ class Worker:
             try:
                 sent = time.monotonic()
                 if self._flow is not None:
-                    await take_flow(
+                    self._flow_scan = await take_flow(
                         store,
                         self._flow,
                         queue=queue,
@@ -381,6 +382,7 @@ class Worker:
                         known=self._parked.known(),
                         poll_interval=self.poll_interval,
                         spawn=functools.partial(self._spawn, sent=sent),
+                        scan_from=self._flow_scan,
                     )
                     continue
                 claimed = await store.claim_next(

@@ -461,6 +461,7 @@ class EncryptedWorkflowStore:
         limit: int,
         policy: FlowPolicy,
         known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
     ) -> FlowClaim:
         # Limits read names and labels, which are never sealed: the claim passes through.
         got = await self.inner.claim_flow(
@@ -470,6 +471,7 @@ class EncryptedWorkflowStore:
             limit=limit,
             policy=policy,
             known=known,
+            scan_from=scan_from,
         )
         claimed = [(m, await self._open_claim(c)) for m, c in got.claimed]
         return dataclasses.replace(got, claimed=claimed)

@@ -45,6 +45,7 @@ __all__ = [
     "HeldRun",
     "bucket_capacity",
     "choose",
+    "merged",
     "rate_keys",
     "run_keys",
     "run_priority",
@@ -89,7 +90,8 @@ class FlowPolicy:
         workflows: For each workflow name, the names of the limits its runs are under.
         priorities: Each workflow's default priority (0 when absent).
         aging: Seconds of waiting worth one priority level.
-        window: How many of the queue's oldest ready messages one claim ranks.
+        window: How many of the queue's oldest ready messages one claim ranks (and
+            how many more it probes past `claim_flow`'s ``scan_from``).
     """
 
     limits: Mapping[str, FlowLimit] = field(default_factory=dict)
@@ -149,11 +151,34 @@ class FlowClaim:
         blocked: Ready messages the limits held back this time.
         retry_after: Seconds until a rate limit that held one back has a token again;
             None when none did (a place under a concurrency limit frees when an activation ends).
+        scanned_to: The position (``available_at``, message id) of the last ready
+            message this claim read when more may lie past it (a full window): the
+            ``scan_from`` of the next claim's probe. None once the probe reached the
+            queue's end (the next probe starts over).
     """
 
     claimed: Sequence[tuple[Message, Claim]]
     blocked: int = 0
     retry_after: float | None = None
+    scanned_to: tuple[float, str] | None = None
+
+
+def merged(
+    head: Sequence[FlowCandidate], probe: Sequence[FlowCandidate], window: int
+) -> tuple[list[FlowCandidate], tuple[float, str] | None]:
+    """The candidates of a claim's two reads, and where the next probe starts.
+
+    `head` is the queue's oldest ready messages, `probe` those after the caller's
+    ``scan_from`` (empty without one): the head keeps priorities and aging true for the
+    oldest, the probe moves through a backlog the head's keys hold back (a tenant with
+    thousands queued under a full limit), so every ready message is looked at within
+    a bounded number of claims and none starves behind a full key.
+    """
+    seen = {c.message_id for c in head}
+    out = [*head, *(c for c in probe if c.message_id not in seen)]
+    last = probe if probe else head
+    more = len(last) >= window
+    return out, (last[-1].available_at, last[-1].message_id) if more and last else None
 
 
 def run_keys(

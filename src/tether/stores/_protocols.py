@@ -332,16 +332,19 @@ class WorkflowStore(Protocol):
         limit: int,
         policy: FlowPolicy,
         known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
     ) -> FlowClaim:
         """`claim_next` under flow control: limits and priorities held across workers.
 
         In one transaction, serialized with every other flow-controlled claim of the
-        store: ranks the queue's oldest ready messages (`FlowPolicy.window`) by
+        store: ranks the queue's oldest ready messages (`FlowPolicy.window`), and as
+        many more after `scan_from` (the previous claim's `FlowClaim.scanned_to`), by
         priority with aging, counts the executing activations of each key (messages
         of the queue held by a live lease), refills and spends the keys' token
         buckets, and leases and claims what the limits admit (`stores._flow.choose`).
-        A place under a concurrency limit is held as long as its message's lease: an acknowledgement frees it, and
-        so does the lease running out when its holder died.
+        A place under a concurrency limit is held as long as its message's lease: an
+        acknowledgement frees it, and so does the lease running out when its holder
+        died.
         """
         ...
 

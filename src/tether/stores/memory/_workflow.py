@@ -418,11 +418,13 @@ class MemoryWorkflowStore:
         limit: int,
         policy: FlowPolicy,
         known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
     ) -> FlowClaim:
         # One event-loop turn from the read to the lease: nothing else runs between.
         now = time.time()
         s = self._s
-        ready: list[FlowCandidate] = []
+        head: list[FlowCandidate] = []
+        probe: list[FlowCandidate] = []
         held: list[HeldRun] = []
         for row in sorted(s.queue.values(), key=lambda r: (r.available_at, r.message_id)):
             if row.queue != queue:
@@ -434,16 +436,25 @@ class MemoryWorkflowStore:
                     held.append(
                         HeldRun(run_id=run_id, workflow_name=run.workflow_name, labels=run.labels)
                     )
-            elif row.available_at <= now and len(ready) < policy.window:
-                ready.append(
-                    FlowCandidate(
-                        message_id=row.message_id,
-                        run_id=run_id,
-                        available_at=row.available_at,
-                        workflow_name=None if run is None else run.workflow_name,
-                        labels={} if run is None else run.labels,
-                    )
-                )
+                continue
+            if row.available_at > now:
+                continue
+            found = FlowCandidate(
+                message_id=row.message_id,
+                run_id=run_id,
+                available_at=row.available_at,
+                workflow_name=None if run is None else run.workflow_name,
+                labels={} if run is None else run.labels,
+            )
+            if len(head) < policy.window:
+                head.append(found)
+            if (
+                scan_from is not None
+                and (row.available_at, row.message_id) > scan_from
+                and len(probe) < policy.window
+            ):
+                probe.append(found)
+        ready, scanned_to = flow_rules.merged(head, probe, policy.window)
         keys = flow_rules.rate_keys(policy, ready)
         buckets = {k: s.flow_buckets[k] for k in keys if k in s.flow_buckets}
         choice = flow_rules.choose(policy, ready, held, buckets, now=now, limit=limit)
@@ -458,6 +469,7 @@ class MemoryWorkflowStore:
             claimed=[(m, _partial(c, known)) for m, c in claimed],
             blocked=choice.blocked,
             retry_after=choice.retry_after,
+            scanned_to=scanned_to,
         )
 
     async def ack(self, message_id: str, *, owner: str) -> bool:

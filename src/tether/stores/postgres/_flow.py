@@ -30,8 +30,11 @@ _CANDIDATES = (
     "FROM n, tether_queue q LEFT JOIN tether_runs r ON r.run_id = convert_from(q.payload, 'UTF8') "
     "WHERE q.queue = %s AND q.available_at <= n.now "
     "AND (q.lease_owner IS NULL OR q.lease_expires_at <= n.now) "
-    "ORDER BY q.available_at, q.message_id LIMIT %s"
+    "{after}ORDER BY q.available_at, q.message_id LIMIT %s"
 )
+_HEAD = _CANDIDATES.format(after="")
+# The probe past the previous claim's last read (`_flow.merged`).
+_PROBE = _CANDIDATES.format(after="AND (q.available_at, q.message_id) > (%s, %s) ")
 _HELD = (
     _NOW + "SELECT r.run_id, r.workflow_name, r.labels "
     "FROM n, tether_queue q JOIN tether_runs r ON r.run_id = convert_from(q.payload, 'UTF8') "
@@ -66,29 +69,25 @@ def flow_take(
     lease_seconds: float,
     limit: int,
     policy: flow.FlowPolicy,
-) -> tuple[list[tuple[Message, Claim]], flow.FlowChoice]:
+    scan_from: tuple[float, str] | None = None,
+) -> tuple[list[tuple[Message, Claim]], flow.FlowChoice, tuple[float, str] | None]:
     """Lease and claim what the limits admit of the queue's ready messages (`_flow`)."""
-    _, clock, found, held_rows = t.read_many(
-        [
-            (_LOCK, (f"tether_flow:{namespace}",)),
-            (_CLOCK, ()),
-            (_CANDIDATES, (queue, policy.window)),
-            (_HELD, (queue,)),
-        ]
-    )
+    statements: list[tuple[str, Any]] = [
+        (_LOCK, (f"tether_flow:{namespace}",)),
+        (_CLOCK, ()),
+        (_HELD, (queue,)),
+        (_HEAD, (queue, policy.window)),
+    ]
+    if scan_from is not None:
+        statements.append((_PROBE, (queue, *scan_from, policy.window)))
+    _, clock, held_rows, *reads = t.read_many(statements)
     row = clock.fetchone()
     assert row is not None
     now = float(row[0])
-    candidates = [
-        flow.FlowCandidate(
-            message_id=r[0],
-            run_id=bytes(r[1]).decode(errors="replace"),
-            available_at=float(r[2]),
-            workflow_name=r[3],
-            labels=_labels(r[4]),
-        )
-        for r in found.fetchall()
-    ]
+    windows = [[_candidate(r) for r in cursor.fetchall()] for cursor in reads]
+    candidates, scanned_to = flow.merged(
+        windows[0], windows[1] if len(windows) > 1 else [], policy.window
+    )
     held = [
         flow.HeldRun(run_id=r[0], workflow_name=r[1], labels=_labels(r[2]))
         for r in held_rows.fetchall()
@@ -102,7 +101,7 @@ def flow_take(
         }
     choice = flow.choose(policy, candidates, held, buckets, now=now, limit=limit)
     until = now + lease_seconds
-    statements: list[tuple[str, Any]] = []
+    statements = []
     if choice.buckets:
         put = list(choice.buckets.items())
         statements.append(
@@ -114,7 +113,7 @@ def flow_take(
     if not choice.message_ids:
         if statements:
             t.read_many(statements)
-        return [], choice
+        return [], choice, scanned_to
     statements.append((_LEASE, (owner, until, list(choice.message_ids), now)))
     leased = {r[0]: r for r in t.read_many(statements)[-1].fetchall()}
     taken = [
@@ -130,4 +129,14 @@ def flow_take(
         if m in leased
     ]
     claimed = _logic.claim_messages(t, taken, owner, lease_seconds, t.now) if taken else []
-    return claimed, choice
+    return claimed, choice, scanned_to
+
+
+def _candidate(r: Any) -> flow.FlowCandidate:
+    return flow.FlowCandidate(
+        message_id=r[0],
+        run_id=bytes(r[1]).decode(errors="replace"),
+        available_at=float(r[2]),
+        workflow_name=r[3],
+        labels=_labels(r[4]),
+    )

@@ -431,22 +431,24 @@ class PostgresWorkflowStore(StoreCalls):
         limit: int,
         policy: FlowPolicy,
         known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
     ) -> FlowClaim:
-        done: list[FlowChoice] = []
+        done: list[tuple[FlowChoice, tuple[float, str] | None]] = []
 
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
-            claimed, choice = flow_take(
-                t, self._namespace, queue, owner, lease_seconds, limit, policy
+            claimed, choice, to = flow_take(
+                t, self._namespace, queue, owner, lease_seconds, limit, policy, scan_from
             )
-            done.append(choice)  # run again after a rollback: the last one committed
+            done.append((choice, to))  # run again after a rollback: the last one committed
             return claimed
 
         claimed = await self._write(claim, retry_conflict=True, held_logs=known)
-        choice = done[-1]
+        choice, to = done[-1]
         return FlowClaim(
             claimed=[(m, await self._after_known(c, known)) for m, c in claimed],
             blocked=choice.blocked,
             retry_after=choice.retry_after,
+            scanned_to=to,
         )
 
     def _nothing_announced(self, queue: str, owner: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import Any
 
 import orjson
 
@@ -61,8 +62,11 @@ _CANDIDATES = (
     "FROM tether_queue q LEFT JOIN tether_runs r ON r.run_id = CAST(q.payload AS TEXT) "
     "WHERE q.queue = ? AND q.available_at <= ? "
     "AND (q.lease_owner IS NULL OR q.lease_expires_at <= ?) "
-    "ORDER BY q.available_at, q.message_id LIMIT ?"
+    "{after}ORDER BY q.available_at, q.message_id LIMIT ?"
 )
+_HEAD = _CANDIDATES.format(after="")
+# The probe past the previous claim's last read (`_flow.merged`).
+_PROBE = _CANDIDATES.format(after="AND (q.available_at, q.message_id) > (?, ?) ")
 _HELD = (
     "SELECT r.run_id, r.workflow_name, r.labels "
     "FROM tether_queue q JOIN tether_runs r ON r.run_id = CAST(q.payload AS TEXT) "
@@ -86,20 +90,17 @@ def flow_take(
     limit: int,
     policy: flow.FlowPolicy,
     now: float,
-) -> tuple[list[tuple[Message, Claim]], flow.FlowChoice]:
+    scan_from: tuple[float, str] | None = None,
+) -> tuple[list[tuple[Message, Claim]], flow.FlowChoice, tuple[float, str] | None]:
     """Lease and claim what the limits admit of the queue's ready messages (`_flow`)."""
     c = t.c
-    found = c.execute(_CANDIDATES, (queue, now, now, policy.window)).fetchall()
-    candidates = [
-        flow.FlowCandidate(
-            message_id=r[0],
-            run_id=bytes(r[1]).decode(errors="replace"),
-            available_at=r[2],
-            workflow_name=r[4],
-            labels=_labels(r[5]),
-        )
-        for r in found
-    ]
+    found = c.execute(_HEAD, (queue, now, now, policy.window)).fetchall()
+    probed = []
+    if scan_from is not None:
+        probed = c.execute(_PROBE, (queue, now, now, *scan_from, policy.window)).fetchall()
+    candidates, scanned_to = flow.merged(
+        [_candidate(r) for r in found], [_candidate(r) for r in probed], policy.window
+    )
     held = [
         flow.HeldRun(run_id=r[0], workflow_name=r[1], labels=_labels(r[2]))
         for r in c.execute(_HELD, (queue, now)).fetchall()
@@ -109,7 +110,7 @@ def flow_take(
     choice = flow.choose(policy, candidates, held, buckets, now=now, limit=limit)
     for key, bucket in choice.buckets.items():
         c.execute(_PUT_BUCKET, (key, bucket.tokens, bucket.stamp))
-    rows = {r[0]: r for r in found}
+    rows = {r[0]: r for r in (*found, *probed)}
     until = now + lease_seconds
     taken = []
     for message_id in choice.message_ids:
@@ -130,7 +131,17 @@ def flow_take(
             )
         )
     claimed = _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
-    return claimed, choice
+    return claimed, choice, scanned_to
+
+
+def _candidate(r: Sequence[Any]) -> flow.FlowCandidate:
+    return flow.FlowCandidate(
+        message_id=r[0],
+        run_id=bytes(r[1]).decode(errors="replace"),
+        available_at=r[2],
+        workflow_name=r[4],
+        labels=_labels(r[5]),
+    )
 
 
 def _buckets(c: sqlite3.Connection, keys: Sequence[str]) -> dict[str, flow.Bucket]:

@@ -442,19 +442,25 @@ class SqliteWorkflowStore:
         limit: int,
         policy: FlowPolicy,
         known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
     ) -> FlowClaim:
-        done: list[tuple[_Txn, FlowChoice]] = []
+        done: list[tuple[_Txn, FlowChoice, tuple[float, str] | None]] = []
 
         def claim(t: _Txn) -> list[tuple[Message, Claim]]:
             t.defer_logs = True
-            claimed, choice = flow_take(t, queue, owner, lease_seconds, limit, policy, time.time())
-            done.append((t, choice))  # run again after a batch's rollback: the last one holds
+            now = time.time()
+            claimed, choice, to = flow_take(
+                t, queue, owner, lease_seconds, limit, policy, now, scan_from
+            )
+            done.append((t, choice, to))  # run again after a batch's rollback: the last holds
             return claimed
 
         claimed = await self._write(claim)
-        txn, choice = done[-1]
+        txn, choice, to = done[-1]
         claimed = await self._with_logs(claimed, known, txn)
-        return FlowClaim(claimed=claimed, blocked=choice.blocked, retry_after=choice.retry_after)
+        return FlowClaim(
+            claimed=claimed, blocked=choice.blocked, retry_after=choice.retry_after, scanned_to=to
+        )
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

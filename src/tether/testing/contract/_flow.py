@@ -85,6 +85,34 @@ class FlowContract:
         assert await _claim(store, policy) == ["a1", "b1", "n1"]
         assert await _claim(store, policy) == []
 
+    async def test_a_probe_finds_what_waits_behind_a_backlog_a_full_key_holds_back(
+        self, store: WorkflowStore
+    ) -> None:
+        # One tenant has 20 runs queued under a limit of one; another's run is behind
+        # them, past the 4 oldest that a claim's head window reads.
+        policy = FlowPolicy(
+            limits={"t": FlowLimit(name="t", concurrency=1, key="tenant")},
+            workflows={"wf": ("t",)},
+            window=4,
+        )
+        for n in range(20):
+            await store.create_run(_run(f"noisy{n:02}", tenant="noisy"))
+        await store.create_run(_run("quiet", tenant="quiet"))
+        got = await store.claim_flow("fq", owner="w1", lease_seconds=30, limit=5, policy=policy)
+        assert [c.run.run_id for _, c in got.claimed if c.run] == ["noisy00"]
+        cursor = got.scanned_to
+        assert cursor is not None  # a full window: there may be more past it
+        found: list[str] = []
+        for _ in range(8):  # 20 messages, 4 a probe: the probe reaches the end in 5
+            got = await store.claim_flow(
+                "fq", owner="w1", lease_seconds=30, limit=5, policy=policy, scan_from=cursor
+            )
+            found += [c.run.run_id for _, c in got.claimed if c.run]
+            cursor = got.scanned_to
+            if found:
+                break
+        assert found == ["quiet"]
+
     async def test_runs_of_unlimited_workflows_are_claimed_beside_limited_ones(
         self, store: WorkflowStore
     ) -> None:
