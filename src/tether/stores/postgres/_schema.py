@@ -273,6 +273,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRUNABLE_INDEX,
         ),
     ),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    Migration(
+        version=20,
+        name="flow control token buckets",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS tether_flow_buckets ("
+            "key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, "
+            "stamp DOUBLE PRECISION NOT NULL)",
+        ),
+    ),
 )
 
 
