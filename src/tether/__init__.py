@@ -20,6 +20,7 @@ from .durable import (
     StepView,
     Worker,
     WorkflowContext,
+    priority_labels,
     step_info,
 )
 from .errors import (
@@ -27,6 +28,8 @@ from .errors import (
     ConflictError,
     ContentDeletedError,
     FatalError,
+    FlowLimitError,
+    ForkError,
     HookTokenInUseError,
     InputRequestError,
     NonDeterminismError,
@@ -53,6 +56,8 @@ __all__ = [
     "ConflictError",
     "ContentDeletedError",
     "FatalError",
+    "FlowLimitError",
+    "ForkError",
     "Hook",
     "HookTokenInUseError",
     "InputRequestError",
@@ -80,5 +85,6 @@ __all__ = [
     "WorkflowContext",
     "__version__",
     "open_backend",
+    "priority_labels",
     "step_info",
 ]

@@ -27,6 +27,7 @@ TetherError
 │  ├─ UnknownWorkflowError     no workflow of that name is registered
 │  ├─ NonDeterminismError      replay asked for another step than the journal holds
 │  ├─ StrandedRunError         no live worker runs the versions that built the run
+│  ├─ ForkError                a run cannot be forked or resumed as asked (fork point, status)
 │  ├─ RunFailedError           handle.result() of a run that failed
 │  ├─ RunCancelledError        handle.result() of a run that was cancelled
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
@@ -80,6 +81,8 @@ __all__ = [
     "EncryptionKeyError",
     "FatalError",
     "FencedError",
+    "FlowLimitError",
+    "ForkError",
     "FormatVersionError",
     "HookTokenInUseError",
     "InputRequestError",
@@ -205,6 +208,30 @@ def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> Inv
     error.what, error.value, error.reason = what, value, reason
     error.args = (text,)
     return error
+
+
+class FlowLimitError(ConfigurationError):
+    """A flow-control declaration that cannot hold: a bad limit or priority.
+
+    Raised by `Registry.limit` and `Registry.workflow` (a limit without a bound, a
+    bound that is not a positive number, a name declared twice, a priority out of
+    range) and when a worker starts with a workflow naming a limit its registry does
+    not declare.
+
+    Attributes:
+        limit: The limit's name (None for a priority).
+    """
+
+    def __init__(self, message: str, *, limit: str | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_flow_limit, (str(self), self.limit))
+
+
+def _rebuild_flow_limit(text: str, limit: str | None) -> FlowLimitError:
+    return FlowLimitError(text, limit=limit)
 
 
 class EncryptionKeyError(ConfigurationError):
@@ -411,6 +438,23 @@ class RunDormantError(StrandedRunError):
             "nothing sent to it would be received; restart `tether dev` with --resume to "
             "recover it, or cancel it",
         )
+
+
+class ForkError(WorkflowError):
+    """A run that cannot be forked or resumed as asked; nothing was written.
+
+    Args:
+        run_id: The run asked for.
+        reason: What is wrong, and how to ask instead.
+    """
+
+    def __init__(self, run_id: str, reason: str) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        super().__init__(f"run {run_id!r} cannot be forked so: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ForkError, (self.run_id, self.reason))
 
 
 class RunFailedError(WorkflowError):

@@ -41,6 +41,7 @@ from ._agent_records import (
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._encrypted import EncryptedBackend
+from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._key_epochs import new_key_epoch
 from ._keyring import (
     DataKeys,
@@ -71,6 +72,9 @@ from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
+    FORK_EVENTS,
+    FORK_SLOT_LABEL,
+    FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,
     ChainRecord,
     Claim,
@@ -87,6 +91,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -99,6 +104,7 @@ from ._records import (
     slot_of_event_id,
     successor_run_id,
 )
+from ._retention_period import retention_period, retention_seconds
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
     data_scope,
@@ -121,17 +127,22 @@ from ._writes import (
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "BACKENDS_ENTRY_POINT_GROUP",
+    "DEFAULT_AGING",
     "DEFAULT_HOOK_RETENTION",
     "DEFAULT_KEY_FILE",
     "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
+    "FORKED_FROM_LABEL",
+    "FORK_EVENTS",
+    "FORK_SLOT_LABEL",
     "LEASE_DURATION",
     "MAX_BATCH_BYTES",
     "MAX_READ_LIMIT",
     "OFFSET_NOW",
     "OFFSET_START",
+    "PRIORITY_LABEL",
     "TERMINAL_RUN_STATUSES",
     "AdmitSubmission",
     "AppendRecords",
@@ -156,6 +167,9 @@ __all__ = [
     "ErasureRecord",
     "EventRecord",
     "EventType",
+    "FlowClaim",
+    "FlowLimit",
+    "FlowPolicy",
     "FoldCheckpoint",
     "HookRecord",
     "JoinSubmissions",
@@ -178,6 +192,7 @@ __all__ = [
     "RedactSubmissions",
     "ResolveSubmissions",
     "RotationReport",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "SettleSubmission",
@@ -218,6 +233,8 @@ __all__ = [
     "new_key_epoch",
     "open_backend",
     "parse_session_key",
+    "retention_period",
+    "retention_seconds",
     "run_scope",
     "same_attachment_ref",
     "settlement_entry",

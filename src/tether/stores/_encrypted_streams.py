@@ -13,8 +13,10 @@ index and is sealed again for it; a chunk never lands where it does not open.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import TypeVar
 
+from ..errors import StreamPositionError
 from ._protocols import WorkflowStore
 from ._records import evolve
 from ._writes import AppendStream, StoreWrite
@@ -26,6 +28,7 @@ MAX_PLACINGS = 4
 _LIMIT = 8192
 
 Key = tuple[str, str]
+T = TypeVar("T")
 
 
 class StreamPositions:
@@ -72,6 +75,35 @@ class StreamPositions:
         """Drop what is known of these streams (an append on them failed)."""
         for key in keys:
             self._next.pop(key, None)
+
+    async def placed(
+        self,
+        writes: Sequence[StoreWrite],
+        send: Callable[[tuple[StoreWrite, ...]], Awaitable[T]],
+    ) -> T:
+        """`send(writes)` with each stream append's index stated (`place`).
+
+        A refusal (`StreamPositionError`: the append wrote nothing) asks the store for
+        the streams' next indexes and sends again, `MAX_PLACINGS` times at most; an
+        append whose caller stated its index is never moved.
+        """
+        for placing in range(MAX_PLACINGS):
+            placed, streams = await self.place(writes)
+            try:
+                return await send(placed)
+            except StreamPositionError:
+                self.forget(streams)
+                if not streams or placing == MAX_PLACINGS - 1:
+                    raise
+                await self.refresh(streams)
+            except BaseException:
+                self.forget(streams)
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def forget_writes(self, writes: Sequence[StoreWrite]) -> None:
+        """`forget` the streams `writes` append to."""
+        self.forget((w.run_id, w.name) for w in writes if isinstance(w, AppendStream))
 
     async def refresh(self, keys: Iterable[Key]) -> None:
         """Ask the store for these streams' next indexes (an append was refused).

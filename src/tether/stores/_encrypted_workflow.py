@@ -8,20 +8,12 @@ Places (the associated data every payload is bound to):
 - step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
   (``step_retrying`` and ``step_failed`` both carry ``step.error``);
 - hook payloads: ``hook.payload, <run id>, <hook id>``;
-- stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index (sealed
-  positioned, see `_sealing`): every append states the index it lands at
-  (`AppendStream.at`, ``write_stream(at=)``) and the store refuses it elsewhere, so a
-  chunk copied or moved to another index of its stream fails to open. The next index
-  of each stream this process writes is kept here (learned from the stream's tail the
-  first time, and again after a refusal), so an append costs no extra read;
+- stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index, sealed
+  positioned (`_sealing`; every append states its index, see `_encrypted_streams`);
 - any other event payload: ``event, <run id>, <event type>, <correlation id>``.
 
-Event slots are not part of events' places: the store assigns an event's slot, and its
-payload is copied into the records that mirror it (a step's output into its step, a
-child's result into its parent's ``child_completed``), which keep the event's place.
-Each place names what the payload is (its run, its step or hook id, its type), so an
-event copied to another slot of its run opens only as the same payload of the same
-step, hook or run.
+Event slots are not bound: the store assigns them, and a payload is copied, under
+its place, into the records mirroring its event (a step's output into its step).
 
 Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
 as those stores seal them, under the run's scope (see `_encrypted_writes`).
@@ -31,14 +23,16 @@ Queue messages (run ids), names, statuses, timestamps and attributes stay in cle
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
-from ..errors import NotFoundError, StreamPositionError
-from ._encrypted_streams import MAX_PLACINGS, StreamPositions
+from ..errors import NotFoundError
+from ._encrypted_streams import StreamPositions
 from ._encrypted_writes import seal_writes
+from ._flow import FlowClaim, FlowPolicy
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -56,6 +50,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -66,7 +61,7 @@ from ._records import (
 )
 from ._sealer import Sealer, mark_running, run_scope
 from ._sealing import parse
-from ._writes import StoreWrite
+from ._writes import AppendStream, StoreWrite
 
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
@@ -212,6 +207,28 @@ class EncryptedWorkflowStore:
         assert opened is not None
         return opened, created
 
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        # The copies are sealed again, for the fork's own places and key scope: a
+        # ciphertext is bound to its run (and step or hook), so none is carried over.
+        new = await self._seal_new_run(fork.run)
+        scope = self._scopes.get(new.run_id) or await self.scope_of(new.run_id)
+        events = tuple([await self._seal_event(scope, new.run_id, e) for e in fork.events])
+        sealed = evolve(fork, run=new, events=events)
+
+        async def send(placed: tuple[StoreWrite, ...]) -> tuple[RunRecord, bool]:
+            return await self.inner.fork_run(
+                sealed, writes=await seal_writes(self._sealer, scope, placed) if placed else ()
+            )
+
+        stored, created = await self._positions.placed(writes, send)
+        if not created:  # the fork existed: its writes were not applied
+            self._positions.forget_writes(writes)
+        opened = await self._open_run(stored)
+        assert opened is not None
+        return opened, created
+
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
     ) -> tuple[RunRecord, bool, tuple[Message, Claim] | None]:
@@ -322,22 +339,15 @@ class EncryptedWorkflowStore:
             )
         if not writes:
             return await self.inner.commit(commit)
-        for placing in range(MAX_PLACINGS):
-            # Stream chunks are sealed for the indexes they land at: a commit refused
-            # because a stream moved on is sealed again for its new tail (it wrote nothing).
-            placed, streams = await self._positions.place(writes)
-            sealed = evolve(commit, writes=await seal_writes(self._sealer, scope, placed))
-            try:
-                return await self.inner.commit(sealed)
-            except StreamPositionError:
-                self._positions.forget(streams)
-                if placing == MAX_PLACINGS - 1:
-                    raise
-                await self._positions.refresh(streams)
-            except BaseException:
-                self._positions.forget(streams)
-                raise
-        raise AssertionError("unreachable")  # pragma: no cover
+        ready = commit
+
+        async def send(placed: tuple[StoreWrite, ...]) -> CommitResult:
+            # Chunks sealed for the indexes `placed` states (see `_encrypted_streams`).
+            return await self.inner.commit(
+                evolve(ready, writes=await seal_writes(self._sealer, scope, placed))
+            )
+
+        return await self._positions.placed(writes, send)
 
     async def _seal_continuation(self, scope: str, continuation: Continuation) -> Continuation:
         # A chain keeps its predecessor's key scope: erasing it erases every run of it.
@@ -411,12 +421,9 @@ class EncryptedWorkflowStore:
                 # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
                 # again for its new run. What rides on the resume (a message admitted
                 # with its ring) belongs to the hook's run: under its scope, erased with it.
+                # (A reservation a failure leaves is refused at the next append, then relearned.)
                 placed, streams = await self._positions.place(writes)
-                try:
-                    sealed_writes = await seal_writes(self._sealer, scope, placed)
-                except BaseException:
-                    self._positions.forget(streams)
-                    raise
+                sealed_writes = await seal_writes(self._sealer, scope, placed)
                 if claim_for is None:
                     resumed = await self.inner.resume_hook(
                         token, sealed, writes=sealed_writes, run_id=hook.run_id
@@ -483,6 +490,30 @@ class EncryptedWorkflowStore:
         )
         return [(m, await self._open_claim(c)) for m, c in claimed]
 
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        # Limits read names and labels, which are never sealed: the claim passes through.
+        got = await self.inner.claim_flow(
+            queue,
+            owner=owner,
+            lease_seconds=lease_seconds,
+            limit=limit,
+            policy=policy,
+            known=known,
+            scan_from=scan_from,
+        )
+        claimed = [(m, await self._open_claim(c)) for m, c in got.claimed]
+        return dataclasses.replace(got, claimed=claimed)
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self.inner.ack(message_id, owner=owner)
 
@@ -512,8 +543,15 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self.inner.purge_run_content(run_id, keep_input=keep_input)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self.inner.purge_run_content(run_id, keep_input=keep_input)
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        found = await self.inner.list_prunable_runs(ended_before, limit=limit, after=after)
+        items = [await self._open_run(r) for r in found]
+        return [r for r in items if r is not None]
 
     # -- streams -----------------------------------------------------------------------------
     async def write_stream(
@@ -523,23 +561,18 @@ class EncryptedWorkflowStore:
             return await self.inner.write_stream(run_id, name, [], at=at)
         scope = await self.scope_of(run_id)
         place = ("stream", run_id, name)
-        key = (run_id, name)
-        for placing in range(MAX_PLACINGS):
-            start = at if at is not None else await self._positions.reserve(*key, len(chunks))
+
+        async def send(placed: tuple[StoreWrite, ...]) -> int:
+            (write,) = placed
+            assert isinstance(write, AppendStream) and write.at is not None
+            start = write.at
             sealed = [
                 await self._sealer.seal(scope, place, c, at=start + i) for i, c in enumerate(chunks)
             ]
-            try:
-                return await self.inner.write_stream(run_id, name, sealed, at=start)
-            except StreamPositionError:
-                self._positions.forget([key])
-                if at is not None or placing == MAX_PLACINGS - 1:
-                    raise
-                await self._positions.refresh([key])
-            except BaseException:
-                self._positions.forget([key])
-                raise
-        raise AssertionError("unreachable")  # pragma: no cover
+            return await self.inner.write_stream(run_id, name, sealed, at=start)
+
+        append = AppendStream(run_id=run_id, name=name, chunks=tuple(chunks), at=at)
+        return await self._positions.placed((append,), send)
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self.inner.close_stream(run_id, name)
