@@ -40,6 +40,7 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
+from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
 from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
 from ._keys import (
@@ -139,6 +140,8 @@ __all__ = [
     "Continuation",
     "ConversationBatch",
     "ConversationStore",
+    "Credential",
+    "CredentialStore",
     "DataKeys",
     "DispatchAdmission",
     "Durability",

@@ -47,6 +47,7 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import StreamTx
+from ._credentials import Credential, CredentialStore, check_credential_version
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
 from ._pages import page_of, page_start, rows_from
@@ -100,6 +101,8 @@ __all__ = [
     "Commit",
     "CommitResult",
     "ConversationBatch",
+    "Credential",
+    "CredentialStore",
     "EventRecord",
     "FoldCheckpoint",
     "HookRecord",
@@ -136,6 +139,7 @@ __all__ = [
     "WorkerRecord",
     "apply_writes",
     "chain_of",
+    "check_credential_version",
     "check_labels",
     "check_same_attachment",
     "clamp_read_limit",

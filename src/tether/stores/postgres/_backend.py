@@ -26,6 +26,7 @@ from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
+from ._credentials import PostgresCredentialStore
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
@@ -366,6 +367,7 @@ class PostgresBackend:
             ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
+            credentials=PostgresCredentialStore(run),
         )
         return self._stores
 

@@ -13,6 +13,7 @@ from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
+from ._credentials import SqliteCredentialStore
 from ._db import SqliteDatabase, Synchronous
 from ._format_stamps import SqliteFormatStamps
 from ._submissions import SqliteSubmissionStore
@@ -153,6 +154,7 @@ class SqliteBackend:
             submissions=submissions,
             conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
+            credentials=SqliteCredentialStore(self._db),
         )
         return self._stores
 
