@@ -38,6 +38,8 @@ TetherError
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
    ├─ ToolUnavailableError    a tool's service cannot be reached now: the turn step is retried
    ├─ McpToolError            an MCP server refused a tool call (told to the model)
+   ├─ OAuthError              an OAuth authorization server refused a code or a refresh
+   │  └─ OAuthStateError      an authorization callback's state is unknown, used or expired
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    │  └─ InvalidAnswerError   an answer that does not fit its question (not one of its option ids)
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
@@ -92,6 +94,8 @@ __all__ = [
     "NonDeterminismError",
     "NotFoundError",
     "NotOwnerError",
+    "OAuthError",
+    "OAuthStateError",
     "PayloadTooLargeError",
     "RecordedError",
     "RetryableError",
@@ -758,6 +762,43 @@ class InvalidOffsetError(StoreError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"offset {offset!r} of stream {path!r} is invalid: {reason}")
+
+
+class OAuthError(AgentError):
+    """An OAuth authorization server refused a token request, or could not be reached.
+
+    Attributes:
+        provider: The provider's name.
+        error: The server's error code (``"invalid_grant"``, ...), or ``"unreachable"``.
+        description: What the server said, if anything.
+    """
+
+    def __init__(self, provider: str, error: str, description: str = "") -> None:
+        self.provider = provider
+        self.error = error
+        self.description = description
+        said = f": {description}" if description else ""
+        super().__init__(
+            f"the token endpoint of OAuth provider {provider!r} answered {error!r}{said}"
+        )
+
+
+class OAuthStateError(OAuthError):
+    """An authorization callback whose ``state`` is unknown, was used already or expired.
+
+    Nothing was stored; start the authorization again from the tool's request.
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        AgentError.__init__(
+            self,
+            f"this authorization cannot be completed: its state is {reason}; start it again "
+            "from the authorization request's url",
+        )
+        self.provider = ""
+        self.error = "invalid_state"
+        self.description = reason
 
 
 class InputRequestError(AgentError):

@@ -14,8 +14,8 @@ from ..kit import (
     hook_retention_seconds,
 )
 from ._attachments import MemoryAttachmentStore
-from ._credentials import MemoryCredentialStore
 from ._conversations import MemoryConversationStore
+from ._credentials import MemoryCredentialStore
 from ._format_stamps import MemoryFormatStamps
 from ._gate import Gate
 from ._submissions import MemorySubmissionStore

@@ -24,9 +24,9 @@ from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
+from ._credentials import PostgresCredentialStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
-from ._credentials import PostgresCredentialStore
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 

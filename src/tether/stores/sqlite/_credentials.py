@@ -15,7 +15,6 @@ from ._db import SqliteDatabase
 __all__ = ["SqliteCredentialStore"]
 
 
-
 def _load(conn: sqlite3.Connection, owner: str, name: str) -> Credential | None:
     row = conn.execute(
         "SELECT data, version, expires_at, updated_at FROM tether_credentials "
