@@ -56,6 +56,7 @@ __all__ = [
     "complete_authorization",
     "declared_providers",
     "pkce_challenge",
+    "refuse_authorization",
     "session_owner",
     "token_owner",
 ]
@@ -454,6 +455,31 @@ async def _valid_token(
         return fresh
 
 
+async def _take_pending(stores: Stores, state: str) -> dict[str, Any]:
+    store = stores.credentials
+    if store is None:
+        raise OAuthStateError("unknown (this backend keeps no credentials)")
+    # Taken, not read: of two callbacks with one state (a replay), one gets it.
+    taken = await store.take_credential(STATE_OWNER, state)
+    if taken is None:
+        raise OAuthStateError("unknown or used already")
+    if taken.expires_at is not None and taken.expires_at < time.time():
+        raise OAuthStateError("expired")
+    pending: dict[str, Any] = orjson.loads(taken.data)
+    return pending
+
+
+def _grant(pending: Mapping[str, Any], owner: str) -> AuthorizationGrant:
+    return AuthorizationGrant(
+        agent=pending["agent"],
+        session_id=pending["session_id"],
+        request_id=pending["request_id"],
+        principal=pending["principal"],
+        provider=pending["provider"],
+        owner=owner,
+    )
+
+
 async def complete_authorization(
     stores: Stores,
     providers: Mapping[tuple[str, str], OAuthProvider],
@@ -474,15 +500,7 @@ async def complete_authorization(
             provider no agent here declares.
         OAuthError: The token endpoint refused the code.
     """
-    store = stores.credentials
-    if store is None:
-        raise OAuthStateError("unknown (this backend keeps no credentials)")
-    taken = await store.take_credential(STATE_OWNER, state)
-    if taken is None:
-        raise OAuthStateError("unknown or used already")
-    if taken.expires_at is not None and taken.expires_at < time.time():
-        raise OAuthStateError("expired")
-    pending = orjson.loads(taken.data)
+    pending = await _take_pending(stores, state)
     provider = providers.get((pending["agent"], pending["provider"]))
     if provider is None:
         raise OAuthStateError(
@@ -499,13 +517,19 @@ async def complete_authorization(
     owner, scope = token_owner(
         provider, pending["agent"], pending["session_id"], pending["principal"]
     )
+    assert stores.credentials is not None  # `_take_pending` found the store
     with data_scope(scope):
-        await store.put_credential(owner, _TOKEN_PREFIX + provider.name, _encode(token))
-    return AuthorizationGrant(
-        agent=pending["agent"],
-        session_id=pending["session_id"],
-        request_id=pending["request_id"],
-        principal=pending["principal"],
-        provider=provider.name,
-        owner=owner,
-    )
+        await stores.credentials.put_credential(
+            owner, _TOKEN_PREFIX + provider.name, _encode(token)
+        )
+    return _grant(pending, owner)
+
+
+async def refuse_authorization(stores: Stores, *, state: str) -> AuthorizationGrant:
+    """Take the pending authorization of a callback that brings an error, not a code.
+
+    Raises:
+        OAuthStateError: The state is unknown, used already or expired.
+    """
+    pending = await _take_pending(stores, state)
+    return _grant(pending, "")

@@ -42,6 +42,7 @@ from ._models import (
     TranscriptOut,
     UsageOut,
 )
+from ._oauth import oauth_paths
 from ._openapi_parts import (
     ID_SCHEMA,
     REF,
@@ -494,6 +495,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
             )
         },
         **schedule_paths(),
+        **oauth_paths(),
     }
     return {
         "openapi": "3.1.0",
