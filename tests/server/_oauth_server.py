@@ -145,7 +145,9 @@ class _Payload(OAuth2Payload):  # type: ignore[misc]
 
 
 class _Request(OAuth2Request):  # type: ignore[misc]
-    def __init__(self, method: str, url: str, headers: Any, query: dict[str, str], form: dict[str, str]) -> None:
+    def __init__(
+        self, method: str, url: str, headers: Any, query: dict[str, str], form: dict[str, str]
+    ) -> None:
         super().__init__(method=method, uri=url, headers=headers)
         self._query, self._form = query, form
         self.payload = _Payload({**query, **form})

@@ -8,7 +8,9 @@ endpoint over HTTP; the turn resumes and the tool gets the token.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import os
 import time
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -24,10 +26,18 @@ from tether.agent import Agent, AgentHost, OAuthProvider, OAuthToken, ToolContex
 from tether.agent._oauth import STATE_OWNER, pkce_challenge, session_owner
 from tether.agent.models import ToolResultMessage
 from tether.server import create_app
-from tether.stores import Backend
+from tether.stores import Backend, EnvKeyProvider, open_backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
 REDIRECT = "http://tether.test/v1/oauth/callback"
+KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+
+
+@pytest.fixture
+async def memory() -> AsyncIterator[Backend]:
+    """The memory backend: the callback's refusals do not depend on the store."""
+    async with open_backend("memory://") as opened:
+        yield opened
 
 
 @dataclass
@@ -131,9 +141,7 @@ async def test_a_tool_parks_until_the_user_authorizes_in_a_browser(backend: Back
         assert "tracker is connected" in answered.text
         await session.wait_for("turn.completed")
         assert [t.access_token for t in f.tokens] == [f.auth.store.tokens[0].access_token]
-        result = next(
-            m for m in f.model.requests[-1].messages if isinstance(m, ToolResultMessage)
-        )
+        result = next(m for m in f.model.requests[-1].messages if isinstance(m, ToolResultMessage))
         assert result.content == "3 open issues"
         assert f.auth.store.grants == ["authorization_code"]
 
@@ -194,8 +202,8 @@ async def test_an_expired_token_is_refreshed_once_when_calls_race(backend: Backe
         assert orjson.loads(stored.data)["token"]["access_token"] == fresh
 
 
-async def test_callbacks_that_cannot_complete_get_problem_documents(backend: Backend) -> None:
-    async with flow(backend, one_call()) as f:
+async def test_callbacks_that_cannot_complete_get_problem_documents(memory: Backend) -> None:
+    async with flow(memory, one_call()) as f:
         await f.start("s3")
         session = f.host.session("ops", "s3")
         required = await session.wait_for("authorization.required")
@@ -220,14 +228,14 @@ async def test_callbacks_that_cannot_complete_get_problem_documents(backend: Bac
         # The state was spent by that attempt; nothing was stored; the turn still waits.
         again = await f.callback(location)
         assert again.status_code == 400 and again.json()["code"] == "invalid_state"
-        store = backend.stores.credentials
+        store = memory.stores.credentials
         assert store is not None
         assert await store.get_credential(session_owner("ops", "s3"), "oauth:tracker") is None
         assert [r.kind for r in await session.pending_requests()] == ["authorization"]
 
 
-async def test_an_expired_state_is_refused(backend: Backend) -> None:
-    async with flow(backend, one_call(), state_ttl=0.0) as f:
+async def test_an_expired_state_is_refused(memory: Backend) -> None:
+    async with flow(memory, one_call(), state_ttl=0.0) as f:
         await f.start("s4")
         session = f.host.session("ops", "s4")
         required = await session.wait_for("authorization.required")
@@ -238,8 +246,8 @@ async def test_an_expired_state_is_refused(backend: Backend) -> None:
         assert f.auth.store.grants == []
 
 
-async def test_a_declined_authorization_tells_the_model(backend: Backend) -> None:
-    async with flow(backend, one_call()) as f:
+async def test_a_declined_authorization_tells_the_model(memory: Backend) -> None:
+    async with flow(memory, one_call()) as f:
         await f.start("s5")
         session = f.host.session("ops", "s5")
         required = await session.wait_for("authorization.required")
@@ -248,8 +256,49 @@ async def test_a_declined_authorization_tells_the_model(backend: Backend) -> Non
         declined = await f.callback(location)
         assert declined.status_code == 200 and "not connected" in declined.text
         await session.wait_for("turn.completed")
-        result = next(
-            m for m in f.model.requests[-1].messages if isinstance(m, ToolResultMessage)
-        )
+        result = next(m for m in f.model.requests[-1].messages if isinstance(m, ToolResultMessage))
         assert "did not authorize" in result.content and result.is_error
         assert f.tokens == [] and f.auth.store.grants == []
+
+
+async def test_tokens_are_sealed_and_go_with_an_erased_session() -> None:
+    async with (
+        open_backend("memory://", keys=KEYS) as sealed,
+        flow(sealed, one_call()) as f,
+    ):
+        await f.start("s6")
+        session = f.host.session("ops", "s6")
+        required = await session.wait_for("authorization.required")
+        state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(required.data.url).query))[
+            "state"
+        ]
+        inner = sealed.inner.stores.credentials  # type: ignore[attr-defined]
+        raw_state = await inner.get_credential(STATE_OWNER, state)
+        assert raw_state is not None and b"verifier" not in raw_state.data
+        answered = await f.callback(await f.browse(required.data.url))
+        assert answered.status_code == 200, answered.text
+        await session.wait_for("turn.completed")
+        owner = session_owner("ops", "s6")
+        raw = await inner.get_credential(owner, "oauth:tracker")
+        assert raw is not None
+        assert f.tokens[0].access_token.encode() not in raw.data
+        opened = await sealed.stores.credentials.get_credential(owner, "oauth:tracker")  # type: ignore[union-attr]
+        assert opened is not None and f.tokens[0].access_token.encode() in opened.data
+        await f.host.erase_session("ops", "s6")
+        assert await inner.get_credential(owner, "oauth:tracker") is None
+
+
+async def test_a_principals_token_serves_its_other_sessions(memory: Backend) -> None:
+    async with flow(memory, [*one_call(), *one_call()], per="principal") as f:
+        await f.start("s7")
+        await _authorize(f, "s7")
+        await f.host.session("ops", "s7").wait_for("turn.completed")
+        # Another session of the same principal ("local", with authentication off).
+        await f.start("s8")
+        await f.host.session("ops", "s8").wait_for("turn.completed")
+        assert len(f.tokens) == 2 and f.tokens[0].access_token == f.tokens[1].access_token
+        assert f.auth.store.grants == ["authorization_code"]
+        store = memory.stores.credentials
+        assert store is not None
+        assert await store.get_credential("principal:local", "oauth:tracker") is not None
+        assert await store.get_credential(session_owner("ops", "s7"), "oauth:tracker") is None
