@@ -765,40 +765,24 @@ class InvalidOffsetError(StoreError):
 
 
 class OAuthError(AgentError):
-    """An OAuth authorization server refused a token request, or could not be reached.
+    """An OAuth token endpoint refused a request, or could not be reached (``unreachable``).
 
-    Attributes:
-        provider: The provider's name.
-        error: The server's error code (``"invalid_grant"``, ...), or ``"unreachable"``.
-        description: What the server said, if anything.
+    `provider`, `error` (the server's error code) and `description` say which and what.
     """
 
-    def __init__(self, provider: str, error: str, description: str = "") -> None:
-        self.provider = provider
-        self.error = error
-        self.description = description
+    def __init__(self, provider: str, error: str, description: str = "", text: str = "") -> None:
+        self.provider, self.error, self.description = provider, error, description
         said = f": {description}" if description else ""
-        super().__init__(
-            f"the token endpoint of OAuth provider {provider!r} answered {error!r}{said}"
-        )
+        super().__init__(text or f"OAuth provider {provider!r} answered {error!r}{said}")
 
 
 class OAuthStateError(OAuthError):
-    """An authorization callback whose ``state`` is unknown, was used already or expired.
-
-    Nothing was stored; start the authorization again from the tool's request.
-    """
+    """An OAuth callback whose ``state`` is unknown, used or expired; nothing was stored."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason
-        AgentError.__init__(
-            self,
-            f"this authorization cannot be completed: its state is {reason}; start it again "
-            "from the authorization request's url",
-        )
-        self.provider = ""
-        self.error = "invalid_state"
-        self.description = reason
+        text = f"this authorization cannot be completed: its state is {reason}; start again"
+        super().__init__("", "invalid_state", reason, f"{text} from the request's url")
 
 
 class InputRequestError(AgentError):
