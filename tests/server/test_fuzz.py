@@ -216,6 +216,12 @@ def fuzz_config(url: str, examples: int) -> Any:
                     "generation": {"mode": "negative"},
                     "checks": {"positive_data_acceptance": {"enabled": False}},
                 },
+                # The OAuth callback's state is single-use and random: the document cannot
+                # tell one pending from one spent, so only its refusals are held to it.
+                {
+                    "include-operation-id": "oauthCallback",
+                    "checks": {"positive_data_acceptance": {"enabled": False}},
+                },
                 # Going on after an index waits for the thread's next run to end
                 # (tests/server/test_agui.py covers it).
                 {"include-operation-id": "aguiStream", "enabled": False},

@@ -25,6 +25,7 @@ from _oauth_server import CLIENT_ID, CLIENT_SECRET, RunningServer, authorization
 from tether.agent import Agent, AgentHost, OAuthProvider, OAuthToken, ToolContext, tool
 from tether.agent._oauth import STATE_OWNER, pkce_challenge, session_owner
 from tether.agent.models import ToolResultMessage
+from tether.errors import ConfigurationError
 from tether.server import create_app
 from tether.stores import Backend, EnvKeyProvider, open_backend
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -211,7 +212,7 @@ async def test_callbacks_that_cannot_complete_get_problem_documents(memory: Back
         params = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(location).query))
 
         missing = await f.http.get("/v1/oauth/callback", params={"code": params["code"]})
-        assert missing.status_code == 400 and missing.json()["code"] == "invalid_state"
+        assert missing.status_code == 422 and missing.json()["code"] == "invalid_input"
         wrong = await f.http.get(
             "/v1/oauth/callback", params={"code": params["code"], "state": "forged-state"}
         )
@@ -302,3 +303,34 @@ async def test_a_principals_token_serves_its_other_sessions(memory: Backend) -> 
         assert store is not None
         assert await store.get_credential("principal:local", "oauth:tracker") is not None
         assert await store.get_credential(session_owner("ops", "s7"), "oauth:tracker") is None
+
+
+def test_a_provider_or_its_tool_declared_wrong_is_refused() -> None:
+    good = {
+        "name": "tracker",
+        "authorize_url": "https://t.example/authorize",
+        "token_url": "https://t.example/token",
+        "client_id": "app",
+        "redirect_uri": "https://agents.example/v1/oauth/callback",
+    }
+    OAuthProvider(**good)
+    for change, message in [
+        ({"name": "no spaces"}, "letters, digits"),
+        ({"token_url": "ftp://t.example/token"}, "token_url must be an http"),
+        ({"client_id": ""}, "client_id is empty"),
+        ({"per": "tenant"}, "per must be 'session' or 'principal'"),
+        ({"scopes": "issues:read"}, "not the string"),
+        ({"state_ttl": -1}, "state_ttl must be seconds"),
+    ]:
+        with pytest.raises(ConfigurationError, match=message):
+            OAuthProvider(**{**good, **change})
+
+    async def fn() -> str:
+        return ""
+
+    provider = OAuthProvider(**good)
+    with pytest.raises(ConfigurationError, match="two OAuth providers are named 'tracker'"):
+        tool(auth=[provider, provider])(fn)
+    with pytest.raises(ConfigurationError, match="auth takes OAuthProvider values"):
+        tool(auth=["tracker"])(fn)  # type: ignore[list-item]
+    assert tool(auth=provider)(fn).auth == (provider,)

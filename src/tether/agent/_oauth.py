@@ -40,6 +40,7 @@ from ..errors import (
     MissingExtraError,
     OAuthError,
     OAuthStateError,
+    ToolUnavailableError,
 )
 from ..stores import CredentialStore, data_scope, run_scope
 from ._keys import session_run_id
@@ -355,8 +356,12 @@ class OAuthAccess:
         store = self._store()
         owner, scope = token_owner(provider, self.agent, self.session_id, self.principal)
         name = _TOKEN_PREFIX + provider.name
-        with data_scope(scope):
-            token = await _valid_token(store, owner, name, provider)
+        try:
+            with data_scope(scope):
+                token = await _valid_token(store, owner, name, provider)
+        except OAuthError as exc:
+            # An outage, not the model's to see: the step is retried.
+            raise ToolUnavailableError(self.tool_name, str(exc)) from exc
         if token is not None:
             return token
         raise AuthorizationRequired(

@@ -63,6 +63,8 @@ class ToolContext:
         state: The session's declared state (`StateValues`): read it, change it
             (``ctx.state[key] = value``); the changes are kept when the tool returns,
             in the same write as its result.
+        oauth: What `authorization` gets tokens through (set by the turn for a tool
+            that declares OAuth providers; None otherwise).
     """
 
     session_id: str
@@ -88,7 +90,8 @@ class ToolContext:
             AuthorizationRequired: No token yet (or the refresh token is no good).
             ConfigurationError: The tool does not declare `provider`, or this call does
                 not run in a session turn.
-            OAuthError: The token endpoint cannot be reached for a refresh.
+            ToolUnavailableError: The token endpoint cannot be reached for a refresh
+                (the turn step is retried).
         """
         if self.oauth is None:
             raise ConfigurationError(

@@ -77,8 +77,8 @@ def oauth_routes(host: AgentHost) -> list[Route]:
         state = params.get("state")
         if not state:
             raise ApiProblem(
-                400,
-                "invalid_state",
+                422,
+                "invalid_input",
                 "the callback has no state: open the authorization URL of the tool's "
                 "authorization request, which comes back here with one",
             )
@@ -127,9 +127,13 @@ def oauth_paths() -> dict[str, Any]:
                 },
                 400,
                 409,
+                422,
                 502,
                 parameters=[
-                    query("state", text, "the state of the authorization URL"),
+                    {
+                        **query("state", {**text, "minLength": 1}, "the authorization URL's state"),
+                        "required": True,
+                    },
                     query("code", text, "the authorization code"),
                     query("error", text, "the authorization server's error (declined)"),
                     query("error_description", text, "what it said about the error"),

@@ -82,7 +82,8 @@ PROBLEM_HEADERS = {
     503: {"Retry-After": {"required": True, "schema": {"type": "string"}}},
 }
 PROBLEM_SAYS = {
-    400: "an OAuth callback whose state is missing, unknown, used already or expired",
+    400: "an OAuth callback whose state is unknown, used already or expired, or that has "
+    "neither a code nor an error",
     401: "no valid bearer token",
     403: "the principal may not do this",
     404: "no such session (or another tenant's), thread, attachment, hook or schedule",
