@@ -66,8 +66,15 @@ def oauth_routes(host: AgentHost) -> list[Route]:
 
     async def answer(grant: AuthorizationGrant, value: dict[str, Any]) -> None:
         session = host.session(grant.agent, grant.session_id)
+        principal = grant.principal
+        if principal is None:
+            # A turn of no principal: with approvers named, the answer comes as one (the
+            # state, taken, is the authority here).
+            for pending in await session.pending_requests():
+                if pending.request_id == grant.request_id and pending.approvers:
+                    principal = pending.approvers[0]
         try:
-            await session.answer(grant.request_id, value, principal=grant.principal)
+            await session.answer(grant.request_id, value, principal=principal)
         except InputRequestError as exc:
             # The token stays stored: a later call of the tool finds it.
             raise ApiProblem(409, "answer_refused", str(exc), reason=exc.reason) from None

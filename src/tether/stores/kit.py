@@ -1,7 +1,8 @@
 """The seam for backend authors: what a store implementation builds on, in one module.
 
 A backend implements the store protocols (`Backend`, `WorkflowStore`,
-`SubmissionStore`, `ConversationStore`, `AttachmentStore`) over its own storage. The
+`SubmissionStore`, `ConversationStore`, `AttachmentStore`, and optionally
+`CredentialStore`) over its own storage. The
 rules every backend must follow alike are written once, as functions over a small
 synchronous transaction the backend provides, so that a backend holds its rows and
 transactions and nothing else:
