@@ -2,10 +2,9 @@
 
 A backend implements the store protocols (`Backend`, `WorkflowStore`,
 `SubmissionStore`, `ConversationStore`, `AttachmentStore`, and optionally
-`CredentialStore`) over its own storage. The
-rules every backend must follow alike are written once, as functions over a small
-synchronous transaction the backend provides, so that a backend holds its rows and
-transactions and nothing else:
+`CredentialStore`) over its own storage. The rules every backend must follow alike are
+written once, as functions over a small synchronous transaction the backend provides,
+so that a backend holds its rows and transactions and nothing else:
 
 - `workflow_rules`: runs, steps, hooks, waits and the queue, over a `ViewTxn` (the
   run and step views, hooks, waits, queue entries and the event log of one store);
