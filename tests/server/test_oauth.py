@@ -235,8 +235,10 @@ async def test_callbacks_that_cannot_complete_get_problem_documents(memory: Back
         assert [r.kind for r in await session.pending_requests()] == ["authorization"]
 
 
-async def test_an_expired_state_is_refused(memory: Backend) -> None:
-    async with flow(memory, one_call(), state_ttl=0.0) as f:
+async def test_an_expired_state_is_refused_and_swept(memory: Backend) -> None:
+    # Three sessions, each parked on its tool call's authorization.
+    calls = [Reply(tool_calls=(tool_call("list_issues"),))] * 3
+    async with flow(memory, calls, state_ttl=0.0) as f:
         await f.start("s4")
         session = f.host.session("ops", "s4")
         required = await session.wait_for("authorization.required")
@@ -245,6 +247,18 @@ async def test_an_expired_state_is_refused(memory: Backend) -> None:
         assert late.status_code == 400 and late.json()["code"] == "invalid_state"
         assert "expired" in late.json()["detail"]
         assert f.auth.store.grants == []
+        # A pending authorization nobody completes goes with the next one asked.
+        await f.start("s4b")
+        abandoned = await f.host.session("ops", "s4b").wait_for("authorization.required")
+        state = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(abandoned.data.url).query))[
+            "state"
+        ]
+        store = memory.stores.credentials
+        assert store is not None
+        assert await store.get_credential(STATE_OWNER, state) is not None
+        await f.start("s4c")
+        await f.host.session("ops", "s4c").wait_for("authorization.required")
+        assert await store.get_credential(STATE_OWNER, state) is None
 
 
 async def test_a_declined_authorization_tells_the_model(memory: Backend) -> None:

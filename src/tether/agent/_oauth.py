@@ -384,13 +384,18 @@ class OAuthAccess:
             "verifier": verifier,
             "redirect_uri": provider.redirect_uri,
         }
+        store = self._store()
+        now = time.time()
+        # Pending authorizations nobody completed (abandoned, their turn cancelled) go
+        # once expired: each new one sweeps them, so they never pile up.
+        await store.purge_expired_credentials(STATE_OWNER, now)
         with data_scope(run_scope(session_run_id(self.session_id))):
-            await self._store().put_credential(
+            await store.put_credential(
                 STATE_OWNER,
                 state,
                 orjson.dumps(pending),
                 expected_version=0,
-                expires_at=time.time() + provider.state_ttl,
+                expires_at=now + provider.state_ttl,
             )
         query = {
             **provider.authorize_params,

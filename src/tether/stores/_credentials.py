@@ -105,3 +105,10 @@ class CredentialStore(Protocol):
     async def purge_credentials(self, owner: str) -> int:
         """Delete every credential of `owner` (erasure); returns how many went."""
         ...
+
+    async def purge_expired_credentials(self, owner: str, before: float) -> int:
+        """Delete the credentials of `owner` that expired before `before` (Unix seconds).
+
+        Those without an ``expires_at`` stay. Returns how many went.
+        """
+        ...

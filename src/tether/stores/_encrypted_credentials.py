@@ -74,3 +74,6 @@ class EncryptedCredentialStore:
 
     async def purge_credentials(self, owner: str) -> int:
         return await self.inner.purge_credentials(owner)
+
+    async def purge_expired_credentials(self, owner: str, before: float) -> int:
+        return await self.inner.purge_expired_credentials(owner, before)

@@ -58,6 +58,16 @@ class MemoryCredentialStore:
         del self._items[(owner, name)]
         return found
 
+    async def purge_expired_credentials(self, owner: str, before: float) -> int:
+        keys = [
+            k
+            for k, v in self._items.items()
+            if k[0] == owner and v.expires_at is not None and v.expires_at < before
+        ]
+        for key in keys:
+            del self._items[key]
+        return len(keys)
+
     async def purge_credentials(self, owner: str) -> int:
         keys = [k for k in self._items if k[0] == owner]
         for key in keys:

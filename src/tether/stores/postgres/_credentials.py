@@ -75,6 +75,12 @@ def _purge(conn: Conn, owner: str) -> int:
     return conn.execute("DELETE FROM tether_credentials WHERE owner = %s", (owner,)).rowcount
 
 
+def _purge_expired(conn: Conn, owner: str, before: float) -> int:
+    return conn.execute(
+        "DELETE FROM tether_credentials WHERE owner = %s AND expires_at < %s", (owner, before)
+    ).rowcount
+
+
 class PostgresCredentialStore:
     """A `CredentialStore` in a Postgres namespace, shared by any number of processes.
 
@@ -109,3 +115,6 @@ class PostgresCredentialStore:
 
     async def purge_credentials(self, owner: str) -> int:
         return await self._run_tx(lambda conn: _purge(conn, owner))
+
+    async def purge_expired_credentials(self, owner: str, before: float) -> int:
+        return await self._run_tx(lambda conn: _purge_expired(conn, owner, before))

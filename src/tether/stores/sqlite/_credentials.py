@@ -75,6 +75,12 @@ def _purge(conn: sqlite3.Connection, owner: str) -> int:
     return conn.execute("DELETE FROM tether_credentials WHERE owner = ?", (owner,)).rowcount
 
 
+def _purge_expired(conn: sqlite3.Connection, owner: str, before: float) -> int:
+    return conn.execute(
+        "DELETE FROM tether_credentials WHERE owner = ? AND expires_at < ?", (owner, before)
+    ).rowcount
+
+
 class SqliteCredentialStore:
     """A `CredentialStore` in a SQLite file, safe for many processes on one file.
 
@@ -109,3 +115,6 @@ class SqliteCredentialStore:
 
     async def purge_credentials(self, owner: str) -> int:
         return await self._db.write(lambda conn: _purge(conn, owner))
+
+    async def purge_expired_credentials(self, owner: str, before: float) -> int:
+        return await self._db.write(lambda conn: _purge_expired(conn, owner, before))

@@ -100,6 +100,20 @@ class CredentialContract:
             await credentials.take_credential("oauth:states", "st-2", expected_version=2)
         assert await credentials.get_credential("oauth:states", "st-2") is not None
 
+    async def test_expired_credentials_are_purged_and_the_others_kept(
+        self, credentials: CredentialStore
+    ) -> None:
+        await credentials.put_credential("oauth:state", "old", b"1", expires_at=100.0)
+        await credentials.put_credential("oauth:state", "new", b"2", expires_at=300.0)
+        await credentials.put_credential("oauth:state", "forever", b"3")
+        await credentials.put_credential(OWNER, "other", b"4", expires_at=100.0)
+        assert await credentials.purge_expired_credentials("oauth:state", 200.0) == 1
+        assert await credentials.get_credential("oauth:state", "old") is None
+        assert await credentials.get_credential("oauth:state", "new") is not None
+        assert await credentials.get_credential("oauth:state", "forever") is not None
+        assert await credentials.get_credential(OWNER, "other") is not None
+        assert await credentials.purge_expired_credentials("oauth:state", 200.0) == 0
+
     async def test_a_purge_deletes_only_its_owners_credentials(
         self, credentials: CredentialStore
     ) -> None:
