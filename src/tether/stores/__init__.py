@@ -40,6 +40,7 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
+from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
 from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._key_epochs import new_key_epoch
@@ -159,6 +160,8 @@ __all__ = [
     "Continuation",
     "ConversationBatch",
     "ConversationStore",
+    "Credential",
+    "CredentialStore",
     "DataKeys",
     "DispatchAdmission",
     "Durability",

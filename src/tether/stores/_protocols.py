@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from ._credentials import CredentialStore
 from ._flow import FlowClaim, FlowPolicy
 from ._records import (
     ChainRecord,
@@ -477,7 +478,8 @@ class Stores:
     """The stores one backend connection provides.
 
     `keys` is set when the backend encrypts (see `EncryptedBackend`): the data keys,
-    through which content is erased.
+    through which content is erased. `credentials` is None on a backend that keeps no
+    credentials (tools then cannot keep OAuth tokens).
     """
 
     workflow: WorkflowStore
@@ -485,6 +487,7 @@ class Stores:
     conversations: ConversationStore
     attachments: AttachmentStore
     keys: DataKeys | None = None
+    credentials: CredentialStore | None = None
 
 
 class Backend(Protocol):
