@@ -243,7 +243,7 @@ async def test_sigkill_during_the_epoch_rewrap_leaves_everything_readable(tmp_pa
         assert isinstance(backend, EncryptedBackend)
         await _sessions(backend, "gone", "kept")
         await _host(backend).erase_session("ops", "gone")
-        for i in range(600):
+        for i in range(300):
             await backend.keys.for_write(f"extra:{i}")
     proc = subprocess.Popen(
         [sys.executable, CHILD, "epoch", url, str(key_file), "0"],
@@ -261,7 +261,7 @@ async def test_sigkill_during_the_epoch_rewrap_leaves_everything_readable(tmp_pa
             ).fetchone()
         finally:
             conn.close()
-        if moved >= 30:
+        if moved >= 20:
             proc.send_signal(signal.SIGKILL)
             break
         time.sleep(0.001)
