@@ -13,19 +13,24 @@ import pytest
 from tether.stores import FoldCheckpoint, open_backend
 from tether.testing.contract import (
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     SubmissionContract,
 )
 
 
-class TestMemoryAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestMemoryAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+):
     @pytest.fixture
     async def backend(self) -> AsyncIterator[Any]:
         async with open_backend("memory://") as backend:
             yield backend
 
 
-class TestSqliteAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestSqliteAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+):
     @pytest.fixture
     async def backend(self, tmp_path: Path) -> AsyncIterator[Any]:
         async with open_backend(f"sqlite:///{tmp_path / 'tether.db'}") as backend:

@@ -13,6 +13,7 @@ from tether.stores import EnvKeyProvider, WorkflowStore, open_backend
 from tether.testing.contract import (
     SHORT_RETENTION,
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     SubmissionContract,
     WorkflowStoreContract,
@@ -40,7 +41,9 @@ class TestEncryptedWorkflowStore(WorkflowStoreContract):
             yield opened.stores.workflow
 
 
-class TestEncryptedAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestEncryptedAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+):
     @pytest.fixture
     def backend(self, encrypted: Any) -> Any:
         return encrypted

@@ -19,6 +19,7 @@ from tether.stores import StreamIdentity, SubmissionClaim, SubmissionInput
 from tether.stores.postgres import PostgresBackend
 from tether.testing.contract import (
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     SubmissionContract,
 )
@@ -26,7 +27,9 @@ from tether.testing.contract import (
 CHILD = str(Path(__file__).with_name("pg_agent_children.py"))
 
 
-class TestPostgresAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestPostgresAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+):
     @pytest.fixture
     async def backend(self, pg_url: str, pg_namespace: str) -> AsyncIterator[Any]:
         async with PostgresBackend(pg_url, namespace=pg_namespace, pool_size=4) as backend:

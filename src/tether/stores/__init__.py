@@ -39,6 +39,15 @@ from ._agent_records import (
     same_attachment_ref,
     verify_attachment_bytes,
 )
+from ._budgets import (
+    BudgetGrant,
+    BudgetLimits,
+    BudgetPolicy,
+    BudgetRequest,
+    BudgetReservation,
+    BudgetState,
+    BudgetStore,
+)
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._encrypted import EncryptedBackend
 from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
@@ -131,6 +140,13 @@ __all__ = [
     "AttachmentStore",
     "AttemptRef",
     "Backend",
+    "BudgetGrant",
+    "BudgetLimits",
+    "BudgetPolicy",
+    "BudgetRequest",
+    "BudgetReservation",
+    "BudgetState",
+    "BudgetStore",
     "Capability",
     "ChainRecord",
     "Claim",

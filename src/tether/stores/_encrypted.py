@@ -178,6 +178,8 @@ class EncryptedBackend:
                 inner.conversations, inner.submissions, sealer
             ),
             attachments=EncryptedAttachmentStore(inner.attachments, sealer),
+            # Budgets hold counters and ids, no content: stored as they are.
+            budgets=inner.budgets,
             keys=keys,
         )
         return self._stores

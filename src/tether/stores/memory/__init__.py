@@ -14,6 +14,7 @@ from ..kit import (
     hook_retention_seconds,
 )
 from ._attachments import MemoryAttachmentStore
+from ._budgets import MemoryBudgetStore
 from ._conversations import MemoryConversationStore
 from ._format_stamps import MemoryFormatStamps
 from ._gate import Gate
@@ -110,6 +111,7 @@ class MemoryBackend:
                 submissions=submissions,
                 conversations=conversations,
                 attachments=MemoryAttachmentStore(gate=gate),
+                budgets=MemoryBudgetStore(gate=gate),
             )
         return self._stores
 

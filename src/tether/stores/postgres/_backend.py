@@ -23,6 +23,7 @@ from .._protocols import Capability, Stores
 from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
+from ._budgets import PostgresBudgetStore
 from ._conversations import PostgresConversationStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
@@ -366,6 +367,7 @@ class PostgresBackend:
             ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
+            budgets=PostgresBudgetStore(run),
         )
         return self._stores
 

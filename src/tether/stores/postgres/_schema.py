@@ -18,6 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
+from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
 from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
@@ -262,6 +263,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ADD COLUMN IF NOT EXISTS redacted_at DOUBLE PRECISION",
         ),
     ),
+    # Token and cost budgets per scope, and the reservations of model calls.
+    Migration(version=21, name="budgets", statements=budget_tables("DOUBLE PRECISION", "BIGINT")),
 )
 
 

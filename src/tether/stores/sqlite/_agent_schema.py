@@ -11,6 +11,8 @@ carries its size and SHA-256, so a reassembled value is verified before use.
 
 from __future__ import annotations
 
+from .._budget_sql import budget_tables
+
 _V2 = (
     """CREATE TABLE IF NOT EXISTS tether_agent_submissions (
         sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -130,4 +132,6 @@ AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "retained receipts of submissions",
         ("ALTER TABLE tether_agent_submissions ADD COLUMN redacted_at REAL",),
     ),
+    # Token and cost budgets per scope, and the reservations of model calls.
+    (21, "budgets", budget_tables("REAL", "INTEGER")),
 )

@@ -12,6 +12,7 @@ from .._protocols import Capability, Stores
 from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
+from ._budgets import SqliteBudgetStore
 from ._conversations import SqliteConversationStore
 from ._db import SqliteDatabase, Synchronous
 from ._format_stamps import SqliteFormatStamps
@@ -153,6 +154,7 @@ class SqliteBackend:
             submissions=submissions,
             conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
+            budgets=SqliteBudgetStore(self._db),
         )
         return self._stores
 

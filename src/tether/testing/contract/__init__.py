@@ -15,6 +15,7 @@ backend declares that capability.
 from __future__ import annotations
 
 from ._attachments import AttachmentContract
+from ._budgets import BudgetContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
 from ._labels import LabelContract
@@ -26,6 +27,7 @@ from ._workflow import WorkflowStoreContract
 __all__ = [
     "SHORT_RETENTION",
     "AttachmentContract",
+    "BudgetContract",
     "ChainContract",
     "ConversationContract",
     "FormatStampAccess",
