@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
 from ._attachments import Attachment
+from ._budget import Budget, BudgetPolicy, BudgetScope, BudgetStatus
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._entries import (
     ApprovalEntry,
@@ -87,6 +88,10 @@ __all__ = [
     "Attachment",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "Budget",
+    "BudgetPolicy",
+    "BudgetScope",
+    "BudgetStatus",
     "CallUsage",
     "Compaction",
     "Compactor",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
+    from ._budget import Budget
     from ._compaction import Compaction
     from ._tools import Tool
     from ._values import State, StateValues
@@ -68,6 +69,10 @@ class Agent:
             deployment; a compaction does not). None (default): never.
         state: The session state its tools read and change (`State` declarations;
             tools may declare more, ``@tool(state=[...])``). See `StateValues`.
+        budget: The token and cost budget of each of its sessions (see `Budget`);
+            None (default): none. Agent and tenant budgets are set with
+            `AgentHost.set_budget`. Cost is counted at the prices of `Agents`
+            (``Agents(..., prices=...)``); a cost budget needs them.
     """
 
     name: str
@@ -85,6 +90,7 @@ class Agent:
     compaction: Compaction | None = None
     session_timeout: float | None = None
     state: Sequence[State[Any]] = ()
+    budget: Budget | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -113,6 +119,9 @@ class Agent:
                 f"compaction must be a Compaction, not {type(self.compaction).__name__}"
             )
 
+        from ._budget import check_declared
+
+        check_declared(self.name, self.budget)
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")

@@ -14,6 +14,7 @@ from ..durable import Registry, WorkflowContext, current_backend
 from ..errors import ConfigurationError
 from ..stores import Backend
 from ._agent import Agent
+from ._budget import check_prices
 from ._usage import Price
 
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class Agents:
                 raise ConfigurationError(
                     f"prices[{model!r}] must be a tether.agent.Price, not {price!r}"
                 )
+        check_prices(self._agents.values(), self.prices)
         self.registry = Registry(deployment=deployment)
         self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
         self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)

@@ -284,7 +284,11 @@ class AguiProjection:
                 out.extend(self._finished(RunOutcome(type="cancelled")))
             case TurnFailed():
                 out.extend(self._close_step())
-                out.append(RunError(message=data.error or "the turn failed", code="turn_failed"))
+                out.append(
+                    RunError(
+                        message=data.error or "the turn failed", code=data.code or "turn_failed"
+                    )
+                )
             case SessionFailed():
                 out.extend(self._close_step())
                 message = data.error or "the session failed"

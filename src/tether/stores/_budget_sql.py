@@ -256,6 +256,15 @@ class BudgetSql:
         ).fetchall()
         return [_reservation(r) for r in rows]
 
+    def holds(self, conn: Any, holder: str) -> bool:
+        """Whether `holder` reserves or waits for anything (a read, no lock)."""
+        row = conn.execute(
+            "SELECT 1 FROM tether_budget_reservations WHERE holder = "
+            f"{self.ph} AND status IN ('reserved', 'waiting') LIMIT 1",
+            (holder,),
+        ).fetchone()
+        return row is not None
+
     def any_budget(self, conn: Any, scopes: Iterable[str]) -> bool:
         """Whether any of `scopes` has a budget (a read, no lock)."""
         wanted = sorted(set(scopes))

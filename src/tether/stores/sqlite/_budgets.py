@@ -58,6 +58,9 @@ class SqliteBudgetStore:
         return await self._db.write(lambda conn: _SQL.settle(conn, reservation_id, tokens, cost))
 
     async def release_budget(self, holder: str) -> int:
+        # A holder that holds nothing (most turns' end) writes nothing (a read decides it).
+        if not await self._db.read(lambda conn: _SQL.holds(conn, holder)):
+            return 0
         return await self._db.write(lambda conn: _SQL.release(conn, holder))
 
     async def budget_waiters(self, scope: str) -> list[BudgetReservation]:
