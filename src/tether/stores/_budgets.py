@@ -361,9 +361,9 @@ def check_scope(scope: object) -> str:
     Raises:
         InvalidInputError: Not a non-empty string of at most 512 characters.
     """
-    if not isinstance(scope, str) or not scope or len(scope) > 512 or "\x00" in scope:
+    if not isinstance(scope, str) or not scope or len(scope) > 4096 or "\x00" in scope:
         raise InvalidInputError(
-            "a budget scope", scope, "it is a non-empty string of at most 512 characters"
+            "a budget scope", scope, "it is a non-empty string of at most 4096 characters"
         )
     return scope
 

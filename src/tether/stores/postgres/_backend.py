@@ -367,7 +367,7 @@ class PostgresBackend:
             ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
-            budgets=PostgresBudgetStore(run),
+            budgets=PostgresBudgetStore(run, query=workflow._query),
         )
         return self._stores
 

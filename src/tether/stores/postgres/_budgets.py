@@ -6,7 +6,8 @@ so reserves of many workers on many hosts are serialized per scope.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from .._budget_sql import BudgetSql
 from .._budgets import (
@@ -23,6 +24,11 @@ __all__ = ["PostgresBudgetStore"]
 
 _SQL = BudgetSql(ph="%s", lock=" FOR UPDATE")
 _READ = BudgetSql(ph="%s", lock="")
+_ANY = "SELECT 1 FROM tether_budgets WHERE scope = ANY(%s) LIMIT 1"
+_HOLDS = (
+    "SELECT 1 FROM tether_budget_reservations WHERE holder = %s "
+    "AND status IN ('reserved', 'waiting') LIMIT 1"
+)
 
 
 class PostgresBudgetStore:
@@ -30,10 +36,24 @@ class PostgresBudgetStore:
 
     Args:
         run: The transaction runner of the backend (the workflow store's).
+        query: One read statement on the event loop (the workflow store's `_query`):
+            whether a call's scopes have a budget at all, asked before every model call,
+            takes no thread and no transaction.
     """
 
-    def __init__(self, run: TxRunner) -> None:
+    def __init__(
+        self,
+        run: TxRunner,
+        query: Callable[[str, Any], Awaitable[list[tuple[Any, ...]]]] | None = None,
+    ) -> None:
         self._run_tx = run
+        self._query_rows = query
+
+    async def _any(self, scopes: tuple[str, ...]) -> bool | None:
+        if self._query_rows is None:
+            return None
+        rows = await self._query_rows(_ANY, (list(scopes),))
+        return bool(rows)
 
     async def put_budget(self, scope: str, limits: BudgetLimits) -> BudgetState:
         check_scope(scope)
@@ -50,9 +70,11 @@ class PostgresBudgetStore:
         for scope in request.scopes:
             check_scope(scope)
         given = dict(defaults or {})
+        # A call no budget applies to takes no lock and writes nothing.
+        if not given and await self._any(request.scopes) is False:
+            return BudgetGrant(granted=True)
 
         def reserve(conn: object) -> BudgetGrant:
-            # A call no budget applies to takes no lock and writes nothing.
             if not given and not _READ.any_budget(conn, request.scopes):
                 return BudgetGrant(granted=True)
             return _SQL.reserve(conn, request, given)
@@ -63,6 +85,8 @@ class PostgresBudgetStore:
         return await self._run_tx(lambda conn: _SQL.settle(conn, reservation_id, tokens, cost))
 
     async def release_budget(self, holder: str) -> int:
+        if self._query_rows is not None and not await self._query_rows(_HOLDS, (holder,)):
+            return 0  # most turns end holding nothing: a read decides it
         return await self._run_tx(lambda conn: _SQL.release(conn, holder))
 
     async def budget_waiters(self, scope: str) -> list[BudgetReservation]:
