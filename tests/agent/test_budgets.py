@@ -224,3 +224,19 @@ async def test_bad_changes_are_refused(backend: Backend) -> None:
         with pytest.raises(BudgetError, match="estimate"):
             await host.set_budget("agent:metered", Budget(tokens=10, estimate=5))
         assert await host.budget("tenant:nobody") is None
+
+
+async def test_a_yes_without_a_raise_checks_again_and_parks_again(backend: Backend) -> None:
+    async with hosted(backend, agent(Budget(tokens=100, estimate=120))) as host:
+        session = await host.open_session("metered", session_id="b-yes")
+        await session.send("go")
+        first = await session.wait_for("turn.waiting", timeout=30)
+        (request,) = await session.pending_requests()
+        await session.answer(request.request_id, "approve")
+        await session.wait_for("turn.waiting", after=first.index, timeout=30)
+        (again,) = await session.pending_requests()
+        assert again.kind == "budget" and again.request_id != request.request_id
+        assert calls == []
+        await session.raise_budget(tokens=400)
+        await session.wait_for("turn.completed", timeout=30)
+        assert len(calls) == 3
