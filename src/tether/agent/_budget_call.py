@@ -36,8 +36,8 @@ from ._requests import InputRequest
 
 __all__ = [
     "EXCEEDED",
+    "CallWork",
     "Refusal",
-    "StepWork",
     "budget_declined",
     "release_turn",
     "reserve_call",
@@ -48,7 +48,7 @@ __all__ = [
 EXCEEDED = "budget_exceeded"
 
 
-class StepWork(Protocol):
+class CallWork(Protocol):
     """What a budget check reads of a step's attempt (`_work.StepWork`)."""
 
     steps: Any
@@ -87,22 +87,22 @@ class Refusal:
         )
 
 
-def _call_key(work: StepWork, call: int) -> str:
+def _call_key(work: CallWork, call: int) -> str:
     turn = work.turn
     assert turn is not None
     return f"{turn.turn_id}/{turn.step_index}/{call}"
 
 
-def _reservation_id(work: StepWork, call: int) -> str:
+def _reservation_id(work: CallWork, call: int) -> str:
     return f"{_call_key(work, call)}#{durable.step_info().attempt}"
 
 
-def _price(work: StepWork, model: str | None) -> Any:
+def _price(work: CallWork, model: str | None) -> Any:
     prices = work.steps.agents.prices
     return prices.get(model or "") or prices.get(work.steps.model.name)
 
 
-def _estimate(work: StepWork) -> tuple[int, float]:
+def _estimate(work: CallWork) -> tuple[int, float]:
     agent = work.agent
     budget = agent.budget
     output = agent.max_tokens or DEFAULT_OUTPUT_ESTIMATE
@@ -123,7 +123,7 @@ def _estimate(work: StepWork) -> tuple[int, float]:
     return tokens, price.cost(TokenCounts(input_tokens=prompt, output_tokens=tokens - prompt))
 
 
-async def reserve_call(work: StepWork, call: int) -> Refusal | None:
+async def reserve_call(work: CallWork, call: int) -> Refusal | None:
     """Reserve for the step's `call`-th model call; the refusal, if refused."""
     turn, cursor, agent = work.turn, work.cursor, work.agent
     assert turn is not None
@@ -176,7 +176,7 @@ async def reserve_call(work: StepWork, call: int) -> Refusal | None:
     return Refusal(state=state, tokens=tokens, cost=cost, request=request)
 
 
-async def settle_call(work: StepWork, call: int, usage: CallUsage) -> None:
+async def settle_call(work: CallWork, call: int, usage: CallUsage) -> None:
     """Settle the call's reservation to what it used (before its reply is committed)."""
     if not work.budget_held:
         return
@@ -193,14 +193,14 @@ async def settle_call(work: StepWork, call: int, usage: CallUsage) -> None:
     )
 
 
-async def release_turn(work: StepWork, turn_id: str | None = None) -> None:
+async def release_turn(work: CallWork, turn_id: str | None = None) -> None:
     """Release what the turn reserves (its call failed or was cancelled, it ended)."""
     held = turn_id or (work.turn.turn_id if work.turn is not None else None)
     if held is not None:
         await work.steps.stores.budgets.release_budget(held)
 
 
-def budget_declined(work: StepWork) -> bool:
+def budget_declined(work: CallWork) -> bool:
     """Whether the turn's latest answer to a budget request declined it."""
     for entry in reversed(work.turn_entries()):
         if (
