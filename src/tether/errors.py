@@ -26,6 +26,7 @@ TetherError
 │  ├─ UnknownWorkflowError     no workflow of that name is registered
 │  ├─ NonDeterminismError      replay asked for another step than the journal holds
 │  ├─ StrandedRunError         no live worker runs the versions that built the run
+│  ├─ ForkError                a run cannot be forked or resumed as asked (fork point, status)
 │  ├─ RunFailedError           handle.result() of a run that failed
 │  ├─ RunCancelledError        handle.result() of a run that was cancelled
 │  ├─ RunTimeoutError          handle.result(timeout=...) ran out first
@@ -45,6 +46,7 @@ TetherError
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    ├─ SessionFormatError      a session written in a checkpoint format this release does not read
    ├─ BudgetError             a budget declared or changed wrongly (bad limits, a raise that lowers)
+   ├─ DynamicError            a `Dynamic` declaration that cannot run (event, handler, time limit)
    └─ StateError              a session's declared state (`State`) was misused
       ├─ StateValueError      a value that does not fit its declaration, or is not JSON
       ├─ UnknownStateError    a key the agent does not declare
@@ -76,9 +78,11 @@ __all__ = [
     "ContinueAsNewError",
     "ContinueAsNewUnavailableError",
     "DecryptionError",
+    "DynamicError",
     "EncryptionKeyError",
     "FatalError",
     "FencedError",
+    "ForkError",
     "FormatVersionError",
     "HookTokenInUseError",
     "InputRequestError",
@@ -402,6 +406,23 @@ class RunDormantError(StrandedRunError):
             "nothing sent to it would be received; restart `tether dev` with --resume to "
             "recover it, or cancel it",
         )
+
+
+class ForkError(WorkflowError):
+    """A run that cannot be forked or resumed as asked; nothing was written.
+
+    Args:
+        run_id: The run asked for.
+        reason: What is wrong, and how to ask instead.
+    """
+
+    def __init__(self, run_id: str, reason: str) -> None:
+        self.run_id = run_id
+        self.reason = reason
+        super().__init__(f"run {run_id!r} cannot be forked so: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ForkError, (self.run_id, self.reason))
 
 
 class RunFailedError(WorkflowError):
@@ -897,6 +918,26 @@ class SessionFormatError(AgentError):
                 "reset it)"
             )
         )
+
+
+class DynamicError(AgentError, ConfigurationError):
+    """A `Dynamic` declaration (instructions computed by a handler) that cannot run.
+
+    Raised where it is declared (`dynamic(...)`, `Dynamic(...)`, `Agent(dynamic=...)`),
+    never while a session runs.
+
+    Args:
+        name: The handler's name (or what was given instead of a handler).
+        detail: What is wrong and how to fix it.
+    """
+
+    def __init__(self, name: str, detail: str) -> None:
+        self.name = name
+        self.detail = detail
+        super().__init__(f"dynamic handler {name!r}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (DynamicError, (self.name, self.detail))
 
 
 class StateError(AgentError):

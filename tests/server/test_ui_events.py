@@ -90,6 +90,17 @@ SCENARIOS: dict[str, Scenario] = {
         events=_events(("session.waiting", {}, 3), STARTED, DELTA, COMPLETED), marked=0
     ),
     "turn.started": Scenario(events=_events(STARTED, DELTA, COMPLETED), marked=0),
+    # A turn.started handler's own step, between the turn's first step and the one
+    # that calls the model.
+    "dynamic.failed": Scenario(
+        events=_events(
+            STARTED,
+            ("dynamic.failed", {"handler": "h", "on": "turn.started", "error": "timeout"}, 1),
+            ("message.delta", {"text": "Hello"}, 2),
+            ("turn.completed", {"submission_id": "s:m1"}, 2),
+        ),
+        marked=1,
+    ),
     "message.delta": Scenario(events=_events(STARTED, DELTA, COMPLETED), marked=1),
     # An adopted reply streams no deltas: its completion carries the text.
     "message.completed": Scenario(
@@ -223,8 +234,14 @@ def test_the_lists_of_types_not_shown() -> None:
         "turn.steered",
         "input.resolved",
         "state.changed",
+        "dynamic.failed",
     }
-    assert AGUI_NOT_SHOWN == {"session.started", "session.moved", "session.waiting"}
+    assert AGUI_NOT_SHOWN == {
+        "session.started",
+        "session.moved",
+        "session.waiting",
+        "dynamic.failed",
+    }
 
 
 def test_an_unknown_event_type_is_skipped_with_one_warning_per_type(

@@ -5,13 +5,25 @@ from __future__ import annotations
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
 from ._attachments import Attachment
+from ._audience import Audience, Environment, default_retention
 from ._budget import Budget, BudgetPolicy, BudgetScope, BudgetStatus
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
+from ._dynamic import (
+    DEFAULT_DYNAMIC_TIMEOUT,
+    DYNAMIC_EVENTS,
+    PREDECESSOR_HISTORY,
+    Dynamic,
+    DynamicContext,
+    DynamicEvent,
+    Instructions,
+    dynamic,
+)
 from ._entries import (
     ApprovalEntry,
     AssistantEntry,
     AuthorizationEntry,
     ContextEntry,
+    InstructionsEntry,
     McpToolsEntry,
     McpToolSpec,
     StateEntry,
@@ -28,6 +40,7 @@ from ._event_data import (
     TERMINAL_EVENTS,
     AuthorizationRequested,
     CallUsage,
+    DynamicFailed,
     EventData,
     InputRequested,
     InputResolved,
@@ -56,6 +69,7 @@ from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
 from ._progress import ProgressState, SessionProgress, WaitingSubmission
+from ._prune import SessionPruner
 from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -72,10 +86,13 @@ from .mcp import McpServer, McpTool, mcp_server
 __all__ = [
     "AGENT_LABEL",
     "DECLINE",
+    "DEFAULT_DYNAMIC_TIMEOUT",
+    "DYNAMIC_EVENTS",
     "EVENTS_STREAM",
     "EVENT_DATA",
     "MAX_STATE_VALUE_BYTES",
     "OWNER_LABEL",
+    "PREDECESSOR_HISTORY",
     "TERMINAL_EVENTS",
     "Agent",
     "AgentHost",
@@ -86,6 +103,7 @@ __all__ = [
     "ApprovalPolicy",
     "AssistantEntry",
     "Attachment",
+    "Audience",
     "AuthorizationEntry",
     "AuthorizationRequested",
     "Budget",
@@ -97,12 +115,19 @@ __all__ = [
     "Compactor",
     "ContextEntry",
     "Display",
+    "Dynamic",
+    "DynamicContext",
+    "DynamicEvent",
+    "DynamicFailed",
+    "Environment",
     "EventData",
     "EventMeta",
     "InboxSweep",
     "InputRequest",
     "InputRequested",
     "InputResolved",
+    "Instructions",
+    "InstructionsEntry",
     "KeepLast",
     "McpServer",
     "McpTool",
@@ -129,6 +154,7 @@ __all__ = [
     "SessionLine",
     "SessionMoved",
     "SessionProgress",
+    "SessionPruner",
     "SessionStarted",
     "SessionState",
     "SessionStatus",
@@ -163,6 +189,8 @@ __all__ = [
     "address_session_id",
     "approval",
     "decode_event",
+    "default_retention",
+    "dynamic",
     "label_sessions",
     "mcp_server",
     "sleep_tool",

@@ -12,6 +12,7 @@ from ..errors import ConfigurationError
 if TYPE_CHECKING:
     from ._budget import Budget
     from ._compaction import Compaction
+    from ._dynamic import Dynamic
     from ._tools import Tool
     from ._values import State, StateValues
     from .mcp import McpServer
@@ -21,8 +22,8 @@ __all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "ch
 
 TurnPolicy = Literal["steer", "queue"]
 Retention = Literal[0, "default"]
-"""``0`` deletes a session's content when it ends; ``"default"`` keeps it (the store's
-default: tether deletes nothing by itself)."""
+"""``0`` deletes a session's content when it ends; ``"default"`` keeps it for the store's
+retention period of ended runs (`open_backend(retention=...)`; forever without one)."""
 DEFAULT_MAX_STEPS_PER_TURN = 50
 _NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 
@@ -46,12 +47,15 @@ class Agent:
         turn_policy: ``"steer"`` (default): a message sent during a turn is merged into
             it at the next boundary. ``"queue"``: it waits for the turn to end.
         max_steps_per_turn: A turn that needs more steps fails (a loop guard).
-        retention: The default of this agent's sessions (`open_session` may override
+        retention: The retention of this agent's sessions (`open_session` may override
             it per session; the choice is recorded when the session opens).
-            ``"default"`` keeps everything; ``0`` deletes the session's content when it
-            ends (closed, failed or cancelled): transcript, message texts, event
-            payloads, step inputs and outputs, and those of its sub-agent tasks, keeping
-            ids, timestamps, statuses and names.
+            ``"default"`` keeps their content for the store's retention period of ended
+            runs (forever without one); ``0`` deletes it when the session ends (closed,
+            failed or cancelled): transcript, message texts, event payloads, step inputs
+            and outputs, and those of its sub-agent tasks, keeping ids, timestamps,
+            statuses and names. None (default): decided when each session opens, by its
+            audience and the host's environment (`default_retention`: ``0`` for private
+            and unknown sessions in production, else ``"default"``).
         approvers: Principals who may answer this agent's approvals besides the
             principal the turn serves.
         tool_timeout: Seconds a tool call may run before it fails with a timeout (the
@@ -69,6 +73,12 @@ class Agent:
             deployment; a compaction does not). None (default): never.
         state: The session state its tools read and change (`State` declarations;
             tools may declare more, ``@tool(state=[...])``). See `StateValues`.
+        dynamic: Handlers on session events whose results join the instructions
+            (`Dynamic`, made with ``@dynamic("session.started")`` or
+            ``@dynamic("turn.started")``): computed once per session or once per turn,
+            each call a durable step with a time limit. Every agent also has the
+            built-in `PREDECESSOR_HISTORY` (a reset session's predecessor's last
+            messages, as history); a handler named ``predecessor`` replaces it.
         budget: The token and cost budget of each of its sessions (see `Budget`);
             None (default): none. Agent and tenant budgets are set with
             `AgentHost.set_budget`. Cost is counted at the prices of `Agents`
@@ -82,7 +92,7 @@ class Agent:
     model_calls_per_step: int = 1
     turn_policy: TurnPolicy = "steer"
     max_steps_per_turn: int = DEFAULT_MAX_STEPS_PER_TURN
-    retention: Retention | None = "default"
+    retention: Retention | None = None
     approvers: Sequence[str] = ()
     tool_timeout: float | None = None
     step_timeout: float | None = None
@@ -90,6 +100,7 @@ class Agent:
     compaction: Compaction | None = None
     session_timeout: float | None = None
     state: Sequence[State[Any]] = ()
+    dynamic: Sequence[Dynamic] = ()
     budget: Budget | None = None
 
     def __post_init__(self) -> None:
@@ -128,6 +139,9 @@ class Agent:
         from ._values import state_keys
 
         object.__setattr__(self, "state", state_keys(self.state, f"agent {self.name!r}"))
+        from ._dynamic import check_dynamic
+
+        object.__setattr__(self, "dynamic", check_dynamic(self.dynamic, self.name))
         from ._tools import Tool
         from .mcp import McpServer
 

@@ -24,11 +24,12 @@ __all__ = [
     "TurnState",
 ]
 
-StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed", "move"]
+StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed", "move", "dynamic"]
 """What the session's body does after a turn step: wait for its inbox (``idle``, ``held``:
 parked on input), run the next step (``continue``), run workflow tools (``park``), end
-the session (``closed``), or move it to a new run with a fresh transcript (``move``,
-`StepResult.reason` says why)."""
+the session (``closed``), move it to a new run with a fresh transcript (``move``,
+`StepResult.reason` says why), or run the turn's ``turn.started`` handlers, each in its
+own step, before its next turn step (``dynamic``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,6 +21,7 @@ __all__ = [
     "AssistantEntry",
     "AuthorizationEntry",
     "ContextEntry",
+    "InstructionsEntry",
     "McpToolSpec",
     "McpToolsEntry",
     "StateEntry",
@@ -58,13 +59,31 @@ class ContextEntry:
     """Context the session was given as data, not instructions.
 
     ``source`` says what: ``predecessor`` (the text of the session this one follows,
-    `Session.reset`) or ``compaction`` (a summary of the transcript it replaces). The
-    model sees it as a user message marked as history.
+    `Session.reset`), ``compaction`` (a summary of the transcript it replaces), or the
+    name of the `Dynamic` handler whose ``history`` it is. The model sees it as a user
+    message marked as history.
     """
 
     text: str
     source: str
     kind: Literal["context"] = "context"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class InstructionsEntry:
+    """What a `Dynamic` handler returned: instructions added to the system prompt.
+
+    ``on`` is the event it ran on; ``turn_id`` is the turn it holds for (None: for the
+    rest of the session, carried across a clear or a compaction). ``error`` says why
+    the handler gave nothing (it failed or ran past its timeout; ``text`` is empty).
+    """
+
+    handler: str
+    on: str
+    text: str = ""
+    turn_id: str | None = None
+    error: str | None = None
+    kind: Literal["instructions"] = "instructions"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -211,6 +230,7 @@ class StateEntry:
 TranscriptEntry: TypeAlias = Annotated[
     UserEntry
     | ContextEntry
+    | InstructionsEntry
     | AssistantEntry
     | ToolResultEntry
     | ApprovalEntry

@@ -15,6 +15,7 @@ from ._requests import InputRequest, TaskRef
 __all__ = [
     "EVENT_DATA",
     "AuthorizationRequested",
+    "DynamicFailed",
     "EventData",
     "InputRequested",
     "InputResolved",
@@ -43,6 +44,7 @@ SessionEventType: TypeAlias = Literal[
     "session.started",
     "session.moved",
     "turn.started",
+    "dynamic.failed",
     "message.delta",
     "message.completed",
     "tool.call",
@@ -304,6 +306,20 @@ class SessionWaiting:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DynamicFailed:
+    """``dynamic.failed``: a `Dynamic` handler raised or ran past its timeout.
+
+    The session goes on without what it would have given: the turn it ran for (or,
+    on ``session.started``, the session) has no instructions of it. ``on`` is the event
+    it ran on; ``error`` says what happened.
+    """
+
+    handler: str
+    on: str
+    error: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SessionClosed:
     """``session.closed``: the session ended; sends are refused from now on."""
 
@@ -321,6 +337,7 @@ EventData: TypeAlias = (
     SessionStarted
     | SessionMoved
     | TurnStarted
+    | DynamicFailed
     | MessageDelta
     | MessageCompleted
     | ToolCalled
@@ -344,6 +361,7 @@ EVENT_DATA: dict[SessionEventType, type[EventData]] = {
     "session.started": SessionStarted,
     "session.moved": SessionMoved,
     "turn.started": TurnStarted,
+    "dynamic.failed": DynamicFailed,
     "message.delta": MessageDelta,
     "message.completed": MessageCompleted,
     "tool.call": ToolCalled,

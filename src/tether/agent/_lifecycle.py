@@ -19,12 +19,13 @@ from ..stores import (
 )
 from ._agent import Retention
 from ._cursor import Cursor, Producer, StepAction, StepResult
+from ._dynamic_step import carried_instructions
 from ._emitter import Emitter
 from ._entries import AssistantEntry, ContextEntry, StateEntry, TurnEndEntry
 from ._event_data import SessionClosed, SessionFailed, SessionMoved, SessionStarted, TurnFailed
 from ._events import EVENTS_STREAM, decode_event
 from ._keys import conversation_path, task_submission_id, turn_id_of
-from ._line import SessionLine, predecessor_text
+from ._line import SessionLine
 from ._mail import read_mail, settle_lanes
 from ._retention import purge_session
 from ._transcript import Transcript
@@ -59,8 +60,9 @@ async def open_session(
     """Create the transcript (idempotent), take its production, announce the session.
 
     A run that continues the session (`SessionLine.moved`) announces the move instead
-    of a start; a transcript that opens with context (a reset session's predecessor, a
-    compaction's summary) gets it as its first entry.
+    of a start; a transcript that opens with context (a compaction's summary) gets it
+    as its first entry. (A reset session's predecessor history is given by the
+    ``session.started`` handlers that run next, each in its own step.)
     """
     stores, agent = steps.stores, steps.agent
     conflict = steps.declared.conflict
@@ -99,11 +101,13 @@ async def open_session(
                     predecessor=line.predecessor,
                 )
             )
-    context = await _opening_context(steps, session_id, line)
+    context = _opening_context(line)
     # A deploy hand-off reads what it was handed under this code's declarations; a
-    # clear or a compaction carries the state to its fresh transcript.
+    # clear or a compaction carries the state to its fresh transcript, and the
+    # instructions its session.started handlers gave (they do not run again).
     carry = line.moved == "deploy" or (line.moved is not None and bool(steps.declared.keys))
-    if context is not None or carry:
+    instructed = line.moved is not None and any(d.on == "session.started" for d in agent.dynamic)
+    if context is not None or carry or instructed:
         transcript = Transcript(stores, path, producer, steps.transcript_cache)
         entries = await transcript.entries()
         opening: list[Any] = []
@@ -113,6 +117,8 @@ async def open_session(
             opening.append(context)
         if carry:
             opening.extend(await _carried_state(steps, session_id, line, entries))
+        if instructed:
+            opening.extend(await carried_instructions(steps, session_id, line, entries))
         if opening:
             appended = transcript.append(opening)
             durable.commit_with_step(appended)
@@ -185,17 +191,12 @@ async def _carried_state(
     return [StateEntry(values=kept)] if kept else []
 
 
-async def _opening_context(
-    steps: SessionSteps, session_id: str, line: SessionLine
-) -> ContextEntry | None:
+def _opening_context(line: SessionLine) -> ContextEntry | None:
+    # A reset session's predecessor history is given by a handler (`PREDECESSOR_HISTORY`),
+    # in its own step once the session opened.
     if line.summary is not None:
         return ContextEntry(text=line.summary, source="compaction")
-    if line.predecessor is None:
-        return None
-    text = await predecessor_text(
-        steps.stores, steps.agent.name, session_id, line.predecessor_generation
-    )
-    return ContextEntry(text=text, source="predecessor") if text else None
+    return None
 
 
 async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResult:

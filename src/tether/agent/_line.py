@@ -21,6 +21,7 @@ from .._aio import within
 from ..errors import SessionFormatError
 from ..stores import Stores
 from ._attachments import files_note
+from ._dynamic import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT
 from ._entries import AssistantEntry, UserEntry
 from ._keys import conversation_path
 from ._transcript import Transcript
@@ -39,15 +40,11 @@ __all__ = [
 log = logging.getLogger("tether.agent")
 
 #: The checkpoint format this release writes (a session's line, its transcript entries).
-LINE_FORMAT = 1
+#: 2: transcripts may hold `InstructionsEntry` records (what `Dynamic` handlers gave).
+LINE_FORMAT = 2
 #: The oldest checkpoint format this release reads: upgrading tether within the window
 #: strands no session written since.
 OLDEST_LINE_FORMAT = 1
-
-#: How many of the predecessor's last messages a reset session is given.
-PREDECESSOR_ENTRIES = 20
-#: Seconds the predecessor's transcript may take to read; past that, no history.
-PREDECESSOR_TIMEOUT = 5.0
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,6 +17,7 @@ from .._ids import new_ulid
 from ..errors import FatalError, ModelError, RetryableError
 from ._attachments import load_attachments
 from ._budget_call import settle_call
+from ._dynamic_step import dynamic_instructions
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
 from ._event_data import CallUsage, MessageCompleted, MessageDelta, ToolCallRef
@@ -45,6 +46,12 @@ async def _request(work: StepWork) -> ModelRequest:
                 f"agent {agent.name!r}: its instructions function returned "
                 f"{type(instructions).__name__}, not a string"
             )
+    assert work.turn is not None
+    # What the agent's handlers gave, after its own (`Dynamic`; recorded in the
+    # transcript by their steps).
+    given = dynamic_instructions(work.entries, work.turn.turn_id, agent.dynamic)
+    if given:
+        instructions = "\n\n".join(t for t in (instructions, *given) if t)
     return ModelRequest(
         instructions=instructions or None,
         messages=tuple(work.transcript.to_messages(work.entries, files)),

@@ -15,17 +15,14 @@ from ..errors import ConfigurationError
 from ..stores import Backend
 from ._agent import Agent
 from ._budget import check_prices
+from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
+from ._prune import SessionPruner
 from ._usage import Price
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
 
 __all__ = ["SESSION_WORKFLOW", "TASK_WORKFLOW", "Agents"]
-
-#: The workflow name every session run records.
-SESSION_WORKFLOW = "tether.agent.session"
-#: The workflow name of a sub-agent task (a child run of the calling session).
-TASK_WORKFLOW = "tether.agent.task"
 
 
 def _with_subagents(agents: Iterable[Agent]) -> dict[str, Agent]:
@@ -92,6 +89,8 @@ class Agents:
         self.registry = Registry(deployment=deployment)
         self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
         self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)
+        # The retention sweep of this registry's workers deletes sessions whole.
+        self.registry.pruner = SessionPruner(self._agents.get)
         self._steps: dict[tuple[int, str], tuple[Any, SessionSteps]] = {}
 
     @property

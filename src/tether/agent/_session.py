@@ -31,7 +31,7 @@ from ._inbox import Inbox
 from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
 from ._requests import InputRequest, check_answer
 from ._reset import open_again, predecessor_of, stop_run
-from ._retention import erase_session
+from ._retention import deletion_of, erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import Fold, SessionState, fold_events
 from ._usage import Price, SessionUsage, session_usage
@@ -442,11 +442,10 @@ class Session:
         info = info or (await self._current())[0]
         if info.status not in _ENDED:
             return info
-        args = (await handle.input()).args
-        retention = args[3] if len(args) > 3 else "default"
-        if retention == 0:
+        why = await deletion_of(handle)
+        if why is not None:
             raise ContentDeletedError(
-                f"session {self.session_id!r} ended under retention=0: its transcript, "
+                f"session {self.session_id!r} {why}: its transcript, "
                 "message texts, events and step contents were deleted (ids, timestamps, "
                 "statuses and step names remain)"
             )

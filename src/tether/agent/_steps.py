@@ -15,6 +15,8 @@ from . import _lifecycle, _parked
 from ._agent import Agent, Retention
 from ._attachments import AttachmentCache
 from ._cursor import Cursor, ParkedResult, StepResult
+from ._dynamic import DynamicEvent
+from ._dynamic_step import run_dynamic
 from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
 from ._requests import InputRequest
@@ -86,6 +88,12 @@ class SessionSteps:
             # an attempt that died before it settled, say).
             await self.stores.budgets.release_budget(cursor.turn.turn_id)
         return result
+
+    async def dynamic(
+        self, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None = None
+    ) -> str | None:
+        """Run the agent's `Dynamic` handler `name` on `on`; its error, or None."""
+        return await run_dynamic(self, cursor, on, name, line)
 
     async def fail_turn(self, cursor: Cursor, error: str) -> StepResult:
         """The turn's step used its attempts: fail the turn, go on."""

@@ -17,6 +17,7 @@ from .. import durable
 from ..stores import ResolveSubmissions
 from ._budget_call import EXCEEDED, Refusal, budget_declined, release_turn, reserve_call
 from ._cursor import ParkedCall, ParkedResult, StepResult
+from ._dynamic import handlers_on
 from ._emitter import PART, boundary_part, tools_part
 from ._entries import AssistantEntry, ToolResultEntry
 from ._event_data import InputRequested, ToolCalled, ToolOutcome, ToolReturned, TurnWaiting
@@ -78,6 +79,12 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             await work.finish()
             return StepResult(action="idle", cursor=work.cursor, rings=work.rings, quiet=True)
         await work.emitter.written()
+        if handlers_on(work.agent.dynamic, "turn.started"):
+            # The turn's handlers run next, each in its own step, before its first
+            # model call (which a later turn step makes, at the next step index).
+            await work.finish()
+            cursor = replace(work.cursor, turn=turn.next_step())
+            return StepResult(action="dynamic", cursor=cursor, rings=work.rings)
         # The write woke the event's followers (a server's feed, then each connection's
         # response): one turn of the loop lets them send it before building the model's
         # request holds the loop (an instant answer, its whole handling).

@@ -20,6 +20,8 @@ from ..durable import Hook, RetryPolicy, WorkflowContext
 from ..errors import StepFailedError
 from ._agent import Retention
 from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
+from ._dynamic import DynamicEvent, handlers_on
+from ._dynamic_step import session_handlers
 from ._line import SessionLine, read_line
 from ._steps import SessionSteps
 from ._tools import format_tool_error, format_tool_result
@@ -82,6 +84,46 @@ async def _turn_step(
         return failed
 
 
+async def _dynamic(
+    ctx: WorkflowContext,
+    steps: SessionSteps,
+    cursor: Cursor,
+    on: DynamicEvent,
+    line: SessionLine | None,
+    retention: Retention,
+) -> Cursor:
+    """Run the handlers of `on`, each as its own step (``dynamic.<name>``), in order.
+
+    A handler that fails gives nothing and its step completes (see `_dynamic_step`); a
+    step that cannot record its result within its attempts is passed over the same
+    way, unless the session lost its transcript. On ``turn.started`` each step takes
+    the turn's next step index.
+    """
+    if on == "session.started":
+        handlers = session_handlers(steps.agent.dynamic, line)
+    else:
+        handlers = handlers_on(steps.agent.dynamic, on)
+    for handler in handlers:
+        try:
+            await ctx.step(
+                steps.dynamic, cursor, on, handler.name, line, name=f"dynamic.{handler.name}"
+            )
+        except StepFailedError as exc:
+            if _session_fatal(exc):
+                await ctx.step(
+                    steps.fail_session,
+                    cursor,
+                    _reason(exc),
+                    retention,
+                    name="fail_session",
+                    retry=SETTLE_RETRY,
+                )
+                raise
+        if cursor.turn is not None:
+            cursor = replace(cursor, turn=cursor.turn.next_step())
+    return cursor
+
+
 async def _open(
     ctx: WorkflowContext,
     steps: SessionSteps,
@@ -140,6 +182,7 @@ async def run_session(
         token = await ctx.step(steps.moved_inbox, ctx.run_id, name="moved_inbox")
     inbox = ctx.create_hook(token=token) if token else ctx.create_hook()
     cursor = await _open(ctx, steps, session_id, owner, True, inbox.token, carried, retention)
+    cursor = await _dynamic(ctx, steps, cursor, "session.started", carried, retention)
     results: tuple[ParkedResult, ...] = ()
     timeout = steps.agent.session_timeout
     # The deadline of the session's idle time: it counts from the idle point a turn (or
@@ -151,6 +194,9 @@ async def run_session(
         cursor, results = result.cursor, ()
         if result.action == "closed":
             break
+        if result.action == "dynamic":
+            cursor = await _dynamic(ctx, steps, cursor, "turn.started", carried, retention)
+            continue
         if timeout is None or result.action not in ("idle", "move"):
             idle_deadline = None
         elif idle_deadline is None or not result.quiet:
@@ -237,13 +283,16 @@ async def run_task(
     inbox = ctx.create_hook()
     submission: str = await ctx.step(steps.admit_task, session_id, task, name="admit_task")
     cursor = await _open(ctx, steps, session_id, None, False, inbox.token, None, retention)
+    cursor = await _dynamic(ctx, steps, cursor, "session.started", None, retention)
     results: tuple[ParkedResult, ...] = ()
     while True:
         result = await _turn_step(ctx, steps, cursor, results, retention)
         cursor, results = result.cursor, ()
         if cursor.turn is None:
             break
-        if result.action == "park":
+        if result.action == "dynamic":
+            cursor = await _dynamic(ctx, steps, cursor, "turn.started", None, retention)
+        elif result.action == "park":
             cursor, results = await run_parked(
                 ctx, steps, inbox, cursor, result.calls, retention, result.rings
             )

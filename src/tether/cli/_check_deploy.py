@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from ..durable import Registry, ReplayReport, check_runs
 from ..stores import Backend
-from ._format import printable, table
+from ._format import printable
+from ._terminal import progress, show_table
 
 
 def _where(report: ReplayReport) -> str:
@@ -28,12 +29,14 @@ async def check_deploy(
     timeout: float,
 ) -> int:
     """Dry-replay every unfinished run against `registry`; 1 when any would fail."""
-    reports = await check_runs(
-        backend,
-        registry,
-        deployments=None if not deployments else set(deployments),
-        timeout=timeout,
-    )
+    with progress("replaying unfinished runs") as done:
+        reports = await check_runs(
+            backend,
+            registry,
+            deployments=None if not deployments else set(deployments),
+            timeout=timeout,
+            on_progress=done,
+        )
     failing = [r for r in reports if not r.ok]
     if as_json:
         print(
@@ -69,5 +72,5 @@ async def check_deploy(
         )
     if failing:
         rows = [[r.run_id, r.workflow_name, r.deployment, r.outcome, _where(r)] for r in failing]
-        print(table(["run", "workflow", "built by", "outcome", "where"], rows))
+        show_table(["run", "workflow", "built by", "outcome", "where"], rows, status="outcome")
     return 1 if failing else 0

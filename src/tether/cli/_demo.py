@@ -38,7 +38,7 @@ from ..agent import (
 from ..stores import Backend, init_key_file, open_backend
 from ..testing import ScriptedModel
 from ._demo_app import build_host
-from ._format import table
+from ._terminal import show_table
 
 __all__ = ["run_demo"]
 
@@ -253,7 +253,7 @@ async def run_demo() -> int:
         replayed += ran.startswith("worker 1")
         rows.append([str(step.slot), label, step.status, str(step.attempt), ran])
     print("\nThe session run's journal (every durable step, where it ran):")
-    print(table(["slot", "step", "status", "attempts", "ran in"], rows))
+    show_table(["slot", "step", "status", "attempts", "ran in"], rows, status="status")
     print(
         f"Worker 2 replayed the {replayed} steps of worker 1 from the journal without running "
         "them again,\nthen resumed the turn at the parked approval."

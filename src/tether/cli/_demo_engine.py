@@ -14,7 +14,7 @@ from pathlib import Path
 import tether
 
 from ._demo_engine_app import registry
-from ._format import table
+from ._terminal import show_table
 
 
 async def run_engine_demo() -> int:
@@ -63,6 +63,7 @@ async def run_engine_demo() -> int:
             else:
                 verdict = "ran after the restart"
             rows.append([str(step.slot), label, step.status, str(step.attempt), where, verdict])
-        print(table(["slot", "step", "status", "attempts", "executions", "what happened"], rows))
+        headers = ["slot", "step", "status", "attempts", "executions", "what happened"]
+        show_table(headers, rows, status="status")
         print(f"\nInspect it yourself: tether runs show order-42 --db sqlite:///{db}")
     return 0

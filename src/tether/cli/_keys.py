@@ -18,6 +18,7 @@ from ..stores import (
     open_backend,
 )
 from ..stores._keys import add_key_to_file, remove_keys_from_file
+from ._terminal import progress
 
 __all__ = ["keys_command"]
 
@@ -51,7 +52,8 @@ async def keys_command(args: argparse.Namespace, url: str) -> int:
     assert provider is not None
     async with open_backend(url, keys=provider, migrate=False) as backend:
         assert isinstance(backend, EncryptedBackend)
-        report = await backend.keys.rotate()
+        with progress("re-wrapping data keys") as done:
+            report = await backend.keys.rotate(on_progress=done)
     print(
         f"re-wrapped {report.rewrapped} data key(s) under {report.key_id}; keys in use: "
         f"{sorted(report.remaining_key_ids)}"

@@ -1,14 +1,17 @@
-"""`tether runs list` and `tether runs show`."""
+"""`tether runs list`, `show`, `fork` and `resume`."""
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 from typing import Any
 
-from ..durable import Client
-from ..stores import Backend, RunStatus
-from ._format import printable, table
+from ..durable import Client, Registry
+from ..errors import ConfigurationError
+from ..stores import FORK_SLOT_LABEL, FORKED_FROM_LABEL, Backend, RunStatus
+from ._format import printable
+from ._terminal import show_table
 
 
 def _short(value: Any, width: int = 40) -> str:
@@ -32,7 +35,7 @@ async def list_runs(backend: Backend, status: RunStatus | None, limit: int, as_j
         ]
         for r in runs
     ]
-    print(table(["run", "workflow", "status", "deployment", "created"], rows))
+    show_table(["run", "workflow", "status", "deployment", "created"], rows, status="status")
     return 0
 
 
@@ -57,6 +60,9 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
             f"tether {info.engine_version}"
         )
     )
+    source = info.labels.get(FORKED_FROM_LABEL)
+    if source is not None:
+        print(printable(f"forked from run {source} at slot {info.labels.get(FORK_SLOT_LABEL)}"))
     rows = []
     for s in steps:
         took = (
@@ -75,5 +81,49 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
                 _short(s.output if s.status == "completed" else s.error),
             ]
         )
-    print(table(["slot", "step", "status", "attempts", "took", "input", "output / error"], rows))
+    headers = ["slot", "step", "status", "attempts", "took", "input", "output / error"]
+    show_table(headers, rows, status="status")
+    return 0
+
+
+def _json_input(text: str | None, kind: type, what: str) -> Any:
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ConfigurationError(f"{what} is not JSON: {exc}") from None
+    if not isinstance(value, kind):
+        raise ConfigurationError(f"{what} must be a JSON {'array' if kind is list else 'object'}")
+    return value
+
+
+async def fork_run(backend: Backend, registry: Registry | None, args: argparse.Namespace) -> int:
+    """Fork a run (`tether runs fork`) or resume one (`tether runs resume`); print the new run."""
+    step: int | str | None = args.from_step
+    if isinstance(step, str) and step.isdigit():
+        step = int(step)
+    options: dict[str, Any] = {
+        "new_run_id": args.new_run_id,
+        "args": _json_input(args.args, list, "--args"),
+        "kwargs": _json_input(args.kwargs, dict, "--kwargs"),
+    }
+    client = Client(backend, registry=registry)
+    if args.runs == "fork":
+        assert step is not None  # argparse requires it
+        handle = await client.fork(args.run_id, from_step=step, **options)
+    else:
+        handle = await client.resume(args.run_id, from_step=step, **options)
+    info = await handle.info()
+    if args.json:
+        print(json.dumps(dataclasses.asdict(info), default=str, indent=2))
+        return 0
+    slot = info.labels.get(FORK_SLOT_LABEL)
+    verb = "forked" if args.runs == "fork" else "resumed"
+    print(
+        printable(
+            f"{verb} {args.run_id} from slot {slot} as run {info.run_id}  "
+            f"(status {info.status}, deployment {info.deployment})"
+        )
+    )
     return 0

@@ -6,7 +6,7 @@ import json
 
 from ..durable import Client, Schedules
 from ..stores import Backend
-from ._format import table
+from ._terminal import show_table
 
 
 def _every(seconds: float | None) -> str:
@@ -34,12 +34,8 @@ async def list_schedules(backend: Backend, as_json: bool) -> int:
         ]
         for s in found
     ]
-    print(
-        table(
-            ["schedule", "workflow", "when", "zone", "missed", "last (UTC)", "next (UTC)", "dep."],
-            rows,
-        )
-    )
+    headers = ["schedule", "workflow", "when", "zone", "missed", "last (UTC)", "next (UTC)", "dep."]
+    show_table(headers, rows, status="missed")
     return 0
 
 

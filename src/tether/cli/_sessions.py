@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from ..errors import ConfigurationError, MissingExtraError, TetherError
 from ._format import printable, table
+from ._terminal import paint, show_table
 
 # A file to attach: (bytes, media type, name, id to upload it under or None).
 File = tuple[bytes, str, str, str | None]
@@ -231,6 +232,17 @@ class _StoreSessions:
         return None
 
 
+#: How the end of a turn or a session is shown on a terminal.
+_END_STYLE = {
+    "turn.completed": "green",
+    "turn.failed": "bold red",
+    "turn.cancelled": "magenta",
+    "turn.waiting": "yellow",
+    "session.closed": "magenta",
+    "session.failed": "bold red",
+}
+
+
 def render(event: dict[str, Any], out: Any = None) -> None:
     """Print one event for a person: text as it streams, tools, requests, turn ends."""
     out = out or sys.stdout
@@ -256,17 +268,25 @@ def render(event: dict[str, Any], out: Any = None) -> None:
         request = data.get("request") or {}
         what = request.get("prompt") or request.get("tool_name") or ""
         options = request.get("options")
-        out.write(
+        line = (
             f"  ? {request.get('kind')} {printable(str(request.get('request_id')))}: "
             f"{printable(str(what))}"
             + (f" [{printable(_options_text(options))}]" if options else "")
-            + "\n"
         )
+        out.write(paint(line, "yellow", out) + "\n")
     elif kind in ("turn.completed", "turn.failed", "turn.cancelled", "turn.waiting"):
         detail = data.get("error") or data.get("reason") or data.get("on") or ""
-        out.write(f"[{kind}{' ' + printable(str(detail)) if detail else ''}]\n")
+        line = f"[{kind}{' ' + printable(str(detail)) if detail else ''}]"
+        out.write(paint(line, _END_STYLE[kind], out) + "\n")
+    elif kind == "dynamic.failed":
+        # The operator's signal: the turn goes on without that handler's instructions.
+        line = (
+            f"[dynamic.failed {printable(str(data.get('handler', '')))} on "
+            f"{printable(str(data.get('on', '')))}: {printable(str(data.get('error', '')))}]"
+        )
+        out.write(paint(line, "yellow", out) + "\n")
     elif kind in ("session.closed", "session.failed"):
-        out.write(f"[{kind}]\n")
+        out.write(paint(f"[{kind}]", _END_STYLE[kind], out) + "\n")
     out.flush()
 
 
@@ -298,7 +318,7 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
                     [i["session_id"], i["agent_name"], i["status"], str(i.get("owner") or "")]
                     for i in items
                 ]
-                print(table(["session", "agent", "status", "owner"], rows))
+                show_table(["session", "agent", "status", "owner"], rows, status="status")
             return 0
         if args.sessions == "show":
             state = await client.show(args.session_id)
@@ -339,7 +359,7 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
                 print(json.dumps(values, indent=2))
             else:
                 rows = [[k, json.dumps(v)] for k, v in values.items()]
-                print(table(["key", "value"], rows))
+                show_table(["key", "value"], rows)
             return 0
         if args.sessions == "send":
             # Where the stream is before the message: its turn's events all come after.

@@ -9,6 +9,15 @@ from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._handle import ChainInfo, RunHandle, RunInfo, StepView
 from ._progress import RunProgress, StepProgress, WakeUp
+from ._prune import (
+    DEFAULT_PRUNE_BATCH,
+    PRUNE_INTERVAL,
+    Pruned,
+    PrunedKind,
+    PruneReport,
+    RunPruner,
+    prune,
+)
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
@@ -31,7 +40,9 @@ from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "DEFAULT_PRUNE_BATCH",
     "DEV_MARK",
+    "PRUNE_INTERVAL",
     "REPLAY_OUTCOMES",
     "TAKEOVER_LEASE",
     "ChainInfo",
@@ -42,6 +53,9 @@ __all__ = [
     "HookView",
     "LiveDeployment",
     "MissedPolicy",
+    "PruneReport",
+    "Pruned",
+    "PrunedKind",
     "Registry",
     "ReplayOutcome",
     "ReplayReport",
@@ -50,6 +64,7 @@ __all__ = [
     "RunInfo",
     "RunInput",
     "RunProgress",
+    "RunPruner",
     "RunStream",
     "Schedule",
     "ScheduleInfo",
@@ -73,6 +88,7 @@ __all__ = [
     "hook_received",
     "is_dev_generation",
     "parse_duration",
+    "prune",
     "replay_run",
     "step_info",
     "step_started",

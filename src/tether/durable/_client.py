@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, get_args
 
 from .._codec import digest, encode
 from .._ids import new_ulid
 from .._validate import check_identifier, check_labels
 from .._version import ENGINE_VERSION
-from ..errors import ConfigurationError, NotFoundError, RunDormantError
+from ..errors import ConfigurationError, NotFoundError
 from ..stores import (
     TERMINAL_RUN_STATUSES,
     Backend,
@@ -26,53 +24,38 @@ from ..stores import (
     successor_run_id,
 )
 from ._continue import Handoff
-from ._generations import is_dev_generation
+from ._dormancy import Dormancy
+from ._fork import fork_run
 from ._handle import (
     DEFAULT_STREAM,
-    LIVE_WORKER_SECONDS,
     ChainInfo,
     RunHandle,
     RunInfo,
     StepView,
     _current,
     _info,
-    _is_stranded,
     _Liveness,
 )
 from ._progress import RunProgress, read_progress
 from ._registry import Registry, queue_name, workflow_name_of
-from ._run_reads import HookView, input_of, is_stranded, live_versions, page_runs, run_hooks
+from ._run_reads import (
+    HookView,
+    LiveDeployment,
+    input_of,
+    is_stranded,
+    live_deployments,
+    live_versions,
+    page_runs,
+    run_hooks,
+)
 from ._streams import RunStream
 from ._takeover import Takeover, take_over
 from ._tracing import start_labels
 
 __all__ = ["ChainInfo", "Client", "LiveDeployment", "RunHandle", "RunInfo", "StepView"]
 
-#: How many hook tokens a client remembers as not on a dev generation.
-_NOT_DEV_TOKENS = 4096
-#: How long a client trusts its last look at whether any dev generation has a worker.
-_DEV_WORKERS_TTL = 2.0
-
 #: Every run status, in lifecycle order (what `Client.list_runs(status=...)` takes).
 RUN_STATUSES: tuple[str, ...] = get_args(RunStatus)
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class LiveDeployment:
-    """A (tether version, deployment) pair live workers serve (`Client.live_deployments`).
-
-    Attributes:
-        engine_version: The tether version.
-        deployment: The deployment.
-        workers: How many live workers serve it.
-        since: When the first of them that is still live started (Unix seconds, store
-            clock): the newest deployment is the one that came up last.
-    """
-
-    engine_version: str
-    deployment: str
-    workers: int
-    since: float
 
 
 def _filter(labels: Mapping[str, str] | None) -> dict[str, str] | None:
@@ -100,12 +83,7 @@ class Client:
             Callable[[str, bytes, Sequence[StoreWrite], str | None], Awaitable[None]] | None
         ) = None
         self._liveness = _Liveness(backend.stores.workflow)
-        # Hook tokens whose run was found on an ordinary deployment (not a dev
-        # generation): sends to them skip the dormancy check's reads from then on.
-        self._not_dev: dict[str, None] = {}
-        # Whether any worker of a dev generation is registered, and when that was read.
-        self._dev_workers = False
-        self._dev_read_at = -_DEV_WORKERS_TTL
+        self._dormancy = Dormancy(backend.stores.workflow)
 
     @property
     def _store(self) -> WorkflowStore:
@@ -193,6 +171,107 @@ class Client:
             return RunHandle(self._store, latest.run_id, liveness=self._liveness)
         new = dataclasses.replace(new, chain_id=chain_id, generation=generation)
         run, _ = await self._store.create_run(new)
+        return RunHandle(self._store, run.run_id, liveness=self._liveness)
+
+    async def fork(
+        self,
+        run_id: str,
+        *,
+        from_step: int | str,
+        new_run_id: str | None = None,
+        args: Sequence[Any] | None = None,
+        kwargs: Mapping[str, Any] | None = None,
+        labels: Mapping[str, str] | None = None,
+    ) -> RunHandle:
+        """Start a new run from a run's journal up to a step; the original is only read.
+
+        The fork is a run of the same workflow whose journal holds copies of the
+        operations before `from_step` (steps that ended, sleeps, hooks under new
+        tokens, child runs that ended): a worker replays them without running their
+        bodies again and runs the rest with the code it now serves. Any run may be
+        forked, in any status; the fork and its copies are one store transaction.
+        See the concepts page "Fork and resume" for what each kind of operation
+        carries over.
+
+        Args:
+            run_id: The run to fork.
+            from_step: Where the fork starts: a slot of the run's journal (1 for the
+                very start, one past its last operation to replay them all) or a step
+                name (its first step of that name).
+            new_run_id: The fork's id (default: a new one); the same fork asked for
+                again under the same id returns it.
+            args: Replacement positional arguments of the workflow (with `kwargs`:
+                a new input; by default the original's).
+            kwargs: Replacement keyword arguments.
+            labels: Labels of the fork, on top of the original's; the fork also
+                carries ``tether.forked_from`` and ``tether.fork_slot``.
+
+        Raises:
+            NotFoundError: No run has that id.
+            ForkError: `from_step` is not a slot of its journal or a step it has, its
+                input or step outputs were deleted, or it is a run of tether's own
+                workflows (an agent session, a sub-agent task, the scheduler).
+            ConflictError: `new_run_id` names another run.
+            UnknownWorkflowError: This client's registry has no such workflow.
+        """
+        return await self._fork(run_id, from_step, new_run_id, args, kwargs, labels, False)
+
+    async def resume(
+        self,
+        run_id: str,
+        *,
+        from_step: int | str | None = None,
+        new_run_id: str | None = None,
+        args: Sequence[Any] | None = None,
+        kwargs: Mapping[str, Any] | None = None,
+    ) -> RunHandle:
+        """Take a failed or cancelled run up again, as a new run from where it ended.
+
+        A fork (see `fork`) from the failed step (or the steps a cancel cut short),
+        with the code this client's registry holds now and, optionally, a new input.
+        The run itself stays as it ended: its record and journal are history. The
+        new run's id is ``<run id>.resumed-<slot>`` unless `new_run_id` is given, so
+        asking again returns the same run and the failed step never runs twice.
+
+        Args:
+            run_id: The failed or cancelled run.
+            from_step: Resume from this slot or step instead (default: where it ended).
+            new_run_id: The new run's id.
+            args: Replacement positional arguments (with `kwargs`: a new input).
+            kwargs: Replacement keyword arguments.
+
+        Raises:
+            NotFoundError: No run has that id.
+            ForkError: The run did not fail and was not cancelled, or `from_step` is
+                not one of its journal.
+            ConflictError: The id is taken by another run (a resume with another input:
+                pass `new_run_id`).
+        """
+        return await self._fork(run_id, from_step, new_run_id, args, kwargs, None, True)
+
+    async def _fork(
+        self,
+        run_id: str,
+        from_step: int | str | None,
+        new_run_id: str | None,
+        args: Sequence[Any] | None,
+        kwargs: Mapping[str, Any] | None,
+        labels: Mapping[str, str] | None,
+        resume: bool,
+    ) -> RunHandle:
+        arguments = None
+        if args is not None or kwargs is not None:
+            arguments = {"args": list(args or ()), "kwargs": dict(kwargs or {})}
+        run = await fork_run(
+            self._store,
+            self.registry,
+            run_id,
+            from_step=from_step,
+            new_run_id=new_run_id,
+            arguments=arguments,
+            labels=labels,
+            resume=resume,
+        )
         return RunHandle(self._store, run.run_id, liveness=self._liveness)
 
     def _new_run(
@@ -407,7 +486,7 @@ class Client:
             InvalidInputError: `token` cannot be a hook token on any backend.
         """
         check_identifier(token, what="hook token")
-        await self._refuse_dormant(token)
+        await self._dormancy.refuse(token)
         data = encode(payload, what="hook payload")
         if self._eager_resume is not None:
             await self._eager_resume(token, data, writes, run_id)
@@ -466,17 +545,7 @@ class Client:
 
     async def live_deployments(self) -> list[LiveDeployment]:
         """The versions live workers serve, newest first (the one that came up last)."""
-        store = self._store
-        now = await store.clock()
-        found: dict[tuple[str, str], list[float]] = {}
-        for w in await store.list_workers():
-            if now - w.heartbeat_at <= LIVE_WORKER_SECONDS:
-                found.setdefault((w.engine_version, w.deployment), []).append(w.started_at)
-        out = [
-            LiveDeployment(engine_version=e, deployment=d, workers=len(s), since=min(s))
-            for (e, d), s in found.items()
-        ]
-        return sorted(out, key=lambda x: x.since, reverse=True)
+        return await live_deployments(self._store)
 
     async def latest(self, chain_id: str) -> RunInfo:
         """The chain's current run (the run itself when it never continued).
@@ -502,46 +571,6 @@ class Client:
         "served" answer for a few seconds; a stranded one is looked up each time.
         """
         return await self._liveness.stranded(info)
-
-    async def _refuse_dormant(self, token: str) -> None:
-        """Raise `RunDormantError` if `token`'s run is on a dev generation nobody serves.
-
-        A run is dormant only while `tether dev` runs (a worker of its current
-        generation is registered, and none of the run's): without any dev generation's
-        worker registered, which a client reads at most every `_DEV_WORKERS_TTL`
-        seconds, a send costs nothing more. Otherwise two reads (the hook, its run) the
-        first time a token is seen; a token found on an ordinary deployment is
-        remembered (at most `_NOT_DEV_TOKENS` of them), since a run never moves from
-        an ordinary deployment to a dev generation once it holds a hook (`tether dev`
-        moves runs before their first step).
-        """
-        if token in self._not_dev or not await self._dev_mode_running():
-            return
-        hook = await self._store.get_hook(token)
-        if hook is None:
-            return  # the store refuses the send itself, with its own error
-        run = await self._store.get_run(hook.run_id)
-        if run is None:
-            return
-        if not is_dev_generation(run.deployment):
-            if len(self._not_dev) >= _NOT_DEV_TOKENS:
-                self._not_dev.pop(next(iter(self._not_dev)))
-            self._not_dev[token] = None
-            return
-        if run.lease_owner is not None and run.lease_expires_at > await self._store.clock():
-            # Held (a take-over moving it to other code): the holder carries what it
-            # receives to where the run goes.
-            return
-        if await _is_stranded(self._store, run):
-            raise RunDormantError(run.run_id, run.engine_version, run.deployment)
-
-    async def _dev_mode_running(self) -> bool:
-        now = time.monotonic()
-        if now - self._dev_read_at >= _DEV_WORKERS_TTL:
-            workers = await self._store.list_workers()
-            self._dev_workers = any(is_dev_generation(w.deployment) for w in workers)
-            self._dev_read_at = now
-        return self._dev_workers
 
     async def cancel(self, run_id: str, reason: str | None = None) -> None:
         """Cancel a run (see `RunHandle.cancel`).

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from .._validate import check_identifier
 from .._version import ENGINE_VERSION
 from ..errors import ConfigurationError, UnknownWorkflowError
+from ._prune import RunPruner
 from ._schedule_spec import MissedPolicy, Schedule, make_schedule
 
 __all__ = ["Registry", "WorkflowDef", "queue_name"]
@@ -50,6 +51,10 @@ class Registry:
         self._workflows: dict[str, WorkflowDef] = {}
         #: The schedules this deployment defines, by name (`schedule`).
         self.schedules: dict[str, Schedule] = {}
+        #: What the retention sweep of this registry's workers does with an ended run
+        #: of its workflows (an agent host's deletes sessions whole); None purges the
+        #: run's own content (see `prune`).
+        self.pruner: RunPruner | None = None
 
     @property
     def queue(self) -> str:

@@ -325,6 +325,7 @@ async def check_runs(
     *,
     deployments: Collection[str] | None = None,
     timeout: float = 10.0,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[ReplayReport]:
     """Dry-replay every unfinished run of the store against `registry`'s code.
 
@@ -339,6 +340,8 @@ async def check_runs(
         deployments: Replay only runs built by these deployments (default: every
             unfinished run, whatever built it).
         timeout: Per run, as in `replay_run`.
+        on_progress: Called with (runs replayed, runs to replay) after each run
+            (``tether check-deploy`` draws it).
 
     Returns:
         One report per unfinished run, oldest first.
@@ -354,4 +357,9 @@ async def check_runs(
             if cursor is None:
                 break
     runs.sort(key=lambda r: (r.created_at, r.run_id))
-    return [await replay_run(backend, registry, run, timeout=timeout) for run in runs]
+    reports: list[ReplayReport] = []
+    for run in runs:
+        reports.append(await replay_run(backend, registry, run, timeout=timeout))
+        if on_progress is not None:
+            on_progress(len(reports), len(runs))
+    return reports

@@ -17,9 +17,11 @@ from ..stores import TERMINAL_RUN_STATUSES, Page, RunRecord, RunStatus, Workflow
 
 __all__ = [
     "HookView",
+    "LiveDeployment",
     "RunInput",
     "input_of",
     "is_stranded",
+    "live_deployments",
     "live_versions",
     "page_runs",
     "run_hooks",
@@ -118,3 +120,35 @@ def is_stranded(run: RunRecord, served: set[tuple[str, str]]) -> bool:
     if run.status in TERMINAL_RUN_STATUSES:
         return False
     return bool(served) and (run.engine_version, run.deployment) not in served
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LiveDeployment:
+    """A (tether version, deployment) pair live workers serve (`Client.live_deployments`).
+
+    Attributes:
+        engine_version: The tether version.
+        deployment: The deployment.
+        workers: How many live workers serve it.
+        since: When the first of them that is still live started (Unix seconds, store
+            clock): the newest deployment is the one that came up last.
+    """
+
+    engine_version: str
+    deployment: str
+    workers: int
+    since: float
+
+
+async def live_deployments(store: WorkflowStore) -> list[LiveDeployment]:
+    """The versions live workers serve, newest first (`Client.live_deployments`)."""
+    now = await store.clock()
+    found: dict[tuple[str, str], list[float]] = {}
+    for w in await store.list_workers():
+        if now - w.heartbeat_at <= _LIVE_WORKER_SECONDS:
+            found.setdefault((w.engine_version, w.deployment), []).append(w.started_at)
+    out = [
+        LiveDeployment(engine_version=e, deployment=d, workers=len(s), since=min(s))
+        for (e, d), s in found.items()
+    ]
+    return sorted(out, key=lambda x: x.since, reverse=True)

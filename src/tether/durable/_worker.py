@@ -45,6 +45,7 @@ from ._continue import Handoff
 from ._executor import Activation
 from ._hosts import host_identity, pid_is_dead
 from ._parked import ParkedRuns
+from ._prune import keep_pruning
 from ._queue_gauge import sample_queue_depths
 from ._registry import Registry
 from ._scheduler import SCHEDULE_CHECK, ensure_schedules
@@ -62,8 +63,7 @@ DEFAULT_CACHED_RUNS = 256
 
 
 def _concurrency_from(env: Mapping[str, str]) -> int:
-    raw = env.get("TETHER_WORKER_CONCURRENCY", "")
-    if raw == "":
+    if (raw := env.get("TETHER_WORKER_CONCURRENCY", "")) == "":
         return DEFAULT_CONCURRENCY
     try:
         return int(raw)
@@ -95,8 +95,9 @@ class Worker:
 
     Use as ``async with tether.Worker(backend, registry):``. On start it registers
     itself, expires the leases of dead workers (a dead process on this host at once,
-    any worker silent for `dead_after` elsewhere), and so recovers
-    every active run of its versions. On exit it releases what it holds.
+    any worker silent for `dead_after` elsewhere), and so recovers every active run of
+    its versions. On exit it releases what it holds. With a retention period on its
+    backend it sweeps ended runs of its workflows (`prune`) at start and every 5 min.
 
     Args:
         backend: An open backend.
@@ -158,8 +159,7 @@ class Worker:
         )
         dead_after = check_duration(dead_after, what="dead_after", positive=True)
         shutdown_grace = check_duration(shutdown_grace, what="shutdown_grace")
-        if cached_runs is None:
-            cached_runs = DEFAULT_CACHED_RUNS
+        cached_runs = DEFAULT_CACHED_RUNS if cached_runs is None else cached_runs
         if isinstance(cached_runs, bool) or not isinstance(cached_runs, int) or cached_runs < 0:
             raise ConfigurationError(
                 f"cached_runs must be an integer of at least 0, not {cached_runs!r}"
@@ -243,6 +243,7 @@ class Worker:
                 asyncio.create_task(self._pull(), name="tether-worker-pull"),
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
                 asyncio.create_task(sample_queue_depths(self._store), name="tether-queue-depth"),
+                asyncio.create_task(keep_pruning(self.backend, self.registry), name="tether-prune"),
                 *(asyncio.create_task(service()) for service in self._services),
             ]
             if self.registry.schedules:

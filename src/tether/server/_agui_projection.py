@@ -14,6 +14,7 @@ import orjson
 
 from ..agent import (
     AuthorizationRequested,
+    DynamicFailed,
     EventData,
     InputRequest,
     InputRequested,
@@ -63,9 +64,11 @@ __all__ = ["NOT_SHOWN", "RUN_ENDS", "AguiProjection", "agui_events", "ends_run"]
 RUN_ENDS = (TurnCompleted, TurnFailed, TurnCancelled, SessionClosed, SessionFailed)
 
 #: Session events AG-UI has nothing for: the session opening or moving to a new run,
-#: going idle (always after a turn's end, so after its run's).
+#: going idle (always after a turn's end, so after its run's), a dynamic handler that
+#: gave nothing (the operator's concern, in the log and the session's own feed; its
+#: error may name internals the user must not see).
 NOT_SHOWN: frozenset[SessionEventType] = frozenset(
-    {"session.started", "session.moved", "session.waiting"}
+    {"session.started", "session.moved", "session.waiting", "dynamic.failed"}
 )
 
 _APPROVAL_SCHEMA = {
@@ -227,7 +230,7 @@ class AguiProjection:
                 self.next_step = name
         out: list[AguiEvent] = []
         match data:
-            case SessionStarted() | SessionMoved() | SessionWaiting():
+            case SessionStarted() | SessionMoved() | SessionWaiting() | DynamicFailed():
                 pass  # NOT_SHOWN
             case TurnStarted() | TurnSteered():
                 pass  # folded: its marker (above)

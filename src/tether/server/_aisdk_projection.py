@@ -12,6 +12,7 @@ from typing import Any, assert_never
 
 from ..agent import (
     AuthorizationRequested,
+    DynamicFailed,
     InputRequest,
     InputRequested,
     InputResolved,
@@ -60,7 +61,9 @@ __all__ = ["NOT_SHOWN", "UiProjection", "ui_parts"]
 #: Session events the AI SDK's UI message has no part for: the session opening or
 #: moving to a new run, going idle, a message joining the turn (the client that sent it
 #: shows it), an answer recorded (the answered call's result shows it), a state change
-#: (the turn's end carries the whole state as ``data-tether-state``).
+#: (the turn's end carries the whole state as ``data-tether-state``), a dynamic handler
+#: that gave nothing (the operator's concern, in the log and the session's own feed;
+#: its error may name internals the user must not see).
 NOT_SHOWN: frozenset[SessionEventType] = frozenset(
     {
         "session.started",
@@ -69,6 +72,7 @@ NOT_SHOWN: frozenset[SessionEventType] = frozenset(
         "turn.steered",
         "input.resolved",
         "state.changed",
+        "dynamic.failed",
     }
 )
 
@@ -101,6 +105,7 @@ class UiProjection:
                 | TurnSteered()
                 | InputResolved()
                 | StateChanged()  # the turn's end carries the state (data-tether-state)
+                | DynamicFailed()
             ):
                 return [], False  # NOT_SHOWN
             case TurnStarted():

@@ -71,6 +71,9 @@ from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
+    FORK_EVENTS,
+    FORK_SLOT_LABEL,
+    FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,
     ChainRecord,
     Claim,
@@ -87,6 +90,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -99,6 +103,7 @@ from ._records import (
     slot_of_event_id,
     successor_run_id,
 )
+from ._retention_period import retention_period, retention_seconds
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
     data_scope,
@@ -127,6 +132,9 @@ __all__ = [
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
+    "FORKED_FROM_LABEL",
+    "FORK_EVENTS",
+    "FORK_SLOT_LABEL",
     "LEASE_DURATION",
     "MAX_BATCH_BYTES",
     "MAX_READ_LIMIT",
@@ -184,6 +192,7 @@ __all__ = [
     "RedactSubmissions",
     "ResolveSubmissions",
     "RotationReport",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "SettleSubmission",
@@ -223,6 +232,8 @@ __all__ = [
     "make_session_key",
     "open_backend",
     "parse_session_key",
+    "retention_period",
+    "retention_seconds",
     "run_scope",
     "same_attachment_ref",
     "settlement_entry",

@@ -44,6 +44,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -195,6 +196,22 @@ class EncryptedWorkflowStore:
     # -- runs --------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         stored, created = await self.inner.create_run(await self._seal_new_run(run))
+        opened = await self._open_run(stored)
+        assert opened is not None
+        return opened, created
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        # The copies are sealed again, for the fork's own places and key scope: a
+        # ciphertext is bound to its run (and step or hook), so none is carried over.
+        new = await self._seal_new_run(fork.run)
+        scope = self._scopes.get(new.run_id) or await self.scope_of(new.run_id)
+        events = tuple([await self._seal_event(scope, new.run_id, e) for e in fork.events])
+        sealed = evolve(fork, run=new, events=events)
+        stored, created = await self.inner.fork_run(
+            sealed, writes=await seal_writes(self._sealer, scope, writes) if writes else ()
+        )
         opened = await self._open_run(stored)
         assert opened is not None
         return opened, created
@@ -479,8 +496,15 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self.inner.purge_run_content(run_id, keep_input=keep_input)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self.inner.purge_run_content(run_id, keep_input=keep_input)
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        found = await self.inner.list_prunable_runs(ended_before, limit=limit, after=after)
+        items = [await self._open_run(r) for r in found]
+        return [r for r in items if r is not None]
 
     # -- streams -----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

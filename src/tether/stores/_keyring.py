@@ -350,11 +350,18 @@ class DataKeys:
         """The latest erasure of a scope, or None."""
         return await self.keyring.erasure(scope)
 
-    async def rotate(self, *, batch: int = 100) -> RotationReport:
+    async def rotate(
+        self, *, batch: int = 100, on_progress: Callable[[int], None] | None = None
+    ) -> RotationReport:
         """Re-wrap every data key under the provider's current key; data is not touched.
 
         Each key is replaced in its own atomic write and the old key unwraps until then,
         so an interrupted rotation leaves everything readable; running it again finishes.
+
+        Args:
+            batch: Keys read per query.
+            on_progress: Called with the number of keys re-wrapped so far after each
+                batch (``tether keys rotate`` draws it).
         """
         current = self.provider.current_key_id
         done = 0
@@ -379,6 +386,8 @@ class DataKeys:
                 if await self.keyring.rewrap(new, old_key_id=key.key_id):
                     done += 1
             after = (keys[-1].scope, keys[-1].generation)
+            if on_progress is not None:
+                on_progress(done)
         return RotationReport(
             key_id=current, rewrapped=done, remaining_key_ids=await self.keyring.key_ids_in_use()
         )

@@ -29,6 +29,9 @@ from ..errors import (
 )
 from ._apply import append_events, insert_event
 from ._records import (
+    FORK_EVENTS,
+    FORK_SLOT_LABEL,
+    FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,
     Attr,
     Claim,
@@ -39,6 +42,7 @@ from ._records import (
     Message,
     NewEvent,
     NewRun,
+    RunFork,
     RunRecord,
     chain_of,
     evolve,
@@ -54,6 +58,7 @@ __all__ = [
     "claim_messages",
     "claim_run",
     "create_run",
+    "fork_run",
     "known_after",
     "relabeled",
     "resume_hook",
@@ -189,8 +194,53 @@ def _check_restart(txn: ViewTxn, new: NewRun) -> RunRecord:
     return current
 
 
+def fork_run(txn: ViewTxn, fork: RunFork, now: float) -> tuple[RunRecord, bool]:
+    """Create a fork: a new run whose log is `run_created`, then the copied operations.
+
+    All in this one transaction: a fork exists whole or not at all. Idempotent by run
+    id: the same fork (same source, slot, workflow and input) again returns the run.
+
+    Raises:
+        NotFoundError: The source run does not exist.
+        ConflictError: The run id names another run.
+        InvalidTransitionError: An event is not an operation a fork may copy.
+    """
+    new = fork.run
+    check_new_run(new)
+    provenance = {FORKED_FROM_LABEL: fork.source_run_id, FORK_SLOT_LABEL: str(fork.from_slot)}
+    existing = txn.get_run(new.run_id)
+    if existing is not None:
+        same = {k: existing.labels.get(k) for k in provenance} == provenance
+        if same and existing.workflow_name == new.workflow_name and _same_input(existing, new):
+            return existing, False
+        raise ConflictError(
+            f"run {new.run_id!r} already exists and is not the fork of run "
+            f"{fork.source_run_id!r} from slot {fork.from_slot} with this input: pick a new "
+            "run id for another fork"
+        )
+    if txn.get_run(fork.source_run_id) is None:
+        raise NotFoundError(f"run {fork.source_run_id!r} does not exist: nothing to fork")
+    for event in fork.events:
+        if event.event_type not in FORK_EVENTS:
+            raise InvalidTransitionError(
+                f"a fork copies operations only; {event.event_type!r} is not one"
+            )
+    labels = {**new.labels, **provenance}
+    check_labels(labels, what=f"run {new.run_id!r} (with its fork labels)")
+    # A fork starts a chain of its own, under no parent: nothing waits for its end.
+    new = dataclasses.replace(
+        new, labels=labels, parent_run_id=None, parent_slot=None, chain_id=None, generation=0
+    )
+    return _new_run(txn, new, now, copied=fork.events), True
+
+
 def _new_run(
-    txn: ViewTxn, new: NewRun, now: float, *, leased_to: tuple[str, float] | None = None
+    txn: ViewTxn,
+    new: NewRun,
+    now: float,
+    *,
+    leased_to: tuple[str, float] | None = None,
+    copied: tuple[NewEvent, ...] = (),
 ) -> RunRecord:
     run = RunRecord(
         run_id=new.run_id,
@@ -230,7 +280,7 @@ def _new_run(
     )
     # The row is written once, as the event leaves it (the event goes first: no store
     # ties an event to its run's row before the transaction ends).
-    run = append_events(txn, run, [created], now)
+    run = append_events(txn, run, [created, *copied], now)
     txn.insert_run(run)
     # Created with its way in: a run is never active without a deliverable wake-up
     # (`start_run` writes it already delivered to its owner).

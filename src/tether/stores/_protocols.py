@@ -27,6 +27,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -91,6 +92,24 @@ class WorkflowStore(Protocol):
         comes back to the queue if the owner dies). Returns the run, whether this call
         created it, and for a new run the message and the claim; an existing run is not
         claimed (None).
+        """
+        ...
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        """Create a fork of a run: `run_created`, then `fork.events`, in one transaction.
+
+        The new run is pending with its activation message, as `create_run` leaves a
+        run; it carries the labels `FORKED_FROM_LABEL` and `FORK_SLOT_LABEL`, has no
+        parent and starts a chain of its own. `writes` (see `stores._writes`) are
+        applied first, in the same transaction. The source run is only read. The same
+        fork again (run id, source, slot, workflow, input) returns the run and False.
+
+        Raises:
+            NotFoundError: The source run does not exist (nothing is written).
+            ConflictError: The run id names another run.
+            InvalidTransitionError: An event is not one of `FORK_EVENTS`.
         """
         ...
 
@@ -367,13 +386,30 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads, stream chunks and the run's labels
         go; ids, slots, names, statuses and timestamps stay. `keep_input` keeps the
         run's own input (its identity, for runs whose input holds no content) and its
-        labels (they are metadata of that identity, such as its owner).
+        labels (they are metadata of that identity, such as its owner). Returns
+        whether this was the run's first purge: of purges at once exactly one is
+        (a purge of a run the store does not hold returns False).
+        """
+        ...
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        """Ended runs whose content the retention sweep may purge, oldest end first.
+
+        A run is listed when it ended (`TERMINAL_RUN_STATUSES`) before `ended_before`
+        (Unix seconds), its content was not purged yet (`purge_run_content` takes it
+        off the list), every run of its chain ended before that time too, and so did
+        its parent run, if it has one. At most `limit` runs, ordered by
+        ``(completed_at, run_id)``; purging them brings the next ones first, and
+        `after` (the last run's ``(completed_at, run_id)``) starts past a batch that
+        stays (a dry run, a run the sweep passed by).
         """
         ...
 

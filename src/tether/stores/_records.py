@@ -28,6 +28,9 @@ __all__ = [
     "CREATION_EVENTS",
     "DEFAULT_HOOK_RETENTION",
     "EXTERNAL_EVENTS",
+    "FORKED_FROM_LABEL",
+    "FORK_EVENTS",
+    "FORK_SLOT_LABEL",
     "TERMINAL_RUN_STATUSES",
     "TERMINAL_STEP_STATUSES",
     "Attr",
@@ -47,6 +50,7 @@ __all__ = [
     "Page",
     "QueueDepth",
     "QueueEntry",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "StepRecord",
@@ -186,6 +190,45 @@ class NewRun:
     #: by `tether._validate.check_labels`. A chain's later runs keep its labels (and
     #: take these too); a child run has only its own.
     labels: Mapping[str, str] = field(default_factory=dict)
+
+
+#: The events a fork may copy into its new run: the operations of a journal, never a
+#: run's own transitions (`WorkflowStore.fork_run`).
+FORK_EVENTS: frozenset[str] = frozenset(
+    {
+        "step_created",
+        "step_completed",
+        "step_failed",
+        "wait_created",
+        "wait_completed",
+        "hook_created",
+        "hook_conflict",
+        "hook_received",
+        "hook_disposed",
+        "child_started",
+        "child_completed",
+        "child_refused",
+        "continue_refused",
+    }
+)
+#: The labels a fork carries: the run it was forked from, and the slot it starts at.
+FORKED_FROM_LABEL = "tether.forked_from"
+FORK_SLOT_LABEL = "tether.fork_slot"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RunFork:
+    """A new run made of another run's journal up to a slot (`WorkflowStore.fork_run`).
+
+    `events` are the copied operations, already given the new run's ids (steps, hook
+    ids and tokens): the store appends them after `run_created` in the transaction that
+    creates the run, so the fork exists whole or not at all.
+    """
+
+    run: NewRun
+    source_run_id: str
+    from_slot: int
+    events: tuple[NewEvent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -82,6 +82,7 @@ from ._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -91,6 +92,7 @@ from ._records import (
     chain_of,
     hook_retention_seconds,
 )
+from ._retention_period import retention_seconds
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._streams import StreamTaps, follow, resolve_start
 from ._view import ViewTxn
@@ -136,6 +138,7 @@ __all__ = [
     "QueueDepth",
     "QueueEntry",
     "ReadResult",
+    "RunFork",
     "RunRecord",
     "RunStatus",
     "Runner",
@@ -173,6 +176,7 @@ __all__ = [
     "plan_reserve",
     "plan_settle",
     "resolve_start",
+    "retention_seconds",
     "rows_from",
     "verify_attachment_bytes",
     "wait_event",

@@ -67,6 +67,8 @@ class _State:
         self.workers: dict[str, WorkerRecord] = {}
         #: Each chain's current run: the run id of its highest generation.
         self.chains: dict[str, str] = {}
+        #: The runs whose content was purged (`purge_run_content`).
+        self.purged: set[str] = set()
 
 
 class _Txn:

@@ -29,6 +29,7 @@ from ..kit import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -138,6 +139,13 @@ class MemoryWorkflowStore:
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         result = self._write(lambda t: workflow_rules.create_run(t, run, time.time()))
         await self._notify([run.queue])
+        return result
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        result = self._with_writes(writes, lambda t: workflow_rules.fork_run(t, fork, time.time()))
+        await self._notify([fork.run.queue])
         return result
 
     async def start_run(
@@ -469,10 +477,12 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         s = self._s
         run = s.runs.get(run_id)
+        first = run is not None and run_id not in s.purged
         if run is not None:
+            s.purged.add(run_id)
             # Labels go with the input (they may name whom it was about), not before.
             if keep_input:
                 s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
@@ -493,6 +503,35 @@ class MemoryWorkflowStore:
             if key[0] == run_id:
                 stream.chunks[:] = [b""] * len(stream.chunks)
                 stream.purged = len(stream.chunks)
+        return first
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        s = self._s
+
+        def ended(run_id: str | None) -> bool:
+            run = None if run_id is None else s.runs.get(run_id)
+            return (
+                run is not None
+                and run.completed_at is not None
+                and (run.completed_at < ended_before)
+            )
+
+        # A chain ended before the time when every run of it did.
+        chains: dict[str | None, bool] = {}
+        for r in s.runs.values():
+            chains[r.chain_id] = chains.get(r.chain_id, True) and ended(r.run_id)
+        found = [
+            r
+            for r in s.runs.values()
+            if r.run_id not in s.purged
+            and chains[r.chain_id]
+            and (r.parent_run_id is None or ended(r.parent_run_id))
+            and (after is None or ((r.completed_at or 0.0), r.run_id) > after)
+        ]
+        found.sort(key=lambda r: (r.completed_at or 0.0, r.run_id))
+        return found[:limit]
 
     # -- streams ----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -20,6 +20,7 @@ from psycopg import sql
 from ...errors import ConfigurationError, FormatVersionError
 from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
+from .._prune_rows import PRUNABLE_INDEX
 from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
@@ -261,6 +262,16 @@ MIGRATIONS: tuple[Migration, ...] = (
         statements=(
             "ALTER TABLE tether_agent_submissions "
             "ADD COLUMN IF NOT EXISTS redacted_at DOUBLE PRECISION",
+        ),
+    ),
+    # A run whose content was purged is marked: the retention sweep reads the ended runs
+    # not yet purged, oldest end first, by an index of those alone.
+    Migration(
+        version=19,
+        name="purged runs, the retention sweep's index",
+        statements=(
+            "ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS purged INTEGER",
+            PRUNABLE_INDEX,
         ),
     ),
     # Token and cost budgets per scope, and the reservations of model calls.

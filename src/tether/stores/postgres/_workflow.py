@@ -23,6 +23,7 @@ from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     TERMINAL_RUN_STATUSES,
     ChainRecord,
@@ -37,6 +38,7 @@ from .._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -80,6 +82,14 @@ class PostgresWorkflowStore(StoreCalls):
         _logic.check_new_run(run)
         lead = _Txn.run_ahead(run.run_id)
         return await self._write(create, retry_conflict=True, lead=lead)
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        _logic.check_new_run(fork.run)
+        return await self._write(
+            lambda t: _logic.fork_run(t, fork, t.now), retry_conflict=True, writes=writes
+        )
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
@@ -509,12 +519,13 @@ class PostgresWorkflowStore(StoreCalls):
     async def expire_worker(self, worker_id: str) -> int:
         return await self._write(lambda t: _workers.expire(t, worker_id))
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(t: _Txn) -> None:
-            for statement in rows.purge_run_statements("%s", keep_input=keep_input):
-                t.c.execute(statement, (run_id,))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
 
-        await self._write(purge)
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit, after))
 
     # -- streams (`_streams`) ----------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -21,6 +21,7 @@ from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
@@ -36,6 +37,7 @@ from .._records import (
     Page,
     QueueDepth,
     QueueEntry,
+    RunFork,
     RunRecord,
     RunStatus,
     StepRecord,
@@ -48,6 +50,7 @@ from .._streams import StreamTaps, follow, resolve_start
 from .._write_rules import apply_writes
 from .._writes import StoreWrite
 from ._db import SqliteDatabase
+from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
 from ._others import OtherCommits
 from ._txn import _SQL, _events, _replay_log, _Txn
@@ -55,42 +58,6 @@ from ._writes import SqliteWrites, append_stream_rows
 
 T = TypeVar("T")
 M = TypeVar("M")
-
-
-_READY = (
-    "FROM tether_queue WHERE queue = ? AND available_at <= ? "
-    "AND (lease_owner IS NULL OR lease_expires_at <= ?)"
-)
-#: Whether `_take` would find a message.
-_DELIVERABLE = f"SELECT 1 {_READY} LIMIT 1"
-
-
-def _take(
-    c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    found = c.execute(
-        f"SELECT message_id, payload, deliveries {_READY} ORDER BY available_at, message_id "
-        "LIMIT ?",
-        (queue, now, now, limit),
-    ).fetchall()
-    out = []
-    for message_id, payload, deliveries in found:
-        c.execute(
-            "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
-            "deliveries = deliveries + 1 WHERE message_id = ?",
-            (owner, now + lease_seconds, message_id),
-        )
-        out.append(
-            Message(
-                message_id=message_id,
-                queue=queue,
-                payload=payload,
-                deliveries=deliveries + 1,
-                lease_owner=owner,
-                lease_expires_at=now + lease_seconds,
-            )
-        )
-    return out
 
 
 class SqliteWorkflowStore:
@@ -155,6 +122,11 @@ class SqliteWorkflowStore:
     # -- runs -------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
         return await self._write(lambda t: _logic.create_run(t, run, time.time()))
+
+    async def fork_run(
+        self, fork: RunFork, *, writes: Sequence[StoreWrite] = ()
+    ) -> tuple[RunRecord, bool]:
+        return await self._write(lambda t: _logic.fork_run(t, fork, time.time()), writes)
 
     async def start_run(
         self, run: NewRun, *, owner: str, lease_seconds: float
@@ -436,7 +408,7 @@ class SqliteWorkflowStore:
         self, queue: str, *, owner: str, lease_seconds: float, limit: int
     ) -> list[Message]:
         return await self._db.write(
-            lambda c: _take(c, queue, owner, lease_seconds, limit, time.time()), keeps=True
+            lambda c: take(c, queue, owner, lease_seconds, limit, time.time()), keeps=True
         )
 
     async def claim_next(
@@ -453,7 +425,7 @@ class SqliteWorkflowStore:
         # message is there to take. One that lands just after the read is taken at the
         # next poll, or at once when it was this process's (its wake-up is kept).
         now = time.time()
-        if not await self._db.read(lambda c: c.execute(_DELIVERABLE, (queue, now, now)).fetchone()):
+        if not await self._db.read(lambda c: c.execute(DELIVERABLE, (queue, now, now)).fetchone()):
             return []
         txns: list[_Txn] = []
 
@@ -461,7 +433,7 @@ class SqliteWorkflowStore:
             txns.append(t)  # run again after a batch's rollback: the last one committed
             t.defer_logs = True
             now = time.time()
-            taken = _take(t.c, queue, owner, lease_seconds, limit, now)
+            taken = take(t.c, queue, owner, lease_seconds, limit, now)
             return _logic.claim_messages(t, taken, owner, lease_seconds, now) if taken else []
 
         claimed = await self._write(claim)
@@ -542,12 +514,13 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(c: sqlite3.Connection) -> None:
-            for statement in rows.purge_run_statements("?", keep_input=keep_input):
-                c.execute(statement, (run_id,))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
 
-        await self._db.write(purge)
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit, after))
 
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -28,8 +28,10 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._forks import ForkContract
 from ._labels import LabelContract
 from ._listings import ListingContract
+from ._prunable import PrunableContract
 from ._queues import QueueContract
 
 __all__ = ["WorkflowStoreContract"]
@@ -68,7 +70,9 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
     )
 
 
-class WorkflowStoreContract(ChainContract, LabelContract, ListingContract, QueueContract):
+class WorkflowStoreContract(
+    ChainContract, ForkContract, LabelContract, ListingContract, PrunableContract, QueueContract
+):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
     The chain tests (`ChainContract`) also want a ``retention_store`` fixture for the
