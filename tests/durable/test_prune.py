@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
@@ -36,25 +37,32 @@ async def test_ended_runs_past_the_period_lose_their_content(backend: Backend) -
         await _ended(client, "old-1")
         await _ended(client, "old-2")
         await _ended(client, "old-3")
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.15)
+        split = time.time()  # the old ones ended before it, "recent" after it
+        await asyncio.sleep(0.15)
         await _ended(client, "recent")
+
+        def cut() -> float:
+            # A period that reaches back to `split` now, however long the machine took.
+            return time.time() - split
+
         waiting = await client.start(waits, run_id="waiting")
         for _ in range(250):
             if (await waiting.info()).status == "running":
                 break
             await asyncio.sleep(0.02)
         # Dry run: what would go, nothing gone.
-        dry = await prune(backend, older_than=0.2, batch_size=2, dry_run=True)
+        dry = await prune(backend, older_than=cut(), batch_size=2, dry_run=True)
         assert (dry.runs, dry.sessions, dry.dry_run, dry.complete) == (
             ("old-1", "old-2", "old-3"), (), True, True,
         )  # fmt: skip
         assert await (await client.get("old-1")).result(timeout=1) == "SECRET"
         # Bounded batches: two reads of 2 runs, then one that finds 1 and ends.
-        first = await prune(backend, older_than=0.2, batch_size=2, max_batches=1)
+        first = await prune(backend, older_than=cut(), batch_size=2, max_batches=1)
         assert first.runs == ("old-1", "old-2") and not first.complete and first.batches == 1
-        rest = await prune(backend, older_than=0.2, batch_size=2)
+        rest = await prune(backend, older_than=cut(), batch_size=2)
         assert rest.runs == ("old-3",) and rest.complete
-        assert (await prune(backend, older_than=0.2)).runs == ()
+        assert (await prune(backend, older_than=cut())).runs == ()
         for run_id in ("old-1", "old-2", "old-3"):
             handle = await client.get(run_id)
             info = await handle.info()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ..stores import PRIORITY_LABEL, FlowLimit
 from ._ambient import current_backend
 from ._client import Client, LiveDeployment
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._flow import MAX_PRIORITY, priority_labels
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._handle import ChainInfo, RunHandle, RunInfo, StepView
@@ -42,12 +44,15 @@ __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
     "DEFAULT_PRUNE_BATCH",
     "DEV_MARK",
+    "MAX_PRIORITY",
+    "PRIORITY_LABEL",
     "PRUNE_INTERVAL",
     "REPLAY_OUTCOMES",
     "TAKEOVER_LEASE",
     "ChainInfo",
     "ChildRun",
     "Client",
+    "FlowLimit",
     "Forwarder",
     "Hook",
     "HookView",
@@ -88,6 +93,7 @@ __all__ = [
     "hook_received",
     "is_dev_generation",
     "parse_duration",
+    "priority_labels",
     "prune",
     "replay_run",
     "step_info",

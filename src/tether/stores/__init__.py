@@ -50,6 +50,7 @@ from ._budgets import (
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._encrypted import EncryptedBackend
+from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
 from ._keys import (
     DEFAULT_KEY_FILE,
@@ -126,6 +127,7 @@ from ._writes import (
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "BACKENDS_ENTRY_POINT_GROUP",
+    "DEFAULT_AGING",
     "DEFAULT_HOOK_RETENTION",
     "DEFAULT_KEY_FILE",
     "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
@@ -140,6 +142,7 @@ __all__ = [
     "MAX_READ_LIMIT",
     "OFFSET_NOW",
     "OFFSET_START",
+    "PRIORITY_LABEL",
     "TERMINAL_RUN_STATUSES",
     "AdmitSubmission",
     "AppendRecords",
@@ -171,6 +174,9 @@ __all__ = [
     "ErasureRecord",
     "EventRecord",
     "EventType",
+    "FlowClaim",
+    "FlowLimit",
+    "FlowPolicy",
     "FoldCheckpoint",
     "HookRecord",
     "JoinSubmissions",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._budgets import BudgetStore
+from ._flow import FlowClaim, FlowPolicy
 from ._records import (
     ChainRecord,
     Claim,
@@ -339,6 +340,31 @@ class WorkflowStore(Protocol):
         `known` names runs whose log the caller holds up to a slot (a worker's parked
         runs kept warm): a claim of one may then carry only the events after that slot
         (`Claim.after`). A store may always return the whole log instead (`after` 0).
+        """
+        ...
+
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        """`claim_next` under flow control: limits and priorities held across workers.
+
+        In one transaction, serialized with every other flow-controlled claim of the
+        store: ranks the queue's oldest ready messages (`FlowPolicy.window`), and as
+        many more after `scan_from` (the previous claim's `FlowClaim.scanned_to`), by
+        priority with aging, counts the executing activations of each key (messages
+        of the queue held by a live lease), refills and spends the keys' token
+        buckets, and leases and claims what the limits admit (`stores._flow.choose`).
+        A place under a concurrency limit is held as long as its message's lease: an
+        acknowledgement frees it, and so does the lease running out when its holder
+        died.
         """
         ...
 

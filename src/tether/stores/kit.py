@@ -27,6 +27,7 @@ from .._aio import wait_event, within
 from .._ids import new_ulid
 from .._validate import check_labels
 from . import _conversation_rules as conversation_rules
+from . import _flow as flow_rules
 from . import _logic as workflow_rules
 from ._agent_records import (
     OFFSET_START,
@@ -62,6 +63,7 @@ from ._budgets import (
     plan_settle,
 )
 from ._conversation_rules import StreamTx
+from ._flow import Bucket, FlowCandidate, FlowClaim, FlowPolicy, HeldRun
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
 from ._pages import page_of, page_start, rows_from
@@ -111,6 +113,7 @@ __all__ = [
     "AttachmentRef",
     "AttemptRef",
     "Backend",
+    "Bucket",
     "BudgetGrant",
     "BudgetLimits",
     "BudgetPlan",
@@ -125,7 +128,11 @@ __all__ = [
     "CommitResult",
     "ConversationBatch",
     "EventRecord",
+    "FlowCandidate",
+    "FlowClaim",
+    "FlowPolicy",
     "FoldCheckpoint",
+    "HeldRun",
     "HookRecord",
     "JsonValue",
     "LedgerStore",
@@ -166,6 +173,7 @@ __all__ = [
     "check_scope",
     "clamp_read_limit",
     "conversation_rules",
+    "flow_rules",
     "follow",
     "format_offset",
     "hook_retention_seconds",

@@ -16,6 +16,7 @@ from ...errors import ConflictError
 from ..kit import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
+    Bucket,
     EventRecord,
     HookRecord,
     Message,
@@ -69,6 +70,8 @@ class _State:
         self.chains: dict[str, str] = {}
         #: The runs whose content was purged (`purge_run_content`).
         self.purged: set[str] = set()
+        #: Token buckets of flow-controlled claims, by key (`kit.flow_rules`).
+        self.flow_buckets: dict[str, Bucket] = {}
 
 
 class _Txn:

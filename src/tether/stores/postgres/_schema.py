@@ -274,6 +274,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             PRUNABLE_INDEX,
         ),
     ),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    Migration(
+        version=20,
+        name="flow control token buckets",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS tether_flow_buckets ("
+            "key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, "
+            "stamp DOUBLE PRECISION NOT NULL)",
+        ),
+    ),
     # Token and cost budgets per scope, and the reservations of model calls.
     Migration(version=21, name="budgets", statements=budget_tables("DOUBLE PRECISION", "BIGINT")),
 )

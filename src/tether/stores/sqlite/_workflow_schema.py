@@ -160,6 +160,12 @@ _V14 = (
     "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
 )
 
+FLOW_BUCKETS = """CREATE TABLE IF NOT EXISTS tether_flow_buckets (
+        key TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        stamp REAL NOT NULL
+    ) WITHOUT ROWID"""
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
@@ -174,4 +180,6 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # A run whose content was purged is marked: the retention sweep reads the ended runs
     # not yet purged, oldest end first, by an index of those alone.
     (19, "purged runs, the retention sweep's index", (PURGED_COLUMN, PRUNABLE_INDEX)),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    (20, "flow control token buckets", (FLOW_BUCKETS,)),
 )

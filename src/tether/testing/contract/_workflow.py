@@ -28,6 +28,7 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._flow import FlowContract
 from ._forks import ForkContract
 from ._labels import LabelContract
 from ._listings import ListingContract
@@ -71,7 +72,13 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
 
 
 class WorkflowStoreContract(
-    ChainContract, ForkContract, LabelContract, ListingContract, PrunableContract, QueueContract
+    ChainContract,
+    FlowContract,
+    ForkContract,
+    LabelContract,
+    ListingContract,
+    PrunableContract,
+    QueueContract,
 ):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
