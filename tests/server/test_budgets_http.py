@@ -58,6 +58,10 @@ async def test_an_operator_sets_and_raises_budgets_and_a_parked_turn_resumes(
     assert events[-1]["type"] == "turn.completed"
     status = (await lead.get("/v1/budgets/agent/ops")).json()
     assert status["used_tokens"] > 0 and status["reserved_tokens"] == 0
+    # The inspector's list: the budgets the session counts against (an operator's).
+    listed = (await lead.get("/v1/inspect/sessions/b1/budgets")).json()["budgets"]
+    assert [b["scope"] for b in listed] == ["agent:ops"] and listed[0] == status
+    assert (await ada.get("/v1/inspect/sessions/b1/budgets")).status_code == 403
     r = await lead.post("/v1/budgets/agent/ops/raise", json={"tokens": 10})
     assert r.status_code == 409 and r.json()["code"] == "budget_conflict"
     # A session's own budget: raised by an operator, read by whoever reads the session.

@@ -91,6 +91,12 @@ class _Limits(_Body):
         return self
 
 
+class BudgetListOut(BaseModel):
+    """The budgets a session's model calls count against (those that exist)."""
+
+    budgets: list[BudgetOut] = Field(description="its own, its agent's, its tenant's")
+
+
 class RaiseBudgetBody(_Limits):
     """Raise a budget's limits (one left out stays as it is); parked turns resume."""
 
@@ -106,6 +112,7 @@ BUDGET_MODELS: tuple[tuple[type[BaseModel], Literal["validation", "serialization
     (RaiseBudgetBody, "validation"),
     (SetBudgetBody, "validation"),
     (BudgetOut, "serialization"),
+    (BudgetListOut, "serialization"),
 )
 
 
@@ -198,6 +205,22 @@ def budget_routes(api: _Api) -> list[Route]:
             raise _refused(exc) from None
         return _out(raised, scope.key)
 
+    async def session_budgets(request: Request) -> Response:
+        # The inspector's: every budget the session counts against, for an operator.
+        await api.operator(request)
+        session_id = request.path_params["session_id"]
+        try:
+            session = await host.get_session(session_id)
+            owner = (await session.state()).owner
+        except NotFoundError:
+            raise ApiProblem(404, "not_found", f"no session {session_id!r}") from None
+        scopes = [BudgetScope.session(session.agent_name, session_id)]
+        scopes.append(BudgetScope.agent(session.agent_name))
+        if owner:
+            scopes.append(BudgetScope.tenant(owner))
+        found = [await host.budget(scope) for scope in scopes]
+        return json_response({"budgets": [s.to_json() for s in found if s is not None]})
+
     def route(path: str, fn: Callable[[Request], Awaitable[Response]], methods: list[str]) -> Route:
         return Route(path, endpoint(fn), methods=methods)
 
@@ -206,6 +229,7 @@ def budget_routes(api: _Api) -> list[Route]:
         route("/v1/sessions/{session_id}/budget/raise", raise_session, ["POST"]),
         route("/v1/budgets/{kind}/{name}", scoped, ["GET", "PUT"]),
         route("/v1/budgets/{kind}/{name}/raise", raise_scoped, ["POST"]),
+        route("/v1/inspect/sessions/{session_id}/budgets", session_budgets, ["GET"]),
     ]
 
 
@@ -233,6 +257,15 @@ def budget_paths() -> dict[str, Any]:
                 409,
                 422,
                 body=json_body(RaiseBudgetBody),
+            )
+        },
+        "/v1/inspect/sessions/{session_id}/budgets": {
+            "get": session_operation(
+                "inspectSessionBudgets",
+                "The budgets a session's model calls count against: its own, its agent's, "
+                "its tenant's (operators)",
+                {"200": ok(BudgetListOut, "those that exist")},
+                403,
             )
         },
         "/v1/budgets/{kind}/{name}": {
