@@ -39,6 +39,8 @@ TetherError
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
    ├─ ToolUnavailableError    a tool's service cannot be reached now: the turn step is retried
    ├─ McpToolError            an MCP server refused a tool call (told to the model)
+   ├─ OAuthError              an OAuth authorization server refused a code or a refresh
+   │  └─ OAuthStateError      an authorization callback's state is unknown, used or expired
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    │  └─ InvalidAnswerError   an answer that does not fit its question (not one of its option ids)
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
@@ -99,6 +101,8 @@ __all__ = [
     "NonDeterminismError",
     "NotFoundError",
     "NotOwnerError",
+    "OAuthError",
+    "OAuthStateError",
     "PayloadTooLargeError",
     "RecordedError",
     "RetryableError",
@@ -806,6 +810,27 @@ class InvalidOffsetError(StoreError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"offset {offset!r} of stream {path!r} is invalid: {reason}")
+
+
+class OAuthError(AgentError):
+    """An OAuth token endpoint refused a request, or could not be reached (``unreachable``).
+
+    `provider`, `error` (the server's error code) and `description` say which and what.
+    """
+
+    def __init__(self, provider: str, error: str, description: str = "", text: str = "") -> None:
+        self.provider, self.error, self.description = provider, error, description
+        said = f": {description}" if description else ""
+        super().__init__(text or f"OAuth provider {provider!r} answered {error!r}{said}")
+
+
+class OAuthStateError(OAuthError):
+    """An OAuth callback whose ``state`` is unknown, used or expired; nothing was stored."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        text = f"this authorization cannot be completed: its state is {reason}; start again"
+        super().__init__("", "invalid_state", reason, f"{text} from the request's url")
 
 
 class InputRequestError(AgentError):

@@ -15,12 +15,13 @@ from tether.testing.contract import (
     AttachmentContract,
     BudgetContract,
     ConversationContract,
+    CredentialContract,
     SubmissionContract,
 )
 
 
 class TestMemoryAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     async def backend(self) -> AsyncIterator[Any]:
@@ -29,7 +30,7 @@ class TestMemoryAgentStores(
 
 
 class TestSqliteAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     async def backend(self, tmp_path: Path) -> AsyncIterator[Any]:

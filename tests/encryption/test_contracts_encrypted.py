@@ -15,6 +15,7 @@ from tether.testing.contract import (
     AttachmentContract,
     BudgetContract,
     ConversationContract,
+    CredentialContract,
     SubmissionContract,
     WorkflowStoreContract,
 )
@@ -42,7 +43,7 @@ class TestEncryptedWorkflowStore(WorkflowStoreContract):
 
 
 class TestEncryptedAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, BudgetContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     def backend(self, encrypted: Any) -> Any:
@@ -56,6 +57,7 @@ class TestEncryptedAgentStores(
         ("SubmissionStore", "tether.stores._encrypted_agent:EncryptedSubmissionStore"),
         ("ConversationStore", "tether.stores._encrypted_agent:EncryptedConversationStore"),
         ("AttachmentStore", "tether.stores._encrypted_agent:EncryptedAttachmentStore"),
+        ("CredentialStore", "tether.stores._encrypted_credentials:EncryptedCredentialStore"),
     ],
 )
 def test_every_store_method_is_wrapped_explicitly(protocol: str, wrapper: str) -> None:

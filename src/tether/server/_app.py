@@ -46,6 +46,7 @@ from ._http import (
 )
 from ._inspect import answer_as, inspector_routes
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
+from ._oauth import oauth_routes
 from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
 from ._options import ServerOptions
@@ -581,7 +582,7 @@ def create_app(
     from ._aisdk import aisdk_routes
 
     routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
-    routes.extend(schedule_routes(api.operator, host.client))
+    routes.extend([*schedule_routes(api.operator, host.client), *oauth_routes(host)])
     routes.extend(inspector_routes(api))
     routes.extend(budget_routes(api))
 

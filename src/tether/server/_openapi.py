@@ -44,6 +44,7 @@ from ._models import (
     TranscriptOut,
     UsageOut,
 )
+from ._oauth import oauth_paths
 from ._openapi_parts import (
     ID_SCHEMA,
     REF,
@@ -499,6 +500,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         },
         **schedule_paths(),
         **inspect_paths(names),
+        **oauth_paths(),
         **budget_paths(),
     }
     return {

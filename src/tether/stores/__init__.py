@@ -49,6 +49,7 @@ from ._budgets import (
     BudgetStore,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
+from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
 from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
@@ -166,6 +167,8 @@ __all__ = [
     "Continuation",
     "ConversationBatch",
     "ConversationStore",
+    "Credential",
+    "CredentialStore",
     "DataKeys",
     "DispatchAdmission",
     "Durability",

@@ -22,6 +22,7 @@ from ._encrypted_agent import (
     EncryptedConversationStore,
     EncryptedSubmissionStore,
 )
+from ._encrypted_credentials import EncryptedCredentialStore
 from ._encrypted_workflow import EncryptedWorkflowStore
 from ._keyring import DataKeys, Keyring
 from ._keys import KeyProvider
@@ -181,6 +182,11 @@ class EncryptedBackend:
             # Budgets hold counters and ids, no content: stored as they are.
             budgets=inner.budgets,
             keys=keys,
+            credentials=(
+                None
+                if inner.credentials is None
+                else EncryptedCredentialStore(inner.credentials, sealer)
+            ),
         )
         return self._stores
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._budgets import BudgetStore
+from ._credentials import CredentialStore
 from ._flow import FlowClaim, FlowPolicy
 from ._records import (
     ChainRecord,
@@ -466,7 +467,8 @@ class Stores:
     """The stores one backend connection provides.
 
     `keys` is set when the backend encrypts (see `EncryptedBackend`): the data keys,
-    through which content is erased.
+    through which content is erased. `credentials` is None on a backend that keeps no
+    credentials (tools then cannot keep OAuth tokens).
     """
 
     workflow: WorkflowStore
@@ -475,6 +477,7 @@ class Stores:
     attachments: AttachmentStore
     budgets: BudgetStore
     keys: DataKeys | None = None
+    credentials: CredentialStore | None = None
 
 
 class Backend(Protocol):

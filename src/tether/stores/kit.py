@@ -1,10 +1,10 @@
 """The seam for backend authors: what a store implementation builds on, in one module.
 
 A backend implements the store protocols (`Backend`, `WorkflowStore`,
-`SubmissionStore`, `ConversationStore`, `AttachmentStore`) over its own storage. The
-rules every backend must follow alike are written once, as functions over a small
-synchronous transaction the backend provides, so that a backend holds its rows and
-transactions and nothing else:
+`SubmissionStore`, `ConversationStore`, `AttachmentStore`, and optionally
+`CredentialStore`) over its own storage. The rules every backend must follow alike are
+written once, as functions over a small synchronous transaction the backend provides,
+so that a backend holds its rows and transactions and nothing else:
 
 - `workflow_rules`: runs, steps, hooks, waits and the queue, over a `ViewTxn` (the
   run and step views, hooks, waits, queue entries and the event log of one store);
@@ -63,6 +63,7 @@ from ._budgets import (
     plan_settle,
 )
 from ._conversation_rules import StreamTx
+from ._credentials import Credential, CredentialStore, check_credential_version
 from ._flow import Bucket, FlowCandidate, FlowClaim, FlowPolicy, HeldRun
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
@@ -127,6 +128,8 @@ __all__ = [
     "Commit",
     "CommitResult",
     "ConversationBatch",
+    "Credential",
+    "CredentialStore",
     "EventRecord",
     "FlowCandidate",
     "FlowClaim",
@@ -168,6 +171,7 @@ __all__ = [
     "WorkerRecord",
     "apply_writes",
     "chain_of",
+    "check_credential_version",
     "check_labels",
     "check_same_attachment",
     "check_scope",

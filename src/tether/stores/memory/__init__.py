@@ -17,6 +17,7 @@ from ..kit import (
 from ._attachments import MemoryAttachmentStore
 from ._budgets import MemoryBudgetStore
 from ._conversations import MemoryConversationStore
+from ._credentials import MemoryCredentialStore
 from ._format_stamps import MemoryFormatStamps
 from ._gate import Gate
 from ._submissions import MemorySubmissionStore
@@ -122,6 +123,7 @@ class MemoryBackend:
                 submissions=submissions,
                 conversations=conversations,
                 attachments=MemoryAttachmentStore(gate=gate),
+                credentials=MemoryCredentialStore(gate=gate),
                 budgets=MemoryBudgetStore(gate=gate),
             )
         return self._stores

@@ -26,6 +26,7 @@ from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._budgets import PostgresBudgetStore
 from ._conversations import PostgresConversationStore
+from ._credentials import PostgresCredentialStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
@@ -374,6 +375,7 @@ class PostgresBackend:
             ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
+            credentials=PostgresCredentialStore(run),
             budgets=PostgresBudgetStore(run, query=workflow._query),
         )
         return self._stores

@@ -15,6 +15,7 @@ from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._budgets import SqliteBudgetStore
 from ._conversations import SqliteConversationStore
+from ._credentials import SqliteCredentialStore
 from ._db import SqliteDatabase, Synchronous
 from ._format_stamps import SqliteFormatStamps
 from ._submissions import SqliteSubmissionStore
@@ -161,6 +162,7 @@ class SqliteBackend:
             submissions=submissions,
             conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
+            credentials=SqliteCredentialStore(self._db),
             budgets=SqliteBudgetStore(self._db),
         )
         return self._stores

@@ -18,6 +18,7 @@ from ._attachments import AttachmentContract
 from ._budgets import BudgetContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
+from ._credentials import CredentialContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._markers import FormatStampAccess, requires
@@ -30,6 +31,7 @@ __all__ = [
     "BudgetContract",
     "ChainContract",
     "ConversationContract",
+    "CredentialContract",
     "FormatStampAccess",
     "LabelContract",
     "ListingContract",
