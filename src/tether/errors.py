@@ -48,6 +48,7 @@ TetherError
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    ├─ SessionFormatError      a session written in a checkpoint format this release does not read
+   ├─ BudgetError             a budget declared or changed wrongly (bad limits, a raise that lowers)
    ├─ DynamicError            a `Dynamic` declaration that cannot run (event, handler, time limit)
    └─ StateError              a session's declared state (`State`) was misused
       ├─ StateValueError      a value that does not fit its declaration, or is not JSON
@@ -73,6 +74,7 @@ __all__ = [
     "AgentError",
     "AttachmentError",
     "AuthorizationRequired",
+    "BudgetError",
     "ConfigurationError",
     "ConflictError",
     "ContentDeletedError",
@@ -889,6 +891,25 @@ class SessionClosedError(AgentError):
             f"session {session_id!r} is {status} and takes no more messages; nothing was "
             "admitted (open a new session to go on)"
         )
+
+
+class BudgetError(AgentError, ValueError):
+    """A budget that cannot be declared or changed as asked; nothing changed.
+
+    Limits are numbers of at least 0 (or None for none), ``on_exceeded`` is ``"ask"``
+    or ``"fail"``, a cost limit needs the agent's prices, and a raise never lowers a
+    limit.
+
+    Attributes:
+        scope: The budget's scope key, when the budget has one.
+        reason: What is wrong, and how to fix it.
+    """
+
+    def __init__(self, reason: str, *, scope: str | None = None) -> None:
+        self.scope = scope
+        self.reason = reason
+        where = f"budget {scope!r}" if scope else "budget"
+        super().__init__(f"{where}: {reason}; nothing was changed")
 
 
 class SessionStrandedError(AgentError):

@@ -13,6 +13,7 @@ import pytest
 from tether.stores import FoldCheckpoint, open_backend
 from tether.testing.contract import (
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     CredentialContract,
     SubmissionContract,
@@ -20,7 +21,7 @@ from tether.testing.contract import (
 
 
 class TestMemoryAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     async def backend(self) -> AsyncIterator[Any]:
@@ -29,7 +30,7 @@ class TestMemoryAgentStores(
 
 
 class TestSqliteAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     async def backend(self, tmp_path: Path) -> AsyncIterator[Any]:

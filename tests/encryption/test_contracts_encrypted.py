@@ -13,6 +13,7 @@ from tether.stores import EnvKeyProvider, WorkflowStore, open_backend
 from tether.testing.contract import (
     SHORT_RETENTION,
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     CredentialContract,
     SubmissionContract,
@@ -42,7 +43,7 @@ class TestEncryptedWorkflowStore(WorkflowStoreContract):
 
 
 class TestEncryptedAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     def backend(self, encrypted: Any) -> Any:

@@ -19,6 +19,7 @@ from tether.stores import StreamIdentity, SubmissionClaim, SubmissionInput
 from tether.stores.postgres import PostgresBackend
 from tether.testing.contract import (
     AttachmentContract,
+    BudgetContract,
     ConversationContract,
     CredentialContract,
     SubmissionContract,
@@ -28,7 +29,7 @@ CHILD = str(Path(__file__).with_name("pg_agent_children.py"))
 
 
 class TestPostgresAgentStores(
-    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract, BudgetContract
 ):
     @pytest.fixture
     async def backend(self, pg_url: str, pg_namespace: str) -> AsyncIterator[Any]:

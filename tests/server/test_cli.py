@@ -76,6 +76,11 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         header = shown_usage.splitlines()[0].split()
         assert header == ["model", "calls", "input", "cached", "output"]
         assert "answered" in run(process, "answer", "s1", request_id, "approve")
+        # The agent declares no budget: none, both ways. Raising one is an operator's
+        # (this server names none), and there is none to raise.
+        assert run(process, "budget", "s1").strip() == "no budget"
+        assert run(process, "budget", "s1", "--json", via="db").strip() == "null"
+        assert "403: only an operator" in fails(process, "budget", "s1", "--raise-tokens", "10")
         # The declared state, through the server and from the store.
         assert "Noted." in run(process, "send", "s1", "note buy milk", "--follow")
         values = json.loads(run(process, "state", "s1", "--json"))

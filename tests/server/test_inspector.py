@@ -211,3 +211,29 @@ async def test_deleted_content_is_shown_redacted_not_as_an_error(stage: Stage) -
     assert await tab.locator("#journal .redacted", has_text="redacted (deleted)").count() >= 2
     await stage.shot(tab, "redacted")
     await tab.close()
+
+
+async def test_a_budget_shown_and_raised_from_the_page(stage: Stage) -> None:
+    served = stage.served
+    lead = served.client("lead")
+    # Another tenant's sessions alone count against it: no other test's turn waits.
+    r = await lead.put("/v1/budgets/tenant/evil", json={"tokens": 0})
+    assert r.status_code == 200, r.text
+    await served.session("budget-evil", who="eve")
+    await served.send("budget-evil", "hello", who="eve")
+    await served.events("budget-evil", who="eve", until="turn.waiting")
+    tab = await stage.page("ada", "#/sessions/budget-evil")
+    row = tab.locator("#budgets tr[data-scope='tenant:evil']")
+    await row.wait_for(timeout=20_000)
+    assert "/ 0" in (await row.text_content() or "")
+    card = tab.locator(".request")
+    await card.wait_for()
+    assert "budget" in (await card.text_content() or "")
+    await card.locator("input.budget-tokens").fill("1000000")
+    await card.locator("button.raise").click()
+    await tab.wait_for_selector(".request", state="detached", timeout=20_000)
+    events = await served.events("budget-evil", who="eve", until="turn.completed")
+    assert events[-1]["type"] == "turn.completed"
+    assert (await lead.get("/v1/budgets/tenant/evil")).json()["tokens"] == 1_000_000
+    await stage.shot(tab, "budget")
+    await tab.close()

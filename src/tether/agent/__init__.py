@@ -6,6 +6,7 @@ from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
 from ._attachments import Attachment
 from ._audience import Audience, Environment, default_retention
+from ._budget import Budget, BudgetPolicy, BudgetScope, BudgetStatus
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._dynamic import (
     DEFAULT_DYNAMIC_TIMEOUT,
@@ -106,6 +107,10 @@ __all__ = [
     "Audience",
     "AuthorizationEntry",
     "AuthorizationRequested",
+    "Budget",
+    "BudgetPolicy",
+    "BudgetScope",
+    "BudgetStatus",
     "CallUsage",
     "Compaction",
     "Compactor",

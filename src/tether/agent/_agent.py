@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import ConfigurationError
 
 if TYPE_CHECKING:
+    from ._budget import Budget
     from ._compaction import Compaction
     from ._dynamic import Dynamic
     from ._tools import Tool
@@ -78,6 +79,10 @@ class Agent:
             each call a durable step with a time limit. Every agent also has the
             built-in `PREDECESSOR_HISTORY` (a reset session's predecessor's last
             messages, as history); a handler named ``predecessor`` replaces it.
+        budget: The token and cost budget of each of its sessions (see `Budget`);
+            None (default): none. Agent and tenant budgets are set with
+            `AgentHost.set_budget`. Cost is counted at the prices of `Agents`
+            (``Agents(..., prices=...)``); a cost budget needs them.
     """
 
     name: str
@@ -96,6 +101,7 @@ class Agent:
     session_timeout: float | None = None
     state: Sequence[State[Any]] = ()
     dynamic: Sequence[Dynamic] = ()
+    budget: Budget | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -124,6 +130,9 @@ class Agent:
                 f"compaction must be a Compaction, not {type(self.compaction).__name__}"
             )
 
+        from ._budget import check_declared
+
+        check_declared(self.name, self.budget)
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")

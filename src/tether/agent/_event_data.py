@@ -279,11 +279,17 @@ class TurnCompleted:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnFailed:
-    """``turn.failed``: the turn ended in failure; ``terminal`` ends the session too."""
+    """``turn.failed``: the turn ended in failure; ``terminal`` ends the session too.
+
+    ``code`` names a failure of a known kind: ``"budget_exceeded"`` (a budget whose
+    policy is ``"fail"`` had no room for the next model call, or its request for more
+    was declined); None otherwise.
+    """
 
     submission_id: str | None
     error: str
     terminal: bool = False
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -31,6 +31,8 @@ from ._audience import (
     default_retention,
     environment_from,
 )
+from ._budget import Budget, BudgetScope, BudgetStatus
+from ._budget_ops import Budgets
 from ._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_digest
 from ._inbox import Inbox
 from ._keys import messages_lane
@@ -490,6 +492,42 @@ class AgentHost:
         """A handle to a session (no I/O; the session need not exist yet)."""
         self.agents.get(agent)
         return Session(self, agent, session_id, session_run_id(session_id))
+
+    async def budget(self, scope: BudgetScope | str) -> BudgetStatus | None:
+        """The budget of `scope` (a `BudgetScope` or its key) as it stands; None: none."""
+        return await self._budget_ops().get(scope)
+
+    async def set_budget(self, scope: BudgetScope | str, budget: Budget) -> BudgetStatus:
+        """Put the budget of `scope`: create it, or change its limits (usage stays).
+
+        ``AgentHost.set_budget(BudgetScope.tenant("acme"), Budget(tokens=1_000_000))``
+        limits every session opened with ``owner="acme"``. Turns waiting on it are
+        woken (they check again).
+
+        Raises:
+            BudgetError: Not a `Budget`, or one with an ``estimate`` (an agent's).
+        """
+        return await self._budget_ops().set(scope, budget)
+
+    async def raise_budget(
+        self, scope: BudgetScope | str, *, tokens: int | None = None, cost: float | None = None
+    ) -> BudgetStatus:
+        """Raise the limits of `scope` to `tokens` and `cost` (None keeps one).
+
+        Every turn parked on this budget is woken: it reserves again and goes on (or
+        parks again, if there is still no room). The same raise again changes nothing.
+
+        Raises:
+            BudgetError: No such budget, no limit given, or one lower than it is.
+        """
+        return await self._budget_ops().raise_(scope, tokens=tokens, cost=cost)
+
+    def _budget_ops(self) -> Budgets:
+        async def answer(agent: str, session_id: str, request_id: str, value: object) -> None:
+            inbox = Inbox(self, agent, session_id, session_run_id(session_id))
+            await inbox.answer(request_id, value, None)
+
+        return Budgets(self.backend.stores.budgets, self.agents, answer)
 
     async def erase_session(self, agent: str, session_id: str) -> SessionErasure:
         """Erase a session now: crypto-shred its content, then delete what can be deleted.

@@ -16,6 +16,7 @@ from typing import Any
 from .._ids import new_ulid
 from ..errors import FatalError, ModelError, RetryableError
 from ._attachments import load_attachments
+from ._budget_call import settle_call
 from ._dynamic_step import dynamic_instructions
 from ._emitter import PART, model_part
 from ._entries import AssistantEntry, ToolCallEntry
@@ -161,6 +162,9 @@ async def call_model(
             cached_tokens=response.usage.cached_tokens,
             details=dict(response.usage.details),
         )
+        # Counted before the reply is committed: a step that completes has its calls
+        # counted (see `_budget_call` for the rule when it does not).
+        await settle_call(work, call, usage)
         entry = AssistantEntry(
             turn_id=work.turn.turn_id,
             step_index=work.turn.step_index,

@@ -14,6 +14,7 @@ from ..durable import FlowLimit, Registry, WorkflowContext, current_backend
 from ..errors import ConfigurationError, FlowLimitError
 from ..stores import Backend
 from ._agent import Agent
+from ._budget import check_prices
 from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
 from ._prune import SessionPruner
 from ._usage import Price
@@ -108,6 +109,7 @@ class Agents:
                 raise ConfigurationError(
                     f"prices[{model!r}] must be a tether.agent.Price, not {price!r}"
                 )
+        check_prices(self._agents.values(), self.prices)
         self.registry = Registry(deployment=deployment)
         names = declare_limits(self.registry, limits)
         self.registry.workflow(name=SESSION_WORKFLOW, limits=names)(self._session_workflow)

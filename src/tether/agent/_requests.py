@@ -14,7 +14,7 @@ from ._questions import Display, Option, is_decline, options_of, read_options
 
 __all__ = ["InputRequest", "RequestKind", "TaskRef", "check_answer"]
 
-RequestKind = Literal["approval", "question", "authorization"]
+RequestKind = Literal["approval", "question", "authorization", "budget"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -25,7 +25,9 @@ class InputRequest:
         request_id: Names the request in `Session.answer`.
         kind: ``"approval"`` (a tool call waits for a yes or no), ``"question"``
             (``ctx.ask`` in a workflow tool) or ``"authorization"`` (a tool needs a
-            connection authorized; answer ``{"authorized": True}`` once done).
+            connection authorized; answer ``{"authorized": True}`` once done) or
+            ``"budget"`` (the next model call would go over a budget: raising it
+            answers; ``data`` says which budget and what the call needs).
         turn_id: The turn that asks.
         principal: Who may answer: the principal the turn serves (None when the
             message had none; then anyone may).

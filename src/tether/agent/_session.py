@@ -22,6 +22,7 @@ from ..errors import (
 )
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
+from ._budget import BudgetScope, BudgetStatus
 from ._erasure import SessionErasure, erased_note
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events
@@ -526,6 +527,17 @@ class Session:
         """Its model calls' tokens by model and turn, at `prices` (default: `Agents.prices`)."""
         table = self.host.agents.prices if prices is None else prices
         return session_usage(self.session_id, await self.read_events(0), table)
+
+    async def budget(self) -> BudgetStatus | None:
+        """Its own budget (`Agent.budget`, or one set for it); None if it has none."""
+        return await self.host.budget(BudgetScope.session(self.agent_name, self.session_id))
+
+    async def raise_budget(
+        self, *, tokens: int | None = None, cost: float | None = None
+    ) -> BudgetStatus:
+        """Raise its own budget (see `AgentHost.raise_budget`); a parked turn resumes."""
+        scope = BudgetScope.session(self.agent_name, self.session_id)
+        return await self.host.raise_budget(scope, tokens=tokens, cost=cost)
 
     async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
         await self._ensure_readable(info)

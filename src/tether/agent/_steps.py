@@ -80,9 +80,14 @@ class SessionSteps:
         """One turn step (see `_turn_step`)."""
         work = StepWork(self, cursor)
         try:
-            return await run_turn_step(work, tuple(results))
+            result = await run_turn_step(work, tuple(results))
         finally:
             await work.emitter.settle()
+        if cursor.turn is not None and result.cursor.turn is None:
+            # The turn ended: what it still reserves or waits for goes back (a call of
+            # an attempt that died before it settled, say).
+            await self.stores.budgets.release_budget(cursor.turn.turn_id)
+        return result
 
     async def dynamic(
         self, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None = None
@@ -92,7 +97,10 @@ class SessionSteps:
 
     async def fail_turn(self, cursor: Cursor, error: str) -> StepResult:
         """The turn's step used its attempts: fail the turn, go on."""
-        return await _lifecycle.fail_turn(self, cursor, error)
+        result = await _lifecycle.fail_turn(self, cursor, error)
+        if cursor.turn is not None:
+            await self.stores.budgets.release_budget(cursor.turn.turn_id)
+        return result
 
     async def fail_session(self, cursor: Cursor, error: str, retention: Retention) -> None:
         """The session cannot go on: settle, announce, apply retention."""

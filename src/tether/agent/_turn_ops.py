@@ -238,7 +238,13 @@ def resolve_stray(work: StepWork, keep: Iterable[str] = ()) -> None:
 
 
 def end_turn(
-    work: StepWork, outcome: str, part: int, *, error: str | None = None, reason: str | None = None
+    work: StepWork,
+    outcome: str,
+    part: int,
+    *,
+    error: str | None = None,
+    reason: str | None = None,
+    code: str | None = None,
 ) -> None:
     """End the turn: answer its open calls, settle it, record and announce its end."""
     turn = work.turn
@@ -285,7 +291,9 @@ def end_turn(
         work.emitter.emit(TurnCancelled(submission_id=turn.submission_id, reason=reason), part)
     else:
         work.emitter.emit(
-            TurnFailed(submission_id=turn.submission_id, error=error or "failed", terminal=False),
+            TurnFailed(
+                submission_id=turn.submission_id, error=error or "failed", terminal=False, code=code
+            ),
             part,
         )
     work.turn = None

@@ -15,11 +15,12 @@ from dataclasses import replace
 
 from .. import durable
 from ..stores import ResolveSubmissions
+from ._budget_call import EXCEEDED, Refusal, budget_declined, release_turn, reserve_call
 from ._cursor import ParkedCall, ParkedResult, StepResult
 from ._dynamic import handlers_on
 from ._emitter import PART, boundary_part, tools_part
 from ._entries import AssistantEntry, ToolResultEntry
-from ._event_data import ToolCalled, ToolOutcome, ToolReturned, TurnWaiting
+from ._event_data import InputRequested, ToolCalled, ToolOutcome, ToolReturned, TurnWaiting
 from ._keys import task_run_id, task_session_id
 from ._model_call import call_model
 from ._requests import TaskRef
@@ -294,7 +295,18 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
         if calls == agent.model_calls_per_step:
             await work.finish()
             return _next(work, "continue")
-        entry = await call_model(work, calls, watch, join_now)
+        if budget_declined(work):
+            return await _over_budget(work, None, boundary())
+        refusal = await reserve_call(work, calls)
+        if refusal is not None:
+            return await _over_budget(work, refusal, boundary())
+        try:
+            entry = await call_model(work, calls, watch, join_now)
+        except Exception:
+            if work.budget_held:
+                # The call failed: what it reserved goes back (a retry reserves again).
+                await release_turn(work)
+            raise
         if entry is None:
             return await _cancelled(work, boundary())
         phase, calls = calls, calls + 1
@@ -302,6 +314,28 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
 
 async def _cancelled(work: StepWork, part: int) -> StepResult:
     end_turn(work, "cancelled", part, reason="cancelled")
+    result = _done(work, part)
+    await work.finish()
+    return result
+
+
+async def _over_budget(work: StepWork, refusal: Refusal | None, part: int) -> StepResult:
+    """A budget has no room for the next call: park for more (``ask``), or fail."""
+    turn = work.turn
+    assert turn is not None
+    if refusal is not None and refusal.request is not None:
+        request = refusal.request
+        work.emitter.emit(InputRequested(request=request), part)
+        work.emitter.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), part)
+        work.turn = replace(turn, requests=(*turn.requests, request.request_id))
+        await work.finish()
+        return _next(work, "held")
+    error = (
+        refusal.message
+        if refusal is not None
+        else "a budget had no room for the next model call, and its request for more was declined"
+    )
+    end_turn(work, "failed", part, error=error, code=EXCEEDED)
     result = _done(work, part)
     await work.finish()
     return result

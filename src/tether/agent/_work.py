@@ -68,6 +68,8 @@ class StepWork:
         # Rings of the inbox that arrived before this step read the lanes: the body
         # waits only for later ones.
         self.rings = durable.hook_received(cursor.inbox) if cursor.inbox else 0
+        #: Whether a model call of this attempt reserved on a budget (see `_budget_call`).
+        self.budget_held = False
 
     @property
     def run_id(self) -> str:

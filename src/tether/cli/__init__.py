@@ -264,6 +264,13 @@ def _parser() -> argparse.ArgumentParser:
     s_usage = client(verbs.add_parser("usage", help="a session's token usage and cost"))
     s_usage.add_argument("session_id")
     s_usage.add_argument("--json", action="store_true")
+    s_budget = client(
+        verbs.add_parser("budget", help="a session's budget; --raise-tokens/--raise-cost raise it")
+    )
+    s_budget.add_argument("session_id")
+    s_budget.add_argument("--raise-tokens", type=int, default=None, metavar="N")
+    s_budget.add_argument("--raise-cost", type=float, default=None, metavar="X")
+    s_budget.add_argument("--json", action="store_true")
     s_state = client(verbs.add_parser("state", help="a session's declared state (its values)"))
     s_state.add_argument("session_id")
     s_state.add_argument("--json", action="store_true")

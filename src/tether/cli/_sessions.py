@@ -53,6 +53,9 @@ class _Sessions(Protocol):
     async def list(self) -> list[dict[str, Any]]: ...
     async def show(self, session_id: str) -> dict[str, Any]: ...
     async def usage(self, session_id: str) -> dict[str, Any]: ...
+    async def budget(
+        self, session_id: str, tokens: int | None, cost: float | None
+    ) -> dict[str, Any] | None: ...
     async def state(self, session_id: str) -> dict[str, Any]: ...
     async def send(
         self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
@@ -93,6 +96,17 @@ class _HttpSessions:
 
     async def usage(self, session_id: str) -> dict[str, Any]:
         return dict(await self._call("GET", f"/v1/sessions/{session_id}/usage"))
+
+    async def budget(
+        self, session_id: str, tokens: int | None, cost: float | None
+    ) -> dict[str, Any] | None:
+        if tokens is None and cost is None:
+            r = await self._http.get(f"/v1/sessions/{session_id}/budget")
+            if r.status_code == 404 and r.json().get("detail", "").endswith("has no budget"):
+                return None
+            return dict(await self._call("GET", f"/v1/sessions/{session_id}/budget"))
+        body = {k: v for k, v in (("tokens", tokens), ("cost", cost)) if v is not None}
+        return dict(await self._call("POST", f"/v1/sessions/{session_id}/budget/raise", body))
 
     async def state(self, session_id: str) -> dict[str, Any]:
         return dict((await self._call("GET", f"/v1/sessions/{session_id}/state"))["values"])
@@ -172,6 +186,16 @@ class _StoreSessions:
         session = await self._host.get_session(session_id)
         usage: dict[str, Any] = (await session.usage()).to_json()
         return usage
+
+    async def budget(
+        self, session_id: str, tokens: int | None, cost: float | None
+    ) -> dict[str, Any] | None:
+        session = await self._host.get_session(session_id)
+        if tokens is None and cost is None:
+            status = await session.budget()
+        else:
+            status = await session.raise_budget(tokens=tokens, cost=cost)
+        return None if status is None else dict(status.to_json())
 
     async def state(self, session_id: str) -> dict[str, Any]:
         session = await self._host.get_session(session_id)
@@ -322,6 +346,13 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
             usage = await client.usage(args.session_id)
             print(json.dumps(usage, indent=2) if args.json else usage_table(usage))
             return 0
+        if args.sessions == "budget":
+            budget = await client.budget(args.session_id, args.raise_tokens, args.raise_cost)
+            if args.json:
+                print(json.dumps(budget, indent=2))
+            else:
+                print(budget_line(budget))
+            return 0
         if args.sessions == "state":
             values = await client.state(args.session_id)
             if args.json:
@@ -359,6 +390,24 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
         return 0
     finally:
         await client.close()
+
+
+def budget_line(budget: dict[str, Any] | None) -> str:
+    """A budget as `tether sessions budget` prints it."""
+    if budget is None:
+        return "no budget"
+    parts = [printable(budget["scope"]), f"on_exceeded {budget['on_exceeded']}"]
+    if budget["tokens"] is not None:
+        parts.append(
+            f"tokens {budget['used_tokens']:,} used + {budget['reserved_tokens']:,} reserved "
+            f"of {budget['tokens']:,}"
+        )
+    if budget["cost"] is not None:
+        parts.append(
+            f"cost {budget['used_cost']:.6f} used + {budget['reserved_cost']:.6f} reserved "
+            f"of {budget['cost']:.6f}"
+        )
+    return "  ".join(parts)
 
 
 def usage_table(usage: dict[str, Any]) -> str:

@@ -72,7 +72,7 @@ def answer_of(kind: RequestKind, entry: ResumeEntry) -> Any:
         "invalid_input",
         f"resume {entry.interruptId!r}: the payload does not fit the interrupt's responseSchema",
     )
-    if kind == "approval":
+    if kind in ("approval", "budget"):
         if payload is None or payload is True or payload == "approve":
             return "approve"
         if payload is False or payload == "deny":

@@ -110,6 +110,16 @@ def _interrupt(request: InputRequest, authorization: AuthorizationRequested | No
                 arguments=request.data.get("arguments"),
             ),
         )
+    if request.kind == "budget":
+        # Raising the budget answers it (an operator's); resuming with a yes checks the
+        # budget again, a no fails the turn.
+        return Interrupt(
+            id=request.request_id,
+            reason="input_required",
+            message=request.prompt or "The turn waits for more budget.",
+            response_schema=_APPROVAL_SCHEMA,
+            metadata=_metadata(request, kind="budget", **dict(request.data)),
+        )
     if authorization is not None or request.kind == "authorization":
         provider: str | None = request.data.get("provider")
         url: str | None = request.data.get("url")
@@ -287,7 +297,11 @@ class AguiProjection:
                 out.extend(self._finished(RunOutcome(type="cancelled")))
             case TurnFailed():
                 out.extend(self._close_step())
-                out.append(RunError(message=data.error or "the turn failed", code="turn_failed"))
+                out.append(
+                    RunError(
+                        message=data.error or "the turn failed", code=data.code or "turn_failed"
+                    )
+                )
             case SessionFailed():
                 out.extend(self._close_step())
                 message = data.error or "the session failed"

@@ -31,6 +31,7 @@ from ..errors import (
 from ..stores import Backend
 from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
+from ._budgets import budget_routes
 from ._cors import cors_middleware
 from ._feeds import FeedHub, WireEvent, format_of, frame, read_wire
 from ._http import (
@@ -583,6 +584,7 @@ def create_app(
     routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
     routes.extend([*schedule_routes(api.operator, host.client), *oauth_routes(host)])
     routes.extend(inspector_routes(api))
+    routes.extend(budget_routes(api))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

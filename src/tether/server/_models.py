@@ -226,10 +226,10 @@ class OptionOut(BaseModel):
 
 
 class InputRequestOut(BaseModel):
-    """A pending approval, question or authorization."""
+    """A pending approval, question, authorization or budget request."""
 
     request_id: str
-    kind: Literal["approval", "question", "authorization"]
+    kind: Literal["approval", "question", "authorization", "budget"]
     turn_id: str
     principal: str | None = None
     tool_name: str | None = None

@@ -15,6 +15,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from ..agent import Agents
 from ..agent.models import accepts_attachment, attachment_kind
+from ._budgets import BUDGET_MODELS, budget_paths
 from ._inspect_doc import INSPECT_MODELS, inspect_paths
 from ._models import (
     CURSOR_PATTERN,
@@ -88,6 +89,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     ),
     *((m, "serialization") for m in SCHEDULE_MODELS),
     *((m, "serialization") for m in INSPECT_MODELS),
+    *BUDGET_MODELS,
 ]
 
 #: Media types an upload may have, listed when a served agent's model takes them.
@@ -499,6 +501,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         **schedule_paths(),
         **inspect_paths(names),
         **oauth_paths(),
+        **budget_paths(),
     }
     return {
         "openapi": "3.1.0",

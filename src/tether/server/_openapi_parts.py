@@ -86,7 +86,7 @@ PROBLEM_SAYS = {
     "neither a code nor an error",
     401: "no valid bearer token",
     403: "the principal may not do this",
-    404: "no such session (or another tenant's), thread, attachment, hook or schedule",
+    404: "no such session (or another tenant's), thread, attachment, hook, schedule or budget",
     409: "a conflict with the session's state: stranded, closed, an id taken, a request "
     "already answered otherwise, an attachment it does not hold",
     410: "retention or erasure deleted the session's content",

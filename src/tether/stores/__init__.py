@@ -39,6 +39,15 @@ from ._agent_records import (
     same_attachment_ref,
     verify_attachment_bytes,
 )
+from ._budgets import (
+    BudgetGrant,
+    BudgetLimits,
+    BudgetPolicy,
+    BudgetRequest,
+    BudgetReservation,
+    BudgetState,
+    BudgetStore,
+)
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
@@ -152,6 +161,13 @@ __all__ = [
     "AttachmentStore",
     "AttemptRef",
     "Backend",
+    "BudgetGrant",
+    "BudgetLimits",
+    "BudgetPolicy",
+    "BudgetRequest",
+    "BudgetReservation",
+    "BudgetState",
+    "BudgetStore",
     "Capability",
     "ChainRecord",
     "Claim",

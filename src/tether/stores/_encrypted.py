@@ -179,6 +179,8 @@ class EncryptedBackend:
                 inner.conversations, inner.submissions, sealer
             ),
             attachments=EncryptedAttachmentStore(inner.attachments, sealer),
+            # Budgets hold counters and ids, no content: stored as they are.
+            budgets=inner.budgets,
             keys=keys,
             credentials=(
                 None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from ._budgets import BudgetStore
 from ._credentials import CredentialStore
 from ._flow import FlowClaim, FlowPolicy
 from ._records import (
@@ -486,6 +487,7 @@ class Stores:
     submissions: SubmissionStore
     conversations: ConversationStore
     attachments: AttachmentStore
+    budgets: BudgetStore
     keys: DataKeys | None = None
     credentials: CredentialStore | None = None
 

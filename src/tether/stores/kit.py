@@ -13,7 +13,9 @@ so that a backend holds its rows and transactions and nothing else:
 - `conversation_rules`: conversation streams, fenced producers and batches, over a
   `StreamTx` (the stream rows of one transaction);
 - `apply_writes`: the writes that ride on a run's commit (`StoreWrite`), in the
-  commit's transaction.
+  commit's transaction;
+- `plan_reserve`, `plan_settle`, `plan_release`: the rules of budgets
+  (`BudgetStore`), over the rows one transaction read.
 
 The memory backend (`tether.stores.memory`) is built on this module alone and is the
 worked example; the how-to "Write a backend" walks through it.
@@ -46,6 +48,19 @@ from ._agent_records import (
     clamp_read_limit,
     format_offset,
     verify_attachment_bytes,
+)
+from ._budgets import (
+    BudgetGrant,
+    BudgetLimits,
+    BudgetPlan,
+    BudgetRequest,
+    BudgetReservation,
+    BudgetState,
+    BudgetStore,
+    check_scope,
+    plan_release,
+    plan_reserve,
+    plan_settle,
 )
 from ._conversation_rules import StreamTx
 from ._credentials import Credential, CredentialStore, check_credential_version
@@ -100,6 +115,13 @@ __all__ = [
     "AttemptRef",
     "Backend",
     "Bucket",
+    "BudgetGrant",
+    "BudgetLimits",
+    "BudgetPlan",
+    "BudgetRequest",
+    "BudgetReservation",
+    "BudgetState",
+    "BudgetStore",
     "Capability",
     "ChainRecord",
     "Claim",
@@ -152,6 +174,7 @@ __all__ = [
     "check_credential_version",
     "check_labels",
     "check_same_attachment",
+    "check_scope",
     "clamp_read_limit",
     "conversation_rules",
     "flow_rules",
@@ -162,6 +185,9 @@ __all__ = [
     "new_ulid",
     "page_of",
     "page_start",
+    "plan_release",
+    "plan_reserve",
+    "plan_settle",
     "resolve_start",
     "retention_seconds",
     "rows_from",

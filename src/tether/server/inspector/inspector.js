@@ -233,10 +233,11 @@
     const head = h("section", { class: "summary", id: "summary" });
     const pending = h("section", { class: "pending", id: "pending" });
     const usage = h("section", { class: "usage", id: "usage" });
+    const budgets = h("section", { class: "budgets", id: "budgets" });
     const runs = h("section", { class: "runs", id: "runs" });
     const timeline = h("ol", { class: "timeline", id: "timeline" });
     const earlier = h("button", { type: "button", class: "more", id: "earlier", hidden: true }, "Earlier events");
-    view.replaceChildren(head, pending, runs, usage, h("h2", {}, "Timeline"), earlier, timeline);
+    view.replaceChildren(head, pending, runs, usage, budgets, h("h2", {}, "Timeline"), earlier, timeline);
     let current = null;
     drawSummary(head, runs, summary, current);
 
@@ -261,7 +262,8 @@
       drawSummary(head, runs, summary, s);
       drawPending(pending, id, s.pending);
     };
-    const readUsage = () => api(`${base}/usage`).then((u) => drawUsage(usage, u)).catch(() => usage.replaceChildren());
+    const readUsage = () => api(`${base}/usage`).then((u) => drawUsage(usage, u)).catch(() => usage.replaceChildren())
+      .then(() => api(`${base}/budgets`)).then((b) => drawBudgets(budgets, b)).catch(() => budgets.replaceChildren());
     api(`${base}/state`).then(drawState).catch(() => {}).then(() => {
       head.dataset.state = "1";
       performance.mark("tether.state-drawn");
@@ -376,6 +378,23 @@
         actions.append(
           h("button", { type: "button", class: "approve", on: { click: () => send("approve") } }, "Approve"),
           h("button", { type: "button", class: "deny", on: { click: () => send("deny") } }, "Deny"));
+      } else if (r.kind === "budget") {
+        // Raising the budget answers the request (the turn resumes); a no fails the turn.
+        const limit = h("input", { class: "budget-tokens", type: "number", min: "0", placeholder: "new token limit" });
+        const raise = async () => {
+          error.hidden = true;
+          try {
+            await raiseBudget(sessionId, r.data, { tokens: Number(limit.value) });
+            card.classList.add("answered");
+            card.querySelectorAll("button").forEach((b) => (b.disabled = true));
+          } catch (e) {
+            error.hidden = false;
+            error.textContent = e.message;
+          }
+        };
+        actions.append(limit,
+          h("button", { type: "button", class: "raise", on: { click: raise } }, "Raise"),
+          h("button", { type: "button", class: "deny", on: { click: () => send("deny") } }, "Deny"));
       } else if (r.kind === "authorization") {
         actions.append(h("button", { type: "button", on: { click: () => send({ authorized: true }) } }, "Authorized"));
       } else if (r.options && r.options.length) {
@@ -397,6 +416,27 @@
         actions, error);
       box.append(card);
     }
+  }
+
+  // A budget's raise route: a session's own, or an agent's or a tenant's.
+  function raiseBudget(sessionId, b, limits) {
+    const path = b.scope_kind === "session"
+      ? `/v1/sessions/${enc(sessionId)}/budget/raise`
+      : `/v1/budgets/${enc(b.scope_kind)}/${enc(b.scope_name)}/raise`;
+    return api(path, { method: "POST", body: JSON.stringify(limits) });
+  }
+
+  function drawBudgets(box, list) {
+    box.replaceChildren();
+    if (!list.budgets || !list.budgets.length) return;
+    const num = (v) => (v === null || v === undefined ? "no limit" : v.toLocaleString());
+    box.append(h("h2", {}, "Budgets"), h("table", {},
+      h("thead", {}, h("tr", {}, ["scope", "tokens used + reserved / limit", "cost used + reserved / limit", "over it"].map((c) => h("th", {}, c)))),
+      h("tbody", {}, list.budgets.map((b) => h("tr", { "data-scope": b.scope },
+        h("td", {}, b.scope),
+        h("td", {}, `${b.used_tokens.toLocaleString()} + ${b.reserved_tokens.toLocaleString()} / ${num(b.tokens)}`),
+        h("td", {}, b.cost === null ? "no limit" : `${b.used_cost.toFixed(4)} + ${b.reserved_cost.toFixed(4)} / ${b.cost.toFixed(4)}`),
+        h("td", {}, b.on_exceeded === "ask" ? "asks for more" : "fails the turn"))))));
   }
 
   function drawUsage(box, u) {

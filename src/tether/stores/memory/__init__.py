@@ -15,6 +15,7 @@ from ..kit import (
     retention_seconds,
 )
 from ._attachments import MemoryAttachmentStore
+from ._budgets import MemoryBudgetStore
 from ._conversations import MemoryConversationStore
 from ._credentials import MemoryCredentialStore
 from ._format_stamps import MemoryFormatStamps
@@ -123,6 +124,7 @@ class MemoryBackend:
                 conversations=conversations,
                 attachments=MemoryAttachmentStore(gate=gate),
                 credentials=MemoryCredentialStore(gate=gate),
+                budgets=MemoryBudgetStore(gate=gate),
             )
         return self._stores
 

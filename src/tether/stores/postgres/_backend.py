@@ -24,6 +24,7 @@ from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
+from ._budgets import PostgresBudgetStore
 from ._conversations import PostgresConversationStore
 from ._credentials import PostgresCredentialStore
 from ._notify import Notifier
@@ -375,6 +376,7 @@ class PostgresBackend:
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
             credentials=PostgresCredentialStore(run),
+            budgets=PostgresBudgetStore(run, query=workflow._query),
         )
         return self._stores
 

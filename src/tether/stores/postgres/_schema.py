@@ -18,6 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
+from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
 from .._rows import HOOKS_ACTIVE_INDEX
@@ -295,6 +296,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # Tools' OAuth tokens and pending authorizations (`CredentialStore`).
     Migration(version=21, name="credentials", statements=(_CREDENTIALS,)),
+    # Token and cost budgets per scope, and the reservations of model calls.
+    Migration(version=22, name="budgets", statements=budget_tables("DOUBLE PRECISION", "BIGINT")),
 )
 
 

@@ -11,6 +11,8 @@ carries its size and SHA-256, so a reassembled value is verified before use.
 
 from __future__ import annotations
 
+from .._budget_sql import budget_tables
+
 _V2 = (
     """CREATE TABLE IF NOT EXISTS tether_agent_submissions (
         sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -143,4 +145,6 @@ AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     ),
     # Tools' OAuth tokens and pending authorizations (`CredentialStore`).
     (21, "credentials", (CREDENTIALS_TABLE,)),
+    # Token and cost budgets per scope, and the reservations of model calls.
+    (22, "budgets", budget_tables("REAL", "INTEGER")),
 )

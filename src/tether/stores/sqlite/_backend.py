@@ -13,6 +13,7 @@ from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
 from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
+from ._budgets import SqliteBudgetStore
 from ._conversations import SqliteConversationStore
 from ._credentials import SqliteCredentialStore
 from ._db import SqliteDatabase, Synchronous
@@ -162,6 +163,7 @@ class SqliteBackend:
             conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
             credentials=SqliteCredentialStore(self._db),
+            budgets=SqliteBudgetStore(self._db),
         )
         return self._stores
 

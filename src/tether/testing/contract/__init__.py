@@ -15,6 +15,7 @@ backend declares that capability.
 from __future__ import annotations
 
 from ._attachments import AttachmentContract
+from ._budgets import BudgetContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
 from ._credentials import CredentialContract
@@ -27,6 +28,7 @@ from ._workflow import WorkflowStoreContract
 __all__ = [
     "SHORT_RETENTION",
     "AttachmentContract",
+    "BudgetContract",
     "ChainContract",
     "ConversationContract",
     "CredentialContract",

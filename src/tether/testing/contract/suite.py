@@ -28,6 +28,7 @@ import pytest
 from ...errors import ConfigurationError
 from ...stores import WorkflowStore, open_backend
 from ._attachments import AttachmentContract
+from ._budgets import BudgetContract
 from ._chains import SHORT_RETENTION
 from ._conversations import ConversationContract
 from ._submissions import SubmissionContract
@@ -52,9 +53,13 @@ def _url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 class TestBackendContract(
-    WorkflowStoreContract, SubmissionContract, ConversationContract, AttachmentContract
+    WorkflowStoreContract,
+    SubmissionContract,
+    ConversationContract,
+    AttachmentContract,
+    BudgetContract,
 ):
-    """The workflow, submission, conversation and attachment contracts on one backend."""
+    """The workflow, submission, conversation, attachment and budget contracts on one backend."""
 
     @pytest.fixture
     async def backend(self, request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
