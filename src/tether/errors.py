@@ -45,6 +45,7 @@ TetherError
    ├─ SessionStrandedError    a send to a session no live worker can serve (built by other versions)
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    ├─ SessionFormatError      a session written in a checkpoint format this release does not read
+   ├─ SessionForkError        a session that cannot be forked as asked (its point, or its content)
    ├─ DynamicError            a `Dynamic` declaration that cannot run (event, handler, time limit)
    └─ StateError              a session's declared state (`State`) was misused
       ├─ StateValueError      a value that does not fit its declaration, or is not JSON
@@ -105,6 +106,7 @@ __all__ = [
     "RunTimeoutError",
     "SerializationError",
     "SessionClosedError",
+    "SessionForkError",
     "SessionFormatError",
     "SessionStrandedError",
     "StaleHeadError",
@@ -872,6 +874,23 @@ class AttachmentError(AgentError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (AttachmentError, (self.session_id, self.attachment_id, self.reason, self.detail))
+
+
+class SessionForkError(AgentError):
+    """A session that cannot be forked as asked; nothing was written.
+
+    Args:
+        session_id: The session asked for.
+        reason: What is wrong, and how to ask instead.
+    """
+
+    def __init__(self, session_id: str, reason: str) -> None:
+        self.session_id = session_id
+        self.reason = reason
+        super().__init__(f"session {session_id!r} cannot be forked so: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SessionForkError, (self.session_id, self.reason))
 
 
 class SessionFormatError(AgentError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Mapping, Sequence
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from .._aio import within
@@ -22,9 +23,10 @@ from ..errors import (
 )
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
-from ._erasure import SessionErasure, erased_note
+from ._erasure import SessionErasure, check_readable
 from ._event_data import TERMINAL_EVENTS
-from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events
+from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events, first_event
+from ._fork import fork_session
 from ._handoff import deliver_moving, hand_off, wants_move
 from ._inbox import Inbox
 from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
@@ -404,6 +406,26 @@ class Session:
         self._inbox = Inbox(self.host, self.agent_name, self.session_id, self.run_id)
         return Session(self.host, self.agent_name, self.session_id, self.run_id, owner=self.owner)
 
+    async def fork(
+        self,
+        *,
+        at: int | None = None,
+        at_event: int | None = None,
+        session_id: str | None = None,
+        owner: str | EllipsisType | None = ...,
+    ) -> Session:
+        """A new session with this one's history up to the end of a turn (see `fork_session`).
+
+        `at`: ended turns kept (default all); `at_event`: rounded up to its turn's end.
+        """
+        info, line = await self._current()
+        await self._ensure_readable(info)
+        fork_id, owner = await fork_session(
+            self.host.client, self.host.backend.stores, self.agent_name, self.session_id,
+            info, line, at=at, at_event=at_event, session_id=session_id, owner=owner,
+        )  # fmt: skip
+        return Session(self.host, self.agent_name, fork_id, session_run_id(fork_id), owner=owner)
+
     async def predecessor(
         self, *, last: int = PREDECESSOR_ENTRIES, timeout: float = PREDECESSOR_TIMEOUT
     ) -> Predecessor | None:
@@ -431,25 +453,11 @@ class Session:
 
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
-        erased = await erased_note(self.host.backend.stores, self.run_id)
-        if erased is not None:
-            raise ContentDeletedError(
-                f"session {self.session_id!r} was {erased}: its content is unreadable, "
-                "its ids, timestamps and statuses remain"
-            )
-        handle = await self._handle()
         info = info or (await self._current())[0]
-        if info.status not in _ENDED:
-            return info
-        args = (await handle.input()).args
-        retention = args[3] if len(args) > 3 else "default"
-        if retention == 0:
-            raise ContentDeletedError(
-                f"session {self.session_id!r} ended under retention=0: its transcript, "
-                "message texts, events and step contents were deleted (ids, timestamps, "
-                "statuses and step names remain)"
-            )
-        return info
+        stores = self.host.backend.stores
+        return await check_readable(
+            stores, self.session_id, self.run_id, await self._handle(), info
+        )
 
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
@@ -588,13 +596,5 @@ class Session:
             TimeoutError: None came within `timeout`.
             NotFoundError: The session ended first.
         """
-
-        async def find() -> SessionEvent:
-            async for event in self.events(max(after + 1, 0)):
-                if event.type == event_type and all(
-                    getattr(event.data, k, None) == v for k, v in match.items()
-                ):
-                    return event
-            raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
-
-        return await within(find(), timeout)
+        found = first_event(self.events(max(after + 1, 0)), event_type, match, self.session_id)
+        return await within(found, timeout)
