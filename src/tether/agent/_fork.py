@@ -29,8 +29,15 @@ from typing import TYPE_CHECKING, Any
 
 from .._ids import new_ulid
 from ..durable import RunInfo, start_seeded
-from ..errors import ConfigurationError, ConflictError, NotFoundError, SessionForkError
+from ..errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    NotFoundError,
+    SessionForkError,
+)
 from ..stores import (
+    OFFSET_START,
     AdmitSubmission,
     AppendRecords,
     AppendStream,
@@ -104,9 +111,16 @@ async def fork_session(
     fork_owner = keep_owner if isinstance(owner, EllipsisType) else owner
     # The transcript first, then the events: a turn's end lands in both in one commit,
     # so the events read after hold every turn end the transcript shows.
-    entries = await Transcript(
-        stores, conversation_path(agent_name, original, line.generation)
-    ).entries()
+    path = conversation_path(agent_name, original, line.generation)
+    meta = await stores.conversations.get_meta(path)
+    entries = await Transcript(stores, path).entries()
+    if not entries and meta is not None and meta.head_offset != OFFSET_START:
+        # It held records that are gone: erased or deleted by retention (on a store
+        # without keys an erasure deletes the content, and reads find nothing).
+        raise ContentDeletedError(
+            f"session {original!r}: its transcript was deleted (erasure or retention), "
+            "and there is nothing to fork"
+        )
     chunks = await client.stream(chain, EVENTS_STREAM).read_all(0)
     events = decode_events(chunks)
     ends = [(i + 1, e.turn_id) for i, e in enumerate(entries) if isinstance(e, TurnEndEntry)]
