@@ -33,6 +33,7 @@ from ._attachments import attachment_routes, refs_of
 from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authenticator
 from ._cors import cors_middleware
 from ._feeds import FeedHub, WireEvent, format_of, frame, read_wire
+from ._forks import fork_routes
 from ._http import (
     Handler,
     bool_param,
@@ -585,7 +586,10 @@ def create_app(
     from ._agui import agui_routes
     from ._aisdk import aisdk_routes
 
-    routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
+    routes.extend(
+        [*attachment_routes(api), *fork_routes(api), *aisdk_routes(api), *agui_routes(api)]
+    )
+    routes.extend(metrics)
     routes.extend(schedule_routes(api.operator, host.client))
 
     @contextlib.asynccontextmanager

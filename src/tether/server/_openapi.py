@@ -15,6 +15,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from ..agent import Agents
 from ..agent.models import accepts_attachment, attachment_kind
+from ._forks import FORK_MODELS, fork_paths
 from ._models import (
     CURSOR_PATTERN,
     FILENAME_PATTERN,
@@ -85,6 +86,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         )
     ),
     *((m, "serialization") for m in SCHEDULE_MODELS),
+    *((m, "validation") for m in FORK_MODELS),
 ]
 
 #: Media types an upload may have, listed when a served agent's model takes them.
@@ -493,6 +495,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 public=True,
             )
         },
+        **fork_paths(),
         **schedule_paths(),
     }
     return {
