@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field, field_validator, model_validator
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from ._http import endpoint, json_response
-from ._models import ID_PATTERN, MAX_WIRE_INT, SessionStateOut, _Body
+from ._models import ID_PATTERN, MAX_WIRE_INT, SessionStateOut, _Body, _integral
 from ._openapi_parts import json_body, ok, session_operation
 from ._problems import ApiProblem
 
@@ -25,8 +25,16 @@ if TYPE_CHECKING:
 __all__ = ["FORK_MODELS", "ForkBody", "fork_paths", "fork_routes"]
 
 
+def _one_point(schema: dict[str, Any]) -> None:
+    """What `ForkBody._one_point` checks, in its JSON Schema: not both points."""
+    both = {"type": "integer"}
+    schema["not"] = {"required": ["at", "at_event"], "properties": {"at": both, "at_event": both}}
+
+
 class ForkBody(_Body):
     """Fork a session: at most one of `at` and `at_event` (neither: all its ended turns)."""
+
+    model_config = ConfigDict(json_schema_extra=_one_point)
 
     at: int | None = Field(
         default=None, ge=0, le=MAX_WIRE_INT, description="How many ended turns to keep."
@@ -43,6 +51,17 @@ class ForkBody(_Body):
         description="The fork's id (default a new one); the same fork again returns it.",
     )
 
+    @field_validator("at", "at_event", mode="before")
+    @classmethod
+    def _points(cls, value: Any) -> Any:
+        return _integral(value)
+
+    @model_validator(mode="after")
+    def _one_point(self) -> ForkBody:
+        if self.at is not None and self.at_event is not None:
+            raise ValueError("give at or at_event, not both")
+        return self
+
 
 #: The wire models of the route, for the document's components.
 FORK_MODELS = (ForkBody,)
@@ -55,8 +74,6 @@ def fork_routes(api: _Api) -> list[Route]:
         principal = await api.principal(request)
         session = await api.session(request.path_params["session_id"], principal)
         body = await api.body(request, ForkBody)
-        if body.at is not None and body.at_event is not None:
-            raise ApiProblem(422, "invalid_input", "give at or at_event, not both")
         if body.session_id is not None and (
             body.session_id in api._known or await api.exists(body.session_id)
         ):
