@@ -16,7 +16,12 @@ from _harness import hosted, wait_settled_steps
 from tether.agent import Agent, Session, State, ToolContext, tool
 from tether.agent._fork import FORK_TURNS_LABEL, FORKED_SESSION_LABEL
 from tether.agent.models import AssistantMessage, ToolResultMessage, UserMessage
-from tether.errors import ConfigurationError, ConflictError, SessionForkError
+from tether.errors import (
+    ConfigurationError,
+    ConflictError,
+    ContentDeletedError,
+    SessionForkError,
+)
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -152,6 +157,11 @@ async def test_fork_points_and_refusals(backend: Backend) -> None:
         empty = await original.fork(at=0, owner="bob")
         assert await empty.transcript() == [] and empty.owner == "bob"
         assert (await empty.state_values())[visits] == 0
+        # Two forks racing for one id: one lands, the other finds it (nothing doubled).
+        raced = await asyncio.gather(*(original.fork(at=2, session_id="f-race") for _ in "ab"))
+        assert {r.session_id for r in raced} == {"f-race"}
+        race_users = [e.text for e in await raced[0].transcript() if e.kind == "user"]
+        assert race_users == ["one", "two"]
         # The same fork again is that fork; the id of another session is a conflict.
         again = await original.fork(at=1, session_id="f-end1")
         assert again.session_id == "f-end1"
@@ -172,6 +182,7 @@ async def test_fork_points_and_refusals(backend: Backend) -> None:
             "f-ev",
             "f-end1",
             "f-all",
+            "f-race",
             empty.session_id,
         }
 
@@ -216,7 +227,11 @@ async def test_an_erased_session_is_not_forked(backend: Backend) -> None:
         closed = await session.fork(session_id="after-close")  # a closed session forks
         assert (await closed.state()).status == "idle"
         await host.erase_session("desk", "gone")
-        from tether.errors import ContentDeletedError
-
         with pytest.raises(ContentDeletedError):
             await session.fork(session_id="after-erase")
+        # A session that ended under retention 0: its content is gone.
+        brief = await host.open_session("desk", session_id="brief", retention=0)
+        await brief.close()
+        await brief.wait_for("session.closed", timeout=20)
+        with pytest.raises(ContentDeletedError):
+            await brief.fork()

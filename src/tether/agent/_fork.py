@@ -23,6 +23,8 @@ rounds up to the end of that turn. The original is only read.
 
 from __future__ import annotations
 
+import asyncio
+import random
 from collections.abc import Sequence
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any
@@ -33,6 +35,7 @@ from ..errors import (
     ConfigurationError,
     ConflictError,
     ContentDeletedError,
+    FencedError,
     NotFoundError,
     SessionForkError,
 )
@@ -70,6 +73,8 @@ FORK_TURNS_LABEL = "tether.fork_turns"
 _FORK_LANE = "fork"
 #: Transcript records per seeded batch (a batch has a size cap).
 _BATCH = 200
+#: Attempts of a fork that meets another fork of the same id midway.
+_RACES = 5
 _TURN_ENDS = (TurnCompleted, TurnFailed, TurnCancelled)
 
 
@@ -132,30 +137,38 @@ async def fork_session(
     labels = {k: v for k, v in info.labels.items() if not k.startswith(RESERVED_PREFIX)}
     labels |= session_labels(agent_name, fork_owner)
     labels |= {FORKED_SESSION_LABEL: original, FORK_TURNS_LABEL: str(turns)}
-    if await _existing(client, run_id, original, turns) is not None:
-        return fork_id, fork_owner
-    writes = [_guard(agent_name, fork_id, original, turns)]
-    writes += await _receipts(stores, agent_name, original, fork_id, kept)
-    writes += await _seed_transcript(stores, agent_name, fork_id, kept)
+    receipts = await _receipts(stores, agent_name, original, fork_id, kept)
     events_copy = tuple(c.data for c in chunks[: last_event + 1])
-    writes.append(AppendStream(run_id=run_id, name=EVENTS_STREAM, chunks=events_copy))
-    try:
-        await start_seeded(
-            client,
-            SESSION_WORKFLOW,
-            agent_name,
-            fork_id,
-            fork_owner,
-            retention,
-            run_id=run_id,
-            source_run_id=info.run_id,
-            labels=labels,
-            writes=writes,
-        )
-    except ConflictError:
-        # Another fork under this id landed meanwhile: it is this one, or a conflict.
-        if await _existing(client, run_id, original, turns) is None:
-            raise
+    for attempt in range(_RACES):
+        if await _existing(client, run_id, original, turns) is not None:
+            return fork_id, fork_owner
+        writes = [_guard(agent_name, fork_id, original, turns), *receipts]
+        writes += await _seed_transcript(stores, agent_name, fork_id, kept)
+        writes.append(AppendStream(run_id=run_id, name=EVENTS_STREAM, chunks=events_copy))
+        try:
+            await start_seeded(
+                client,
+                SESSION_WORKFLOW,
+                agent_name,
+                fork_id,
+                fork_owner,
+                retention,
+                run_id=run_id,
+                source_run_id=info.run_id,
+                labels=labels,
+                writes=writes,
+            )
+            break
+        except (ConflictError, FencedError):
+            # Another fork under this id: it landed (its guard refused this one), or it
+            # took the seeding producer over (this one's appends were fenced). Either
+            # way nothing of this attempt was written; the same fork is found, or
+            # tried again after a pause that parts the two.
+            if await _existing(client, run_id, original, turns) is not None:
+                return fork_id, fork_owner
+            if attempt == _RACES - 1:
+                raise
+            await asyncio.sleep(random.uniform(0.005, 0.05))
     return fork_id, fork_owner
 
 
