@@ -8,8 +8,10 @@ and the two go on independently.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any
 
+import orjson
 import pytest
 from _harness import hosted, wait_settled_steps
 
@@ -235,3 +237,33 @@ async def test_an_erased_session_is_not_forked(backend: Backend) -> None:
         await brief.wait_for("session.closed", timeout=20)
         with pytest.raises(ContentDeletedError):
             await brief.fork()
+
+
+async def test_a_fork_on_an_encrypted_store_is_sealed_under_its_own_keys(
+    encrypted: Backend,
+) -> None:
+    secret = "fork-secret-" + secrets.token_hex(4)
+    model = ScriptedModel([f"noted {secret}", "forked reply"])
+    async with hosted(encrypted, Agent(name="desk", model=model)) as host:
+        original = await host.open_session("desk", session_id="e-orig")
+        await original.send(f"remember {secret}", client_message_id="m1")
+        await turns_done(original, 1)
+        fork = await original.fork(session_id="e-fork")
+        assert [e.text for e in await fork.transcript() if e.kind == "user"] == [
+            f"remember {secret}"
+        ]
+        await fork.send("go on")
+        await turns_done(fork, 2)
+        # Under the encrypting layer: nothing of the fork in clear.
+        workflow: Any = encrypted.stores.workflow
+        conversations: Any = encrypted.stores.conversations
+        chunks, _ = await workflow.inner.read_stream(fork.run_id, "events")
+        batches = (await conversations.inner.read("agents/desk/e-fork")).batches
+        assert chunks and batches
+        raw = b"".join(c.data for c in chunks) + orjson.dumps([b.records for b in batches])
+        assert secret.encode() not in raw
+        # The fork has keys of its own: erasing the original leaves it readable.
+        await host.erase_session("desk", "e-orig")
+        with pytest.raises(ContentDeletedError):
+            await original.transcript()
+        assert len([e for e in await fork.transcript() if e.kind == "user"]) == 2
