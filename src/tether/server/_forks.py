@@ -7,9 +7,10 @@ session's state and its ``Location``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -20,7 +21,24 @@ from ._openapi_parts import json_body, ok, session_operation
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
-    from ._app import _Api
+    from ..agent import Session
+    from ._auth import Principal
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class _Api(Protocol):
+    """What the route takes of the app's API object (`_app._Api`)."""
+
+    @property
+    def _known(self) -> Mapping[str, Any]: ...
+
+    async def principal(self, request: Request) -> Principal: ...
+    async def session(self, session_id: str, principal: Principal) -> Session: ...
+    async def body(self, request: Request, model: type[M], limit: int | None = None) -> M: ...
+    async def exists(self, session_id: str) -> bool: ...
+    def remember(self, session_id: str, agent: str, owner: str | None) -> None: ...
+
 
 __all__ = ["FORK_MODELS", "ForkBody", "fork_paths", "fork_routes"]
 
