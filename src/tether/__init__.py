@@ -20,6 +20,7 @@ from .durable import (
     StepView,
     Worker,
     WorkflowContext,
+    priority_labels,
     step_info,
 )
 from .errors import (
@@ -27,6 +28,7 @@ from .errors import (
     ConflictError,
     ContentDeletedError,
     FatalError,
+    FlowLimitError,
     ForkError,
     HookTokenInUseError,
     InputRequestError,
@@ -54,6 +56,7 @@ __all__ = [
     "ConflictError",
     "ContentDeletedError",
     "FatalError",
+    "FlowLimitError",
     "ForkError",
     "Hook",
     "HookTokenInUseError",
@@ -82,5 +85,6 @@ __all__ = [
     "WorkflowContext",
     "__version__",
     "open_backend",
+    "priority_labels",
     "step_info",
 ]

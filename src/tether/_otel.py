@@ -341,6 +341,7 @@ class Instruments:
     outage_retries: Any
     tokens: Any
     queue_depth: Any
+    pruned: Any
 
 
 _extra_providers: list[Any] = []
@@ -385,6 +386,11 @@ def _make(provider: Any) -> Instruments:
             "tether.queue.depth",
             unit="{message}",
             description="Messages a queue holds, by state (ready, delayed, leased)",
+        ),
+        pruned=meter.create_counter(
+            "tether.retention.pruned",
+            unit="{deletion}",
+            description="Ended runs and sessions whose content the retention sweep deleted",
         ),
     )
 

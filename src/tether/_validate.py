@@ -10,7 +10,9 @@ would retry forever.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from .errors import ConfigurationError, InvalidInputError
@@ -26,6 +28,7 @@ __all__ = [
     "check_labels",
     "check_optional_duration",
     "check_text",
+    "parse_duration",
 ]
 
 #: Longest identifier (run id, workflow name, step name, hook token), in UTF-8 bytes.
@@ -195,3 +198,38 @@ def check_optional_duration(value: Any, *, what: str) -> float | None:
             "wait without a limit"
         )
     return check_duration(value, what=what)
+
+
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|h|d|w)")
+
+
+def parse_duration(value: float | int | timedelta | str) -> float:
+    """Seconds from a number of seconds, a timedelta, or a string like "4h" or "1h30m".
+
+    Raises:
+        ConfigurationError: The value is negative, NaN, infinite or not a duration.
+    """
+    if isinstance(value, timedelta):
+        seconds = value.total_seconds()
+    elif isinstance(value, bool):
+        raise ConfigurationError(f"{value!r} is not a duration")
+    elif isinstance(value, int | float):
+        seconds = float(value)
+    elif isinstance(value, str):
+        text = value.strip().lower().replace(" ", "")
+        parts = _DURATION.findall(text)
+        if not parts or "".join(n + u for n, u in parts) != text:
+            raise ConfigurationError(
+                f"{value!r} is not a duration; write seconds, a timedelta, or a string "
+                "like '500ms', '30s', '10m', '4h', '2d', '1h30m'"
+            )
+        seconds = sum(float(n) * _UNITS[u] for n, u in parts)
+    else:
+        raise ConfigurationError(f"{value!r} is not a duration")
+    # NaN and infinity would reach the store as a wake-up time no database orders.
+    if not math.isfinite(seconds):
+        check_duration(seconds, what=f"the duration {value!r}")
+    if seconds < 0:
+        raise ConfigurationError(f"a duration cannot be negative, got {value!r}")
+    return seconds

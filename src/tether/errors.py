@@ -81,6 +81,7 @@ __all__ = [
     "EncryptionKeyError",
     "FatalError",
     "FencedError",
+    "FlowLimitError",
     "ForkError",
     "FormatVersionError",
     "HookTokenInUseError",
@@ -207,6 +208,30 @@ def _rebuild_invalid_input(what: str, value: Any, reason: str, text: str) -> Inv
     error.what, error.value, error.reason = what, value, reason
     error.args = (text,)
     return error
+
+
+class FlowLimitError(ConfigurationError):
+    """A flow-control declaration that cannot hold: a bad limit or priority.
+
+    Raised by `Registry.limit` and `Registry.workflow` (a limit without a bound, a
+    bound that is not a positive number, a name declared twice, a priority out of
+    range) and when a worker starts with a workflow naming a limit its registry does
+    not declare.
+
+    Attributes:
+        limit: The limit's name (None for a priority).
+    """
+
+    def __init__(self, message: str, *, limit: str | None = None) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_flow_limit, (str(self), self.limit))
+
+
+def _rebuild_flow_limit(text: str, limit: str | None) -> FlowLimitError:
+    return FlowLimitError(text, limit=limit)
 
 
 class EncryptionKeyError(ConfigurationError):

@@ -197,3 +197,24 @@ async def test_a_retention_0_session_keeps_its_owner_label_on_a_plain_store(
         assert [(i.session_id, i.status) for i in listed.items] == [("brief", "closed")]
         with pytest.raises(tether.errors.ContentDeletedError):
             await session.transcript()
+
+
+async def test_sessions_listed_by_their_labels_and_their_status(backend: Backend) -> None:
+    host = AgentHost(backend, [_agent()])
+    for n in range(7):
+        team = "red" if n % 3 == 0 else "blue"
+        await host.open_session("ops", session_id=f"lab{n}", owner="acme", labels={"team": team})
+    closed = await host.open_session("ops", session_id="lab-closed", owner="acme")
+    await closed.close()
+    async with host.worker(poll_interval=0.02):
+        await (await host.client.get(closed.run_id)).result(timeout=20)
+
+    red = await host.list_sessions(labels={"team": "red"})
+    assert sorted(i.session_id for i in red.items) == ["lab0", "lab3", "lab6"]
+    # Filtered on the status after the store's page: pages are read until this one is full.
+    page = await host.list_sessions(status="closed", limit=1)
+    assert [i.session_id for i in page.items] == ["lab-closed"]
+    idle = await host.list_sessions(owner="acme", status="idle", labels={"team": "blue"})
+    assert sorted(i.session_id for i in idle.items) == ["lab1", "lab2", "lab4", "lab5"]
+    with pytest.raises(InvalidInputError):
+        await host.list_sessions(labels={"team": ""})

@@ -171,8 +171,11 @@ async def test_a_store_from_before_digests_is_migrated(
         await tether.Client(backend).start(takes, {"a": 1}, run_id="old")
     # Stage the store as schema version 5 left it: no digest column, and none of the
     # later migrations' (9: chains of runs, hook retention; 14: run labels; 17: the
-    # indexes of active hooks and of chains; 18: receipts of redacted submissions).
+    # indexes of active hooks and of chains; 18: receipts of redacted submissions; 19:
+    # purged runs and the retention sweep's index).
     later = (
+        "DROP INDEX tether_runs_prunable",
+        "ALTER TABLE tether_runs DROP COLUMN purged",
         "ALTER TABLE tether_agent_submissions DROP COLUMN redacted_at",
         "DROP INDEX tether_hooks_active",
         "DROP INDEX tether_runs_chains",

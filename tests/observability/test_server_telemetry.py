@@ -108,3 +108,23 @@ def test_asking_for_metrics_without_the_extra_says_what_to_install(tmp_path: Pat
     )
     assert "pip install 'tether[otel]'" in done.stdout
     assert "opentelemetry-exporter-prometheus" in done.stdout
+
+
+async def test_the_inspector_links_a_run_to_its_trace(
+    db: tuple[str, str | None], telemetry: Telemetry
+) -> None:
+    template = "http://jaeger:16686/trace/{trace_id}?uiFind={span_id}"
+    async for served in start_served(*db, operators=("ada@acme",), trace_url=template):
+        with telemetry.tracer.start_as_current_span("caller") as caller:
+            await served.host.open_session("ops", session_id="traced", owner="acme")
+        origin = caller.get_span_context()
+        trace_id, span_id = f"{origin.trace_id:032x}", f"{origin.span_id:016x}"
+        r = await served.client().get("/v1/inspect/runs/session:traced")
+        assert r.status_code == 200, r.text
+        assert r.json()["run"]["trace"] == {
+            "trace_id": trace_id,
+            "span_id": span_id,
+            "url": f"http://jaeger:16686/trace/{trace_id}?uiFind={span_id}",
+        }
+        listed = await served.client().get("/v1/inspect/sessions/traced")
+        assert listed.json()["runs"][0]["trace"]["trace_id"] == trace_id

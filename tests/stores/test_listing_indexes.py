@@ -136,6 +136,8 @@ async def test_a_store_from_before_migration_17_gets_the_index_when_opened(
     sql.run(
         "DROP INDEX tether_hooks_active",
         "ALTER TABLE tether_agent_submissions DROP COLUMN redacted_at",  # migration 18's
+        "DROP INDEX tether_runs_prunable",  # migration 19's
+        "ALTER TABLE tether_runs DROP COLUMN purged",
         "UPDATE tether_meta SET value = '16' WHERE key = 'schema_version'",
     )
     mark = "?" if sql.kind == "sqlite" else "%s"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ._agent import Agent, Retention, TurnPolicy
 from ._approval import ApprovalPolicy, approval
 from ._attachments import Attachment
+from ._audience import Audience, Environment, default_retention
 from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
 from ._dynamic import (
     DEFAULT_DYNAMIC_TIMEOUT,
@@ -67,6 +68,7 @@ from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
 from ._progress import ProgressState, SessionProgress, WaitingSubmission
+from ._prune import SessionPruner
 from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
 from ._registry import Agents
 from ._requests import InputRequest, RequestKind, TaskRef
@@ -100,6 +102,7 @@ __all__ = [
     "ApprovalPolicy",
     "AssistantEntry",
     "Attachment",
+    "Audience",
     "AuthorizationEntry",
     "AuthorizationRequested",
     "CallUsage",
@@ -111,6 +114,7 @@ __all__ = [
     "DynamicContext",
     "DynamicEvent",
     "DynamicFailed",
+    "Environment",
     "EventData",
     "EventMeta",
     "InboxSweep",
@@ -145,6 +149,7 @@ __all__ = [
     "SessionLine",
     "SessionMoved",
     "SessionProgress",
+    "SessionPruner",
     "SessionStarted",
     "SessionState",
     "SessionStatus",
@@ -179,6 +184,7 @@ __all__ = [
     "address_session_id",
     "approval",
     "decode_event",
+    "default_retention",
     "dynamic",
     "label_sessions",
     "mcp_server",

@@ -21,8 +21,8 @@ __all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "ch
 
 TurnPolicy = Literal["steer", "queue"]
 Retention = Literal[0, "default"]
-"""``0`` deletes a session's content when it ends; ``"default"`` keeps it (the store's
-default: tether deletes nothing by itself)."""
+"""``0`` deletes a session's content when it ends; ``"default"`` keeps it for the store's
+retention period of ended runs (`open_backend(retention=...)`; forever without one)."""
 DEFAULT_MAX_STEPS_PER_TURN = 50
 _NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 
@@ -46,12 +46,15 @@ class Agent:
         turn_policy: ``"steer"`` (default): a message sent during a turn is merged into
             it at the next boundary. ``"queue"``: it waits for the turn to end.
         max_steps_per_turn: A turn that needs more steps fails (a loop guard).
-        retention: The default of this agent's sessions (`open_session` may override
+        retention: The retention of this agent's sessions (`open_session` may override
             it per session; the choice is recorded when the session opens).
-            ``"default"`` keeps everything; ``0`` deletes the session's content when it
-            ends (closed, failed or cancelled): transcript, message texts, event
-            payloads, step inputs and outputs, and those of its sub-agent tasks, keeping
-            ids, timestamps, statuses and names.
+            ``"default"`` keeps their content for the store's retention period of ended
+            runs (forever without one); ``0`` deletes it when the session ends (closed,
+            failed or cancelled): transcript, message texts, event payloads, step inputs
+            and outputs, and those of its sub-agent tasks, keeping ids, timestamps,
+            statuses and names. None (default): decided when each session opens, by its
+            audience and the host's environment (`default_retention`: ``0`` for private
+            and unknown sessions in production, else ``"default"``).
         approvers: Principals who may answer this agent's approvals besides the
             principal the turn serves.
         tool_timeout: Seconds a tool call may run before it fails with a timeout (the
@@ -84,7 +87,7 @@ class Agent:
     model_calls_per_step: int = 1
     turn_policy: TurnPolicy = "steer"
     max_steps_per_turn: int = DEFAULT_MAX_STEPS_PER_TURN
-    retention: Retention | None = "default"
+    retention: Retention | None = None
     approvers: Sequence[str] = ()
     tool_timeout: float | None = None
     step_timeout: float | None = None

@@ -15,22 +15,15 @@ from __future__ import annotations
 import hashlib
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import orjson
 
-from ..errors import ContentDeletedError
 from ..stores import Stores, lane_scope, run_scope, stream_scope
 from ._keys import commands_lane, conversation_path, messages_lane
-from ._state import RUN_ENDINGS
-
-if TYPE_CHECKING:
-    from ..durable import RunHandle, RunInfo
 
 __all__ = [
     "ERASED_OWNER_LABEL",
     "SessionErasure",
-    "check_readable",
     "erased_note",
     "owner_digest",
     "session_scopes",
@@ -113,30 +106,3 @@ async def erased_note(stores: Stores, run_id: str) -> str | None:
     if erasure is None:
         return None
     return f"erased at {erasure.erased_at:.3f} ({erasure.note})"
-
-
-async def check_readable(
-    stores: Stores, session_id: str, run_id: str, handle: RunHandle, info: RunInfo
-) -> RunInfo:
-    """`info` (the session's current run) if its content is readable.
-
-    Raises:
-        ContentDeletedError: It was erased, or it ended under retention ``0``.
-    """
-    erased = await erased_note(stores, run_id)
-    if erased is not None:
-        raise ContentDeletedError(
-            f"session {session_id!r} was {erased}: its content is unreadable, "
-            "its ids, timestamps and statuses remain"
-        )
-    if info.status not in RUN_ENDINGS:
-        return info
-    args = (await handle.input()).args
-    retention = args[3] if len(args) > 3 else "default"
-    if retention == 0:
-        raise ContentDeletedError(
-            f"session {session_id!r} ended under retention=0: its transcript, "
-            "message texts, events and step contents were deleted (ids, timestamps, "
-            "statuses and step names remain)"
-        )
-    return info

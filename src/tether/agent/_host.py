@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hmac
 import logging
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._ids import new_ulid
-from .._validate import check_duration
+from .._validate import check_duration, check_labels
 from ..durable import ChainInfo, Client, Worker
 from ..errors import (
     ConfigurationError,
@@ -22,6 +23,14 @@ from ..errors import (
 from ..stores import Backend, Page
 from ._agent import Agent, Retention, TurnPolicy, check_retention
 from ._attachments import Attachment
+from ._audience import (
+    Audience,
+    Environment,
+    check_audience,
+    check_environment,
+    default_retention,
+    environment_from,
+)
 from ._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_digest
 from ._inbox import Inbox
 from ._keys import messages_lane
@@ -29,7 +38,7 @@ from ._labels import label_sessions, session_labels, user_labels
 from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
-from ._state import RUN_ENDINGS, SessionInfo
+from ._state import RUN_ENDINGS, SessionInfo, SessionState, SessionStatus
 from ._sweep import DEFAULT_SWEEP_INTERVAL, InboxSweep
 from ._values import declared_state
 
@@ -94,9 +103,14 @@ class AgentHost:
         deployment: The deployment version when `agents` is a plain list (default
             ``"agents"``); with an `Agents` object it must match its deployment or be
             left out.
+        environment: ``"development"`` or ``"production"``: with a session's audience
+            it decides the retention of sessions nobody set one for (`open_session`).
+            Default ``TETHER_ENV`` from `env`, else ``"development"``.
+        env: Where to read ``TETHER_ENV`` (default `os.environ`).
 
     Raises:
-        ConfigurationError: No agent, or a deployment that contradicts `agents`.
+        ConfigurationError: No agent, a deployment that contradicts `agents`, or an
+            environment (or ``TETHER_ENV``) that is neither.
     """
 
     def __init__(
@@ -105,7 +119,14 @@ class AgentHost:
         agents: Agents | Iterable[Agent],
         *,
         deployment: str | None = None,
+        environment: Environment | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        self.environment: Environment = (
+            environment_from(os.environ if env is None else env)
+            if environment is None
+            else check_environment(environment)
+        )
         if isinstance(agents, Agents):
             if deployment is not None and deployment != agents.deployment:
                 raise ConfigurationError(
@@ -154,6 +175,7 @@ class AgentHost:
         session_id: str | None = None,
         owner: str | None = None,
         retention: Retention | None = None,
+        audience: Audience = "unknown",
         labels: Mapping[str, str] | None = None,
     ) -> Session:
         """Open a session, or return the existing one with the same id.
@@ -165,12 +187,19 @@ class AgentHost:
             owner: Who the session belongs to (`list_sessions` filters by it). It is
                 also the session run's ``tether.owner`` label, stored in clear.
             retention: Overrides the agent's `retention` for this session.
+            audience: Who the session is for: ``"public"``, ``"private"`` or
+                ``"unknown"`` (default). When neither `retention` nor the agent's is
+                set, it decides with the host's `environment`: private and unknown
+                sessions in production get ``0``, every other ``"default"``
+                (`default_retention`). Recorded with the session when it opens; opening
+                an existing session changes nothing.
             labels: More labels of the session's run (clear-text metadata that
                 `Client.page_runs(labels=...)` filters on); keys starting ``tether.``
                 are tether's own and refused.
 
         Raises:
-            ConfigurationError: The agent is not served, or a bad retention.
+            ConfigurationError: The agent is not served, or a bad retention or
+                audience.
             InvalidInputError: An invalid label, a ``tether.`` key, or an owner that
                 cannot be a label value (empty, a NUL character, over 512 bytes).
             ConflictError: The id names a session of another agent or another owner.
@@ -179,6 +208,7 @@ class AgentHost:
         """
         name = agent.name if isinstance(agent, Agent) else agent
         served = self.agents.get(name)
+        audience = check_audience(audience)
         declared_state(served).require()
         extra = user_labels(labels)
         own = session_labels(name, owner)
@@ -198,7 +228,15 @@ class AgentHost:
                     f"{found.owner!r}, not agent {name!r} and owner {owner!r}"
                 )
             return found
-        chosen = check_retention(served.retention if retention is None else retention)
+        # Decided once, here: the session's run records it in its input, which every
+        # run of its chain (hand-offs, compactions, resets) takes from the first.
+        chosen = check_retention(
+            retention
+            if retention is not None
+            else served.retention
+            if served.retention is not None
+            else default_retention(audience, self.environment)
+        )
         handle = await self.client.start(
             SESSION_WORKFLOW, name, session_id, owner, chosen, run_id=run_id, labels=extra | own
         )
@@ -262,7 +300,11 @@ class AgentHost:
             )
 
     async def session_progress(
-        self, session_id: str, *, stuck_after: float = STUCK_AFTER
+        self,
+        session_id: str,
+        *,
+        stuck_after: float = STUCK_AFTER,
+        state: SessionState | None = None,
     ) -> SessionProgress:
         """Why the session is or is not moving, for an operator (see `SessionProgress`).
 
@@ -274,12 +316,15 @@ class AgentHost:
             session_id: The session.
             stuck_after: Seconds a message may wait with nothing to wake its run
                 before it counts as ``stuck`` (until then its ring may be on its way).
+            state: The session's `Session.state`, when the caller has just read it:
+                saves reading the session's events again.
 
         Raises:
             NotFoundError: No session has this id.
         """
         session = await self.get_session(session_id)
-        state = await session.state()
+        if state is None:
+            state = await session.state()
         return await read_progress(
             self.client,
             self.backend.stores,
@@ -344,6 +389,8 @@ class AgentHost:
         agent: str | None = None,
         limit: int = 100,
         cursor: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        status: SessionStatus | None = None,
     ) -> Page[SessionInfo]:
         """Sessions, newest first, optionally of one owner or agent.
 
@@ -361,6 +408,11 @@ class AgentHost:
             limit: At most this many per page.
             cursor: The `next_cursor` of the previous page (a row count, the cursor of
                 earlier releases, skips that many sessions).
+            labels: Only sessions whose run carries every one of these labels (those
+                `open_session` was given, say).
+            status: Only sessions in this status (``idle``, ``running``, ``closed``,
+                ``failed``, ``cancelled``). The store cannot filter on it: pages are
+                read until this one is full or the sessions run out.
 
         Raises:
             ConfigurationError: `limit` is below 1.
@@ -369,7 +421,7 @@ class AgentHost:
         """
         if limit < 1:
             raise ConfigurationError(f"limit must be at least 1, not {limit}")
-        labels = session_labels(agent, owner) or None
+        wanted = {**session_labels(agent, owner), **check_labels(labels, what="session")}
         found: list[SessionInfo] = []
         # One page of chains (their current runs and inputs with them) and one read of
         # the ledger: a page's reads do not grow with its size. A chain that is not a
@@ -377,11 +429,16 @@ class AgentHost:
         # match sessions only).
         while len(found) < limit:
             page = await self.client.page_chains(
-                workflow=SESSION_WORKFLOW, limit=limit - len(found), cursor=cursor, labels=labels
+                workflow=SESSION_WORKFLOW,
+                limit=limit - len(found),
+                cursor=cursor,
+                labels=wanted or None,
             )
             for info in await session_infos(self, page.items):
-                if (owner is None or info.owner == owner) and (
-                    agent is None or info.agent_name == agent
+                if (
+                    (owner is None or info.owner == owner)
+                    and (agent is None or info.agent_name == agent)
+                    and (status is None or info.status == status)
                 ):
                     found.append(info)
             cursor = page.next_cursor

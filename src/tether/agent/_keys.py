@@ -6,6 +6,8 @@ from ..stores import make_session_key
 
 __all__ = [
     "COMMANDS_LANE",
+    "SESSION_WORKFLOW",
+    "TASK_WORKFLOW",
     "answer_id",
     "cancel_id",
     "clear_id",
@@ -19,6 +21,11 @@ __all__ = [
     "task_submission_id",
     "turn_id_of",
 ]
+
+#: The workflow name every session run records.
+SESSION_WORKFLOW = "tether.agent.session"
+#: The workflow name of a sub-agent task (a child run of the calling session).
+TASK_WORKFLOW = "tether.agent.task"
 
 #: The ledger lane (its `session` part) of a session's commands: answers, cancel, close.
 COMMANDS_LANE = "commands"

@@ -10,21 +10,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..durable import Registry, WorkflowContext, current_backend
-from ..errors import ConfigurationError
+from ..durable import FlowLimit, Registry, WorkflowContext, current_backend
+from ..errors import ConfigurationError, FlowLimitError
 from ..stores import Backend
 from ._agent import Agent
+from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
+from ._prune import SessionPruner
 from ._usage import Price
 
 if TYPE_CHECKING:
     from ._steps import SessionSteps
 
 __all__ = ["SESSION_WORKFLOW", "TASK_WORKFLOW", "Agents"]
-
-#: The workflow name every session run records.
-SESSION_WORKFLOW = "tether.agent.session"
-#: The workflow name of a sub-agent task (a child run of the calling session).
-TASK_WORKFLOW = "tether.agent.task"
 
 
 def _with_subagents(agents: Iterable[Agent]) -> dict[str, Agent]:
@@ -50,6 +47,23 @@ def _with_subagents(agents: Iterable[Agent]) -> dict[str, Agent]:
     return found
 
 
+def declare_limits(registry: Registry, limits: Iterable[FlowLimit]) -> tuple[str, ...]:
+    """Declare `limits` on the agents' registry; their names, for its workflows."""
+    names = []
+    for limit in limits:
+        if not isinstance(limit, FlowLimit):
+            raise FlowLimitError(f"limits holds tether.durable.FlowLimit values, not {limit!r}")
+        registry.limit(
+            limit.name,
+            concurrency=limit.concurrency,
+            per_second=limit.per_second,
+            burst=None if limit.per_second is None else limit.burst,
+            key=limit.key,
+        )
+        names.append(limit.name)
+    return tuple(names)
+
+
 class Agents:
     """The agents an application serves, declared without a backend.
 
@@ -65,10 +79,16 @@ class Agents:
         prices: What each model's tokens cost (`Price`, by the model's name as its
             provider reports it): `Session.usage` and the server's usage route price
             sessions with it.
+        limits: Flow-control limits (`tether.durable.FlowLimit`) every session and
+            sub-agent task activation is under, held by the store across every worker:
+            ``FlowLimit(name="tenants", concurrency=2, key="tether.owner")`` runs at
+            most two turns of each owner at once, ``key="tether.agent"`` limits each
+            agent (and so its model provider) apart.
 
     Raises:
         ConfigurationError: No agent, two different agents share a name, or a price
             is not a `Price`.
+        FlowLimitError: A limit is not a `FlowLimit`, or a bad one.
     """
 
     def __init__(
@@ -77,6 +97,7 @@ class Agents:
         *,
         deployment: str = "agents",
         prices: Mapping[str, Price] | None = None,
+        limits: Iterable[FlowLimit] = (),
     ) -> None:
         self._agents = _with_subagents(agents)
         if not self._agents:
@@ -88,8 +109,11 @@ class Agents:
                     f"prices[{model!r}] must be a tether.agent.Price, not {price!r}"
                 )
         self.registry = Registry(deployment=deployment)
-        self.registry.workflow(name=SESSION_WORKFLOW)(self._session_workflow)
-        self.registry.workflow(name=TASK_WORKFLOW)(self._task_workflow)
+        names = declare_limits(self.registry, limits)
+        self.registry.workflow(name=SESSION_WORKFLOW, limits=names)(self._session_workflow)
+        self.registry.workflow(name=TASK_WORKFLOW, limits=names)(self._task_workflow)
+        # The retention sweep of this registry's workers deletes sessions whole.
+        self.registry.pruner = SessionPruner(self._agents.get)
         self._steps: dict[tuple[int, str], tuple[Any, SessionSteps]] = {}
 
     @property

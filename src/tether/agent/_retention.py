@@ -11,7 +11,7 @@ copied elsewhere, cannot be read either.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..durable import Client
 from ..errors import (
@@ -25,7 +25,13 @@ from ..errors import (
 from ..stores import TERMINAL_RUN_STATUSES, successor_run_id
 from ._attachments import attachments_path
 from ._entries import AssistantEntry
-from ._erasure import ERASED_OWNER_LABEL, SessionErasure, owner_digest, shred_session_keys
+from ._erasure import (
+    ERASED_OWNER_LABEL,
+    SessionErasure,
+    erased_note,
+    owner_digest,
+    shred_session_keys,
+)
 from ._keys import (
     commands_lane,
     conversation_path,
@@ -34,14 +40,30 @@ from ._keys import (
     task_session_id,
 )
 from ._line import read_line
+from ._state import RUN_ENDINGS
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
-    from ..durable import RunInfo
+    from ..durable import RunHandle, RunInfo
     from ..stores import Stores
     from ._agent import Agent
+    from ._tools import Tool
 
-__all__ = ["erase_session", "purge_session"]
+__all__ = ["PRUNED_LABEL", "check_readable", "deletion_of", "erase_session", "purge_session"]
+
+#: The label a session's run gets as the retention sweep deletes it: when (Unix
+#: seconds). Its readers say why its content is gone (`deletion_of`).
+PRUNED_LABEL = "tether.pruned_at"
+
+
+class _Purged(Protocol):
+    """The agent of the session being purged: its name, and its tools (sub-agents)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def tool(self, name: str) -> Tool | None: ...
+
 
 #: Seconds an erasure waits for the session's run to stop before it purges.
 ERASE_WAIT = 30.0
@@ -68,19 +90,21 @@ async def erase_session(
 async def purge_session(
     stores: Stores,
     client: Client,
-    agent: Agent,
+    agent: _Purged,
     session_id: str,
     run_id: str,
     *,
     keep_input: bool = True,
     shred: bool = False,
+    marked: dict[str, bool] | None = None,
 ) -> SessionErasure | None:
     """Delete the content of a session (or task) and of the tasks it delegated.
 
     A session run's input is its identity (agent, id, owner, retention) and stays
     (`keep_input`) unless its keys are shredded; a task run's input holds its task's
     text and goes. With `shred` (a session, not a task: tasks share its keys) the data
-    keys are destroyed first, and the erasure is returned.
+    keys are destroyed first, and the erasure is returned. `marked` gets each of the
+    session's runs in generation order, with whether this was its first purge.
     """
     # A session is a chain of runs, with a transcript per generation (clear, reset,
     # compaction): every one of them goes.
@@ -145,11 +169,51 @@ async def purge_session(
         # run's labels, which name the owner in clear (`purge_content` deletes them with
         # the input, in the same write).
         shredded = erasure is not None and erasure.crypto_shredded
-        await handle.purge_content(keep_input=keep_input and each == run_id and not shredded)
+        first = await handle.purge_content(
+            keep_input=keep_input and each == run_id and not shredded
+        )
+        if marked is not None:
+            marked[each] = first
     if digest is not None and erasure is not None and erasure.crypto_shredded:
         # The owner went with the identity: the run keeps its digest in place of it.
         await client.label_run(run_id, {ERASED_OWNER_LABEL: digest})
     return erasure
+
+
+async def deletion_of(handle: RunHandle) -> str | None:
+    """Why an ended session's content is gone (`handle`: its first run); None if kept."""
+    args = (await handle.input()).args
+    if (args[3] if len(args) > 3 else "default") == 0:
+        return "ended under retention=0"
+    if PRUNED_LABEL in (await handle.info()).labels:
+        return "ended longer ago than the store's retention period"
+    return None
+
+
+async def check_readable(
+    stores: Stores, session_id: str, run_id: str, handle: RunHandle, info: RunInfo
+) -> RunInfo:
+    """`info` (the session's current run; `handle`: its first) if its content is readable.
+
+    Raises:
+        ContentDeletedError: It was erased, or it ended and retention deleted it.
+    """
+    erased = await erased_note(stores, run_id)
+    if erased is not None:
+        raise ContentDeletedError(
+            f"session {session_id!r} was {erased}: its content is unreadable, "
+            "its ids, timestamps and statuses remain"
+        )
+    if info.status not in RUN_ENDINGS:
+        return info
+    why = await deletion_of(handle)
+    if why is not None:
+        raise ContentDeletedError(
+            f"session {session_id!r} {why}: its transcript, "
+            "message texts, events and step contents were deleted (ids, timestamps, "
+            "statuses and step names remain)"
+        )
+    return info
 
 
 async def _owner_digest(client: Client, session_id: str, run_id: str) -> str | None:

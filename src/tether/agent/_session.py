@@ -23,7 +23,7 @@ from ..errors import (
 )
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
-from ._erasure import SessionErasure, check_readable
+from ._erasure import SessionErasure
 from ._event_data import TERMINAL_EVENTS
 from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events, first_event
 from ._fork import fork_session
@@ -32,7 +32,7 @@ from ._inbox import Inbox
 from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
 from ._requests import InputRequest, check_answer
 from ._reset import open_again, predecessor_of, stop_run
-from ._retention import erase_session
+from ._retention import check_readable, erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import Fold, SessionState, fold_events
 from ._usage import Price, SessionUsage, session_usage
@@ -454,9 +454,9 @@ class Session:
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
         info = info or (await self._current())[0]
-        stores = self.host.backend.stores
+        handle = await self._handle()
         return await check_readable(
-            stores, self.session_id, self.run_id, await self._handle(), info
+            self.host.backend.stores, self.session_id, self.run_id, handle, info
         )
 
     async def state(self) -> SessionState:

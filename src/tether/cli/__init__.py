@@ -1,4 +1,4 @@
-"""The `tether` command: demo, worker, serve, sessions, dev, runs, schedules, and more."""
+"""The `tether` command: demo, worker, serve, sessions, dev, runs, schedules, prune, and more."""
 
 from __future__ import annotations
 
@@ -155,6 +155,28 @@ def _parser() -> argparse.ArgumentParser:
         ("trigger", "start a run of it now, once"),
     ):
         with_db(s_verbs.add_parser(verb, help=what)).add_argument("name")
+    prune = with_db(
+        sub.add_parser(
+            "prune",
+            help="delete now the content of runs and sessions that ended longer ago than "
+            "the retention period",
+        )
+    )
+    prune.add_argument(
+        "--older-than",
+        metavar="DURATION",
+        help="the period, e.g. 30d, 12h or seconds (default: the store's, $TETHER_RETENTION)",
+    )
+    prune.add_argument(
+        "--batch-size", type=int, default=100, metavar="N", help="runs per batch (default 100)"
+    )
+    prune.add_argument(
+        "--max-batches", type=int, default=None, metavar="N", help="stop after N batches"
+    )
+    prune.add_argument(
+        "--dry-run", action="store_true", help="delete nothing; list what would be deleted"
+    )
+    prune.add_argument("--json", action="store_true")
     migrate = sub.add_parser("migrate", help="create or upgrade a store's schema")
     migrate.add_argument("url")
     migrate.add_argument(
@@ -203,6 +225,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="ID@TENANT",
         help="let this principal use the deployment's routes (/v1/schedules); repeatable, "
         "added to $TETHER_SERVER_OPERATORS",
+    )
+    serve.add_argument(
+        "--trace-url",
+        default=None,
+        metavar="URL",
+        help="the inspector links a run to its trace here: a tracing UI's URL with "
+        "{trace_id} in it (http://jaeger:16686/trace/{trace_id})",
     )
     serve.add_argument(
         "--metrics",
@@ -303,6 +332,19 @@ async def _dispatch(args: argparse.Namespace) -> int:
                 await grant_runtime_role(backend, args.runtime_role)
                 print(f"granted role {args.runtime_role!r} the runtime privileges")
         return 0
+    if args.command == "prune":
+        from ._prune import prune_command
+
+        # Migrated first (the sweep's index), as a worker of this version would.
+        async with open_backend(_url(args)) as backend:
+            return await prune_command(
+                backend,
+                older_than=args.older_than,
+                batch_size=args.batch_size,
+                max_batches=args.max_batches,
+                dry_run=args.dry_run,
+                as_json=args.json,
+            )
     if args.command == "keys":
         from ._keys import keys_command
 
@@ -322,6 +364,7 @@ async def _dispatch(args: argparse.Namespace) -> int:
             cors_origins=tuple(args.cors_origin),
             metrics=args.metrics,
             operators=tuple(args.operator),
+            trace_url=args.trace_url,
         )
     if args.command == "sessions":
         return await _sessions(args)

@@ -50,6 +50,7 @@ async def serve(
     cors_origins: tuple[str, ...] = (),
     metrics: bool = False,
     operators: tuple[str, ...] = (),
+    trace_url: str | None = None,
 ) -> int:
     """Serve `agents` (an `Agents`) on a backend until interrupted.
 
@@ -76,7 +77,10 @@ async def serve(
         )
     named = [o for o in os.environ.get(OPERATORS_ENV, "").split(",") if o.strip()]
     options = ServerOptions(
-        cors_origins=cors_origins, metrics=metrics, operators=(*named, *operators)
+        cors_origins=cors_origins,
+        metrics=metrics,
+        operators=(*named, *operators),
+        trace_url=trace_url,
     )
     async with open_backend(url) as backend:
         agent_host = AgentHost(backend, agents)
@@ -102,7 +106,7 @@ async def serve(
             )
         print(
             f"tether serve: agents {agents.names()}, deployment {agents.deployment!r}, store "
-            f"{backend.url}, http://{host}:{port}/v1 "
+            f"{backend.url}, http://{host}:{port}/v1, inspector http://{host}:{port}/inspector "
             f"({'with a worker' if worker else 'no worker'})"
             + (f", CORS for {', '.join(cors_origins)}" if cors_origins else ""),
             flush=True,

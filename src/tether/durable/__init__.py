@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+from ..stores import PRIORITY_LABEL, FlowLimit
 from ._ambient import current_backend
 from ._client import Client, LiveDeployment
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
+from ._flow import MAX_PRIORITY, priority_labels
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._handle import ChainInfo, RunHandle, RunInfo, StepView
 from ._progress import RunProgress, StepProgress, WakeUp
+from ._prune import (
+    DEFAULT_PRUNE_BATCH,
+    PRUNE_INTERVAL,
+    Pruned,
+    PrunedKind,
+    PruneReport,
+    RunPruner,
+    prune,
+)
 from ._registry import Registry, WorkflowDef
 from ._replay import REPLAY_OUTCOMES, ReplayOutcome, ReplayReport, check_runs, replay_run
 from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
@@ -32,17 +43,25 @@ from ._worker import Worker
 
 __all__ = [
     "DEFAULT_MAX_ATTEMPTS",
+    "DEFAULT_PRUNE_BATCH",
     "DEV_MARK",
+    "MAX_PRIORITY",
+    "PRIORITY_LABEL",
+    "PRUNE_INTERVAL",
     "REPLAY_OUTCOMES",
     "TAKEOVER_LEASE",
     "ChainInfo",
     "ChildRun",
     "Client",
+    "FlowLimit",
     "Forwarder",
     "Hook",
     "HookView",
     "LiveDeployment",
     "MissedPolicy",
+    "PruneReport",
+    "Pruned",
+    "PrunedKind",
     "Registry",
     "ReplayOutcome",
     "ReplayReport",
@@ -51,6 +70,7 @@ __all__ = [
     "RunInfo",
     "RunInput",
     "RunProgress",
+    "RunPruner",
     "RunStream",
     "Schedule",
     "ScheduleInfo",
@@ -74,6 +94,8 @@ __all__ = [
     "hook_received",
     "is_dev_generation",
     "parse_duration",
+    "priority_labels",
+    "prune",
     "replay_run",
     "start_seeded",
     "step_info",

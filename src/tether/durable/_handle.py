@@ -304,7 +304,7 @@ class RunHandle:
         """
         return await run_hooks(self._store, self.run_id)
 
-    async def purge_content(self, *, keep_input: bool = False) -> None:
+    async def purge_content(self, *, keep_input: bool = False) -> bool:
         """Delete the run's content (retention).
 
         Inputs, outputs, errors, event payloads, stream chunks and the run's labels go;
@@ -313,8 +313,11 @@ class RunHandle:
         Args:
             keep_input: Keep the run's own input (when it holds identity, not content),
                 and its labels with it.
+
+        Returns:
+            Whether this was the run's first purge (of purges at once, exactly one is).
         """
-        await self._store.purge_run_content(self.run_id, keep_input=keep_input)
+        return await self._store.purge_run_content(self.run_id, keep_input=keep_input)
 
     def stream(self, name: str = DEFAULT_STREAM) -> RunStream:
         """One of the run's named streams (read, follow)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import functools
 import logging
 import os
 import socket
@@ -43,8 +44,10 @@ from ._ambient import bind_backend, unbind_backend
 from ._client import Client
 from ._continue import Handoff
 from ._executor import Activation
+from ._flow_pull import DEFAULT_CONCURRENCY, concurrency_from, take_flow, wait_quiet
 from ._hosts import host_identity, pid_is_dead
 from ._parked import ParkedRuns
+from ._prune import keep_pruning
 from ._queue_gauge import sample_queue_depths
 from ._registry import Registry
 from ._scheduler import SCHEDULE_CHECK, ensure_schedules
@@ -55,39 +58,8 @@ __all__ = ["DEFAULT_CACHED_RUNS", "DEFAULT_CONCURRENCY", "Worker"]
 
 log = logging.getLogger("tether.worker")
 
-#: Runs a worker executes at once when neither the argument nor the environment says.
-DEFAULT_CONCURRENCY = 16
 #: Parked runs a worker keeps warm in memory by default (`Worker(cached_runs=...)`).
 DEFAULT_CACHED_RUNS = 256
-
-
-def _concurrency_from(env: Mapping[str, str]) -> int:
-    raw = env.get("TETHER_WORKER_CONCURRENCY", "")
-    if raw == "":
-        return DEFAULT_CONCURRENCY
-    try:
-        return int(raw)
-    except ValueError:
-        raise ConfigurationError(
-            f"TETHER_WORKER_CONCURRENCY={raw!r} is not an integer: set it to how many runs "
-            "a worker executes at once, e.g. 16"
-        ) from None
-
-
-async def _wait_quiet(activations: list[Activation], grace: float) -> set[Activation]:
-    """The activations whose step threads returned within `grace` seconds."""
-    quiet: set[Activation] = set()
-
-    async def one(activation: Activation) -> None:
-        await activation.quiesce()
-        quiet.add(activation)
-
-    tasks = [asyncio.create_task(one(a)) for a in activations]
-    if tasks:
-        await asyncio.wait(tasks, timeout=grace)
-        for task in tasks:
-            task.cancel()
-    return quiet
 
 
 class Worker:
@@ -95,8 +67,9 @@ class Worker:
 
     Use as ``async with tether.Worker(backend, registry):``. On start it registers
     itself, expires the leases of dead workers (a dead process on this host at once,
-    any worker silent for `dead_after` elsewhere), and so recovers
-    every active run of its versions. On exit it releases what it holds.
+    any worker silent for `dead_after` elsewhere), and so recovers every active run of
+    its versions. On exit it releases what it holds. With a retention period on its
+    backend it sweeps ended runs of its workflows (`prune`) at start and every 5 min.
 
     Args:
         backend: An open backend.
@@ -146,7 +119,7 @@ class Worker:
     ) -> None:
         crash_points.configure(os.environ if env is None else env)
         if concurrency is None:
-            concurrency = _concurrency_from(os.environ if env is None else env)
+            concurrency = concurrency_from(os.environ if env is None else env)
         if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
             raise ConfigurationError(
                 f"concurrency must be an integer of at least 1, not {concurrency!r}"
@@ -158,8 +131,7 @@ class Worker:
         )
         dead_after = check_duration(dead_after, what="dead_after", positive=True)
         shutdown_grace = check_duration(shutdown_grace, what="shutdown_grace")
-        if cached_runs is None:
-            cached_runs = DEFAULT_CACHED_RUNS
+        cached_runs = DEFAULT_CACHED_RUNS if cached_runs is None else cached_runs
         if isinstance(cached_runs, bool) or not isinstance(cached_runs, int) or cached_runs < 0:
             raise ConfigurationError(
                 f"cached_runs must be an integer of at least 0, not {cached_runs!r}"
@@ -191,6 +163,10 @@ class Worker:
         self._threads = StepThreads()
         # One per worker: "session handoff unavailable" is logged once, not per run.
         self._handoff = Handoff(backend)
+        # The registry's limits and priorities, checked now: a workflow naming a limit
+        # nobody declared fails here, not at its first claim.
+        self._flow = registry.flow_policy()
+        self._flow_scan: tuple[float, str] | None = None  # where the next probe starts
 
     async def __aenter__(self) -> Worker:
         await self.start()
@@ -243,6 +219,7 @@ class Worker:
                 asyncio.create_task(self._pull(), name="tether-worker-pull"),
                 asyncio.create_task(self._heartbeat(), name="tether-worker-heartbeat"),
                 asyncio.create_task(sample_queue_depths(self._store), name="tether-queue-depth"),
+                asyncio.create_task(keep_pruning(self.backend, self.registry), name="tether-prune"),
                 *(asyncio.create_task(service()) for service in self._services),
             ]
             if self.registry.schedules:
@@ -271,7 +248,7 @@ class Worker:
         # back only once the thread returns (within `shutdown_grace`), so the next holder
         # never executes the same step alongside it. Runs still busy then keep their
         # lease, which expires (or this worker's record does) and hands them over.
-        quiet = await _wait_quiet([a for a, _ in held], self.shutdown_grace)
+        quiet = await wait_quiet([a for a, _ in held], self.shutdown_grace)
         for activation, message in held:
             if activation not in quiet:
                 continue
@@ -325,7 +302,9 @@ class Worker:
         to this worker) land in one write: the run's next step starts with no wake-up
         to wait for and no claim of its own to write.
         """
-        if not self._has_room():
+        if not self._has_room() or self._flow is not None:
+            # Under flow control every activation goes through the queue's claim,
+            # where the limits and priorities are held.
             await self._store.resume_hook(token, payload, writes=writes, run_id=run_id)
             return
         self._reserved += 1
@@ -353,7 +332,11 @@ class Worker:
                 await asyncio.sleep(0)
 
     async def _start_eagerly(self, new: NewRun) -> RunRecord:
-        if not self._has_room() or new.queue != self.registry.queue:
+        if (
+            not self._has_room()
+            or new.queue != self.registry.queue
+            or self.registry.limited(new.workflow_name)
+        ):
             run, _ = await self._store.create_run(new)
             return run
         self._reserved += 1
@@ -390,6 +373,20 @@ class Worker:
                 continue
             try:
                 sent = time.monotonic()
+                if self._flow is not None:
+                    self._flow_scan = await take_flow(
+                        store,
+                        self._flow,
+                        queue=queue,
+                        owner=self.worker_id,
+                        lease_seconds=self.lease_seconds,
+                        free=free,
+                        known=self._parked.known(),
+                        poll_interval=self.poll_interval,
+                        spawn=functools.partial(self._spawn, sent=sent),
+                        scan_from=self._flow_scan,
+                    )
+                    continue
                 claimed = await store.claim_next(
                     queue,
                     owner=self.worker_id,

@@ -44,6 +44,7 @@ from ._http import (
     json_response,
     pattern_param,
 )
+from ._inspect import answer_as, inspector_routes
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
 from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
@@ -202,8 +203,9 @@ class _Api:
                 raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken")
         try:
             session = await self.host.open_session(
-                agent, session_id=body.session_id, owner=principal.tenant, retention=body.retention
-            )
+                agent, session_id=body.session_id, owner=principal.tenant,
+                retention=body.retention, audience=body.audience,
+            )  # fmt: skip
         except NotFoundError:
             # The id's run is there but holds no session to open (erased, say).
             raise ApiProblem(409, "conflict", f"session id {body.session_id!r} is taken") from None
@@ -276,15 +278,7 @@ class _Api:
         session = await self.session(request.path_params["session_id"], principal)
         request_id = request.path_params["request_id"]
         body = await self.body(request, AnswerBody)
-        for pending in await session.pending_requests():
-            if pending.request_id == request_id and not pending.may_answer(principal.id):
-                raise ApiProblem(
-                    403,
-                    "forbidden",
-                    f"{principal.id!r} may not answer request {request_id!r}: only the "
-                    "turn's principal or an approver the agent names may",
-                )
-        await session.answer(request_id, body.answer, principal=principal.id)
+        await answer_as(session, principal, request_id, body.answer)
         return json_response({"request_id": request_id, "answered": True})
 
     async def cancel(self, request: Request) -> Response:
@@ -591,6 +585,7 @@ def create_app(
     )
     routes.extend(metrics)
     routes.extend(schedule_routes(api.operator, host.client))
+    routes.extend(inspector_routes(api))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -97,6 +97,13 @@ class CreateSessionBody(_Body):
     retention: Literal["default", 0] | None = Field(
         default=None, description="Overrides the agent's retention for this session."
     )
+    audience: Literal["public", "private", "unknown"] = Field(
+        default="unknown",
+        description=(
+            "Who the session is for. When neither the request nor the agent sets a "
+            "retention, a private or unknown session on a production host gets 0."
+        ),
+    )
 
     @field_validator("retention", mode="before")
     @classmethod

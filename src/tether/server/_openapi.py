@@ -16,6 +16,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from ..agent import Agents
 from ..agent.models import accepts_attachment, attachment_kind
 from ._forks import FORK_MODELS, fork_paths
+from ._inspect_doc import INSPECT_MODELS, inspect_paths
 from ._models import (
     CURSOR_PATTERN,
     FILENAME_PATTERN,
@@ -87,6 +88,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     ),
     *((m, "serialization") for m in SCHEDULE_MODELS),
     *((m, "validation") for m in FORK_MODELS),
+    *((m, "serialization") for m in INSPECT_MODELS),
 ]
 
 #: Media types an upload may have, listed when a served agent's model takes them.
@@ -497,6 +499,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         },
         **fork_paths(),
         **schedule_paths(),
+        **inspect_paths(names),
     }
     return {
         "openapi": "3.1.0",

@@ -45,6 +45,10 @@ class ServerOptions:
             the whole deployment (``/v1/schedules``); any other principal gets 403
             ``operator_only`` there. A server without authentication answers only its
             loopback principal, who is one.
+        trace_url: The inspector's link from a run to its trace in a tracing UI: a URL
+            with ``{trace_id}`` (and ``{span_id}``, the span that started the run) put
+            in, e.g. ``"http://jaeger:16686/trace/{trace_id}"``. None: the inspector
+            shows the trace id without a link.
     """
 
     max_body_bytes: int = 1 << 20
@@ -56,8 +60,14 @@ class ServerOptions:
     cors_credentials: bool | None = None
     metrics: bool = False
     operators: Sequence[str] = ()
+    trace_url: str | None = None
 
     def __post_init__(self) -> None:
+        if self.trace_url is not None and "{trace_id}" not in self.trace_url:
+            raise ConfigurationError(
+                f"trace_url {self.trace_url!r} has no {{trace_id}}: write the tracing UI's "
+                "URL of a trace, e.g. 'http://jaeger:16686/trace/{trace_id}'"
+            )
         object.__setattr__(self, "operators", check_operators(self.operators))
         origins = check_origins(self.cors_origins)
         # Frozen: the checked tuple replaces what was given (a list, say).

@@ -41,6 +41,7 @@ from ._agent_records import (
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._encrypted import EncryptedBackend
+from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
 from ._keys import (
     DEFAULT_KEY_FILE,
@@ -94,6 +95,7 @@ from ._records import (
     slot_of_event_id,
     successor_run_id,
 )
+from ._retention_period import retention_period, retention_seconds
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
     data_scope,
@@ -116,6 +118,7 @@ from ._writes import (
 __all__ = [
     "ACTIVE_RUN_STATUSES",
     "BACKENDS_ENTRY_POINT_GROUP",
+    "DEFAULT_AGING",
     "DEFAULT_HOOK_RETENTION",
     "DEFAULT_KEY_FILE",
     "DEFAULT_LARGE_PAYLOAD_THRESHOLD",
@@ -130,6 +133,7 @@ __all__ = [
     "MAX_READ_LIMIT",
     "OFFSET_NOW",
     "OFFSET_START",
+    "PRIORITY_LABEL",
     "TERMINAL_RUN_STATUSES",
     "AdmitSubmission",
     "AppendRecords",
@@ -154,6 +158,9 @@ __all__ = [
     "ErasureRecord",
     "EventRecord",
     "EventType",
+    "FlowClaim",
+    "FlowLimit",
+    "FlowPolicy",
     "FoldCheckpoint",
     "HookRecord",
     "JoinSubmissions",
@@ -215,6 +222,8 @@ __all__ = [
     "make_session_key",
     "open_backend",
     "parse_session_key",
+    "retention_period",
+    "retention_seconds",
     "run_scope",
     "same_attachment_ref",
     "settlement_entry",

@@ -20,6 +20,7 @@ Queue messages (run ids), names, statuses, timestamps and attributes stay in cle
 
 from __future__ import annotations
 
+import dataclasses
 import hmac
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -27,6 +28,7 @@ from typing import Any
 
 from ..errors import NotFoundError
 from ._encrypted_writes import seal_writes
+from ._flow import FlowClaim, FlowPolicy
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -467,6 +469,30 @@ class EncryptedWorkflowStore:
         )
         return [(m, await self._open_claim(c)) for m, c in claimed]
 
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        # Limits read names and labels, which are never sealed: the claim passes through.
+        got = await self.inner.claim_flow(
+            queue,
+            owner=owner,
+            lease_seconds=lease_seconds,
+            limit=limit,
+            policy=policy,
+            known=known,
+            scan_from=scan_from,
+        )
+        claimed = [(m, await self._open_claim(c)) for m, c in got.claimed]
+        return dataclasses.replace(got, claimed=claimed)
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self.inner.ack(message_id, owner=owner)
 
@@ -496,8 +522,15 @@ class EncryptedWorkflowStore:
     async def expire_worker(self, worker_id: str) -> int:
         return await self.inner.expire_worker(worker_id)
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        await self.inner.purge_run_content(run_id, keep_input=keep_input)
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self.inner.purge_run_content(run_id, keep_input=keep_input)
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        found = await self.inner.list_prunable_runs(ended_before, limit=limit, after=after)
+        items = [await self._open_run(r) for r in found]
+        return [r for r in items if r is not None]
 
     # -- streams -----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

@@ -15,6 +15,7 @@ from ._encrypted import EncryptedBackend, read_keyring_marker
 from ._keyring import Keyring, MemoryKeyring
 from ._keys import KeyProvider, LocalKeyFile, key_provider_from_env
 from ._protocols import Backend
+from ._retention_period import retention_seconds
 from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD
 
 __all__ = [
@@ -64,10 +65,11 @@ def backend_from_url(url: str, *, env: Mapping[str, str] | None = None, **option
     if scheme == "memory":
         from .memory import MemoryBackend
 
-        unknown = sorted(set(options) - {"hook_retention"})
+        unknown = sorted(set(options) - {"hook_retention", "retention"})
         if unknown:
             raise ConfigurationError(
-                f"the memory backend takes only hook_retention as an option, got {unknown}"
+                "the memory backend takes only hook_retention and retention as options, "
+                f"got {unknown}"
             )
         return MemoryBackend(**options)
     if scheme == "sqlite":
@@ -259,7 +261,9 @@ async def open_backend(
         allow_plaintext: Read payloads written before encryption was turned on.
         env: Where to read the variables, the key's and the PostgreSQL backend's
             (default `os.environ`).
-        **options: Backend options, e.g. ``synchronous="NORMAL"`` for SQLite.
+        **options: Backend options, e.g. ``synchronous="NORMAL"`` for SQLite, or
+            ``retention=timedelta(days=30)``: the retention period of ended runs (None
+            by default, or ``TETHER_RETENTION`` from `env`: kept forever).
 
     Yields:
         The connected backend; its stores are at ``backend.stores``.
@@ -269,6 +273,9 @@ async def open_backend(
             configured.
     """
     provider = _provider(keys, os.environ if env is None else env)
+    retention = _retention_from(os.environ if env is None else env)
+    if "retention" not in options and retention is not None:
+        options["retention"] = retention
     backend = backend_from_url(url, env=env, **options)
     if provider is not None:
         backend = wrap_encrypted(
@@ -293,3 +300,8 @@ async def open_backend(
         yield backend
     finally:
         await backend.close()
+
+
+def _retention_from(env: Mapping[str, str]) -> float | None:
+    raw = env.get("TETHER_RETENTION", "").strip()
+    return retention_seconds(raw, what="TETHER_RETENTION") if raw else None

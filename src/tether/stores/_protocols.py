@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from ._flow import FlowClaim, FlowPolicy
 from ._records import (
     ChainRecord,
     Claim,
@@ -341,6 +342,31 @@ class WorkflowStore(Protocol):
         """
         ...
 
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        """`claim_next` under flow control: limits and priorities held across workers.
+
+        In one transaction, serialized with every other flow-controlled claim of the
+        store: ranks the queue's oldest ready messages (`FlowPolicy.window`), and as
+        many more after `scan_from` (the previous claim's `FlowClaim.scanned_to`), by
+        priority with aging, counts the executing activations of each key (messages
+        of the queue held by a live lease), refills and spends the keys' token
+        buckets, and leases and claims what the limits admit (`stores._flow.choose`).
+        A place under a concurrency limit is held as long as its message's lease: an
+        acknowledgement frees it, and so does the lease running out when its holder
+        died.
+        """
+        ...
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         """Delete a message its owner finished; False if the lease was lost."""
         ...
@@ -385,13 +411,30 @@ class WorkflowStore(Protocol):
         """Expire every lease a dead worker holds and forget it; returns leases freed."""
         ...
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         """Delete a run's content (retention).
 
         Inputs, outputs, errors, event payloads, stream chunks and the run's labels
         go; ids, slots, names, statuses and timestamps stay. `keep_input` keeps the
         run's own input (its identity, for runs whose input holds no content) and its
-        labels (they are metadata of that identity, such as its owner).
+        labels (they are metadata of that identity, such as its owner). Returns
+        whether this was the run's first purge: of purges at once exactly one is
+        (a purge of a run the store does not hold returns False).
+        """
+        ...
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        """Ended runs whose content the retention sweep may purge, oldest end first.
+
+        A run is listed when it ended (`TERMINAL_RUN_STATUSES`) before `ended_before`
+        (Unix seconds), its content was not purged yet (`purge_run_content` takes it
+        off the list), every run of its chain ended before that time too, and so did
+        its parent run, if it has one. At most `limit` runs, ordered by
+        ``(completed_at, run_id)``; purging them brings the next ones first, and
+        `after` (the last run's ``(completed_at, run_id)``) starts past a batch that
+        stays (a dry run, a run the sweep passed by).
         """
         ...
 

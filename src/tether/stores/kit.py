@@ -25,6 +25,7 @@ from .._aio import wait_event, within
 from .._ids import new_ulid
 from .._validate import check_labels
 from . import _conversation_rules as conversation_rules
+from . import _flow as flow_rules
 from . import _logic as workflow_rules
 from ._agent_records import (
     OFFSET_START,
@@ -47,6 +48,7 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import StreamTx
+from ._flow import Bucket, FlowCandidate, FlowClaim, FlowPolicy, HeldRun
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
 from ._pages import page_of, page_start, rows_from
@@ -77,6 +79,7 @@ from ._records import (
     chain_of,
     hook_retention_seconds,
 )
+from ._retention_period import retention_seconds
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._streams import StreamTaps, follow, resolve_start
 from ._view import ViewTxn
@@ -95,6 +98,7 @@ __all__ = [
     "AttachmentRef",
     "AttemptRef",
     "Backend",
+    "Bucket",
     "Capability",
     "ChainRecord",
     "Claim",
@@ -102,7 +106,11 @@ __all__ = [
     "CommitResult",
     "ConversationBatch",
     "EventRecord",
+    "FlowCandidate",
+    "FlowClaim",
+    "FlowPolicy",
     "FoldCheckpoint",
+    "HeldRun",
     "HookRecord",
     "JsonValue",
     "LedgerStore",
@@ -142,6 +150,7 @@ __all__ = [
     "check_same_attachment",
     "clamp_read_limit",
     "conversation_rules",
+    "flow_rules",
     "follow",
     "format_offset",
     "hook_retention_seconds",
@@ -149,6 +158,7 @@ __all__ = [
     "page_of",
     "page_start",
     "resolve_start",
+    "retention_seconds",
     "rows_from",
     "verify_attachment_bytes",
     "wait_event",

@@ -12,6 +12,7 @@ from ..kit import (
     Capability,
     Stores,
     hook_retention_seconds,
+    retention_seconds,
 )
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
@@ -33,13 +34,23 @@ class MemoryBackend:
         hook_retention: How long a hook token released by its run's end stays reserved
             for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
             once).
+        retention: The retention period of ended runs (seconds, a timedelta or a
+            string such as ``"30d"``): workers' retention sweep deletes the content of
+            runs and sessions that ended longer ago (`tether prune` does it at once).
+            None (default) keeps them forever.
 
     Raises:
-        ConfigurationError: `hook_retention` is invalid.
+        ConfigurationError: `hook_retention` or `retention` is invalid.
     """
 
-    def __init__(self, *, hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION) -> None:
+    def __init__(
+        self,
+        *,
+        hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
+        retention: float | timedelta | str | None = None,
+    ) -> None:
         self.hook_retention = hook_retention_seconds(hook_retention)
+        self.retention = retention_seconds(retention)
         self.format_stamp: str | None = None
         self._stores: Stores | None = None
         self._gate = Gate()

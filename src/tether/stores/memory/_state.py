@@ -16,6 +16,7 @@ from ...errors import ConflictError
 from ..kit import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
+    Bucket,
     EventRecord,
     HookRecord,
     Message,
@@ -67,6 +68,10 @@ class _State:
         self.workers: dict[str, WorkerRecord] = {}
         #: Each chain's current run: the run id of its highest generation.
         self.chains: dict[str, str] = {}
+        #: The runs whose content was purged (`purge_run_content`).
+        self.purged: set[str] = set()
+        #: Token buckets of flow-controlled claims, by key (`kit.flow_rules`).
+        self.flow_buckets: dict[str, Bucket] = {}
 
 
 class _Txn:

@@ -22,6 +22,10 @@ from ..kit import (
     Commit,
     CommitResult,
     EventRecord,
+    FlowCandidate,
+    FlowClaim,
+    FlowPolicy,
+    HeldRun,
     HookRecord,
     Message,
     NewMessage,
@@ -40,6 +44,7 @@ from ..kit import (
     WorkerRecord,
     apply_writes,
     check_labels,
+    flow_rules,
     follow,
     page_of,
     page_start,
@@ -50,7 +55,7 @@ from ..kit import (
     workflow_rules,
 )
 from ._gate import Gate, gated
-from ._state import _State, _Stream, _Txn
+from ._state import _Row, _State, _Stream, _Txn
 from ._writes import MemoryWrites
 
 if TYPE_CHECKING:
@@ -379,24 +384,23 @@ class MemoryWorkflowStore:
             ),
             key=lambda r: (r.available_at, r.message_id),
         )[:limit]
-        out = []
-        for row in ready:
-            if row.lease_owner is None and row.idempotency_key is not None:
-                self._s.pending_keys.pop((row.queue, row.idempotency_key), None)
-            row.lease_owner = owner
-            row.lease_expires_at = now + lease_seconds
-            row.deliveries += 1
-            out.append(
-                Message(
-                    message_id=row.message_id,
-                    queue=row.queue,
-                    payload=row.payload,
-                    deliveries=row.deliveries,
-                    lease_owner=owner,
-                    lease_expires_at=row.lease_expires_at,
-                )
-            )
-        return out
+        return [self._lease_row(row, owner, now + lease_seconds) for row in ready]
+
+    def _lease_row(self, row: _Row, owner: str, until: float) -> Message:
+        """Deliver a ready message to `owner` until `until`."""
+        if row.lease_owner is None and row.idempotency_key is not None:
+            self._s.pending_keys.pop((row.queue, row.idempotency_key), None)
+        row.lease_owner = owner
+        row.lease_expires_at = until
+        row.deliveries += 1
+        return Message(
+            message_id=row.message_id,
+            queue=row.queue,
+            payload=row.payload,
+            deliveries=row.deliveries,
+            lease_owner=owner,
+            lease_expires_at=until,
+        )
 
     async def claim_next(
         self,
@@ -412,6 +416,69 @@ class MemoryWorkflowStore:
             lambda t: workflow_rules.claim_messages(t, taken, owner, lease_seconds, time.time())
         )
         return [(m, _partial(c, known)) for m, c in claimed]
+
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        # One event-loop turn from the read to the lease: nothing else runs between.
+        now = time.time()
+        s = self._s
+        head: list[FlowCandidate] = []
+        probe: list[FlowCandidate] = []
+        held: list[HeldRun] = []
+        for row in sorted(s.queue.values(), key=lambda r: (r.available_at, r.message_id)):
+            if row.queue != queue:
+                continue
+            run_id = row.payload.decode(errors="replace")
+            run = s.runs.get(run_id)
+            if row.lease_owner is not None and row.lease_expires_at > now:
+                if run is not None:
+                    held.append(
+                        HeldRun(run_id=run_id, workflow_name=run.workflow_name, labels=run.labels)
+                    )
+                continue
+            if row.available_at > now:
+                continue
+            found = FlowCandidate(
+                message_id=row.message_id,
+                run_id=run_id,
+                available_at=row.available_at,
+                workflow_name=None if run is None else run.workflow_name,
+                labels={} if run is None else run.labels,
+            )
+            if len(head) < policy.window:
+                head.append(found)
+            if (
+                scan_from is not None
+                and (row.available_at, row.message_id) > scan_from
+                and len(probe) < policy.window
+            ):
+                probe.append(found)
+        ready, scanned_to = flow_rules.merged(head, probe, policy.window)
+        keys = flow_rules.rate_keys(policy, ready)
+        buckets = {k: s.flow_buckets[k] for k in keys if k in s.flow_buckets}
+        choice = flow_rules.choose(policy, ready, held, buckets, now=now, limit=limit)
+        s.flow_buckets.update(choice.buckets)
+        taken = [
+            self._lease_row(s.queue[i], owner, now + lease_seconds) for i in choice.message_ids
+        ]
+        claimed = self._write(
+            lambda t: workflow_rules.claim_messages(t, taken, owner, lease_seconds, now)
+        )
+        return FlowClaim(
+            claimed=[(m, _partial(c, known)) for m, c in claimed],
+            blocked=choice.blocked,
+            retry_after=choice.retry_after,
+            scanned_to=scanned_to,
+        )
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return self._write(lambda t: t.ack(message_id, owner))
@@ -477,10 +544,12 @@ class MemoryWorkflowStore:
         await self._notify(self._queues())
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
         s = self._s
         run = s.runs.get(run_id)
+        first = run is not None and run_id not in s.purged
         if run is not None:
+            s.purged.add(run_id)
             # Labels go with the input (they may name whom it was about), not before.
             if keep_input:
                 s.runs[run_id] = dataclasses.replace(run, output=None, error=None)
@@ -501,6 +570,35 @@ class MemoryWorkflowStore:
             if key[0] == run_id:
                 stream.chunks[:] = [b""] * len(stream.chunks)
                 stream.purged = len(stream.chunks)
+        return first
+
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        s = self._s
+
+        def ended(run_id: str | None) -> bool:
+            run = None if run_id is None else s.runs.get(run_id)
+            return (
+                run is not None
+                and run.completed_at is not None
+                and (run.completed_at < ended_before)
+            )
+
+        # A chain ended before the time when every run of it did.
+        chains: dict[str | None, bool] = {}
+        for r in s.runs.values():
+            chains[r.chain_id] = chains.get(r.chain_id, True) and ended(r.run_id)
+        found = [
+            r
+            for r in s.runs.values()
+            if r.run_id not in s.purged
+            and chains[r.chain_id]
+            and (r.parent_run_id is None or ended(r.parent_run_id))
+            and (after is None or ((r.completed_at or 0.0), r.run_id) > after)
+        ]
+        found.sort(key=lambda r: (r.completed_at or 0.0, r.run_id))
+        return found[:limit]
 
     # -- streams ----------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

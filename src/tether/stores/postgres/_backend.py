@@ -21,6 +21,7 @@ from ..._validate import check_duration
 from ...errors import ConfigurationError, MigrationPrivilegeError
 from .._protocols import Capability, Stores
 from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
+from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
@@ -120,6 +121,10 @@ class PostgresBackend:
         hook_retention: How long a hook token released by its run's end stays reserved
             for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
             once).
+        retention: The retention period of ended runs (seconds, a timedelta or a
+            string such as ``"30d"``): workers' retention sweep deletes the content of
+            runs and sessions that ended longer ago (`tether prune` does it at once).
+            None (default) keeps them forever.
         env: Where to read the variables above (default `os.environ`).
 
     Raises:
@@ -135,9 +140,11 @@ class PostgresBackend:
         connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
         checkout_timeout: float = DEFAULT_CHECKOUT_TIMEOUT,
         hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
+        retention: float | timedelta | str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
         self.hook_retention = hook_retention_seconds(hook_retention)
+        self.retention = retention_seconds(retention)
         env = os.environ if env is None else env
         self._url = url or env.get("TETHER_POSTGRES_URL") or env.get("DATABASE_URL") or DEFAULT_URL
         size = pool_size if pool_size is not None else _env_int(env, "TETHER_POSTGRES_POOL_SIZE")

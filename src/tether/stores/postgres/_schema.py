@@ -19,6 +19,7 @@ from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
 from .._listings import CHAINS_INDEX
+from .._prune_rows import PRUNABLE_INDEX
 from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
@@ -260,6 +261,26 @@ MIGRATIONS: tuple[Migration, ...] = (
         statements=(
             "ALTER TABLE tether_agent_submissions "
             "ADD COLUMN IF NOT EXISTS redacted_at DOUBLE PRECISION",
+        ),
+    ),
+    # A run whose content was purged is marked: the retention sweep reads the ended runs
+    # not yet purged, oldest end first, by an index of those alone.
+    Migration(
+        version=19,
+        name="purged runs, the retention sweep's index",
+        statements=(
+            "ALTER TABLE tether_runs ADD COLUMN IF NOT EXISTS purged INTEGER",
+            PRUNABLE_INDEX,
+        ),
+    ),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    Migration(
+        version=20,
+        name="flow control token buckets",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS tether_flow_buckets ("
+            "key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, "
+            "stamp DOUBLE PRECISION NOT NULL)",
         ),
     ),
 )

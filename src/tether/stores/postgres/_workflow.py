@@ -22,7 +22,9 @@ from ..._validate import check_identifier, check_labels
 from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
+from .._flow import FlowChoice, FlowClaim, FlowPolicy
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     TERMINAL_RUN_STATUSES,
     ChainRecord,
@@ -49,6 +51,7 @@ from .._records import (
 from .._streams import follow
 from .._writes import StoreWrite
 from . import _fast, _ring, _workers
+from ._flow import flow_take
 from ._notify import channels
 from ._schema import SERVER_NOW
 from ._statements import _take, _take_statement, _taken
@@ -429,6 +432,35 @@ class PostgresWorkflowStore(StoreCalls):
             await self._commits.expect(len(claimed))
         return [(m, await self._after_known(c, known)) for m, c in claimed]
 
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        done: list[tuple[FlowChoice, tuple[float, str] | None]] = []
+
+        def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            claimed, choice, to = flow_take(
+                t, self._namespace, queue, owner, lease_seconds, limit, policy, scan_from
+            )
+            done.append((choice, to))  # run again after a rollback: the last one committed
+            return claimed
+
+        claimed = await self._write(claim, retry_conflict=True, held_logs=known)
+        choice, to = done[-1]
+        return FlowClaim(
+            claimed=[(m, await self._after_known(c, known)) for m, c in claimed],
+            blocked=choice.blocked,
+            retry_after=choice.retry_after,
+            scanned_to=to,
+        )
+
     def _nothing_announced(self, queue: str, owner: str) -> bool:
         """Whether `owner`'s take now would find nothing its last one did not (once).
 
@@ -518,12 +550,13 @@ class PostgresWorkflowStore(StoreCalls):
     async def expire_worker(self, worker_id: str) -> int:
         return await self._write(lambda t: _workers.expire(t, worker_id))
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(t: _Txn) -> None:
-            for statement in rows.purge_run_statements("%s", keep_input=keep_input):
-                t.c.execute(statement, (run_id,))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._write(lambda t: purge_run(t.c, "%s", run_id, keep_input))
 
-        await self._write(purge)
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit, after))
 
     # -- streams (`_streams`) ----------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

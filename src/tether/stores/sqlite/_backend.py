@@ -10,6 +10,7 @@ from ..._validate import check_duration
 from ...errors import ConfigurationError, FormatVersionError
 from .._protocols import Capability, Stores
 from .._records import DEFAULT_HOOK_RETENTION, hook_retention_seconds
+from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
@@ -34,6 +35,10 @@ class SqliteBackend:
         hook_retention: How long a hook token released by its run's end stays reserved
             for the run's chain (seconds or a timedelta; default 30 days; 0 frees it at
             once).
+        retention: The retention period of ended runs (seconds, a timedelta or a
+            string such as ``"30d"``): workers' retention sweep deletes the content of
+            runs and sessions that ended longer ago (`tether prune` does it at once).
+            None (default) keeps them forever.
 
     Raises:
         ConfigurationError: An option is invalid, or the path is a directory.
@@ -47,9 +52,11 @@ class SqliteBackend:
         busy_timeout_ms: int = 30_000,
         adopt: bool = False,
         hook_retention: float | timedelta = DEFAULT_HOOK_RETENTION,
+        retention: float | timedelta | str | None = None,
     ) -> None:
         check_duration(busy_timeout_ms, what="busy_timeout_ms")
         self.hook_retention = hook_retention_seconds(hook_retention)
+        self.retention = retention_seconds(retention)
         self.path = Path(path)
         if self.path.exists() and self.path.is_dir():
             raise ConfigurationError(f"{str(self.path)!r} is a directory, not a SQLite file")

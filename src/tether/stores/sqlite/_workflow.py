@@ -20,7 +20,9 @@ from ..._validate import check_labels
 from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
+from .._flow import FlowChoice, FlowClaim, FlowPolicy
 from .._pages import page_of, page_start
+from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
@@ -52,6 +54,7 @@ from ._db import SqliteDatabase
 from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
 from ._others import OtherCommits
+from ._takes import flow_take
 from ._txn import _SQL, _events, _replay_log, _Txn
 from ._writes import SqliteWrites, append_stream_rows
 
@@ -438,6 +441,35 @@ class SqliteWorkflowStore:
         claimed = await self._write(claim)
         return await self._with_logs(claimed, known, txns[-1])
 
+    async def claim_flow(
+        self,
+        queue: str,
+        *,
+        owner: str,
+        lease_seconds: float,
+        limit: int,
+        policy: FlowPolicy,
+        known: Mapping[str, int] | None = None,
+        scan_from: tuple[float, str] | None = None,
+    ) -> FlowClaim:
+        done: list[tuple[_Txn, FlowChoice, tuple[float, str] | None]] = []
+
+        def claim(t: _Txn) -> list[tuple[Message, Claim]]:
+            t.defer_logs = True
+            now = time.time()
+            claimed, choice, to = flow_take(
+                t, queue, owner, lease_seconds, limit, policy, now, scan_from
+            )
+            done.append((t, choice, to))  # run again after a batch's rollback: the last holds
+            return claimed
+
+        claimed = await self._write(claim)
+        txn, choice, to = done[-1]
+        claimed = await self._with_logs(claimed, known, txn)
+        return FlowClaim(
+            claimed=claimed, blocked=choice.blocked, retry_after=choice.retry_after, scanned_to=to
+        )
+
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))
 
@@ -513,12 +545,13 @@ class SqliteWorkflowStore:
         self._notify(list(self._queue_signal))
         return freed
 
-    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> None:
-        def purge(c: sqlite3.Connection) -> None:
-            for statement in rows.purge_run_statements("?", keep_input=keep_input):
-                c.execute(statement, (run_id,))
+    async def purge_run_content(self, run_id: str, *, keep_input: bool = False) -> bool:
+        return await self._db.write(lambda c: purge_run(c, "?", run_id, keep_input))
 
-        await self._db.write(purge)
+    async def list_prunable_runs(
+        self, ended_before: float, *, limit: int, after: tuple[float, str] | None = None
+    ) -> list[RunRecord]:
+        return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit, after))
 
     # -- streams ----------------------------------------------------------------------------
     async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:

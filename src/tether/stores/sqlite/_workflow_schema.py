@@ -7,6 +7,7 @@ Runs, events, steps, hooks, waits, queue, streams and workers. Entries are
 from __future__ import annotations
 
 from .._listings import CHAINS_INDEX
+from .._prune_rows import PRUNABLE_INDEX, PURGED_COLUMN
 from .._rows import CREATION_PREDICATE, HOOKS_ACTIVE_INDEX
 
 _V1 = (
@@ -159,6 +160,12 @@ _V14 = (
     "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
 )
 
+FLOW_BUCKETS = """CREATE TABLE IF NOT EXISTS tether_flow_buckets (
+        key TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        stamp REAL NOT NULL
+    ) WITHOUT ROWID"""
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
@@ -170,4 +177,9 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     # them; a scan of every open hook grows with the sessions stored), and the first
     # runs of chains in listing order (a page of sessions).
     (17, "indexes of active hooks and of chains", (HOOKS_ACTIVE_INDEX, CHAINS_INDEX)),
+    # A run whose content was purged is marked: the retention sweep reads the ended runs
+    # not yet purged, oldest end first, by an index of those alone.
+    (19, "purged runs, the retention sweep's index", (PURGED_COLUMN, PRUNABLE_INDEX)),
+    # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
+    (20, "flow control token buckets", (FLOW_BUCKETS,)),
 )

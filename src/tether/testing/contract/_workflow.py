@@ -28,9 +28,11 @@ from ...stores import (
     slot_of_event_id,
 )
 from ._chains import ChainContract
+from ._flow import FlowContract
 from ._forks import ForkContract
 from ._labels import LabelContract
 from ._listings import ListingContract
+from ._prunable import PrunableContract
 from ._queues import QueueContract
 
 __all__ = ["WorkflowStoreContract"]
@@ -70,7 +72,13 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
 
 
 class WorkflowStoreContract(
-    ChainContract, ForkContract, LabelContract, ListingContract, QueueContract
+    ChainContract,
+    FlowContract,
+    ForkContract,
+    LabelContract,
+    ListingContract,
+    PrunableContract,
+    QueueContract,
 ):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
