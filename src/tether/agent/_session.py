@@ -414,7 +414,7 @@ class Session:
         session_id: str | None = None,
         owner: str | EllipsisType | None = ...,
     ) -> Session:
-        """A new session with this one's history up to the end of a turn (see `fork_session`).
+        """A new session with this one's history up to a turn's end ("Fork a session").
 
         `at`: ended turns kept (default all); `at_event`: rounded up to its turn's end.
         """
