@@ -267,3 +267,23 @@ async def test_a_fork_on_an_encrypted_store_is_sealed_under_its_own_keys(
         with pytest.raises(ContentDeletedError):
             await original.transcript()
         assert len([e for e in await fork.transcript() if e.kind == "user"]) == 2
+
+
+async def test_after_a_clear_a_fork_counts_the_fresh_transcript(backend: Backend) -> None:
+    model = ScriptedModel(["r1", "r2"])
+    async with hosted(backend, Agent(name="desk", model=model)) as host:
+        session = await host.open_session("desk", session_id="cleared")
+        await session.send("before")
+        await turns_done(session, 1)
+        first = await session.wait_for("turn.started", timeout=20)
+        await session.clear()
+        moved = await session.wait_for("session.moved", timeout=20)
+        await session.send("after")
+        await turns_done(session, 2)
+        with pytest.raises(SessionForkError, match="before its current transcript began"):
+            await session.fork(at_event=first.index)
+        fork = await session.fork(session_id="cleared-fork")
+        assert [e.text for e in await fork.transcript() if e.kind == "user"] == ["after"]
+        # Its events hold the whole stream up to that turn's end, the clear included.
+        events = await fork.read_events()
+        assert events[moved.index].type == "session.moved"
