@@ -19,6 +19,7 @@ TetherError
 │  │  └─ NotOwnerError         a submission-owned append without owning the submission
 │  ├─ FormatVersionError       the store is stamped with a format this code cannot use
 │  ├─ InvalidTransitionError   an event would move an entity out of a terminal state
+│  │  └─ StreamPositionError   a stream append expected another index than the stream's next
 │  ├─ PayloadTooLargeError     one payload is over a documented cap
 │  └─ InvalidOffsetError       a stream offset is malformed or past the stream's head
 ├─ SerializationError          a value cannot be encoded, or stored bytes cannot be decoded
@@ -39,6 +40,8 @@ TetherError
    ├─ ToolArgumentsError      a model's tool arguments fail the tool's schema (told to the model)
    ├─ ToolUnavailableError    a tool's service cannot be reached now: the turn step is retried
    ├─ McpToolError            an MCP server refused a tool call (told to the model)
+   ├─ OAuthError              an OAuth authorization server refused a code or a refresh
+   │  └─ OAuthStateError      an authorization callback's state is unknown, used or expired
    ├─ InputRequestError       an answer to an input request that is not pending, or not allowed
    │  └─ InvalidAnswerError   an answer that does not fit its question (not one of its option ids)
    ├─ SessionClosedError      a send to a session that was closed or failed, or whose run ended
@@ -98,6 +101,8 @@ __all__ = [
     "NonDeterminismError",
     "NotFoundError",
     "NotOwnerError",
+    "OAuthError",
+    "OAuthStateError",
     "PayloadTooLargeError",
     "RecordedError",
     "RetryableError",
@@ -119,6 +124,7 @@ __all__ = [
     "StoreError",
     "StoreUnavailableError",
     "StrandedRunError",
+    "StreamPositionError",
     "TetherError",
     "ToolArgumentsError",
     "ToolUnavailableError",
@@ -237,13 +243,16 @@ def _rebuild_flow_limit(text: str, limit: str | None) -> FlowLimitError:
 class EncryptionKeyError(ConfigurationError):
     """The store is encrypted and the configured key cannot open it (or none is configured).
 
-    Raised when a backend is opened, before anything is read or written.
+    Raised when a backend is opened, before anything is read or written (``"rotated"``:
+    by a process whose keys a rotation left behind).
 
     Args:
         message: What is wrong and how to fix it.
         reason: ``"missing"`` (the store is encrypted, no key is configured),
             ``"wrong"`` (the configured keys are not the ones the store's data keys are
-            wrapped with) or ``"keyring"`` (the store belongs to another keyring).
+            wrapped with), ``"keyring"`` (the store belongs to another keyring) or
+            ``"rotated"`` (the keyring takes new data keys wrapped under another
+            key-encryption key than this process's current one: a rotation began).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:
@@ -361,6 +370,10 @@ class FormatVersionError(StoreError):
 
 class InvalidTransitionError(StoreError):
     """An event would move an entity out of a terminal state, or is out of order."""
+
+
+class StreamPositionError(InvalidTransitionError):
+    """A stream append would land elsewhere than its `at` (or the stream is closed)."""
 
 
 class PayloadTooLargeError(StoreError):
@@ -806,6 +819,27 @@ class InvalidOffsetError(StoreError):
         self.offset = offset
         self.reason = reason
         super().__init__(f"offset {offset!r} of stream {path!r} is invalid: {reason}")
+
+
+class OAuthError(AgentError):
+    """An OAuth token endpoint refused a request, or could not be reached (``unreachable``).
+
+    `provider`, `error` (the server's error code) and `description` say which and what.
+    """
+
+    def __init__(self, provider: str, error: str, description: str = "", text: str = "") -> None:
+        self.provider, self.error, self.description = provider, error, description
+        said = f": {description}" if description else ""
+        super().__init__(text or f"OAuth provider {provider!r} answered {error!r}{said}")
+
+
+class OAuthStateError(OAuthError):
+    """An OAuth callback whose ``state`` is unknown, used or expired; nothing was stored."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        text = f"this authorization cannot be completed: its state is {reason}; start again"
+        super().__init__("", "invalid_state", reason, f"{text} from the request's url")
 
 
 class InputRequestError(AgentError):

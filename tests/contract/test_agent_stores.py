@@ -14,18 +14,23 @@ from tether.stores import FoldCheckpoint, open_backend
 from tether.testing.contract import (
     AttachmentContract,
     ConversationContract,
+    CredentialContract,
     SubmissionContract,
 )
 
 
-class TestMemoryAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestMemoryAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+):
     @pytest.fixture
     async def backend(self) -> AsyncIterator[Any]:
         async with open_backend("memory://") as backend:
             yield backend
 
 
-class TestSqliteAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestSqliteAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+):
     @pytest.fixture
     async def backend(self, tmp_path: Path) -> AsyncIterator[Any]:
         async with open_backend(f"sqlite:///{tmp_path / 'tether.db'}") as backend:

@@ -1,4 +1,5 @@
-"""Child process of the SIGKILL tests: rotates a store's data keys, or erases sessions."""
+"""Child process of the SIGKILL tests: rotates a store's data keys (or runs a new key
+epoch), or erases sessions."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import asyncio
 import sys
 
 from tether.agent._erasure import shred_session_keys
-from tether.stores import EncryptedBackend, LocalKeyFile, open_backend
+from tether.stores import EncryptedBackend, LocalKeyFile, new_key_epoch, open_backend
 
 
 async def main() -> None:
@@ -16,6 +17,8 @@ async def main() -> None:
         print("ready", flush=True)
         if mode == "rotate":
             await backend.keys.rotate(batch=10)
+        elif mode == "epoch":
+            await new_key_epoch(backend.keys, batch=10)
         else:
             for i in range(count):
                 # What `Session.erase` does to a session's keys and content.

@@ -14,6 +14,7 @@ from tether.testing.contract import (
     SHORT_RETENTION,
     AttachmentContract,
     ConversationContract,
+    CredentialContract,
     SubmissionContract,
     WorkflowStoreContract,
 )
@@ -40,7 +41,9 @@ class TestEncryptedWorkflowStore(WorkflowStoreContract):
             yield opened.stores.workflow
 
 
-class TestEncryptedAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestEncryptedAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+):
     @pytest.fixture
     def backend(self, encrypted: Any) -> Any:
         return encrypted
@@ -53,6 +56,7 @@ class TestEncryptedAgentStores(SubmissionContract, ConversationContract, Attachm
         ("SubmissionStore", "tether.stores._encrypted_agent:EncryptedSubmissionStore"),
         ("ConversationStore", "tether.stores._encrypted_agent:EncryptedConversationStore"),
         ("AttachmentStore", "tether.stores._encrypted_agent:EncryptedAttachmentStore"),
+        ("CredentialStore", "tether.stores._encrypted_credentials:EncryptedCredentialStore"),
     ],
 )
 def test_every_store_method_is_wrapped_explicitly(protocol: str, wrapper: str) -> None:

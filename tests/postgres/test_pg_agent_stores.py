@@ -20,13 +20,16 @@ from tether.stores.postgres import PostgresBackend
 from tether.testing.contract import (
     AttachmentContract,
     ConversationContract,
+    CredentialContract,
     SubmissionContract,
 )
 
 CHILD = str(Path(__file__).with_name("pg_agent_children.py"))
 
 
-class TestPostgresAgentStores(SubmissionContract, ConversationContract, AttachmentContract):
+class TestPostgresAgentStores(
+    SubmissionContract, ConversationContract, AttachmentContract, CredentialContract
+):
     @pytest.fixture
     async def backend(self, pg_url: str, pg_namespace: str) -> AsyncIterator[Any]:
         async with PostgresBackend(pg_url, namespace=pg_namespace, pool_size=4) as backend:

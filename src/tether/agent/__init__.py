@@ -67,6 +67,7 @@ from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
 from ._host import AgentHost, address_session_id
 from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._line import Predecessor, SessionLine
+from ._oauth import OAuthProvider, OAuthToken
 from ._progress import ProgressState, SessionProgress, WaitingSubmission
 from ._prune import SessionPruner
 from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
@@ -131,6 +132,8 @@ __all__ = [
     "MessageCompleted",
     "MessageDelta",
     "ModelSummary",
+    "OAuthProvider",
+    "OAuthToken",
     "Option",
     "OptionStyle",
     "ParkedOn",

@@ -1,7 +1,8 @@
 """Erasing a session: destroy its data keys (crypto-shredding), then delete its content.
 
 The keys go first, in one keyring transaction: once it commits, everything the session
-wrote is unreadable everywhere (backups of the data included), so a process killed
+wrote is unreadable everywhere (backups of the data included; backups that hold the
+keyring too once the next key epoch completed, see `stores.new_key_epoch`), so a process killed
 while the content is being deleted leaves the session erased, never half readable.
 Without encryption only the deletion happens.
 

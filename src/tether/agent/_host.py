@@ -497,7 +497,9 @@ class AgentHost:
         With encryption on, the session's data keys are destroyed first, in one
         transaction: its transcript, events, step inputs and outputs, ledger messages,
         attachments and sub-agent runs become unreadable everywhere, backups of the data
-        included, and reading them raises `ContentDeletedError`. An erasure record in
+        included (backups holding the keyring too once the next key epoch completed:
+        `tether keys rotate --after-erasures`), and reading them raises
+        `ContentDeletedError`. An erasure record in
         the keyring says what was erased and when. A session still running is
         cancelled first and waited for (up to 30 s), so nothing it writes lands after.
         Ids, timestamps, statuses and names remain; on an encrypted store the session's

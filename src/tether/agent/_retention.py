@@ -40,6 +40,7 @@ from ._keys import (
     task_session_id,
 )
 from ._line import read_line
+from ._oauth import session_owner
 from ._state import RUN_ENDINGS
 from ._transcript import Transcript
 
@@ -156,6 +157,9 @@ async def purge_session(
     for path in paths:
         await stores.conversations.purge(path)
     await stores.attachments.purge(attachments_path(agent.name, session_id))
+    if stores.credentials is not None:
+        # Its OAuth tokens (a principal's stay: they serve the principal's other sessions).
+        await stores.credentials.purge_credentials(session_owner(agent.name, session_id))
     await stores.submissions.redact_submissions(
         [messages_lane(agent.name, session_id), commands_lane(agent.name, session_id)]
     )

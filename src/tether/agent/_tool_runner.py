@@ -35,13 +35,20 @@ from ._event_data import (
     ToolReturned,
     TurnWaiting,
 )
+from ._oauth import OAuthAccess
 from ._requests import InputRequest
 from ._tools import Tool, ToolContext, format_tool_error, format_tool_result
 from ._tracing import tool_outage, tool_span
 from ._watch import Watch
 from ._work import StepWork
 
-__all__ = ["ToolsOutcome", "approval_request_id", "result_entry", "run_calls"]
+__all__ = [
+    "ToolsOutcome",
+    "approval_request_id",
+    "authorization_request_id",
+    "result_entry",
+    "run_calls",
+]
 
 
 @dataclass(slots=True)
@@ -56,6 +63,11 @@ class ToolsOutcome:
 def approval_request_id(call_id: str) -> str:
     """The request asking to approve a call."""
     return f"approve:{call_id}"
+
+
+def authorization_request_id(call_id: str, n: int) -> str:
+    """The `n`-th request (from 0) asking to authorize for a call."""
+    return f"authorize:{call_id}:{n}"
 
 
 def result_entry(
@@ -253,6 +265,23 @@ class _Calls:
             data=data,
         )
 
+    def _oauth(self, run: _Run) -> OAuthAccess | None:
+        providers = run.tool.auth
+        if not providers:
+            return None
+        # The request an AuthorizationRequired from this run becomes (see `_one`): the
+        # pending authorization names it, so the callback answers that one.
+        n = len(self.auth.get(run.call.call_id, ()))
+        return OAuthAccess(
+            stores=self.work.steps.stores,
+            agent=self.work.agent.name,
+            session_id=self.work.cursor.session_id,
+            principal=self.turn.principal,
+            tool_name=run.call.name,
+            providers=providers,
+            request_id=authorization_request_id(run.call.call_id, n),
+        )
+
     async def run(self, watch: Watch | None) -> None:
         """Run the runnable calls at once; a cancel stops those still running."""
         if not self.runnable:
@@ -318,6 +347,7 @@ class _Calls:
             turn_id=turn.turn_id,
             attempt=durable.step_info().attempt,
             state=view,
+            oauth=self._oauth(run),
         )
         timeout = run.tool.timeout or work.agent.tool_timeout
         try:
@@ -337,7 +367,7 @@ class _Calls:
                 sink.done()
                 return
             n = len(self.auth.get(run.call.call_id, ()))
-            request_id = f"authorize:{run.call.call_id}:{n}"
+            request_id = authorization_request_id(run.call.call_id, n)
             work.record(
                 AuthorizationEntry(
                     turn_id=turn.turn_id, call_id=run.call.call_id, request_id=request_id

@@ -32,6 +32,7 @@ from ._arguments import (
 from .models._types import ToolDefinition
 
 if TYPE_CHECKING:
+    from ._oauth import OAuthAccess, OAuthProvider, OAuthToken
     from ._values import State, StateValues
 
 __all__ = [
@@ -62,6 +63,8 @@ class ToolContext:
         state: The session's declared state (`StateValues`): read it, change it
             (``ctx.state[key] = value``); the changes are kept when the tool returns,
             in the same write as its result.
+        oauth: What `authorization` gets tokens through (set by the turn for a tool
+            that declares OAuth providers; None otherwise).
     """
 
     session_id: str
@@ -69,6 +72,33 @@ class ToolContext:
     turn_id: str
     attempt: int
     state: StateValues = field(default_factory=lambda: _empty_values())
+    oauth: OAuthAccess | None = field(default=None, repr=False, compare=False)
+
+    async def authorization(self, provider: OAuthProvider | str | None = None) -> OAuthToken:
+        """A valid OAuth access token of one of the tool's providers (``@tool(auth=...)``).
+
+        The token comes from the credential store while it is valid; once it expires it
+        is refreshed there (once, even when calls race). Without one the call raises
+        `AuthorizationRequired` carrying the authorization URL: let it propagate. The
+        turn parks on an ``authorization.required`` request; once the user has
+        authorized in a browser, the call runs again and gets the token here.
+
+        Args:
+            provider: The provider (or its name); None when the tool declares one.
+
+        Raises:
+            AuthorizationRequired: No token yet (or the refresh token is no good).
+            ConfigurationError: The tool does not declare `provider`, or this call does
+                not run in a session turn.
+            ToolUnavailableError: The token endpoint cannot be reached for a refresh
+                (the turn step is retried).
+        """
+        if self.oauth is None:
+            raise ConfigurationError(
+                "ctx.authorization() works in a tool call of a session's turn, for a tool "
+                "that declares its providers with @tool(auth=...)"
+            )
+        return await self.oauth.token(self.oauth.provider(provider))
 
     @property
     def idempotency_key(self) -> str:
@@ -107,6 +137,7 @@ class Tool:
     __slots__ = (
         "_approval",
         "_arguments",
+        "_auth",
         "_description",
         "_fn",
         "_idempotent",
@@ -129,6 +160,7 @@ class Tool:
         is_workflow: bool = False,
         timeout: float | None = None,
         state: Sequence[State[Any]] = (),
+        auth: OAuthProvider | Sequence[OAuthProvider] = (),
     ) -> None:
         if not callable(fn):
             raise ConfigurationError(f"a tool wraps a function, not {fn!r}")
@@ -159,6 +191,9 @@ class Tool:
         from ._values import state_keys
 
         self._state = state_keys(state, f"tool {tool_name!r}")
+        from ._oauth import declared_providers
+
+        self._auth = declared_providers(auth, f"tool {tool_name!r}")
 
     @property
     def name(self) -> str:
@@ -199,6 +234,11 @@ class Tool:
     def state(self) -> tuple[State[Any], ...]:
         """The session state the tool declares."""
         return self._state
+
+    @property
+    def auth(self) -> tuple[OAuthProvider, ...]:
+        """The OAuth providers the tool gets tokens from (`ToolContext.authorization`)."""
+        return self._auth
 
     @property
     def fn(self) -> AnyFn:
@@ -318,6 +358,7 @@ def tool(
     idempotent: bool = True,
     timeout: float | None = None,
     state: Sequence[State[Any]] = (),
+    auth: OAuthProvider | Sequence[OAuthProvider] = (),
 ) -> Callable[[AnyFn], Tool]: ...
 
 
@@ -331,6 +372,7 @@ def tool(
     idempotent: bool = True,
     timeout: float | None = None,
     state: Sequence[State[Any]] = (),
+    auth: OAuthProvider | Sequence[OAuthProvider] = (),
 ) -> Tool | Callable[[AnyFn], Tool]:
     """Make a function a tool; use as ``@tool`` or ``@tool(...)``.
 
@@ -353,6 +395,8 @@ def tool(
             thread cannot be stopped: it is disowned and runs on.
         state: The session state the tool uses (`State` declarations): an agent with
             the tool declares them too, so a library of tools brings its state along.
+        auth: The OAuth providers (`OAuthProvider`) the tool gets tokens from with
+            ``await ctx.authorization()``.
 
     Returns:
         The :class:`Tool`, or a decorator making one.
@@ -371,6 +415,7 @@ def tool(
             idempotent=idempotent,
             timeout=timeout,
             state=state,
+            auth=auth,
         )
 
     return make if fn is None else make(fn)

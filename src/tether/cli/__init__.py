@@ -198,6 +198,13 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="then drop from the key file the keys no data key of this store uses",
     )
+    rotate.add_argument(
+        "--after-erasures",
+        action="store_true",
+        help="if a session was erased since the last key epoch: a new key, every data key "
+        "re-wrapped, the old keys dropped (erasures then hold against keyring backups); "
+        "else nothing (run it on a schedule)",
+    )
     serve = with_db(
         sub.add_parser(
             "serve", help="serve MODULE:ATTR's agents over HTTP (and run a worker in-process)"

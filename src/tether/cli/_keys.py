@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ConfigurationError
@@ -17,7 +18,8 @@ from ..stores import (
     key_provider_from_env,
     open_backend,
 )
-from ..stores._keys import add_key_to_file, remove_keys_from_file
+from ..stores._key_epochs import new_key_epoch
+from ..stores._keys import remove_keys_from_file
 from ._terminal import progress
 
 __all__ = ["keys_command"]
@@ -38,28 +40,54 @@ async def keys_command(args: argparse.Namespace, url: str) -> int:
         print("keep it safe and out of the data's backups: without it the data is unreadable")
         return 0
     explicit = args.key_file is not None or "TETHER_KEY" not in os.environ
+    after_erasures = bool(getattr(args, "after_erasures", False))
     provider: KeyProvider | None
     if explicit:
-        path = _key_file(args)
-        provider = add_key_to_file(path) if args.new_key else LocalKeyFile(path)
+        provider = LocalKeyFile(_key_file(args))
     else:
-        if args.new_key or args.retire:
+        if args.new_key or args.retire or after_erasures:
             raise ConfigurationError(
-                "--new-key and --retire change a key file; with TETHER_KEY put the new key "
-                "first in the variable yourself, rotate, then drop the old one"
+                "--new-key, --retire and --after-erasures change a key file; with "
+                "TETHER_KEY put the new key first in the variable yourself, rotate, then "
+                "drop the old one and rotate again (that completes the key epoch)"
             )
         provider = key_provider_from_env()
     assert provider is not None
     async with open_backend(url, keys=provider, migrate=False) as backend:
         assert isinstance(backend, EncryptedBackend)
+        keys = backend.keys
+        if after_erasures and (await keys.epoch()).pending_erasures == 0:
+            print("no erasure since the last key epoch: nothing to rotate")
+            return 0
         with progress("re-wrapping data keys") as done:
-            report = await backend.keys.rotate(on_progress=done)
+            if isinstance(provider, LocalKeyFile) and (args.new_key or after_erasures):
+                report = await new_key_epoch(
+                    keys,
+                    retire=args.retire or after_erasures,
+                    resume=not args.new_key,
+                    on_progress=done,
+                )
+            else:
+                report = await keys.rotate(on_progress=done)
+        if args.retire and not args.new_key and isinstance(provider, LocalKeyFile):
+            unused = provider.key_ids - report.remaining_key_ids - {provider.current_key_id}
+            remove_keys_from_file(provider.path, frozenset(unused))
+            print(f"retired {sorted(unused)} from {provider.path}")
+            report = replace(report, epoch=await keys.complete_epoch() or report.epoch)
     print(
         f"re-wrapped {report.rewrapped} data key(s) under {report.key_id}; keys in use: "
         f"{sorted(report.remaining_key_ids)}"
     )
-    if args.retire and isinstance(provider, LocalKeyFile):
-        unused = provider.key_ids - report.remaining_key_ids - {provider.current_key_id}
-        remove_keys_from_file(provider.path, frozenset(unused))
-        print(f"retired {sorted(unused)} from {provider.path}")
+    epoch = report.epoch
+    if epoch is not None:
+        if epoch.beginning_key_id is None:
+            print(
+                f"key epoch {epoch.number} complete: {epoch.covered} erasure(s) hold against "
+                f"backups of the keyring taken before them; {epoch.pending_erasures} pending"
+            )
+        else:
+            print(
+                f"key epoch begun under {epoch.beginning_key_id}, not complete: retire the "
+                f"old key(s) to complete it; {epoch.pending_erasures} erasure(s) pending"
+            )
     return 0

@@ -46,6 +46,7 @@ from ._http import (
 )
 from ._inspect import answer_as, inspector_routes
 from ._models import CURSOR_PATTERN, AnswerBody, CreateSessionBody, SendBody, is_id
+from ._oauth import oauth_routes
 from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
 from ._options import ServerOptions
@@ -580,11 +581,9 @@ def create_app(
     from ._agui import agui_routes
     from ._aisdk import aisdk_routes
 
-    routes.extend(
-        [*attachment_routes(api), *fork_routes(api), *aisdk_routes(api), *agui_routes(api)]
-    )
-    routes.extend(metrics)
-    routes.extend(schedule_routes(api.operator, host.client))
+    routes.extend([*attachment_routes(api), *fork_routes(api), *aisdk_routes(api), *metrics])
+    routes.extend([*agui_routes(api), *schedule_routes(api.operator, host.client)])
+    routes.extend(oauth_routes(host))
     routes.extend(inspector_routes(api))
 
     @contextlib.asynccontextmanager

@@ -44,6 +44,7 @@ from ._models import (
     TranscriptOut,
     UsageOut,
 )
+from ._oauth import oauth_paths
 from ._openapi_parts import (
     ID_SCHEMA,
     REF,
@@ -500,6 +501,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         **fork_paths(),
         **schedule_paths(),
         **inspect_paths(names),
+        **oauth_paths(),
     }
     return {
         "openapi": "3.1.0",

@@ -82,6 +82,8 @@ PROBLEM_HEADERS = {
     503: {"Retry-After": {"required": True, "schema": {"type": "string"}}},
 }
 PROBLEM_SAYS = {
+    400: "an OAuth callback whose state is unknown, used already or expired, or that has "
+    "neither a code nor an error",
     401: "no valid bearer token",
     403: "the principal may not do this",
     404: "no such session (or another tenant's), thread, attachment, hook or schedule",
@@ -92,6 +94,7 @@ PROBLEM_SAYS = {
     415: "a media type the agent's model does not take",
     422: "the request does not fit this document, or an answer does not fit its question "
     "(invalid_answer: not one of its option ids)",
+    502: "an OAuth provider's token endpoint refused the code, or could not be reached",
     503: "the store is unavailable for a moment",
 }
 

@@ -40,9 +40,19 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
+from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
 from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
-from ._keyring import DataKeys, ErasureRecord, Keyring, MemoryKeyring, RotationReport, WrappedKey
+from ._key_epochs import new_key_epoch
+from ._keyring import (
+    DataKeys,
+    ErasureRecord,
+    KeyEpoch,
+    Keyring,
+    MemoryKeyring,
+    RotationReport,
+    WrappedKey,
+)
 from ._keys import (
     DEFAULT_KEY_FILE,
     EnvKeyProvider,
@@ -150,6 +160,8 @@ __all__ = [
     "Continuation",
     "ConversationBatch",
     "ConversationStore",
+    "Credential",
+    "CredentialStore",
     "DataKeys",
     "DispatchAdmission",
     "Durability",
@@ -165,6 +177,7 @@ __all__ = [
     "HookRecord",
     "JoinSubmissions",
     "JsonValue",
+    "KeyEpoch",
     "KeyProvider",
     "Keyring",
     "Lease",
@@ -220,6 +233,7 @@ __all__ = [
     "lane_scope",
     "make_attachment_ref",
     "make_session_key",
+    "new_key_epoch",
     "open_backend",
     "parse_session_key",
     "retention_period",

@@ -22,6 +22,7 @@ from ._encrypted_agent import (
     EncryptedConversationStore,
     EncryptedSubmissionStore,
 )
+from ._encrypted_credentials import EncryptedCredentialStore
 from ._encrypted_workflow import EncryptedWorkflowStore
 from ._keyring import DataKeys, Keyring
 from ._keys import KeyProvider
@@ -179,6 +180,11 @@ class EncryptedBackend:
             ),
             attachments=EncryptedAttachmentStore(inner.attachments, sealer),
             keys=keys,
+            credentials=(
+                None
+                if inner.credentials is None
+                else EncryptedCredentialStore(inner.credentials, sealer)
+            ),
         )
         return self._stores
 

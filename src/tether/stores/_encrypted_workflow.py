@@ -1,7 +1,6 @@
 """`EncryptedWorkflowStore`: any `WorkflowStore` with its payloads sealed.
 
-Places (the associated data every payload is bound to; the store assigns event slots
-and stream indexes itself, so those are not part of them):
+Places (the associated data every payload is bound to):
 
 - run input / output / error: ``run.input|run.output|run.error, <run id>`` (a child's
   output copied into its parent's ``child_completed`` event keeps the place of the run
@@ -9,8 +8,12 @@ and stream indexes itself, so those are not part of them):
 - step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
   (``step_retrying`` and ``step_failed`` both carry ``step.error``);
 - hook payloads: ``hook.payload, <run id>, <hook id>``;
-- stream chunks: ``stream, <run id>, <stream name>``;
+- stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index, sealed
+  positioned (`_sealing`; every append states its index, see `_encrypted_streams`);
 - any other event payload: ``event, <run id>, <event type>, <correlation id>``.
+
+Event slots are not bound: the store assigns them, and a payload is copied, under
+its place, into the records mirroring its event (a step's output into its step).
 
 Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
 as those stores seal them, under the run's scope (see `_encrypted_writes`).
@@ -27,6 +30,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import NotFoundError
+from ._encrypted_streams import StreamPositions
 from ._encrypted_writes import seal_writes
 from ._flow import FlowClaim, FlowPolicy
 from ._protocols import WorkflowStore
@@ -57,7 +61,7 @@ from ._records import (
 )
 from ._sealer import Sealer, mark_running, run_scope
 from ._sealing import parse
-from ._writes import StoreWrite
+from ._writes import AppendStream, StoreWrite
 
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
@@ -98,6 +102,7 @@ class EncryptedWorkflowStore:
         self.inner = inner
         self._sealer = sealer
         self._scopes: OrderedDict[str, str] = OrderedDict()
+        self._positions = StreamPositions(inner)
 
     def __getattr__(self, name: str) -> Any:
         if name == "inner":
@@ -211,9 +216,15 @@ class EncryptedWorkflowStore:
         scope = self._scopes.get(new.run_id) or await self.scope_of(new.run_id)
         events = tuple([await self._seal_event(scope, new.run_id, e) for e in fork.events])
         sealed = evolve(fork, run=new, events=events)
-        stored, created = await self.inner.fork_run(
-            sealed, writes=await seal_writes(self._sealer, scope, writes) if writes else ()
-        )
+
+        async def send(placed: tuple[StoreWrite, ...]) -> tuple[RunRecord, bool]:
+            return await self.inner.fork_run(
+                sealed, writes=await seal_writes(self._sealer, scope, placed) if placed else ()
+            )
+
+        stored, created = await self._positions.placed(writes, send)
+        if not created:  # the fork existed: its writes were not applied
+            self._positions.forget_writes(writes)
         opened = await self._open_run(stored)
         assert opened is not None
         return opened, created
@@ -320,19 +331,23 @@ class EncryptedWorkflowStore:
         if start_runs:
             start_runs = tuple([await self._seal_new_run(r) for r in start_runs])
         writes = commit.writes
-        if writes:
-            writes = await seal_writes(self._sealer, scope, writes)
-        if (
-            events is not commit.events
-            or start_runs is not commit.start_runs
-            or writes is not commit.writes
-        ):
-            commit = evolve(commit, events=events, start_runs=start_runs, writes=writes)
+        if events is not commit.events or start_runs is not commit.start_runs:
+            commit = evolve(commit, events=events, start_runs=start_runs)
         if commit.continuation is not None:
             commit = evolve(
                 commit, continuation=await self._seal_continuation(scope, commit.continuation)
             )
-        return await self.inner.commit(commit)
+        if not writes:
+            return await self.inner.commit(commit)
+        ready = commit
+
+        async def send(placed: tuple[StoreWrite, ...]) -> CommitResult:
+            # Chunks sealed for the indexes `placed` states (see `_encrypted_streams`).
+            return await self.inner.commit(
+                evolve(ready, writes=await seal_writes(self._sealer, scope, placed))
+            )
+
+        return await self._positions.placed(writes, send)
 
     async def _seal_continuation(self, scope: str, continuation: Continuation) -> Continuation:
         # A chain keeps its predecessor's key scope: erasing it erases every run of it.
@@ -406,7 +421,9 @@ class EncryptedWorkflowStore:
                 # does: a hook moved to a successor meanwhile (continue-as-new) is sealed
                 # again for its new run. What rides on the resume (a message admitted
                 # with its ring) belongs to the hook's run: under its scope, erased with it.
-                sealed_writes = await seal_writes(self._sealer, scope, writes)
+                # (A reservation a failure leaves is refused at the next append, then relearned.)
+                placed, streams = await self._positions.place(writes)
+                sealed_writes = await seal_writes(self._sealer, scope, placed)
                 if claim_for is None:
                     resumed = await self.inner.resume_hook(
                         token, sealed, writes=sealed_writes, run_id=hook.run_id
@@ -428,10 +445,14 @@ class EncryptedWorkflowStore:
                     claimed = (message, await self._open_claim(claim))
                 return resumed, claimed
             except NotFoundError:
+                self._positions.forget(streams)
                 moved = await self.inner.get_hook(token)
                 if moved is None or moved.run_id == hook.run_id:
                     raise
                 hook = moved
+            except BaseException:
+                self._positions.forget(streams)
+                raise
 
     async def request_cancel(self, run_id: str, *, reason: str | None = None) -> RunRecord:
         run = await self._open_run(await self.inner.request_cancel(run_id, reason=reason))
@@ -533,17 +554,31 @@ class EncryptedWorkflowStore:
         return [r for r in items if r is not None]
 
     # -- streams -----------------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        if not chunks:
+            return await self.inner.write_stream(run_id, name, [], at=at)
         scope = await self.scope_of(run_id)
         place = ("stream", run_id, name)
-        sealed = [await self._sealer.seal(scope, place, c) for c in chunks]
-        return await self.inner.write_stream(run_id, name, sealed)
+
+        async def send(placed: tuple[StoreWrite, ...]) -> int:
+            (write,) = placed
+            assert isinstance(write, AppendStream) and write.at is not None
+            start = write.at
+            sealed = [
+                await self._sealer.seal(scope, place, c, at=start + i) for i, c in enumerate(chunks)
+            ]
+            return await self.inner.write_stream(run_id, name, sealed, at=start)
+
+        append = AppendStream(run_id=run_id, name=name, chunks=tuple(chunks), at=at)
+        return await self._positions.placed((append,), send)
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self.inner.close_stream(run_id, name)
 
     async def _open_chunk(self, run_id: str, name: str, chunk: StreamChunk) -> StreamChunk:
-        data = await self._sealer.open(("stream", run_id, name), chunk.data)
+        data = await self._sealer.open(("stream", run_id, name), chunk.data, at=chunk.index)
         assert data is not None
         return StreamChunk(index=chunk.index, data=data)
 

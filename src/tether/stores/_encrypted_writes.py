@@ -2,7 +2,8 @@
 
 The same places as the stores they stand for (see `_encrypted_agent`): a conversation
 batch is one ciphertext bound to its stream, producer, epoch and sequence; a run's
-stream chunk to its run and stream name; a submission's payload and attachments to the
+stream chunk to its run, stream name and index (the append's `at`, which the encrypted
+workflow store states); a submission's payload and attachments to the
 submission; settlement errors to the scope only. Everything is sealed under the scope
 of the run the commit (or the resumed hook) belongs to, so a write replayed by another
 attempt seals to the same bytes (the nonce is synthetic) and the stores' idempotent
@@ -99,7 +100,13 @@ async def seal_writes(
             out.append(evolve(write, records=tuple(records)))
         elif isinstance(write, AppendStream):
             place = ("stream", write.run_id, write.name)
-            chunks = tuple([await sealer.seal(scope, place, c) for c in write.chunks])
+            at = write.at
+            chunks = tuple(
+                [
+                    await sealer.seal(scope, place, c, at=None if at is None else at + i)
+                    for i, c in enumerate(write.chunks)
+                ]
+            )
             out.append(evolve(write, chunks=chunks))
         elif isinstance(write, AdmitSubmission):
             sealed = await seal_submission_input(sealer, scope, write.submission)

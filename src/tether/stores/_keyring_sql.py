@@ -15,11 +15,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ._keyring import ErasureRecord, WrappedKey
+from ._keyring import ErasureRecord, KeyEpoch, WrappedKey, check_current, epoch_step
 
 __all__ = ["SqlDialect", "SqlKeyring"]
 
 T = TypeVar("T")
+
+# The key-epoch rows of the keyring's meta table (see `_keyring`'s module docstring).
+_CURRENT = "epoch_current_key_id"
+_BEGUN = "epoch_beginning_key_id"
+_BASELINE = "epoch_beginning_erasures"
+_COVERED = "epoch_covered_erasures"
+_NUMBER = "epoch_number"
+_AT = "epoch_completed_at"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,6 +44,12 @@ class SqlDialect:
     # A query whose one value is true when every keyring table and index exists; then
     # opening with create=True runs no DDL (a role without DDL rights may open it).
     complete: str | None = None
+    # Taken first by an insert, and by `begin_epoch`, which conflicts with it: a key
+    # inserted under an old KEK either commits before the epoch begins (and the re-wrap
+    # sees it) or waits and then reads the new current KEK. Unset where write
+    # transactions are serialised anyway (SQLite).
+    lock_for_insert: str | None = None
+    lock_for_epoch: str | None = None
 
 
 class SqlKeyring:
@@ -194,6 +208,9 @@ class SqlKeyring:
 
     async def insert(self, key: WrappedKey) -> WrappedKey | None:
         def run(conn: Any) -> WrappedKey | None:
+            if self._d.lock_for_insert is not None:
+                conn.execute(self._sql(self._d.lock_for_insert))
+            check_current(self._description, self._meta(conn).get(_CURRENT), key.key_id)
             erased = conn.execute(
                 self._sql("SELECT MAX(through_generation) FROM {p}erasures WHERE scope = ?"),
                 (key.scope,),
@@ -284,6 +301,84 @@ class SqlKeyring:
             return [self._key(r) for r in rows]
 
         return await self._call(run)
+
+    def _meta(self, conn: Any) -> dict[str, str]:
+        rows = conn.execute(
+            self._sql("SELECT name, value FROM {p}keyring_meta WHERE name LIKE 'epoch%'")
+        ).fetchall()
+        return {str(r[0]): str(r[1]) for r in rows}
+
+    def _set_meta(self, conn: Any, values: dict[str, str]) -> None:
+        for name, value in values.items():
+            conn.execute(
+                self._sql(
+                    "INSERT INTO {p}keyring_meta (name, value) VALUES (?, ?) "
+                    "ON CONFLICT (name) DO UPDATE SET value = excluded.value"
+                ),
+                (name, value),
+            )
+
+    def _epoch(self, conn: Any) -> KeyEpoch:
+        meta = self._meta(conn)
+        (erasures,) = conn.execute(self._sql("SELECT count(*) FROM {p}erasures")).fetchone()
+        completed = meta.get(_AT)
+        return KeyEpoch(
+            current_key_id=meta.get(_CURRENT),
+            beginning_key_id=meta.get(_BEGUN),
+            number=int(meta.get(_NUMBER, 0)),
+            completed_at=None if completed is None else float(completed),
+            erasures=int(erasures),
+            covered=int(meta.get(_COVERED, 0)),
+        )
+
+    async def epoch(self) -> KeyEpoch:
+        return await self._call(self._epoch)
+
+    async def begin_epoch(self, key_id: str, *, erasures: int | None = None) -> KeyEpoch:
+        def run(conn: Any) -> KeyEpoch:
+            if self._d.lock_for_epoch is not None:
+                conn.execute(self._sql(self._d.lock_for_epoch))
+            state = self._epoch(conn)
+            used = conn.execute(
+                self._sql("SELECT 1 FROM {p}data_keys WHERE key_id = ? LIMIT 1"), (key_id,)
+            ).fetchone()
+            baseline = self._meta(conn).get(_BASELINE)
+            step = epoch_step(
+                state,
+                key_id,
+                erasures,
+                used is not None,
+                None if baseline is None else int(baseline),
+            )
+            self._set_meta(conn, {_CURRENT: key_id})
+            if step is not None:
+                count, begun = step
+                if begun is None:
+                    conn.execute(
+                        self._sql("DELETE FROM {p}keyring_meta WHERE name IN (?, ?)"),
+                        (_BEGUN, _BASELINE),
+                    )
+                else:
+                    self._set_meta(conn, {_BEGUN: begun, _BASELINE: str(count)})
+            return self._epoch(conn)
+
+        return await self._call(run, write=True)
+
+    async def end_epoch(self, key_id: str, *, at: float) -> KeyEpoch:
+        def run(conn: Any) -> KeyEpoch:
+            state = self._epoch(conn)
+            if state.beginning_key_id != key_id:
+                return state
+            baseline = self._meta(conn).get(_BASELINE, "0")
+            self._set_meta(
+                conn, {_COVERED: baseline, _NUMBER: str(state.number + 1), _AT: repr(at)}
+            )
+            conn.execute(
+                self._sql("DELETE FROM {p}keyring_meta WHERE name IN (?, ?)"), (_BEGUN, _BASELINE)
+            )
+            return self._epoch(conn)
+
+        return await self._call(run, write=True)
 
     async def key_ids_in_use(self) -> frozenset[str]:
         def run(conn: Any) -> frozenset[str]:

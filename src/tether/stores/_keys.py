@@ -147,6 +147,14 @@ class LocalKeyFile(_StaticKeys):
         self.path = Path(path)
         super().__init__(_read_key_file(self.path), source=f"key file {str(self.path)!r}")
 
+    def reload(self) -> None:
+        """Read the file again (a rotation in another process changed it).
+
+        Raises:
+            ConfigurationError: The file is now missing, malformed or too open.
+        """
+        _StaticKeys.__init__(self, _read_key_file(self.path), source=self._source)
+
 
 class EnvKeyProvider(_StaticKeys):
     """Key-encryption keys from an environment variable: base64 keys, comma-separated.

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
+from ._credentials import CredentialStore
 from ._flow import FlowClaim, FlowPolicy
 from ._records import (
     ChainRecord,
@@ -439,8 +440,20 @@ class WorkflowStore(Protocol):
         ...
 
     # -- streams --------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        """Append chunks to a stream; returns the index of the last one."""
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        """Append chunks to a stream; returns the index of the last one.
+
+        Args:
+            run_id: The run.
+            name: The stream's name.
+            chunks: What to append.
+            at: The index the first chunk must land at (unchecked when None): a stream
+                whose next index is another refuses the append with
+                `StreamPositionError` and writes nothing. An encrypting store binds each
+                chunk to its index this way.
+        """
         ...
 
     async def close_stream(self, run_id: str, name: str) -> None:
@@ -465,7 +478,8 @@ class Stores:
     """The stores one backend connection provides.
 
     `keys` is set when the backend encrypts (see `EncryptedBackend`): the data keys,
-    through which content is erased.
+    through which content is erased. `credentials` is None on a backend that keeps no
+    credentials (tools then cannot keep OAuth tokens).
     """
 
     workflow: WorkflowStore
@@ -473,6 +487,7 @@ class Stores:
     conversations: ConversationStore
     attachments: AttachmentStore
     keys: DataKeys | None = None
+    credentials: CredentialStore | None = None
 
 
 class Backend(Protocol):

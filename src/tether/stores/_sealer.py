@@ -143,12 +143,25 @@ class Sealer:
         self._stored: OrderedDict[tuple[str, int, bytes], None] = OrderedDict()
 
     async def seal(
-        self, scope: str, place: tuple[str, ...], plaintext: bytes, *, offload: bool = True
+        self,
+        scope: str,
+        place: tuple[str, ...],
+        plaintext: bytes,
+        *,
+        offload: bool = True,
+        at: int | None = None,
     ) -> bytes:
-        """Encrypt `plaintext` for `place` under `scope`'s current key."""
+        """Encrypt `plaintext` for `place` under `scope`'s current key.
+
+        With `at`, the ciphertext is bound to that position too (a stream chunk's
+        index): it opens only when read there (`open` with the same `at`).
+        """
         key = self.keys.cached_for_write(scope) or await self.keys.for_write(scope)
+        positioned = at is not None
+        if positioned:
+            place = (*place, str(at))
         if not offload or len(plaintext) <= self.threshold:
-            return seal_inline(key, place, plaintext)
+            return seal_inline(key, place, plaintext, positioned=positioned)
         cid = content_id(key, plaintext)
         marker = (scope, key.generation, cid)
         if marker not in self._stored:
@@ -160,9 +173,11 @@ class Sealer:
             self._stored[marker] = None
             if len(self._stored) > _STORED_LIMIT:
                 self._stored.popitem(last=False)
-        return seal_ref(key, place, cid, len(plaintext))
+        return seal_ref(key, place, cid, len(plaintext), positioned=positioned)
 
-    def seal_now(self, scope: str, place: tuple[str, ...], plaintext: bytes) -> bytes | None:
+    def seal_now(
+        self, scope: str, place: tuple[str, ...], plaintext: bytes, *, at: int | None = None
+    ) -> bytes | None:
         """`seal` when it needs no await: the scope's key is held and nothing is offloaded.
 
         None otherwise (await `seal`). A commit seals its payloads this way: the hot path
@@ -171,10 +186,19 @@ class Sealer:
         if len(plaintext) > self.threshold:
             return None
         key = self.keys.cached_for_write(scope)
-        return None if key is None else seal_inline(key, place, plaintext)
+        if key is None:
+            return None
+        if at is None:
+            return seal_inline(key, place, plaintext)
+        return seal_inline(key, (*place, str(at)), plaintext, positioned=True)
 
     async def open(
-        self, place: tuple[str, ...], data: bytes | None, *, erased: str = "raise"
+        self,
+        place: tuple[str, ...],
+        data: bytes | None,
+        *,
+        erased: str = "raise",
+        at: int | None = None,
     ) -> bytes | None:
         """Decrypt bytes read at `place`.
 
@@ -183,6 +207,9 @@ class Sealer:
             data: The stored bytes (None passes through).
             erased: ``"raise"`` raises `ContentDeletedError` for erased content,
                 ``"none"`` returns None (record reads keep their metadata readable).
+            at: The position they were read at (a stream chunk's index). A positioned
+                envelope opens only there; one sealed without a position (written
+                before positions were bound) opens at `place` alone.
 
         Raises:
             DecryptionError: They do not authenticate here, or are not encrypted.
@@ -200,8 +227,17 @@ class Sealer:
                 "allow_plaintext=True to read what was written before encryption was on)",
             )
         data = bytes(data)
-        text = place_text(place)
+        if at is not None:
+            text = f"{place_text(place)} at {at}"
+        else:
+            text = place_text(place)
         env = parse(data, text)
+        if env.positioned:
+            if at is None:
+                raise DecryptionError(
+                    env.scope, text, "it is bound to a position and was read without one"
+                )
+            place = (*place, str(at))
         try:
             key = await self.keys.for_read(env.scope, env.generation, text)
         except ContentDeletedError:

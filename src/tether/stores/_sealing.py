@@ -11,6 +11,13 @@ followed by its *place*: what the payload is and where it belongs, e.g.
 ``["step.output", run_id, step_id]``. A ciphertext read at any other place fails to
 authenticate and raises `DecryptionError`; it never decrypts to a wrong value.
 
+A record the store keeps at a position (a stream chunk at its index) is sealed
+*positioned*: the kind byte carries `POSITIONED` and the position is the place's last
+element, so the chunk opens only at the index it was written at. The flag is part of
+the header, hence of the associated data: it cannot be cleared to read a positioned
+ciphertext elsewhere. Envelopes written without it (by releases that did not bind
+positions) open at the place without a position, as they always did.
+
 The nonce is synthetic: an HMAC-SHA256 (under a key derived from the data key, apart
 from the encryption key) of the associated data and the plaintext, cut to 96 bits.
 Equal plaintexts at the same place therefore encrypt to equal bytes, which keeps the
@@ -39,6 +46,7 @@ from ..errors import DecryptionError
 __all__ = [
     "BLOB",
     "INLINE",
+    "POSITIONED",
     "REF",
     "SEALED_TEXT_PREFIX",
     "DataKey",
@@ -61,6 +69,9 @@ MAGIC = b"TE1"
 INLINE = 0
 REF = 1
 BLOB = 2
+#: Flag of the kind byte: the place's last element is the record's position.
+POSITIONED = 0x10
+_KINDS = (INLINE, REF, BLOB, INLINE | POSITIONED, REF | POSITIONED)
 #: How a sealed value is written where a store keeps JSON or text.
 SEALED_TEXT_PREFIX = "tenc1:"
 _NONCE = 12
@@ -79,12 +90,12 @@ class DataKey:
     aead: AESGCM
     mac: bytes
     # The envelope headers of the three kinds, built once: every seal starts with one.
-    _heads: tuple[bytes, ...] = field(init=False, repr=False, compare=False)
+    _heads: dict[int, bytes] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         scope = self.scope.encode()
         tail = scope + _GEN.pack(self.generation)
-        heads = tuple(MAGIC + _HEAD.pack(kind, len(scope)) + tail for kind in (INLINE, REF, BLOB))
+        heads = {kind: MAGIC + _HEAD.pack(kind, len(scope)) + tail for kind in _KINDS}
         object.__setattr__(self, "_heads", heads)
 
     @classmethod
@@ -104,10 +115,11 @@ class DataKey:
 class Envelope:
     """A parsed envelope header: what it is and which key opens it."""
 
-    kind: int
+    kind: int  # INLINE, REF or BLOB (the POSITIONED flag cleared)
     scope: str
     generation: int
     body: int  # offset of the nonce
+    positioned: bool = False
 
 
 def is_sealed(data: bytes | bytearray | memoryview | None) -> bool:
@@ -134,9 +146,9 @@ def parse(data: bytes, place: str) -> Envelope:
         (generation,) = _GEN.unpack_from(data, 6 + length)
     except (ValueError, struct.error, UnicodeDecodeError) as exc:
         raise DecryptionError("?", place, f"malformed envelope ({exc})") from None
-    if kind not in (INLINE, REF, BLOB):
+    if kind not in _KINDS:
         raise DecryptionError(scope, place, f"unknown envelope kind {kind}")
-    return Envelope(kind, scope, generation, 10 + length)
+    return Envelope(kind & ~POSITIONED, scope, generation, 10 + length, bool(kind & POSITIONED))
 
 
 def place_text(place: tuple[str, ...]) -> str:
@@ -148,9 +160,15 @@ def _ad(header: bytes, place: tuple[str, ...]) -> bytes:
     return header + orjson.dumps(place)
 
 
-def seal_inline(key: DataKey, place: tuple[str, ...], plaintext: bytes) -> bytes:
-    """Encrypt `plaintext` for `place` into an inline envelope."""
-    header = key.header(INLINE)
+def seal_inline(
+    key: DataKey, place: tuple[str, ...], plaintext: bytes, *, positioned: bool = False
+) -> bytes:
+    """Encrypt `plaintext` for `place` into an inline envelope.
+
+    With `positioned`, the place's last element is the record's position (see the
+    module docstring).
+    """
+    header = key.header(INLINE | POSITIONED if positioned else INLINE)
     ad = _ad(header, place)
     nonce = hmac.digest(key.mac, ad + plaintext, "sha256")[:_NONCE]
     return header + nonce + key.aead.encrypt(nonce, plaintext, ad)
@@ -176,9 +194,11 @@ def content_id(key: DataKey, plaintext: bytes | memoryview) -> bytes:
     return mac.digest()
 
 
-def seal_ref(key: DataKey, place: tuple[str, ...], cid: bytes, size: int) -> bytes:
+def seal_ref(
+    key: DataKey, place: tuple[str, ...], cid: bytes, size: int, *, positioned: bool = False
+) -> bytes:
     """An envelope naming the stored payload `cid` of `size` bytes, bound to `place`."""
-    header = key.header(REF)
+    header = key.header(REF | POSITIONED if positioned else REF)
     ad = _ad(header, place)
     body = _REF.pack(cid, size)
     nonce = hmac.digest(key.mac, ad + body, "sha256")[:_NONCE]

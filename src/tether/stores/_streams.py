@@ -8,9 +8,10 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Protocol
 
 from .._aio import wait_event
+from ..errors import StreamPositionError
 from ._records import StreamChunk
 
-__all__ = ["StreamTaps", "follow", "resolve_start"]
+__all__ = ["StreamTaps", "follow", "misplaced", "resolve_start"]
 
 #: Chunks a follower reads at a time.
 _BATCH = 1000
@@ -22,6 +23,20 @@ class _ReadsStreams(Protocol):
     async def read_stream(
         self, run_id: str, name: str, *, start: int = 0, limit: int = 1000
     ) -> tuple[list[StreamChunk], bool]: ...
+
+
+def misplaced(run_id: str, name: str, at: int, next_index: int | None) -> StreamPositionError:
+    """The refusal of an append expected at `at` (`next_index` None: not known, or closed)."""
+    found = (
+        "is closed or has another next index"
+        if next_index is None
+        else (f"has its next chunk at index {next_index}")
+    )
+    return StreamPositionError(
+        f"stream {name!r} of run {run_id!r} {found}, not at {at}, where the append "
+        "expected its first chunk; nothing was written (read the stream's tail and "
+        "append again)"
+    )
 
 
 def resolve_start(start: int, length: int) -> int:

@@ -55,11 +55,16 @@ class AppendRecords:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class AppendStream:
-    """Append chunks to a named stream of a run (see `WorkflowStore.write_stream`)."""
+    """Append chunks to a named stream of a run (see `WorkflowStore.write_stream`).
+
+    With `at`, the commit is refused with `StreamPositionError` (nothing written) unless
+    the first chunk lands at that index.
+    """
 
     run_id: str
     name: str
     chunks: tuple[bytes, ...]
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,10 +1,10 @@
 """The seam for backend authors: what a store implementation builds on, in one module.
 
 A backend implements the store protocols (`Backend`, `WorkflowStore`,
-`SubmissionStore`, `ConversationStore`, `AttachmentStore`) over its own storage. The
-rules every backend must follow alike are written once, as functions over a small
-synchronous transaction the backend provides, so that a backend holds its rows and
-transactions and nothing else:
+`SubmissionStore`, `ConversationStore`, `AttachmentStore`, and optionally
+`CredentialStore`) over its own storage. The rules every backend must follow alike are
+written once, as functions over a small synchronous transaction the backend provides,
+so that a backend holds its rows and transactions and nothing else:
 
 - `workflow_rules`: runs, steps, hooks, waits and the queue, over a `ViewTxn` (the
   run and step views, hooks, waits, queue entries and the event log of one store);
@@ -48,6 +48,7 @@ from ._agent_records import (
     verify_attachment_bytes,
 )
 from ._conversation_rules import StreamTx
+from ._credentials import Credential, CredentialStore, check_credential_version
 from ._flow import Bucket, FlowCandidate, FlowClaim, FlowPolicy, HeldRun
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
@@ -81,7 +82,7 @@ from ._records import (
 )
 from ._retention_period import retention_seconds
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
-from ._streams import StreamTaps, follow, resolve_start
+from ._streams import StreamTaps, follow, misplaced, resolve_start
 from ._view import ViewTxn
 from ._write_rules import apply_writes
 from ._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission, StoreWrite
@@ -105,6 +106,8 @@ __all__ = [
     "Commit",
     "CommitResult",
     "ConversationBatch",
+    "Credential",
+    "CredentialStore",
     "EventRecord",
     "FlowCandidate",
     "FlowClaim",
@@ -146,6 +149,7 @@ __all__ = [
     "WorkerRecord",
     "apply_writes",
     "chain_of",
+    "check_credential_version",
     "check_labels",
     "check_same_attachment",
     "clamp_read_limit",
@@ -154,6 +158,7 @@ __all__ = [
     "follow",
     "format_offset",
     "hook_retention_seconds",
+    "misplaced",
     "new_ulid",
     "page_of",
     "page_start",

@@ -258,6 +258,7 @@ class McpTool(Tool):
         self._is_async = True
         self._arguments = ObjectArguments(name, dict(spec.input_schema))
         self._timeout = timeout
+        self._auth = ()
 
     @property
     def server(self) -> McpServer:

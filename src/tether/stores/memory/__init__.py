@@ -16,6 +16,7 @@ from ..kit import (
 )
 from ._attachments import MemoryAttachmentStore
 from ._conversations import MemoryConversationStore
+from ._credentials import MemoryCredentialStore
 from ._format_stamps import MemoryFormatStamps
 from ._gate import Gate
 from ._submissions import MemorySubmissionStore
@@ -121,6 +122,7 @@ class MemoryBackend:
                 submissions=submissions,
                 conversations=conversations,
                 attachments=MemoryAttachmentStore(gate=gate),
+                credentials=MemoryCredentialStore(gate=gate),
             )
         return self._stores
 

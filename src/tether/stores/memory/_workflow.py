@@ -46,6 +46,7 @@ from ..kit import (
     check_labels,
     flow_rules,
     follow,
+    misplaced,
     page_of,
     page_start,
     resolve_start,
@@ -601,10 +602,16 @@ class MemoryWorkflowStore:
         return found[:limit]
 
     # -- streams ----------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        stream = self._s.streams.setdefault((run_id, name), _Stream())
-        if stream.closed:
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        found = self._s.streams.get((run_id, name))
+        if found is not None and found.closed:
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+        length = 0 if found is None else len(found.chunks)
+        if at is not None and at != length:
+            raise misplaced(run_id, name, at, length)
+        stream = self._s.streams.setdefault((run_id, name), _Stream())
         data = [bytes(c) for c in chunks]
         stream.chunks.extend(data)
         if data:

@@ -13,6 +13,7 @@ from ..kit import (
     StartSubmission,
     Submission,
     SubmissionStatus,
+    misplaced,
 )
 from ..kit import conversation_rules as conv
 
@@ -160,6 +161,10 @@ class MemoryWrites:
         if stream.closed:
             raise InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
         length = len(stream.chunks)
+        if write.at is not None and write.at != length:
+            if created:
+                self._streams.pop(key, None)
+            raise misplaced(write.run_id, write.name, write.at, length)
         chunks = [bytes(c) for c in write.chunks]
         stream.chunks.extend(chunks)
         self.streams.append((write.run_id, write.name, length, chunks))

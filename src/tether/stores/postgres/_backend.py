@@ -25,6 +25,7 @@ from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import PostgresAttachmentStore
 from ._conversations import PostgresConversationStore
+from ._credentials import PostgresCredentialStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
@@ -373,6 +374,7 @@ class PostgresBackend:
             ),
             conversations=conversations,
             attachments=PostgresAttachmentStore(run),
+            credentials=PostgresCredentialStore(run),
         )
         return self._stores
 

@@ -55,6 +55,8 @@ class PostgresKeyring(SqlKeyring):
             blob="BYTEA",
             real="DOUBLE PRECISION",
             create_prelude=(f"CREATE SCHEMA IF NOT EXISTS {quoted}",),
+            lock_for_insert="LOCK TABLE {p}data_keys IN ROW EXCLUSIVE MODE",
+            lock_for_epoch="LOCK TABLE {p}data_keys IN SHARE MODE",
             # Read from the catalog: it needs no privilege on the keyring schema.
             complete=(
                 "SELECT count(*) = 4 FROM pg_catalog.pg_class c "

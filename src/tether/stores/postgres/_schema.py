@@ -201,6 +201,16 @@ _V14 = (
     "ON tether_run_labels (key, value, created_at DESC, run_id DESC)",
 )
 
+_CREDENTIALS = """CREATE TABLE IF NOT EXISTS tether_credentials (
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    data BYTEA NOT NULL,
+    version BIGINT NOT NULL,
+    expires_at DOUBLE PRECISION,
+    updated_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (owner, name)
+)"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=1, name="workflow storage", statements=_V1),
     Migration(version=2, name="agent persistence", statements=AGENT_STATEMENTS),
@@ -283,6 +293,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             "stamp DOUBLE PRECISION NOT NULL)",
         ),
     ),
+    # Tools' OAuth tokens and pending authorizations (`CredentialStore`).
+    Migration(version=21, name="credentials", statements=(_CREDENTIALS,)),
 )
 
 

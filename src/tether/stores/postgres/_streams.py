@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import InvalidTransitionError
 from .._records import StreamChunk
-from .._streams import StreamTaps, resolve_start
+from .._streams import StreamTaps, misplaced, resolve_start
 from .._writes import AppendStream, StoreWrite
 from ._errors import _raise_wrapped
 from ._notify import Echoes, channels, stream_key, stream_of_key
@@ -54,9 +54,11 @@ class PostgresStreams:
         self.taps = StreamTaps()
         self._echoes = Echoes()
 
-    async def write(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+    async def write(
+        self, run_id: str, name: str, chunks: Sequence[bytes], at: int | None = None
+    ) -> int:
         """Append `chunks`; the index of the last (see `WorkflowStore.write_stream`)."""
-        params = self._append_params(run_id, name, chunks)
+        params = self._append_params(run_id, name, chunks, at)
         data, key = params["d"], params["key"]
         if data:
             # Counted before it is sent: its echo may be heard before the write returns.
@@ -74,6 +76,8 @@ class PostgresStreams:
         if row is None:
             if data:
                 self._echoes.cancel(key)  # nothing written, nothing announced
+            if at is not None:
+                raise misplaced(run_id, name, at, None)
             raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
         first = int(row[0])
         if data:
@@ -119,14 +123,24 @@ class PostgresStreams:
         for w in writes:
             if not isinstance(w, AppendStream) or not w.chunks:
                 return None
-            out.append((_COMMIT_STREAM, self._append_params(w.run_id, w.name, w.chunks)))
+            out.append((_COMMIT_STREAM, self._append_params(w.run_id, w.name, w.chunks, w.at)))
         return tuple(out)
 
-    def _append_params(self, run_id: str, name: str, chunks: Sequence[bytes]) -> dict[str, Any]:
+    def _append_params(
+        self, run_id: str, name: str, chunks: Sequence[bytes], at: int | None = None
+    ) -> dict[str, Any]:
         """The parameters of an append's statement (`_WRITE_STREAM`, `_COMMIT_STREAM`)."""
         data = [bytes(chunk) for chunk in chunks]
         key = stream_key(run_id, name)
-        return {"r": run_id, "n": name, "k": len(data), "d": data, "ch": self._channel, "key": key}
+        return {
+            "r": run_id,
+            "n": name,
+            "k": len(data),
+            "d": data,
+            "at": at,
+            "ch": self._channel,
+            "key": key,
+        }
 
     @staticmethod
     def rode(writes: Sequence[StoreWrite], firsts: Sequence[Any]) -> list[StreamAppend]:

@@ -559,8 +559,10 @@ class PostgresWorkflowStore(StoreCalls):
         return await self._sql(lambda c: prunable_runs(c, "%s", ended_before, limit, after))
 
     # -- streams (`_streams`) ----------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
-        return await self._streams.write(run_id, name, chunks)
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
+        return await self._streams.write(run_id, name, chunks, at)
 
     async def close_stream(self, run_id: str, name: str) -> None:
         await self._streams.close(run_id, name)

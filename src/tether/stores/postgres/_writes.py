@@ -10,6 +10,7 @@ import psycopg
 
 from ...errors import InvalidTransitionError
 from .. import _conversation_rules as conv
+from .._streams import misplaced
 from .._writes import (
     AdmitSubmission,
     AppendRecords,
@@ -32,12 +33,17 @@ __all__ = ["PostgresWrites", "WritesAhead", "ledger_self_checked", "read_ahead"]
 
 Conn = psycopg.Connection[Any]
 
-# The stream row is locked by the upsert; a closed stream returns no row.
+# The stream row is locked by the upsert; a closed stream returns no row, and so does
+# one whose next index is not the append's `at` (when given: a stream that does not
+# exist yet is appended to only at 0, the row proposed only then or when it exists).
 _APPEND_STREAM = """
 WITH s AS (
-    INSERT INTO tether_streams AS t (run_id, name, next_index) VALUES (%(r)s, %(n)s, %(k)s)
+    INSERT INTO tether_streams AS t (run_id, name, next_index)
+    SELECT %(r)s, %(n)s, %(k)s
+    WHERE COALESCE(%(at)s::integer, 0) = 0
+    OR EXISTS (SELECT 1 FROM tether_streams WHERE run_id = %(r)s AND name = %(n)s)
     ON CONFLICT (run_id, name) DO UPDATE SET next_index = t.next_index + %(k)s
-    WHERE NOT t.closed
+    WHERE NOT t.closed AND (%(at)s::integer IS NULL OR t.next_index = %(at)s::integer)
     RETURNING t.next_index - %(k)s AS first
 ), c AS (
     INSERT INTO tether_stream_chunks (run_id, name, idx, data)
@@ -228,8 +234,12 @@ class PostgresWrites:
 
     def append_stream(self, write: AppendStream) -> None:
         data = [bytes(c) for c in write.chunks]
-        params = {"r": write.run_id, "n": write.name, "k": len(data), "d": data}
-        closed = InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+        params = {"r": write.run_id, "n": write.name, "k": len(data), "d": data, "at": write.at}
+        closed: InvalidTransitionError = (
+            InvalidTransitionError(f"stream {write.name!r} of run {write.run_id!r} is closed")
+            if write.at is None
+            else misplaced(write.run_id, write.name, write.at, None)
+        )
         run_id, name = write.run_id, write.name
 
         def take(first: Any) -> None:

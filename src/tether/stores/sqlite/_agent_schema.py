@@ -121,6 +121,17 @@ _V2 = (
     ) WITHOUT ROWID""",
 )
 
+CREDENTIALS_TABLE = """CREATE TABLE IF NOT EXISTS tether_credentials (
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    data BLOB NOT NULL,
+    version INTEGER NOT NULL,
+    expires_at REAL,
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (owner, name)
+) WITHOUT ROWID"""
+
+
 AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (2, "agent persistence", _V2),
     # A submission whose content retention deleted stays as a receipt: a retried
@@ -130,4 +141,6 @@ AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         "retained receipts of submissions",
         ("ALTER TABLE tether_agent_submissions ADD COLUMN redacted_at REAL",),
     ),
+    # Tools' OAuth tokens and pending authorizations (`CredentialStore`).
+    (21, "credentials", (CREDENTIALS_TABLE,)),
 )

@@ -14,6 +14,7 @@ from .._retention_period import retention_seconds
 from . import _schema
 from ._attachments import SqliteAttachmentStore
 from ._conversations import SqliteConversationStore
+from ._credentials import SqliteCredentialStore
 from ._db import SqliteDatabase, Synchronous
 from ._format_stamps import SqliteFormatStamps
 from ._submissions import SqliteSubmissionStore
@@ -160,6 +161,7 @@ class SqliteBackend:
             submissions=submissions,
             conversations=conversations,
             attachments=SqliteAttachmentStore(self._db),
+            credentials=SqliteCredentialStore(self._db),
         )
         return self._stores
 

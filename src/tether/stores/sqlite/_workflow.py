@@ -554,9 +554,13 @@ class SqliteWorkflowStore:
         return await self._db.read(lambda c: prunable_runs(c, "?", ended_before, limit, after))
 
     # -- streams ----------------------------------------------------------------------------
-    async def write_stream(self, run_id: str, name: str, chunks: Sequence[bytes]) -> int:
+    async def write_stream(
+        self, run_id: str, name: str, chunks: Sequence[bytes], *, at: int | None = None
+    ) -> int:
         data = [bytes(chunk) for chunk in chunks]
-        last = await self._db.write(lambda c: append_stream_rows(c, run_id, name, data), keeps=True)
+        last = await self._db.write(
+            lambda c: append_stream_rows(c, run_id, name, data, at), keeps=True
+        )
         if data:
             self._taps.appended(run_id, name, last - len(data) + 1, data)
         return last

@@ -6,6 +6,7 @@ import sqlite3
 import time
 
 from ...errors import InvalidTransitionError
+from .._streams import misplaced
 from .._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission
 from ._conversations import _Tx as _ConversationTx
 from ._submissions import _Tx as _LedgerTx
@@ -13,7 +14,9 @@ from ._submissions import _Tx as _LedgerTx
 __all__ = ["SqliteWrites", "append_stream_rows"]
 
 
-def append_stream_rows(c: sqlite3.Connection, run_id: str, name: str, chunks: list[bytes]) -> int:
+def append_stream_rows(
+    c: sqlite3.Connection, run_id: str, name: str, chunks: list[bytes], at: int | None = None
+) -> int:
     """Append chunks to a run's stream on `c`; returns the index of the last one.
 
     Three statements: the stream's row is read, then written once (inserted with its
@@ -27,6 +30,8 @@ def append_stream_rows(c: sqlite3.Connection, run_id: str, name: str, chunks: li
     next_index = 0 if found is None else int(found[0])
     if found is not None and found[1]:
         raise InvalidTransitionError(f"stream {name!r} of run {run_id!r} is closed")
+    if at is not None and at != next_index:
+        raise misplaced(run_id, name, at, next_index)
     rows = [(run_id, name, next_index + i, chunk) for i, chunk in enumerate(chunks)]
     insert_chunk = "INSERT INTO tether_stream_chunks (run_id, name, idx, data) VALUES (?, ?, ?, ?)"
     if len(rows) == 1:
@@ -69,7 +74,7 @@ class SqliteWrites:
 
     def append_stream(self, write: AppendStream) -> None:
         chunks = [bytes(c) for c in write.chunks]
-        last = append_stream_rows(self._conn, write.run_id, write.name, chunks)
+        last = append_stream_rows(self._conn, write.run_id, write.name, chunks, write.at)
         self.streams.append((write.run_id, write.name, last - len(chunks) + 1, chunks))
 
     def appended(self, path: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from ._attachments import AttachmentContract
 from ._chains import SHORT_RETENTION, ChainContract
 from ._conversations import ConversationContract
+from ._credentials import CredentialContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._markers import FormatStampAccess, requires
@@ -28,6 +29,7 @@ __all__ = [
     "AttachmentContract",
     "ChainContract",
     "ConversationContract",
+    "CredentialContract",
     "FormatStampAccess",
     "LabelContract",
     "ListingContract",

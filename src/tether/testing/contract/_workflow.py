@@ -34,6 +34,7 @@ from ._labels import LabelContract
 from ._listings import ListingContract
 from ._prunable import PrunableContract
 from ._queues import QueueContract
+from ._stream_positions import StreamPositionContract
 
 __all__ = ["WorkflowStoreContract"]
 
@@ -79,6 +80,7 @@ class WorkflowStoreContract(
     ListingContract,
     PrunableContract,
     QueueContract,
+    StreamPositionContract,
 ):
     """Subclass in a ``Test*`` class and provide an async ``backend`` fixture.
 
