@@ -49,6 +49,7 @@ TetherError
    ├─ AttachmentError         a file a session cannot store or send (unknown, unsupported, invalid)
    ├─ SessionFormatError      a session written in a checkpoint format this release does not read
    ├─ BudgetError             a budget declared or changed wrongly (bad limits, a raise that lowers)
+   ├─ SessionForkError        a session that cannot be forked as asked (its point, or its content)
    ├─ DynamicError            a `Dynamic` declaration that cannot run (event, handler, time limit)
    └─ StateError              a session's declared state (`State`) was misused
       ├─ StateValueError      a value that does not fit its declaration, or is not JSON
@@ -113,6 +114,7 @@ __all__ = [
     "RunTimeoutError",
     "SerializationError",
     "SessionClosedError",
+    "SessionForkError",
     "SessionFormatError",
     "SessionStrandedError",
     "StaleHeadError",
@@ -952,6 +954,23 @@ class AttachmentError(AgentError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (AttachmentError, (self.session_id, self.attachment_id, self.reason, self.detail))
+
+
+class SessionForkError(AgentError):
+    """A session that cannot be forked as asked; nothing was written.
+
+    Args:
+        session_id: The session asked for.
+        reason: What is wrong, and how to ask instead.
+    """
+
+    def __init__(self, session_id: str, reason: str) -> None:
+        self.session_id = session_id
+        self.reason = reason
+        super().__init__(f"session {session_id!r} cannot be forked so: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SessionForkError, (self.session_id, self.reason))
 
 
 class SessionFormatError(AgentError):

@@ -161,3 +161,16 @@ def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "without authentication" in done.stderr
+
+
+def test_fork_a_session_from_the_command_line(tmp_path: Path) -> None:
+    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+        run(process, "send", "s1", "note buy milk", "--follow")
+        shown = run(process, "fork", "s1", "--at", "1", "--session-id", "s1-fork")
+        assert "forked s1 as s1-fork" in shown
+        state = json.loads(run(process, "fork", "s1", "--session-id", "s1-db", "--json", via="db"))
+        assert state["session_id"] == "s1-db" and state["agent_name"] == "ops"
+        for fork in ("s1-fork", "s1-db"):
+            assert json.loads(run(process, "state", fork, "--json")) == {"notes": ["buy milk"]}
+        refused = fails(process, "fork", "s1", "--at", "5")
+        assert "409" in refused and "ended turn(s)" in refused

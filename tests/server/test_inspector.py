@@ -7,6 +7,7 @@ directory), so CI can keep them.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -109,6 +110,30 @@ async def test_a_timeline_with_a_tool_call_and_a_live_turn(stage: Stage) -> None
     await tab.locator("li[data-type='turn.completed']").nth(1).wait_for(timeout=20_000)
     assert await tab.evaluate("window.notReloaded") is True
     await stage.shot(tab, "live-turn")
+    await tab.close()
+
+
+async def test_a_session_forked_from_its_timeline(stage: Stage) -> None:
+    served = stage.served
+    await served.session("forkme")
+    await _turn(served, "forkme", "note milk")
+    await _turn(served, "forkme", "note eggs")
+    tab = await stage.page("ada", "#/sessions/forkme")
+    await tab.wait_for_selector("#timeline[data-ready]")
+    await tab.locator("li[data-type='turn.completed'] button.fork").first.click()
+    # The page goes to the fork: a session of its own, holding the first turn only.
+    for _ in range(200):
+        fork_id = (await tab.evaluate("location.hash")).rsplit("/", 1)[-1]
+        if fork_id != "forkme":
+            break
+        await asyncio.sleep(0.05)
+    assert fork_id != "forkme"
+    await tab.wait_for_selector("#timeline[data-ready]")
+    await tab.locator("li[data-type='session.started']").nth(1).wait_for(timeout=20_000)
+    assert await tab.locator("li[data-type='turn.completed']").count() == 1
+    entries = (await served.client().get(f"/v1/sessions/{fork_id}/transcript")).json()["entries"]
+    assert [e["text"] for e in entries if e["kind"] == "user"] == ["note milk"]
+    await stage.shot(tab, "forked")
     await tab.close()
 
 

@@ -212,3 +212,25 @@ async def test_a_session_across_the_runs_of_its_chain(inspected: Served) -> None
     assert calls == ["one", "two"]
     second = await _get(served, f"/v1/inspect/runs/{runs[1]['run_id']}")
     assert second["run"]["generation"] == 1 and second["session_id"] == "chained"
+
+
+async def test_an_operator_forks_another_tenants_session_for_its_owner(inspected: Served) -> None:
+    served = inspected
+    await served.session("evil-f", who="eve")
+    await served.send("evil-f", "hello", who="eve")
+    ended = await served.events("evil-f", who="eve", until="turn.completed")
+    path = "/v1/inspect/sessions/evil-f/fork"
+    refused = await served.client("bob").post(path, json={"at_event": ended[-1]["index"]})
+    assert refused.status_code == 403 and refused.json()["code"] == "operator_only"
+    r = await served.client("ada").post(
+        path, json={"at_event": ended[-1]["index"], "session_id": "evil-f2"}
+    )
+    assert r.status_code == 201, r.text
+    assert r.headers["location"] == "/v1/inspect/sessions/evil-f2"
+    assert r.json()["owner"] == "evil"  # the original's tenant, not the operator's
+    # Its owner reads it through the session API; the operator's tenant does not.
+    mine = await served.client("eve").get("/v1/sessions/evil-f2/transcript")
+    assert [e["text"] for e in mine.json()["entries"] if e["kind"] == "user"] == ["hello"]
+    assert (await served.client("ada").get("/v1/sessions/evil-f2")).status_code == 404
+    missing = await served.client("ada").post("/v1/inspect/sessions/nope/fork")
+    assert missing.status_code == 404

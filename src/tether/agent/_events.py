@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, overload
 
 import orjson
 
 from .._ids import new_ulid
-from ..errors import SerializationError
+from ..errors import NotFoundError, SerializationError
 from ._event_data import EVENT_DATA, EventData, SessionEventType
 from ._json import json_value, read_record
 
@@ -34,6 +34,7 @@ __all__ = [
     "decode_event",
     "decode_events",
     "encode_event",
+    "first_event",
 ]
 
 #: The stream (of the session's run) that holds its events.
@@ -228,3 +229,19 @@ def _read(value: Any, index: int) -> SessionEvent:
 
 
 _TYPE_OF: dict[type[Any], SessionEventType] = {cls: t for t, cls in EVENT_DATA.items()}
+
+
+async def first_event(
+    events: AsyncIterator[SessionEvent], event_type: str, match: Mapping[str, Any], session_id: str
+) -> SessionEvent:
+    """The first of `events` of `event_type` whose data fields equal `match`.
+
+    Raises:
+        NotFoundError: `events` ended first.
+    """
+    async for event in events:
+        if event.type == event_type and all(
+            getattr(event.data, k, None) == v for k, v in match.items()
+        ):
+            return event
+    raise NotFoundError(f"the event stream of {session_id!r} ended first")

@@ -25,7 +25,13 @@ from ..errors import (
 from ..stores import TERMINAL_RUN_STATUSES, successor_run_id
 from ._attachments import attachments_path
 from ._entries import AssistantEntry
-from ._erasure import ERASED_OWNER_LABEL, SessionErasure, owner_digest, shred_session_keys
+from ._erasure import (
+    ERASED_OWNER_LABEL,
+    SessionErasure,
+    erased_note,
+    owner_digest,
+    shred_session_keys,
+)
 from ._keys import (
     commands_lane,
     conversation_path,
@@ -35,6 +41,7 @@ from ._keys import (
 )
 from ._line import read_line
 from ._oauth import session_owner
+from ._state import RUN_ENDINGS
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
@@ -43,7 +50,7 @@ if TYPE_CHECKING:
     from ._agent import Agent
     from ._tools import Tool
 
-__all__ = ["PRUNED_LABEL", "deletion_of", "erase_session", "purge_session"]
+__all__ = ["PRUNED_LABEL", "check_readable", "deletion_of", "erase_session", "purge_session"]
 
 #: The label a session's run gets as the retention sweep deletes it: when (Unix
 #: seconds). Its readers say why its content is gone (`deletion_of`).
@@ -185,6 +192,32 @@ async def deletion_of(handle: RunHandle) -> str | None:
     if PRUNED_LABEL in (await handle.info()).labels:
         return "ended longer ago than the store's retention period"
     return None
+
+
+async def check_readable(
+    stores: Stores, session_id: str, run_id: str, handle: RunHandle, info: RunInfo
+) -> RunInfo:
+    """`info` (the session's current run; `handle`: its first) if its content is readable.
+
+    Raises:
+        ContentDeletedError: It was erased, or it ended and retention deleted it.
+    """
+    erased = await erased_note(stores, run_id)
+    if erased is not None:
+        raise ContentDeletedError(
+            f"session {session_id!r} was {erased}: its content is unreadable, "
+            "its ids, timestamps and statuses remain"
+        )
+    if info.status not in RUN_ENDINGS:
+        return info
+    why = await deletion_of(handle)
+    if why is not None:
+        raise ContentDeletedError(
+            f"session {session_id!r} {why}: its transcript, "
+            "message texts, events and step contents were deleted (ids, timestamps, "
+            "statuses and step names remain)"
+        )
+    return info
 
 
 async def _owner_digest(client: Client, session_id: str, run_id: str) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import AsyncIterator, Mapping, Sequence
+from types import EllipsisType
 from typing import TYPE_CHECKING, Any
 
 from .._aio import within
@@ -23,15 +24,16 @@ from ..errors import (
 from ._agent import TurnPolicy
 from ._attachments import Attachment, read_attachment, resolve_attachments, store_attachment
 from ._budget import BudgetScope, BudgetStatus
-from ._erasure import SessionErasure, erased_note
+from ._erasure import SessionErasure
 from ._event_data import TERMINAL_EVENTS
-from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events
+from ._events import EVENTS_STREAM, SessionEvent, decode_event, decode_events, first_event
+from ._fork import fork_session
 from ._handoff import deliver_moving, hand_off, wants_move
 from ._inbox import Inbox
 from ._line import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT, Predecessor, SessionLine, read_line
 from ._requests import InputRequest, check_answer
 from ._reset import open_again, predecessor_of, stop_run
-from ._retention import deletion_of, erase_session
+from ._retention import check_readable, erase_session
 from ._state import RUN_ENDINGS as _ENDED
 from ._state import Fold, SessionState, fold_events
 from ._usage import Price, SessionUsage, session_usage
@@ -405,6 +407,26 @@ class Session:
         self._inbox = Inbox(self.host, self.agent_name, self.session_id, self.run_id)
         return Session(self.host, self.agent_name, self.session_id, self.run_id, owner=self.owner)
 
+    async def fork(
+        self,
+        *,
+        at: int | None = None,
+        at_event: int | None = None,
+        session_id: str | None = None,
+        owner: str | EllipsisType | None = ...,
+    ) -> Session:
+        """A new session with this one's history up to a turn's end ("Fork a session").
+
+        `at`: ended turns kept (default all); `at_event`: rounded up to its turn's end.
+        """
+        info, line = await self._current()
+        await self._ensure_readable(info)
+        fork_id, owner = await fork_session(
+            self.host.client, self.host.backend.stores, self.agent_name, self.session_id,
+            info, line, at=at, at_event=at_event, session_id=session_id, owner=owner,
+        )  # fmt: skip
+        return Session(self.host, self.agent_name, fork_id, session_run_id(fork_id), owner=owner)
+
     async def predecessor(
         self, *, last: int = PREDECESSOR_ENTRIES, timeout: float = PREDECESSOR_TIMEOUT
     ) -> Predecessor | None:
@@ -432,24 +454,11 @@ class Session:
 
     # -- reads ------------------------------------------------------------------------------
     async def _ensure_readable(self, info: RunInfo | None = None) -> RunInfo:
-        erased = await erased_note(self.host.backend.stores, self.run_id)
-        if erased is not None:
-            raise ContentDeletedError(
-                f"session {self.session_id!r} was {erased}: its content is unreadable, "
-                "its ids, timestamps and statuses remain"
-            )
-        handle = await self._handle()
         info = info or (await self._current())[0]
-        if info.status not in _ENDED:
-            return info
-        why = await deletion_of(handle)
-        if why is not None:
-            raise ContentDeletedError(
-                f"session {self.session_id!r} {why}: its transcript, "
-                "message texts, events and step contents were deleted (ids, timestamps, "
-                "statuses and step names remain)"
-            )
-        return info
+        handle = await self._handle()
+        return await check_readable(
+            self.host.backend.stores, self.session_id, self.run_id, handle, info
+        )
 
     async def state(self) -> SessionState:
         """What the session is doing now: idle, running, parked (on what), or ended."""
@@ -599,13 +608,5 @@ class Session:
             TimeoutError: None came within `timeout`.
             NotFoundError: The session ended first.
         """
-
-        async def find() -> SessionEvent:
-            async for event in self.events(max(after + 1, 0)):
-                if event.type == event_type and all(
-                    getattr(event.data, k, None) == v for k, v in match.items()
-                ):
-                    return event
-            raise NotFoundError(f"the event stream of {self.session_id!r} ended first")
-
-        return await within(find(), timeout)
+        found = first_event(self.events(max(after + 1, 0)), event_type, match, self.session_id)
+        return await within(found, timeout)

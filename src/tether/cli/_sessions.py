@@ -61,6 +61,7 @@ class _Sessions(Protocol):
         self, session_id: str, text: str, message_id: str | None, files: Sequence[File] = ()
     ) -> str: ...
     async def tail(self, session_id: str) -> int: ...
+    async def fork(self, session_id: str, body: dict[str, Any]) -> dict[str, Any]: ...
     async def answer(self, session_id: str, request_id: str, answer: Any) -> None: ...
     def events(self, session_id: str, start: int, follow: bool) -> AsyncIterator[dict[str, Any]]:
         """The session's events."""
@@ -110,6 +111,9 @@ class _HttpSessions:
 
     async def state(self, session_id: str) -> dict[str, Any]:
         return dict((await self._call("GET", f"/v1/sessions/{session_id}/state"))["values"])
+
+    async def fork(self, session_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        return dict(await self._call("POST", f"/v1/sessions/{session_id}/fork", body))
 
     async def tail(self, session_id: str) -> int:
         await self._call("POST", "/v1/sessions", {"session_id": session_id})
@@ -201,6 +205,12 @@ class _StoreSessions:
         session = await self._host.get_session(session_id)
         values: dict[str, Any] = (await session.state_values()).to_json()
         return values
+
+    async def fork(self, session_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        session = await self._host.get_session(session_id)
+        fork = await session.fork(**body)
+        state: dict[str, Any] = (await fork.state()).to_json()
+        return state
 
     async def tail(self, session_id: str) -> int:
         session = await self._host.get_session(session_id)
@@ -360,6 +370,17 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
             else:
                 rows = [[k, json.dumps(v)] for k, v in values.items()]
                 show_table(["key", "value"], rows)
+            return 0
+        if args.sessions == "fork":
+            body = {"at": args.at, "at_event": args.at_event, "session_id": args.new_id}
+            state = await client.fork(
+                args.session_id, {k: v for k, v in body.items() if v is not None}
+            )
+            print(
+                json.dumps(state, indent=2)
+                if args.json
+                else f"forked {printable(args.session_id)} as {printable(state['session_id'])}"
+            )
             return 0
         if args.sessions == "send":
             # Where the stream is before the message: its turn's events all come after.

@@ -26,6 +26,7 @@ from ._retry import DEFAULT_MAX_ATTEMPTS, RetryPolicy, parse_duration
 from ._run_reads import HookView, RunInput
 from ._schedule_spec import MissedPolicy, Schedule
 from ._scheduler import ScheduleInfo, Schedules
+from ._seeded import start_seeded
 from ._step_scope import (
     StepStream,
     after_commit,
@@ -96,6 +97,7 @@ __all__ = [
     "priority_labels",
     "prune",
     "replay_run",
+    "start_seeded",
     "step_info",
     "step_started",
     "step_stream",

@@ -34,6 +34,7 @@ from ._auth import LOCAL_PRINCIPAL, Authenticator, Principal, default_authentica
 from ._budgets import budget_routes
 from ._cors import cors_middleware
 from ._feeds import FeedHub, WireEvent, format_of, frame, read_wire
+from ._forks import fork_routes
 from ._http import (
     Handler,
     bool_param,
@@ -581,8 +582,9 @@ def create_app(
     from ._agui import agui_routes
     from ._aisdk import aisdk_routes
 
-    routes.extend([*attachment_routes(api), *aisdk_routes(api), *agui_routes(api), *metrics])
-    routes.extend([*schedule_routes(api.operator, host.client), *oauth_routes(host)])
+    routes.extend([*attachment_routes(api), *fork_routes(api), *aisdk_routes(api), *metrics])
+    routes.extend([*agui_routes(api), *schedule_routes(api.operator, host.client)])
+    routes.extend(oauth_routes(host))
     routes.extend(inspector_routes(api))
     routes.extend(budget_routes(api))
 

@@ -11,6 +11,8 @@ Answering an approval or a question from the page goes through the rules of
 ``POST /v1/sessions/{id}/requests/{rid}/answer``: only the turn's principal or an
 approver the agent names may answer, whoever else asks is refused with 403
 ``forbidden``. Being an operator lets a principal see a session, not answer for it.
+Forking a session from the page (``POST /v1/inspect/sessions/{id}/fork``, at a turn's
+end) makes a session of the original's owner.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ..agent._session import session_run_id
 from ..errors import ContentDeletedError, InvalidInputError, NotFoundError
 from ._auth import Principal
 from ._feeds import read_wire
+from ._forks import ForkBody
 from ._http import bool_param, endpoint, int_param, json_response, pattern_param
 from ._inspect_doc import (
     ASSETS,
@@ -277,6 +280,16 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         await answer_as(found, principal, request_id, body.answer)
         return json_response({"request_id": request_id, "answered": True})
 
+    async def fork(request: Request) -> Response:
+        await api.operator(request)
+        found = await session_of(request)
+        body = await api.body(request, ForkBody)
+        # The fork is the original's owner's (an operator sees sessions, owns none).
+        forked = await found.fork(at=body.at, at_event=body.at_event, session_id=body.session_id)
+        location = f"/v1/inspect/sessions/{forked.session_id}"
+        state = (await forked.state()).to_json()
+        return json_response(state, 201, headers={"Location": location})
+
     async def runs(request: Request) -> Response:
         await api.operator(request)
         query = request.query_params
@@ -318,6 +331,7 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         route("/v1/inspect/sessions/{session_id}/events", events),
         route("/v1/inspect/sessions/{session_id}/usage", usage),
         route("/v1/inspect/sessions/{session_id}/requests/{request_id}/answer", answer, "POST"),
+        route("/v1/inspect/sessions/{session_id}/fork", fork, "POST"),
         route("/v1/inspect/runs", runs),
         route("/v1/inspect/runs/{run_id}", run),
     ]

@@ -7,7 +7,15 @@ from typing import Any, get_args
 from pydantic import BaseModel, Field
 
 from ..stores import RunStatus
-from ._models import CURSOR_PATTERN, AnswerBody, AnsweredOut, SessionListOut, UsageOut
+from ._forks import ForkBody
+from ._models import (
+    CURSOR_PATTERN,
+    AnswerBody,
+    AnsweredOut,
+    SessionListOut,
+    SessionStateOut,
+    UsageOut,
+)
 from ._openapi_parts import integer, json_body, ok, operation, path_param, query
 
 __all__ = [
@@ -271,6 +279,21 @@ def inspect_paths(agents: list[str]) -> dict[str, Any]:
                 422,
                 parameters=[*session, path_param("request_id", {"type": "string"})],
                 body=json_body(AnswerBody),
+            )
+        },
+        "/v1/inspect/sessions/{session_id}/fork": {
+            "post": operation(
+                "inspectFork",
+                "Fork a session at the end of a turn, as the original's owner (operators)",
+                {"201": ok(SessionStateOut, "the fork")},
+                403,
+                404,
+                409,
+                410,
+                413,
+                422,
+                parameters=session,
+                body=json_body(ForkBody, required=False),
             )
         },
         "/v1/inspect/runs": {

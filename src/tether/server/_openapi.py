@@ -16,6 +16,7 @@ from pydantic.json_schema import JsonSchemaMode, models_json_schema
 from ..agent import Agents
 from ..agent.models import accepts_attachment, attachment_kind
 from ._budgets import BUDGET_MODELS, budget_paths
+from ._forks import FORK_MODELS, fork_paths
 from ._inspect_doc import INSPECT_MODELS, inspect_paths
 from ._models import (
     CURSOR_PATTERN,
@@ -88,6 +89,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         )
     ),
     *((m, "serialization") for m in SCHEDULE_MODELS),
+    *((m, "validation") for m in FORK_MODELS),
     *((m, "serialization") for m in INSPECT_MODELS),
     *BUDGET_MODELS,
 ]
@@ -498,6 +500,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
                 public=True,
             )
         },
+        **fork_paths(),
         **schedule_paths(),
         **inspect_paths(names),
         **oauth_paths(),

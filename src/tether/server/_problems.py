@@ -18,6 +18,7 @@ from ..errors import (
     NotFoundError,
     SerializationError,
     SessionClosedError,
+    SessionForkError,
     SessionStrandedError,
     StateConflictError,
     StoreUnavailableError,
@@ -142,6 +143,9 @@ def problem_of(exc: Exception) -> ApiProblem | None:
         return ApiProblem(
             422, "invalid_answer", str(exc), reason=exc.reason, option_ids=list(exc.option_ids)
         )
+    if isinstance(exc, SessionForkError):
+        # The point does not fit the session as it is (its turns, its events): 409.
+        return ApiProblem(409, "fork_refused", str(exc), reason=exc.reason)
     if isinstance(exc, InputRequestError):
         return ApiProblem(409, "answer_refused", str(exc), reason=exc.reason)
     if isinstance(exc, ConflictError):

@@ -241,7 +241,7 @@
     let current = null;
     drawSummary(head, runs, summary, current);
 
-    const tl = new Timeline(timeline);
+    const tl = new Timeline(timeline, id);
     if (page.redacted) timeline.append(h("li", { class: "event redacted-all" }, redacted("deleted"), " ", page.redacted));
     tl.add(page.events);
     let first = page.first;
@@ -450,7 +450,28 @@
   // The events of a session as rows; a model's streamed deltas are one growing row until
   // its message completes.
   class Timeline {
-    constructor(list) { this.list = list; this.streaming = null; this.next = 0; }
+    constructor(list, sessionId) { this.list = list; this.sessionId = sessionId; this.streaming = null; this.next = 0; }
+
+    // A new session holding the history up to this turn's end (the original is only read).
+    forkButton(e) {
+      if (!this.sessionId) return "";
+      const error = h("span", { class: "error fork-error", role: "alert", hidden: true });
+      const fork = async () => {
+        error.hidden = true;
+        try {
+          const made = await api(`/v1/inspect/sessions/${enc(this.sessionId)}/fork`, {
+            method: "POST", body: JSON.stringify({ at_event: e.index }),
+          });
+          location.hash = `#/sessions/${enc(made.session_id)}`;
+        } catch (err) {
+          error.hidden = false;
+          error.textContent = err.message;
+        }
+      };
+      return h("span", { class: "fork" },
+        h("button", { type: "button", class: "fork", title: "a new session with the history up to here", on: { click: fork } }, "Fork here"),
+        error);
+    }
 
     add(events) {
       const frag = document.createDocumentFragment();
@@ -522,9 +543,12 @@
           return this.row(e, d.reason === "compaction" ? "compaction" : "hand-off",
             `goes on in run `, runLink(d.run_id), ` (generation ${d.generation}, ${d.reason}, deployment ${d.deployment})`);
         case "turn.completed":
-          return this.row(e, "turn done", d.usage ? `${d.usage.input_tokens}→${d.usage.output_tokens} tokens` : "");
+          return this.row(e, "turn done", d.usage ? `${d.usage.input_tokens}→${d.usage.output_tokens} tokens` : "",
+            this.forkButton(e));
         case "turn.failed":
-          return this.row(e, "turn failed", h("span", { class: "error" }, d.error));
+          return this.row(e, "turn failed", h("span", { class: "error" }, d.error), this.forkButton(e));
+        case "turn.cancelled":
+          return this.row(e, "turn cancelled", d.reason || "", this.forkButton(e));
         default:
           return this.row(e, e.type, short(d));
       }
