@@ -108,9 +108,9 @@ class SessionSteps:
         """End the session; apply retention."""
         await _lifecycle.close_session(self, cursor, retention)
 
-    async def request_input(self, cursor: Cursor, request: InputRequest) -> None:
-        """Announce a question of a workflow tool."""
-        await _parked.request_input(self, cursor, request)
+    async def request_input(self, cursor: Cursor, request: InputRequest) -> float:
+        """Announce a question of a workflow tool; returns when the turn parked."""
+        return await _parked.request_input(self, cursor, request)
 
     async def check_parked(self, cursor: Cursor, wait: Question | Deadline | Task) -> Verdict:
         """Whether a parked workflow tool's wait is over, or the turn was cancelled."""
