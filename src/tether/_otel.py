@@ -342,6 +342,7 @@ class Instruments:
     tokens: Any
     queue_depth: Any
     pruned: Any
+    inputs_parked: Any
 
 
 _extra_providers: list[Any] = []
@@ -391,6 +392,11 @@ def _make(provider: Any) -> Instruments:
             "tether.retention.pruned",
             unit="{deletion}",
             description="Ended runs and sessions whose content the retention sweep deleted",
+        ),
+        inputs_parked=meter.create_gauge(
+            "tether.inputs.parked",
+            unit="{request}",
+            description="Input requests parked turns wait for, by agent and age",
         ),
     )
 

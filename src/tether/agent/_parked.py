@@ -28,6 +28,7 @@ from ._emitter import PART, Emitter
 from ._event_data import InputRequested, InputResolved, TurnWaiting
 from ._keys import COMMANDS_LANE, cancel_id, task_submission_id, turn_id_of
 from ._mail import Mail, read_mail
+from ._parked_gauge import label_parked
 from ._requests import InputRequest
 from ._tracing import wait_ended
 
@@ -103,7 +104,21 @@ async def request_input(steps: SessionSteps, cursor: Cursor, request: InputReque
     events.emit(InputRequested(request=request))
     at = time.time()
     events.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), 0, PART - 1, at=at)
+    # Before the step commits: a retry labels again (see `_parked_gauge`).
+    await label_parked(steps.stores, durable.step_info().run_id, 1, at)
     return at
+
+
+async def _question_over(
+    steps: SessionSteps, cursor: Cursor, mail: Mail, wait: Question, at: float, outcome: str
+) -> None:
+    """A workflow tool's question no longer parks its turn: its span, its run's labels."""
+    turn = cursor.turn
+    assert turn is not None
+    if wait.since is not None:
+        work = _Work(turn=turn, mail=mail, agent=steps.agent, cursor=cursor)
+        wait_ended(work, turn, "input", wait.since, at, outcome, (wait.request_id,))
+    await label_parked(steps.stores, durable.step_info().run_id, 0, None)
 
 
 async def _cancel_task(client: Client, task: Task) -> None:
@@ -149,6 +164,8 @@ async def check_parked(
                 ),
                 ResolveSubmissions(submission_ids=(child,), outcome="aborted"),
             )
+        if isinstance(wait, Question):
+            await _question_over(steps, cursor, mail, wait, time.time(), "cancelled")
         return Verdict(action="cancel", rings=rings)
     if isinstance(wait, Question):
         found = mail.answer_of(wait.request_id)
@@ -159,9 +176,7 @@ async def check_parked(
         _emitter(cursor).emit(
             InputResolved(request_id=wait.request_id, answer=answer, by=by), at=now
         )
-        if wait.since is not None:
-            work = _Work(turn=turn, mail=mail, agent=steps.agent, cursor=cursor)
-            wait_ended(work, turn, "input", wait.since, now, "answered", (wait.request_id,))
+        await _question_over(steps, cursor, mail, wait, now, "answered")
         durable.commit_with_step(
             ResolveSubmissions(
                 submission_ids=(mail.answers[wait.request_id].submission_id,), outcome="completed"

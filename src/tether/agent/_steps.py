@@ -19,6 +19,7 @@ from ._dynamic import DynamicEvent
 from ._dynamic_step import run_dynamic
 from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
+from ._parked_gauge import mark_parked
 from ._requests import InputRequest
 from ._transcript import TranscriptCache
 from ._turn_step import run_turn_step
@@ -80,9 +81,12 @@ class SessionSteps:
         """One turn step (see `_turn_step`)."""
         work = StepWork(self, cursor)
         try:
-            return await run_turn_step(work, tuple(results))
+            result = await run_turn_step(work, tuple(results))
         finally:
             await work.emitter.settle()
+        # Before the step commits: a retry labels again (see `_parked_gauge`).
+        await mark_parked(self.stores, work.run_id, cursor.turn, result.cursor.turn)
+        return result
 
     async def dynamic(
         self, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None = None
