@@ -17,6 +17,7 @@ derived ids by giving tether's own tracer an id generator that takes them.
 from __future__ import annotations
 
 import contextvars
+import functools
 import hashlib
 import importlib
 import os
@@ -190,8 +191,12 @@ def summary(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}"[:1000]
 
 
+@functools.lru_cache(maxsize=1024)
 def span_context(trace_id: int, span_id: int) -> Any:
-    """An OpenTelemetry context whose current span is the (remote) span named."""
+    """An OpenTelemetry context whose current span is the (remote) span named.
+
+    Kept (contexts are immutable): every step of a run hangs under the same one.
+    """
     assert _trace is not None
     parent = _trace.SpanContext(
         trace_id, span_id, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)
@@ -253,7 +258,7 @@ def emit_span(
             name,
             context=context,
             kind=_trace.SpanKind[kind],
-            attributes=dict(attributes or {}),
+            attributes=attributes,  # the SDK copies them
             links=span_links,
             start_time=int(start * 1e9),
         )
@@ -302,10 +307,12 @@ class AttemptTrace:
     token: object = None
     here: contextvars.Token[AttemptTrace | None] | None = None
 
-    @property
-    def span_id(self) -> int:
-        """This attempt's span id."""
-        return attempt_span_id(self.run_id, self.slot, self.attempt)
+    #: This attempt's span id (`attempt_span_id`, derived once).
+    span_id: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.span_id:
+            self.span_id = attempt_span_id(self.run_id, self.slot, self.attempt)
 
     def reparent(self, trace_id: int, parent_id: int, **attributes: Any) -> None:
         """Hang this attempt (and what it emits from now on) under another span."""
