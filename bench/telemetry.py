@@ -1,6 +1,6 @@
 """What tracing and metrics cost: per step and per turn, telemetry off and on.
 
-    python bench/telemetry.py [--pg URL | --no-pg] [--rounds N] [--steps N] [--turns N]
+    python bench/telemetry.py [--pg URL | --no-pg] [--rounds N] [--steps N]
 
 *Off* is the process as it starts: no tracer or meter provider set (OpenTelemetry's
 API installed, its default providers). *On* is a deployment's setup: the SDK's
@@ -8,15 +8,16 @@ API installed, its default providers). *On* is a deployment's setup: the SDK's
 no network is timed) and the SDK's `MeterProvider` with a reader, so every span and
 every measurement is made, processed and aggregated as in production.
 
-- *per step*: a workflow of S sequential async steps, in-process (client and worker on
-  one event loop), timed from `Client.start` to its result, divided by S;
+- *per step*: a workflow of S sequential async steps, in-process (started by the
+  worker's own client, so it runs at once), timed from `Client.start` to its result,
+  divided by S;
 - *per turn*: an agent turn with one tool call (two model calls of a `ScriptedModel`
   that answers at once, so two turn steps), timed from its ``turn.started`` event to
-  its ``turn.completed`` event (both stamped by the worker), T turns of one session.
+  its ``turn.completed`` event (both stamped by the worker), turns of one session.
 
-Off and on alternate round by round on the same store, so drift (a growing WAL, a warm
-cache) falls on both; each figure is the median over rounds of the round's median. The
-ratio is on / off.
+Off and on alternate workflow by workflow and turn by turn on the same store (N of
+each), so drift (a growing WAL, a warm cache, load from elsewhere on the machine)
+falls on both alike; each figure is the median of its N. The ratio is on / off.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from opentelemetry.util._once import Once
 from psycopg import sql
 
 import tether
-from tether.agent import Agent, AgentHost, tool
+from tether.agent import Agent, AgentHost, Session, tool
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
@@ -117,55 +118,50 @@ class Telemetry:
         self.meter_provider.shutdown()
 
 
-async def step_round(client: tether.Client, steps: int, runs: int) -> float:
-    """The median per-step seconds of `runs` workflows of `steps` steps."""
-    found = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        handle = await client.start(sequential, steps)
-        await handle.result(timeout=120)
-        found.append((time.perf_counter() - began) / steps)
-    return statistics.median(found)
+async def one_workflow(client: tether.Client, steps: int) -> float:
+    """Per-step seconds of one workflow of `steps` steps."""
+    began = time.perf_counter()
+    handle = await client.start(sequential, steps)
+    await handle.result(timeout=120)
+    return (time.perf_counter() - began) / steps
 
 
-async def turn_round(host: AgentHost, tag: str, turns: int) -> float:
-    """The median seconds of `turns` one-tool-call turns of one session."""
-    session = await host.open_session("bench-telemetry", session_id=tag)
-    found = []
-    after = -1
-    for _ in range(turns + 1):
-        await session.send("go")
-        started = await session.wait_for("turn.started", after=after, timeout=120)
-        done = await session.wait_for("turn.completed", after=started.index, timeout=120)
-        after = done.index
-        found.append(done.meta.at - started.meta.at)
-    return statistics.median(found[1:])  # the first warms the session up
+async def one_turn(session: Session, after: int) -> tuple[float, int]:
+    """Seconds of one one-tool-call turn, and the index of its last event."""
+    await session.send("go")
+    started = await session.wait_for("turn.started", after=after, timeout=120)
+    done = await session.wait_for("turn.completed", after=started.index, timeout=120)
+    return done.meta.at - started.meta.at, done.index
 
 
 async def measure(
-    backend: Backend, telemetry: Telemetry, rounds: int, steps: int, turns: int
+    backend: Backend, telemetry: Telemetry, rounds: int, steps: int
 ) -> dict[str, dict[str, float]]:
-    client = tether.Client(backend, registry=registry)
     agent = Agent(name="bench-telemetry", model=ScriptedModel(one_tool_call), tools=[echo])
     host = AgentHost(backend, [agent], deployment="bench-telemetry-agents")
     figures: dict[str, dict[str, list[float]]] = {
         "step": {"off": [], "on": []},
         "turn": {"off": [], "on": []},
     }
-    async with (
-        tether.Worker(backend, registry, poll_interval=0.01),
-        host.worker(poll_interval=0.01),
-    ):
-        # A warm-up of each, telemetry on then off (imports, statements, caches).
-        for mode in ("on", "off"):
+    worker = tether.Worker(backend, registry, poll_interval=0.01)
+    # The worker's own client: a run it starts runs here at once, not through the queue.
+    client = worker.wake_client
+    async with worker, host.worker(poll_interval=0.01):
+        session = await host.open_session("bench-telemetry", session_id="bench")
+        after = -1
+        # Warm-ups, telemetry on then off (imports, statements, caches).
+        for mode in ("on", "off", "on", "off"):
             getattr(telemetry, mode)()
-            await step_round(client, steps, 1)
-            await turn_round(host, f"warm-{mode}", 2)
+            await one_workflow(client, steps)
+            _, after = await one_turn(session, after)
+        # Off and on alternate workflow by workflow and turn by turn, so a burst of
+        # load from elsewhere on the machine falls on both alike.
         for i in range(rounds):
             for mode in ("off", "on") if i % 2 == 0 else ("on", "off"):
                 getattr(telemetry, mode)()
-                figures["step"][mode].append(await step_round(client, steps, 3))
-                figures["turn"][mode].append(await turn_round(host, f"r{i}-{mode}", turns))
+                figures["step"][mode].append(await one_workflow(client, steps))
+                took, after = await one_turn(session, after)
+                figures["turn"][mode].append(took)
         telemetry.off()
     return {
         kind: {mode: statistics.median(values) for mode, values in by_mode.items()}
@@ -185,22 +181,21 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default=DEFAULT_PG, help="PostgreSQL URL")
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
-    parser.add_argument("--rounds", type=int, default=6, help="rounds of each mode")
+    parser.add_argument("--rounds", type=int, default=60, help="workflows and turns of each mode")
     parser.add_argument("--steps", type=int, default=50, help="steps of each workflow")
-    parser.add_argument("--turns", type=int, default=10, help="turns of each round")
     args = parser.parse_args()
     telemetry = Telemetry()
     try:
         with tempfile.TemporaryDirectory() as tmp:
             url = f"sqlite:///{Path(tmp) / 'telemetry.db'}"
             async with tether.open_backend(url) as backend:
-                found = await measure(backend, telemetry, args.rounds, args.steps, args.turns)
+                found = await measure(backend, telemetry, args.rounds, args.steps)
             report("SQLite", found)
         if not args.no_pg:
             namespace = f"bench_telemetry_{secrets.token_hex(4)}"
             try:
                 async with tether.open_backend(args.pg, namespace=namespace) as backend:
-                    found = await measure(backend, telemetry, args.rounds, args.steps, args.turns)
+                    found = await measure(backend, telemetry, args.rounds, args.steps)
                 report(f"PostgreSQL ({args.pg})", found)
             finally:
                 with psycopg.connect(args.pg, autocommit=True) as conn:

@@ -16,13 +16,15 @@ derived ids by giving tether's own tracer an id generator that takes them.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import functools
 import hashlib
+import logging
 import importlib
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +32,7 @@ from .errors import MissingExtraError
 
 __all__ = [
     "TRACEPARENT_LABEL",
+    "defer",
     "AttemptTrace",
     "Instruments",
     "add_meter_provider",
@@ -267,6 +270,41 @@ def emit_span(
     if error is not None:
         span.set_status(_trace.Status(_trace.StatusCode.ERROR, error))
     span.end(end_time=int((time.time() if end is None else end) * 1e9))
+
+
+_pending: list[Callable[[], None]] = []
+_flush_on: asyncio.AbstractEventLoop | None = None
+
+
+def defer(emit: Callable[[], None]) -> None:
+    """Call `emit()` (it emits spans or records metrics) at the event loop's next turn.
+
+    What ended a step is a commit; what comes next is the next commit, handed to the
+    store's thread: at the loop's next turn the spans are made while the store writes,
+    not before it is handed its next write. Outside a loop, `emit()` runs now.
+    """
+    global _flush_on
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        emit()
+        return
+    _pending.append(emit)
+    if _flush_on is not loop:
+        _flush_on = loop
+        loop.call_soon(_flush)
+
+
+def _flush() -> None:
+    global _flush_on
+    _flush_on = None
+    batch = _pending[:]
+    _pending.clear()
+    for emit in batch:
+        try:
+            emit()
+        except Exception:  # telemetry never breaks the work it describes
+            logging.getLogger("tether").exception("emitting telemetry failed")
 
 
 # -- step attempts ----------------------------------------------------------------------

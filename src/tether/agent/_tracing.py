@@ -193,7 +193,7 @@ def wait_ended(
             attributes=attributes,
         )
 
-    durable.after_commit(landed)
+    durable.after_commit(lambda: _otel.defer(landed))
 
 
 def _provider_and_model(name: str) -> tuple[str, str]:

@@ -130,12 +130,19 @@ def end_attempt(
 ) -> None:
     """Emit the attempt's span and metrics once its outcome is committed.
 
+    They are made at the event loop's next turn (`_otel.defer`), while the store
+    writes what the run does next.
+
     Args:
         found: The attempt.
         outcome: ``completed``, ``retrying`` or ``failed``.
         ended: When its body ended.
         error: What failed it (the error's summary), if it failed.
     """
+    _otel.defer(lambda: _emit_attempt(found, outcome, ended, error))
+
+
+def _emit_attempt(found: AttemptTrace, outcome: str, ended: float, error: str | None) -> None:
     metric = _metric(found.workflow, outcome)
     for instruments in _otel.instruments():
         instruments.steps.add(1, metric)
