@@ -20,8 +20,8 @@ import asyncio
 import contextvars
 import functools
 import hashlib
-import logging
 import importlib
+import logging
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -32,13 +32,13 @@ from .errors import MissingExtraError
 
 __all__ = [
     "TRACEPARENT_LABEL",
-    "defer",
     "AttemptTrace",
     "Instruments",
     "add_meter_provider",
     "attempt_span_id",
     "current_attempt",
     "current_traceparent",
+    "defer",
     "emit_span",
     "instruments",
     "parse_traceparent",

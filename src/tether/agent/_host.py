@@ -165,12 +165,13 @@ class AgentHost:
                 interval=check_duration(inbox_sweep, what="inbox_sweep", positive=True),
             )
             options["background"] = (*options.get("background", ()), sweep.run)
-        stores = self.backend.stores
+        made: list[Worker] = []
         options["background"] = (
             *options.get("background", ()),
-            lambda: sample_parked_inputs(stores),
+            lambda: sample_parked_inputs(made[0].wake_client),
         )
         worker = Worker(self.backend, self.registry, **options)
+        made.append(worker)
         self.client = worker.wake_client
         return worker
 

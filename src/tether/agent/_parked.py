@@ -105,7 +105,7 @@ async def request_input(steps: SessionSteps, cursor: Cursor, request: InputReque
     at = time.time()
     events.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), 0, PART - 1, at=at)
     # Before the step commits: a retry labels again (see `_parked_gauge`).
-    await label_parked(steps.stores, durable.step_info().run_id, 1, at)
+    await label_parked(steps.client, durable.step_info().run_id, 1, at)
     return at
 
 
@@ -118,7 +118,7 @@ async def _question_over(
     if wait.since is not None:
         work = _Work(turn=turn, mail=mail, agent=steps.agent, cursor=cursor)
         wait_ended(work, turn, "input", wait.since, at, outcome, (wait.request_id,))
-    await label_parked(steps.stores, durable.step_info().run_id, 0, None)
+    await label_parked(steps.client, durable.step_info().run_id, 0, None)
 
 
 async def _cancel_task(client: Client, task: Task) -> None:

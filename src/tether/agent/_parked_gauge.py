@@ -21,8 +21,8 @@ import logging
 import time
 
 from .. import _otel
+from ..durable import Client
 from ..errors import StoreError
-from ..stores import Stores
 from ._cursor import TurnState
 from ._labels import AGENT_LABEL
 
@@ -77,15 +77,15 @@ def _parked(turn: TurnState | None) -> tuple[int, float | None]:
 
 
 async def mark_parked(
-    stores: Stores, run_id: str, before: TurnState | None, after: TurnState | None
+    client: Client, run_id: str, before: TurnState | None, after: TurnState | None
 ) -> None:
     """Label run `run_id` as parked on input, or no longer, when a turn step changed that."""
     was, now = _parked(before), _parked(after)
     if was != now:
-        await label_parked(stores, run_id, *now)
+        await label_parked(client, run_id, *now)
 
 
-async def label_parked(stores: Stores, run_id: str, inputs: int, at: float | None) -> None:
+async def label_parked(client: Client, run_id: str, inputs: int, at: float | None) -> None:
     """Label run `run_id` parked on `inputs` requests since `at` (0: not parked)."""
     if inputs and at is not None:
         labels = {
@@ -95,15 +95,15 @@ async def label_parked(stores: Stores, run_id: str, inputs: int, at: float | Non
         }
     else:
         labels = {PARKED_LABEL: "no", PARKED_INPUTS_LABEL: "0"}
-    await stores.workflow.label_run(run_id, labels)
+    await client.label_run(run_id, labels)
 
 
-async def count_parked(stores: Stores, now: float) -> dict[tuple[str, str], int]:
+async def count_parked(client: Client, now: float) -> dict[tuple[str, str], int]:
     """Pending input requests of running sessions, by (agent, age bucket)."""
     found: dict[tuple[str, str], int] = {}
     cursor: str | None = None
     while True:
-        page = await stores.workflow.list_runs(
+        page = await client.page_runs(
             status="running", labels={PARKED_LABEL: "input"}, limit=_PAGE, cursor=cursor
         )
         for run in page.items:
@@ -119,7 +119,7 @@ async def count_parked(stores: Stores, now: float) -> dict[tuple[str, str], int]
             return found
 
 
-async def sample_parked_inputs(stores: Stores) -> None:
+async def sample_parked_inputs(client: Client) -> None:
     """Set ``tether.inputs.parked`` from the park labels now and then, forever.
 
     Nothing is read while no meter provider records tether's metrics. Every worker
@@ -131,7 +131,7 @@ async def sample_parked_inputs(stores: Stores) -> None:
         gauges = list(_otel.each("inputs_parked"))
         if gauges:
             try:
-                counts = await count_parked(stores, time.time())
+                counts = await count_parked(client, time.time())
             except StoreError as exc:
                 log.debug("parked inputs not sampled: %s", exc)
             else:

@@ -85,7 +85,7 @@ class SessionSteps:
         finally:
             await work.emitter.settle()
         # Before the step commits: a retry labels again (see `_parked_gauge`).
-        await mark_parked(self.stores, work.run_id, cursor.turn, result.cursor.turn)
+        await mark_parked(self.client, work.run_id, cursor.turn, result.cursor.turn)
         return result
 
     async def dynamic(
