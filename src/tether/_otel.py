@@ -16,12 +16,15 @@ derived ids by giving tether's own tracer an id generator that takes them.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
+import functools
 import hashlib
 import importlib
+import logging
 import os
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +38,7 @@ __all__ = [
     "attempt_span_id",
     "current_attempt",
     "current_traceparent",
+    "defer",
     "emit_span",
     "instruments",
     "parse_traceparent",
@@ -190,8 +194,12 @@ def summary(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}"[:1000]
 
 
+@functools.lru_cache(maxsize=1024)
 def span_context(trace_id: int, span_id: int) -> Any:
-    """An OpenTelemetry context whose current span is the (remote) span named."""
+    """An OpenTelemetry context whose current span is the (remote) span named.
+
+    Kept (contexts are immutable): every step of a run hangs under the same one.
+    """
     assert _trace is not None
     parent = _trace.SpanContext(
         trace_id, span_id, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)
@@ -253,7 +261,7 @@ def emit_span(
             name,
             context=context,
             kind=_trace.SpanKind[kind],
-            attributes=dict(attributes or {}),
+            attributes=attributes,  # the SDK copies them
             links=span_links,
             start_time=int(start * 1e9),
         )
@@ -262,6 +270,41 @@ def emit_span(
     if error is not None:
         span.set_status(_trace.Status(_trace.StatusCode.ERROR, error))
     span.end(end_time=int((time.time() if end is None else end) * 1e9))
+
+
+_pending: list[Callable[[], None]] = []
+_flush_on: asyncio.AbstractEventLoop | None = None
+
+
+def defer(emit: Callable[[], None]) -> None:
+    """Call `emit()` (it emits spans or records metrics) at the event loop's next turn.
+
+    What ended a step is a commit; what comes next is the next commit, handed to the
+    store's thread: at the loop's next turn the spans are made while the store writes,
+    not before it is handed its next write. Outside a loop, `emit()` runs now.
+    """
+    global _flush_on
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        emit()
+        return
+    _pending.append(emit)
+    if _flush_on is not loop:
+        _flush_on = loop
+        loop.call_soon(_flush)
+
+
+def _flush() -> None:
+    global _flush_on
+    _flush_on = None
+    batch = _pending[:]
+    _pending.clear()
+    for emit in batch:
+        try:
+            emit()
+        except Exception:  # telemetry never breaks the work it describes
+            logging.getLogger("tether").exception("emitting telemetry failed")
 
 
 # -- step attempts ----------------------------------------------------------------------
@@ -302,10 +345,12 @@ class AttemptTrace:
     token: object = None
     here: contextvars.Token[AttemptTrace | None] | None = None
 
-    @property
-    def span_id(self) -> int:
-        """This attempt's span id."""
-        return attempt_span_id(self.run_id, self.slot, self.attempt)
+    #: This attempt's span id (`attempt_span_id`, derived once).
+    span_id: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.span_id:
+            self.span_id = attempt_span_id(self.run_id, self.slot, self.attempt)
 
     def reparent(self, trace_id: int, parent_id: int, **attributes: Any) -> None:
         """Hang this attempt (and what it emits from now on) under another span."""
@@ -342,6 +387,7 @@ class Instruments:
     tokens: Any
     queue_depth: Any
     pruned: Any
+    inputs_parked: Any
 
 
 _extra_providers: list[Any] = []
@@ -391,6 +437,11 @@ def _make(provider: Any) -> Instruments:
             "tether.retention.pruned",
             unit="{deletion}",
             description="Ended runs and sessions whose content the retention sweep deleted",
+        ),
+        inputs_parked=meter.create_gauge(
+            "tether.inputs.parked",
+            unit="{request}",
+            description="Input requests parked turns wait for, by agent and age",
         ),
     )
 

@@ -57,6 +57,9 @@ class TurnState:
         requests: The input requests announced and not yet resolved.
         parked_through: The ledger sequence of the last message that arrived while the
             turn was parked: those from other principals wait for the turn to end.
+        parked_at: When the turn parked on its pending `requests` (the time of its
+            ``turn.waiting`` event); None while it waits for none. Journaled with the
+            cursor, so the wait's span starts there whichever worker resumes it.
     """
 
     turn_id: str
@@ -67,6 +70,7 @@ class TurnState:
     steps: int = 0
     requests: tuple[str, ...] = ()
     parked_through: int = 0
+    parked_at: float | None = None
 
     def next_step(self) -> TurnState:
         """The state for the turn's next durable step."""

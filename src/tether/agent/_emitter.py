@@ -63,8 +63,13 @@ class Emitter:
         self._flusher: asyncio.Task[None] | None = None
         self._next: dict[int, int] = {}
 
-    def emit(self, data: EventData, part: int = 0, index: int | None = None) -> None:
-        """Emit an event at (part, index); index defaults to the part's next one."""
+    def emit(
+        self, data: EventData, part: int = 0, index: int | None = None, *, at: float | None = None
+    ) -> None:
+        """Emit an event at (part, index); index defaults to the part's next one.
+
+        `at` is the event's time (default: now).
+        """
         if index is None:
             index = self._next.get(part, 0)
         self._next[part] = max(self._next.get(part, 0), index + 1)
@@ -75,6 +80,7 @@ class Emitter:
                 step_index=self.step_index,
                 sequence=part * PART + index,
                 attempt=self.attempt,
+                at=at,
             )
         )
 

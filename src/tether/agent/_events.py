@@ -126,8 +126,12 @@ def encode_event(
     step_index: int | None,
     sequence: int,
     attempt: int,
+    at: float | None = None,
 ) -> bytes:
-    """Serialize an event with a fresh id (its type follows from the record)."""
+    """Serialize an event with a fresh id (its type follows from the record).
+
+    `at` is its time (Unix seconds; default: now).
+    """
     return orjson.dumps(
         {
             "type": _TYPE_OF[type(data)],
@@ -138,7 +142,7 @@ def encode_event(
                 "stepIndex": step_index,
                 "sequence": sequence,
                 "attempt": attempt,
-                "at": time.time(),
+                "at": time.time() if at is None else at,
             },
         }
     )

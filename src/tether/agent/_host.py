@@ -37,6 +37,7 @@ from ._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_dig
 from ._inbox import Inbox
 from ._keys import messages_lane
 from ._labels import label_sessions, session_labels, user_labels
+from ._parked_gauge import sample_parked_inputs
 from ._progress import STUCK_AFTER, SessionProgress, read_progress
 from ._registry import SESSION_WORKFLOW, Agents
 from ._session import Session, session_run_id
@@ -166,7 +167,13 @@ class AgentHost:
                 interval=check_duration(inbox_sweep, what="inbox_sweep", positive=True),
             )
             options["background"] = (*options.get("background", ()), sweep.run)
+        made: list[Worker] = []
+        options["background"] = (
+            *options.get("background", ()),
+            lambda: sample_parked_inputs(made[0].wake_client),
+        )
         worker = Worker(self.backend, self.registry, **options)
+        made.append(worker)
         self.client = worker.wake_client
         return worker
 

@@ -23,14 +23,17 @@ from ..stores import (
     SettleSubmission,
     SubmissionInput,
 )
-from ._cursor import Cursor
+from ._cursor import Cursor, TurnState
 from ._emitter import PART, Emitter
 from ._event_data import InputRequested, InputResolved, TurnWaiting
 from ._keys import COMMANDS_LANE, cancel_id, task_submission_id, turn_id_of
-from ._mail import read_mail
+from ._mail import Mail, read_mail
+from ._parked_gauge import label_parked
 from ._requests import InputRequest
+from ._tracing import wait_ended
 
 if TYPE_CHECKING:
+    from ._agent import Agent
     from ._steps import SessionSteps
 
 __all__ = ["Deadline", "Question", "Task", "Verdict", "check_parked", "request_input"]
@@ -41,6 +44,9 @@ class Question:
     """Waiting for the answer to a question."""
 
     request_id: str
+    #: When the turn parked on it (its ``turn.waiting`` event's time; None in runs
+    #: journaled before it was kept): the start of the wait's span.
+    since: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -79,11 +85,40 @@ def _emitter(cursor: Cursor) -> Emitter:
     return Emitter(turn.turn_id, turn.step_index)
 
 
-async def request_input(steps: SessionSteps, cursor: Cursor, request: InputRequest) -> None:
-    """Announce a question of a workflow tool, and that the turn waits for it."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Work:
+    """What the wait's span reads of a `check_parked` step (see `_tracing.StepWork`)."""
+
+    turn: TurnState | None
+    mail: Mail
+    agent: Agent
+    cursor: Cursor
+
+
+async def request_input(steps: SessionSteps, cursor: Cursor, request: InputRequest) -> float:
+    """Announce a question of a workflow tool, and that the turn waits for it.
+
+    Returns the time the turn parked (journaled: the wait's span starts there).
+    """
     events = _emitter(cursor)
     events.emit(InputRequested(request=request))
-    events.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), 0, PART - 1)
+    at = time.time()
+    events.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), 0, PART - 1, at=at)
+    # Before the step commits: a retry labels again (see `_parked_gauge`).
+    await label_parked(steps.client, durable.step_info().run_id, 1, at)
+    return at
+
+
+async def _question_over(
+    steps: SessionSteps, cursor: Cursor, mail: Mail, wait: Question, at: float, outcome: str
+) -> None:
+    """A workflow tool's question no longer parks its turn: its span, its run's labels."""
+    turn = cursor.turn
+    assert turn is not None
+    if wait.since is not None:
+        work = _Work(turn=turn, mail=mail, agent=steps.agent, cursor=cursor)
+        wait_ended(work, turn, "input", wait.since, at, outcome, (wait.request_id,))
+    await label_parked(steps.client, durable.step_info().run_id, 0, None)
 
 
 async def _cancel_task(client: Client, task: Task) -> None:
@@ -129,13 +164,19 @@ async def check_parked(
                 ),
                 ResolveSubmissions(submission_ids=(child,), outcome="aborted"),
             )
+        if isinstance(wait, Question):
+            await _question_over(steps, cursor, mail, wait, time.time(), "cancelled")
         return Verdict(action="cancel", rings=rings)
     if isinstance(wait, Question):
         found = mail.answer_of(wait.request_id)
         if found is None:
             return Verdict(action="wait", rings=rings)
         answer, by = found
-        _emitter(cursor).emit(InputResolved(request_id=wait.request_id, answer=answer, by=by))
+        now = time.time()
+        _emitter(cursor).emit(
+            InputResolved(request_id=wait.request_id, answer=answer, by=by), at=now
+        )
+        await _question_over(steps, cursor, mail, wait, now, "answered")
         durable.commit_with_step(
             ResolveSubmissions(
                 submission_ids=(mail.answers[wait.request_id].submission_id,), outcome="completed"

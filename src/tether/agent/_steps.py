@@ -19,6 +19,7 @@ from ._dynamic import DynamicEvent
 from ._dynamic_step import run_dynamic
 from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
+from ._parked_gauge import mark_parked
 from ._requests import InputRequest
 from ._transcript import TranscriptCache
 from ._turn_step import run_turn_step
@@ -87,6 +88,8 @@ class SessionSteps:
             # The turn ended: what it still reserves or waits for goes back (a call of
             # an attempt that died before it settled, say).
             await self.stores.budgets.release_budget(cursor.turn.turn_id)
+        # Before the step commits: a retry labels again (see `_parked_gauge`).
+        await mark_parked(self.client, work.run_id, cursor.turn, result.cursor.turn)
         return result
 
     async def dynamic(
@@ -116,9 +119,9 @@ class SessionSteps:
         """End the session; apply retention."""
         await _lifecycle.close_session(self, cursor, retention)
 
-    async def request_input(self, cursor: Cursor, request: InputRequest) -> None:
-        """Announce a question of a workflow tool."""
-        await _parked.request_input(self, cursor, request)
+    async def request_input(self, cursor: Cursor, request: InputRequest) -> float:
+        """Announce a question of a workflow tool; returns when the turn parked."""
+        return await _parked.request_input(self, cursor, request)
 
     async def check_parked(self, cursor: Cursor, wait: Question | Deadline | Task) -> Verdict:
         """Whether a parked workflow tool's wait is over, or the turn was cancelled."""

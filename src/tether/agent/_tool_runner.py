@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,6 +59,8 @@ class ToolsOutcome:
     held: list[InputRequest] = field(default_factory=list)
     parked: list[ParkedCall] = field(default_factory=list)
     cancelled: bool = False
+    #: The time of the ``turn.waiting`` event announcing the held requests.
+    waiting_at: float | None = None
 
 
 def approval_request_id(call_id: str) -> str:
@@ -439,5 +442,8 @@ async def run_calls(
     await calls.run(watch)
     if calls.outcome.held and not calls.outcome.cancelled:
         ids = tuple(r.request_id for r in calls.outcome.held)
-        work.emitter.emit(TurnWaiting(on="input", request_ids=ids), part, PART - 1)
+        calls.outcome.waiting_at = time.time()
+        work.emitter.emit(
+            TurnWaiting(on="input", request_ids=ids), part, PART - 1, at=calls.outcome.waiting_at
+        )
     return calls.outcome

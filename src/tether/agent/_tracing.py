@@ -55,6 +55,7 @@ __all__ = [
     "tool_outage",
     "tool_span",
     "turn_ended",
+    "wait_ended",
 ]
 
 #: The key of a message's ledger payload that carries the admitting caller's
@@ -144,6 +145,55 @@ def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
         )
 
     durable.after_commit(landed)
+
+
+def wait_span_id(turn_id: str, parked_at: float) -> int:
+    """The span id of turn `turn_id`'s wait that began at `parked_at`."""
+    return _otel.span_id_of("wait", turn_id, repr(parked_at))
+
+
+def wait_ended(
+    work: StepWork,
+    parked: TurnState,
+    on: str,
+    parked_at: float,
+    resumed_at: float,
+    outcome: str,
+    request_ids: tuple[str, ...] | None = None,
+) -> None:
+    """Emit the span of a parked turn's wait (``wait <on>``) once this step commits.
+
+    Its start is the park's (journaled: `TurnState.parked_at`, the ``turn.waiting``
+    event's time), its end the resumption's: any worker that resumes the turn emits
+    the same span, and a step replayed from the journal emits nothing (it runs no
+    code, so registers no callback).
+    """
+    attempt = current_attempt()
+    if attempt is None or not attempt.traced:
+        return
+    trace_id, _, _ = _turn_parent(work, attempt.run_trace_id, attempt.run_id)
+    ids = parked.requests if request_ids is None else request_ids
+    attributes = {
+        "tether.session.id": work.cursor.session_id,
+        "tether.turn.id": parked.turn_id,
+        "tether.wait.on": on,
+        "tether.wait.outcome": outcome,
+        "tether.wait.request_ids": list(ids),
+        "gen_ai.agent.name": work.agent.name,
+    }
+
+    def landed() -> None:
+        _otel.emit_span(
+            f"wait {on}",
+            trace_id=trace_id,
+            span_id=wait_span_id(parked.turn_id, parked_at),
+            parent_id=turn_span_id(parked.turn_id),
+            start=parked_at,
+            end=max(resumed_at, parked_at),
+            attributes=attributes,
+        )
+
+    durable.after_commit(lambda: _otel.defer(landed))
 
 
 def _provider_and_model(name: str) -> tuple[str, str]:

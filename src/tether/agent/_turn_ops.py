@@ -9,6 +9,7 @@ unanswered tool call.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -36,7 +37,7 @@ from ._event_data import (
 from ._keys import turn_id_of
 from ._mail import MessageView
 from ._tool_runner import result_entry
-from ._tracing import turn_ended
+from ._tracing import turn_ended, wait_ended
 from ._usage import turn_usage
 from ._work import StepWork
 
@@ -164,6 +165,8 @@ def record_answers(work: StepWork) -> None:
     turn = work.turn
     assert turn is not None
     left = []
+    # One time for the step's resolutions: the last one ends the turn's wait.
+    now = time.time()
     for request_id in turn.requests:
         found = work.mail.answer_of(request_id)
         if found is None:
@@ -180,19 +183,30 @@ def record_answers(work: StepWork) -> None:
                 reason=_reason(answer),
             )
         )
-        work.emitter.emit(InputResolved(request_id=request_id, answer=answer, by=by), 0)
+        work.emitter.emit(InputResolved(request_id=request_id, answer=answer, by=by), 0, at=now)
         work.write(
             ResolveSubmissions(
                 submission_ids=(work.mail.answers[request_id].submission_id,), outcome="completed"
             )
         )
     work.turn = replace(turn, requests=tuple(left))
+    if not left:
+        _wait_over(work, turn, now, "answered")
+
+
+def _wait_over(work: StepWork, parked: TurnState, at: float, outcome: str) -> None:
+    """The turn waits for no request any more: its wait's span, from park to `at`."""
+    assert work.turn is not None
+    work.turn = replace(work.turn, parked_at=None)
+    if parked.parked_at is not None and parked.requests:
+        wait_ended(work, parked, "input", parked.parked_at, at, outcome)
 
 
 def withdraw_requests(work: StepWork, reason: str, outcome: str = "revoked") -> None:
     """Withdraw the turn's pending requests (a steering message, a cancel)."""
     turn = work.turn
     assert turn is not None
+    now = time.time()
     for request_id in turn.requests:
         work.record(
             ApprovalEntry(
@@ -206,8 +220,10 @@ def withdraw_requests(work: StepWork, reason: str, outcome: str = "revoked") -> 
         work.emitter.emit(
             InputResolved(request_id=request_id, outcome=outcome),  # type: ignore[arg-type]
             0,
+            at=now,
         )
     work.turn = replace(turn, requests=())
+    _wait_over(work, turn, now, outcome)
 
 
 def resolve_stray(work: StepWork, keep: Iterable[str] = ()) -> None:

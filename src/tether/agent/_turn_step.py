@@ -269,7 +269,9 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
                 return await _cancelled(work, tools_part(phase))
             if outcome.held:
                 ids = tuple(dict.fromkeys([*turn.requests, *(r.request_id for r in outcome.held)]))
-                work.turn = replace(turn, requests=ids)
+                # A turn already parked keeps its wait's start (one span, park to resume).
+                parked_at = turn.parked_at if turn.requests else outcome.waiting_at
+                work.turn = replace(turn, requests=ids, parked_at=parked_at)
                 await work.finish()
                 return _next(work, "held")
             if outcome.parked:

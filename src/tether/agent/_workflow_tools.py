@@ -215,10 +215,13 @@ class ToolWorkflowContext:
             display=shown,
             approvers=tuple(self._steps.agent.approvers),
         )
-        await self._ctx.step(
+        since = await self._ctx.step(
             self._steps.request_input, self._cursor(), request, name="request_input"
         )
-        verdict = await self._until(Question(request_id=request.request_id), None)
+        wait = Question(
+            request_id=request.request_id, since=since if isinstance(since, float) else None
+        )
+        verdict = await self._until(wait, None)
         # Built from the journaled verdict and the request, so a replay returns the same.
         return answer_of(choices, verdict.answer, verdict.by)
 

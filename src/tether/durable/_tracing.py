@@ -14,6 +14,7 @@ a step attempt's from (run, slot, attempt). A body may give its attempt another 
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -40,6 +41,21 @@ __all__ = [
 
 def run_trace(run: RunRecord) -> tuple[int, int | None]:
     """(trace id, parent span id) of `run`'s span: its starter's, or a root of its own."""
+    # A run's trace never changes (its label is set as it is created): derived once
+    # per run, not once per step.
+    key = (run.run_id, run.labels.get(_otel.TRACEPARENT_LABEL), run.chain_id)
+    found = _traces.get(key)
+    if found is None:
+        if len(_traces) >= 4096:
+            _traces.clear()
+        found = _traces[key] = _derive_trace(run)
+    return found
+
+
+_traces: dict[tuple[str, str | None, str | None], tuple[int, int | None]] = {}
+
+
+def _derive_trace(run: RunRecord) -> tuple[int, int | None]:
     found = _otel.parse_traceparent(run.labels.get(_otel.TRACEPARENT_LABEL))
     if found is not None:
         return found
@@ -114,13 +130,20 @@ def end_attempt(
 ) -> None:
     """Emit the attempt's span and metrics once its outcome is committed.
 
+    They are made at the event loop's next turn (`_otel.defer`), while the store
+    writes what the run does next.
+
     Args:
         found: The attempt.
         outcome: ``completed``, ``retrying`` or ``failed``.
         ended: When its body ended.
         error: What failed it (the error's summary), if it failed.
     """
-    metric = {"tether.workflow": found.workflow, "tether.step.outcome": outcome}
+    _otel.defer(lambda: _emit_attempt(found, outcome, ended, error))
+
+
+def _emit_attempt(found: AttemptTrace, outcome: str, ended: float, error: str | None) -> None:
+    metric = _metric(found.workflow, outcome)
     for instruments in _otel.instruments():
         instruments.steps.add(1, metric)
         instruments.step_duration.record(max(ended - found.start, 0.0), metric)
@@ -169,6 +192,12 @@ def end_attempt(
         links=links,
         error=error,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _metric(workflow: str, outcome: str) -> dict[str, str]:
+    """The attributes of a step's metrics (one dict per pair: the SDK only reads it)."""
+    return {"tether.workflow": workflow, "tether.step.outcome": outcome}
 
 
 def _previous(found: AttemptTrace, attempt: int) -> list[tuple[int, int, dict[str, Any]]]:
