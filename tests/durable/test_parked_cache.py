@@ -224,10 +224,12 @@ async def test_a_warm_run_keeps_its_lease_renewed(backend: Backend) -> None:
 
 async def test_a_run_parked_longer_than_the_ttl_replays(backend: Backend) -> None:
     async with tether.Worker(backend, registry, poll_interval=0.02) as worker:
-        worker._parked.ttl = 0.2
         handle = await worker.client.start(one_park, "t", run_id="ttl-1")
         await parked(backend, "ttl-1")
         assert worker._parked.known() == {"ttl-1": (await _head(backend, "ttl-1"))}
+        # Shortened only now: the sweep reads the ttl when it runs, and a loaded machine
+        # could outlast a short one before the check above.
+        worker._parked.ttl = 0.05
         await asyncio.sleep(0.3)
         assert worker._parked.known() is None  # expired: unwound, memory released
         await worker.client.resume_hook("hook-t", "late")
