@@ -1,4 +1,4 @@
-"""The SQLite queue's takes: the plain one, and the flow-controlled one (`_flow`).
+"""The SQLite queue's flow-controlled take (`_flow`); the plain one is `_delivery.take`.
 
 Both run inside a write transaction, which SQLite holds alone (BEGIN IMMEDIATE), so a
 flow-controlled take counts, spends and leases with no other writer in between, in
@@ -18,42 +18,7 @@ from .. import _logic
 from .._records import Claim, Message
 from ._txn import _Txn
 
-__all__ = ["_DELIVERABLE", "_take", "flow_take"]
-
-_READY = (
-    "FROM tether_queue WHERE queue = ? AND available_at <= ? "
-    "AND (lease_owner IS NULL OR lease_expires_at <= ?)"
-)
-#: Whether `_take` would find a message.
-_DELIVERABLE = f"SELECT 1 {_READY} LIMIT 1"
-
-
-def _take(
-    c: sqlite3.Connection, queue: str, owner: str, lease_seconds: float, limit: int, now: float
-) -> list[Message]:
-    found = c.execute(
-        f"SELECT message_id, payload, deliveries {_READY} ORDER BY available_at, message_id "
-        "LIMIT ?",
-        (queue, now, now, limit),
-    ).fetchall()
-    out = []
-    for message_id, payload, deliveries in found:
-        c.execute(
-            "UPDATE tether_queue SET lease_owner = ?, lease_expires_at = ?, "
-            "deliveries = deliveries + 1 WHERE message_id = ?",
-            (owner, now + lease_seconds, message_id),
-        )
-        out.append(
-            Message(
-                message_id=message_id,
-                queue=queue,
-                payload=payload,
-                deliveries=deliveries + 1,
-                lease_owner=owner,
-                lease_expires_at=now + lease_seconds,
-            )
-        )
-    return out
+__all__ = ["flow_take"]
 
 
 # A queue's payload is its run's id (as bytes): the run's row by its key.
