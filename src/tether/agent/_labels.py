@@ -20,7 +20,7 @@ from .._validate import check_labels
 from ..durable import Client
 from ..errors import IntegrityError, InvalidInputError, NotFoundError, SerializationError
 from ..stores import Backend
-from ._registry import SESSION_WORKFLOW
+from ._keys import SESSION_WORKFLOW
 
 __all__ = [
     "AGENT_LABEL",
