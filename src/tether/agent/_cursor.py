@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
+from .._codec import journaled
 from ._agent import TurnPolicy
 
 __all__ = [
@@ -32,6 +33,7 @@ the session (``closed``), move it to a new run with a fresh transcript (``move``
 own step, before its next turn step (``dynamic``)."""
 
 
+@journaled("agent.Producer")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Producer:
     """The session's hold on its transcript (the fenced producer of its stream)."""
@@ -42,6 +44,7 @@ class Producer:
     incarnation: str
 
 
+@journaled("agent.TurnState")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnState:
     """The turn in progress.
@@ -77,6 +80,7 @@ class TurnState:
         return replace(self, step_index=self.step_index + 1)
 
 
+@journaled("agent.Cursor")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Cursor:
     """A session's state between two of its durable steps."""
@@ -94,6 +98,7 @@ class Cursor:
     generation: int = 0
 
 
+@journaled("agent.ParkedCall")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ParkedCall:
     """A workflow tool call (or sub-agent task) the session's body runs."""
@@ -103,6 +108,7 @@ class ParkedCall:
     arguments: Mapping[str, Any] = field(default_factory=dict)
 
 
+@journaled("agent.ParkedResult")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ParkedResult:
     """What a workflow tool (or sub-agent) the body ran returned, for the next step."""
@@ -113,6 +119,7 @@ class ParkedResult:
     is_error: bool = False
 
 
+@journaled("agent.StepResult")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StepResult:
     """What a turn step decided (see `StepAction`)."""

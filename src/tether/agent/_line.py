@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 from .._aio import within
+from .._codec import journaled
 from ..errors import SessionFormatError
 from ..stores import Stores
 from ._attachments import files_note
@@ -47,6 +48,7 @@ LINE_FORMAT = 2
 OLDEST_LINE_FORMAT = 1
 
 
+@journaled("agent.Predecessor")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Predecessor:
     """The session a reset session follows (`Session.predecessor`).
@@ -61,6 +63,7 @@ class Predecessor:
     text: str
 
 
+@journaled("agent.SessionLine")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SessionLine:
     """What a session's run received from the run before it (see the module docstring).

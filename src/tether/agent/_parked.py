@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import durable
+from .._codec import journaled
 from ..durable import Client
 from ..errors import NotFoundError
 from ..stores import (
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["Deadline", "Question", "Task", "Verdict", "check_parked", "request_input"]
 
 
+@journaled("agent.Question")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Question:
     """Waiting for the answer to a question."""
@@ -49,6 +51,7 @@ class Question:
     since: float | None = None
 
 
+@journaled("agent.Deadline")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Deadline:
     """Waiting for a durable timer (Unix time it is due)."""
@@ -56,6 +59,7 @@ class Deadline:
     at: float
 
 
+@journaled("agent.Task")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Task:
     """Waiting for a sub-agent's task run."""
@@ -65,6 +69,7 @@ class Task:
     agent: str
 
 
+@journaled("agent.Verdict")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     """What a `check_parked` step found.

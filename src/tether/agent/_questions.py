@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
+from .._codec import journaled
 from ..errors import ConfigurationError
 
 __all__ = [
@@ -47,6 +48,7 @@ STYLES: tuple[str, ...] = get_args(OptionStyle)
 DECLINE: Mapping[str, bool] = {"cancelled": True}
 
 
+@journaled("agent.Option")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Option:
     """One allowed answer of a question.
@@ -79,6 +81,7 @@ class Option:
             )
 
 
+@journaled("agent.Answer")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Answer:
     """What ``ctx.ask`` returns.

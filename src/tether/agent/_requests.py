@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator
 
+from .._codec import journaled
 from ..errors import InputRequestError, InvalidAnswerError
 from ._json import json_value
 from ._questions import Display, Option, is_decline, options_of, read_options
@@ -17,6 +18,7 @@ __all__ = ["InputRequest", "RequestKind", "TaskRef", "check_answer"]
 RequestKind = Literal["approval", "question", "authorization", "budget"]
 
 
+@journaled("agent.InputRequest")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class InputRequest:
     """A question a parked turn asks a human; answer it with `Session.answer`.
@@ -81,6 +83,7 @@ class InputRequest:
         return out
 
 
+@journaled("agent.TaskRef")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TaskRef:
     """A sub-agent task a turn waits for (``turn.waiting`` on ``tasks``).

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .. import durable
-from ..errors import FatalError
+from ..errors import TranscriptLostError
 from ..stores import AppendRecords, StoreWrite
 from ._cursor import Cursor, TurnState
 from ._emitter import Emitter
@@ -29,11 +29,7 @@ from ._values import StateValues, fold_state
 if TYPE_CHECKING:
     from ._steps import SessionSteps
 
-__all__ = ["StepWork", "TranscriptLostError"]
-
-
-class TranscriptLostError(FatalError):
-    """Another producer took the session's transcript over: the session cannot go on."""
+__all__ = ["StepWork"]
 
 
 class StepWork:

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..durable import Hook, RetryPolicy, WorkflowContext
-from ..errors import StepFailedError
+from ..errors import StepFailedError, TranscriptLostError
 from ._agent import Retention
 from ._cursor import Cursor, ParkedCall, ParkedResult, StepResult
 from ._dynamic import DynamicEvent, handlers_on
@@ -25,7 +25,6 @@ from ._dynamic_step import session_handlers
 from ._line import SessionLine, read_line
 from ._steps import SessionSteps
 from ._tools import format_tool_error, format_tool_result
-from ._work import TranscriptLostError
 from ._workflow_tools import ToolWorkflowContext, TurnUnwind
 
 __all__ = ["TURN_RETRY", "run_session", "run_task"]
