@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigurationError
+from ._cursor import TurnPolicy
 
 if TYPE_CHECKING:
     from ._budget import Budget
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "check_retention"]
 
-TurnPolicy = Literal["steer", "queue"]
 Retention = Literal[0, "default"]
 """``0`` deletes a session's content when it ends; ``"default"`` keeps it for the store's
 retention period of ended runs (`open_backend(retention=...)`; forever without one)."""

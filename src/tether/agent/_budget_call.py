@@ -51,7 +51,7 @@ EXCEEDED = "budget_exceeded"
 class CallWork(Protocol):
     """What a budget check reads of a step's attempt (`_work.StepWork`)."""
 
-    steps: Any
+    runtime: Any
     agent: Any
     cursor: Any
     turn: Any
@@ -98,8 +98,8 @@ def _reservation_id(work: CallWork, call: int) -> str:
 
 
 def _price(work: CallWork, model: str | None) -> Any:
-    prices = work.steps.agents.prices
-    return prices.get(model or "") or prices.get(work.steps.model.name)
+    prices = work.runtime.prices
+    return prices.get(model or "") or prices.get(work.runtime.model.name)
 
 
 def _estimate(work: CallWork) -> tuple[int, float]:
@@ -131,7 +131,7 @@ async def reserve_call(work: CallWork, call: int) -> Refusal | None:
     defaults = {scopes[0]: agent.budget.limits} if agent.budget is not None else {}
     tokens, cost = _estimate(work)
     rid = _reservation_id(work, call)
-    grant = await work.steps.stores.budgets.reserve_budget(
+    grant = await work.runtime.stores.budgets.reserve_budget(
         BudgetRequest(
             reservation_id=rid,
             call=_call_key(work, call),
@@ -186,7 +186,7 @@ async def settle_call(work: CallWork, call: int, usage: CallUsage) -> None:
         output_tokens=usage.output_tokens,
         cached_tokens=usage.cached_tokens,
     )
-    await work.steps.stores.budgets.settle_budget(
+    await work.runtime.stores.budgets.settle_budget(
         _reservation_id(work, call),
         tokens=usage.input_tokens + usage.output_tokens,
         cost=0.0 if price is None else price.cost(counts),
@@ -197,7 +197,7 @@ async def release_turn(work: CallWork, turn_id: str | None = None) -> None:
     """Release what the turn reserves (its call failed or was cancelled, it ended)."""
     held = turn_id or (work.turn.turn_id if work.turn is not None else None)
     if held is not None:
-        await work.steps.stores.budgets.release_budget(held)
+        await work.runtime.stores.budgets.release_budget(held)
 
 
 def budget_declined(work: CallWork) -> bool:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
 from .._codec import journaled
-from ._agent import TurnPolicy
 
 __all__ = [
     "Cursor",
@@ -22,8 +21,13 @@ __all__ = [
     "Producer",
     "StepAction",
     "StepResult",
+    "TurnPolicy",
     "TurnState",
 ]
+
+#: How a message that arrives during a turn is taken: ``"steer"`` joins the running
+#: turn at its next step, ``"queue"`` waits for the next turn.
+TurnPolicy = Literal["steer", "queue"]
 
 StepAction: TypeAlias = Literal["idle", "continue", "held", "park", "closed", "move", "dynamic"]
 """What the session's body does after a turn step: wait for its inbox (``idle``, ``held``:

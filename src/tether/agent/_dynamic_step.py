@@ -16,12 +16,10 @@ import asyncio
 import functools
 import logging
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from .. import durable
 from ..errors import FatalError
-from ..stores import Stores
-from ._agent import Agent
 from ._cursor import Cursor
 from ._dynamic import Dynamic, DynamicContext, DynamicEvent, Instructions, handlers_on
 from ._emitter import Emitter
@@ -29,21 +27,15 @@ from ._entries import ContextEntry, InstructionsEntry, UserEntry
 from ._event_data import DynamicFailed, SessionStarted, TurnStarted
 from ._keys import conversation_path
 from ._line import SessionLine, predecessor_text
-from ._transcript import Transcript, TranscriptCache
-from ._values import DeclaredState, StateValues, fold_state
+from ._transcript import Transcript
+from ._values import StateValues, fold_state
 
 __all__ = ["carried_instructions", "dynamic_instructions", "run_dynamic", "session_handlers"]
 
+if TYPE_CHECKING:
+    from ._runtime import SessionRuntime
+
 log = logging.getLogger("tether.agent")
-
-
-class _Steps(Protocol):
-    """What a handler's step uses of the session's steps (`_steps.SessionSteps` is one)."""
-
-    stores: Stores
-    agent: Agent
-    declared: DeclaredState
-    transcript_cache: TranscriptCache
 
 
 def session_handlers(declared: Sequence[Dynamic], line: SessionLine | None) -> tuple[Dynamic, ...]:
@@ -56,25 +48,25 @@ def session_handlers(declared: Sequence[Dynamic], line: SessionLine | None) -> t
 
 
 async def run_dynamic(
-    steps: _Steps, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None
+    runtime: SessionRuntime, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None
 ) -> str | None:
     """Call handler `name` and record what it gave; returns its error (None: it gave)."""
-    agent = steps.agent
+    agent = runtime.agent
     found = [d for d in handlers_on(agent.dynamic, on, after_reset=True) if d.name == name]
     if not found:
         # Only a run of other code could ask (runs replay on the code that built them).
         raise FatalError(f"agent {agent.name!r} has no {on} handler named {name!r}")
     handler = found[0]
     transcript = Transcript(
-        steps.stores, cursor.producer.path, cursor.producer, steps.transcript_cache
+        runtime.stores, cursor.producer.path, cursor.producer, runtime.transcript_cache
     )
     entries = await transcript.entries()
     turn = cursor.turn if on == "turn.started" else None
     turn_id = turn.turn_id if turn is not None else None
     stored = fold_state(entries)
     state = StateValues(
-        steps.declared.keys,
-        {k: v for k, v in stored.items() if k in steps.declared.keys},
+        runtime.declared.keys,
+        {k: v for k, v in stored.items() if k in runtime.declared.keys},
         readonly=True,
     )
     line = line or SessionLine()
@@ -107,7 +99,7 @@ async def run_dynamic(
         principal=turn.principal if turn is not None else None,
         predecessor=line.predecessor,
         read_predecessor=functools.partial(
-            _read_predecessor, steps, cursor.session_id, line.predecessor_generation
+            _read_predecessor, runtime, cursor.session_id, line.predecessor_generation
         ),
     )
     error: str | None = None
@@ -175,10 +167,10 @@ def _begun(entries: Iterable[Any], turn_id: str) -> UserEntry | None:
 
 
 async def _read_predecessor(
-    steps: _Steps, session_id: str, generation: int, last: int, timeout: float
+    runtime: SessionRuntime, session_id: str, generation: int, last: int, timeout: float
 ) -> str:
     return await predecessor_text(
-        steps.stores, steps.agent.name, session_id, generation, last=last, timeout=timeout
+        runtime.stores, runtime.agent.name, session_id, generation, last=last, timeout=timeout
     )
 
 
@@ -206,7 +198,7 @@ def dynamic_instructions(
 
 
 async def carried_instructions(
-    steps: _Steps, session_id: str, line: SessionLine, entries: list[Any]
+    runtime: SessionRuntime, session_id: str, line: SessionLine, entries: list[Any]
 ) -> list[InstructionsEntry]:
     """The session's handler instructions a clear or a compaction carries over.
 
@@ -216,6 +208,6 @@ async def carried_instructions(
         return []
     if any(isinstance(e, InstructionsEntry) for e in entries):
         return []  # written by an earlier attempt of this step
-    path = conversation_path(steps.agent.name, session_id, line.generation - 1)
-    before = await Transcript(steps.stores, path, cache=steps.transcript_cache).entries()
+    path = conversation_path(runtime.agent.name, session_id, line.generation - 1)
+    before = await Transcript(runtime.stores, path, cache=runtime.transcript_cache).entries()
     return [e for e in before if isinstance(e, InstructionsEntry) and e.turn_id is None and e.text]

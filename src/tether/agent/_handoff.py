@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .._version import ENGINE_VERSION
 from ..durable import TAKEOVER_LEASE, RunInfo, Takeover
@@ -35,18 +35,28 @@ from ._state import RUN_ENDINGS, fold_events
 from ._values import declared_state
 
 if TYPE_CHECKING:
-    from ._session import Session
+    from ._session_host import SessionHost
 
 __all__ = ["blocked_reason", "deliver_moving", "hand_off", "move_under_hold", "wants_move"]
 
 log = logging.getLogger("tether.agent")
+
+
+class _MovingSession(Protocol):
+    """What a hand-off reads of the session it moves (`tether.agent.Session` is one)."""
+
+    host: SessionHost
+    agent_name: str
+    session_id: str
+    run_id: str
+
 
 #: Seconds a message waits for a hand-off under way elsewhere (another client's, or
 #: one whose client died: its hold lapses after `TAKEOVER_LEASE`).
 HANDOFF_WAIT = TAKEOVER_LEASE + 1.0
 
 
-async def wants_move(session: Session, info: RunInfo) -> bool:
+async def wants_move(session: _MovingSession, info: RunInfo) -> bool:
     """Whether the session's run should move to this host's deployment.
 
     Only forward: the host's versions must be served by a live worker, and either no
@@ -68,7 +78,7 @@ async def wants_move(session: Session, info: RunInfo) -> bool:
     return True
 
 
-async def blocked_reason(session: Session, held: Takeover) -> str | None:
+async def blocked_reason(session: _MovingSession, held: Takeover) -> str | None:
     """Why the held session cannot move now (None: it is idle)."""
     stores = session.host.backend.stores
     rows = await stores.submissions.list_unsettled_submissions(
@@ -86,7 +96,7 @@ async def blocked_reason(session: Session, held: Takeover) -> str | None:
 
 
 async def move_under_hold(
-    session: Session,
+    session: _MovingSession,
     held: Takeover,
     reason: str,
     before: Callable[[], Awaitable[None]] | None = None,
@@ -128,7 +138,7 @@ async def move_under_hold(
 
 
 async def deliver_moving(
-    session: Session, info: RunInfo, admit: Callable[[], Awaitable[None]]
+    session: _MovingSession, info: RunInfo, admit: Callable[[], Awaitable[None]]
 ) -> bool:
     """Move the session's run to this host's deployment and admit a message with it.
 
@@ -171,7 +181,7 @@ async def deliver_moving(
         await asyncio.sleep(0.05)
 
 
-async def hand_off(session: Session, info: RunInfo) -> bool:
+async def hand_off(session: _MovingSession, info: RunInfo) -> bool:
     """`Session.hand_off`: move the session (its current run `info`) now, if it is idle."""
     if info.status in RUN_ENDINGS:
         return False

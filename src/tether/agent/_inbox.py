@@ -41,7 +41,7 @@ from ._tracing import TRACEPARENT_KEY, message_traceparent
 from ._transcript import Transcript
 
 if TYPE_CHECKING:
-    from ._host import AgentHost
+    from ._session_host import SessionHost
 
 __all__ = ["Inbox"]
 
@@ -51,7 +51,7 @@ class Inbox:
 
     def __init__(
         self,
-        host: AgentHost,
+        host: SessionHost,
         agent_name: str,
         session_id: str,
         run_id: str,

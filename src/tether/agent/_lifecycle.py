@@ -36,7 +36,7 @@ from ._work import StepWork
 log = logging.getLogger("tether.agent")
 
 if TYPE_CHECKING:
-    from ._steps import SessionSteps
+    from ._runtime import SessionRuntime
 
 __all__ = [
     "admit_task",
@@ -50,7 +50,7 @@ __all__ = [
 
 
 async def open_session(
-    steps: SessionSteps,
+    runtime: SessionRuntime,
     session_id: str,
     owner: str | None,
     interactive: bool,
@@ -64,8 +64,8 @@ async def open_session(
     as its first entry. (A reset session's predecessor history is given by the
     ``session.started`` handlers that run next, each in its own step.)
     """
-    stores, agent = steps.stores, steps.agent
-    conflict = steps.declared.conflict
+    stores, agent = runtime.stores, runtime.agent
+    conflict = runtime.declared.conflict
     if conflict is not None:
         # Two declarations of a state key: it cannot open (no retry fixes that).
         raise FatalError(str(conflict)) from conflict
@@ -88,7 +88,7 @@ async def open_session(
                 SessionMoved(
                     reason=line.moved,
                     run_id=durable.step_info().run_id,
-                    deployment=steps.agents.deployment,
+                    deployment=runtime.deployment,
                     generation=line.generation,
                 )
             )
@@ -105,10 +105,10 @@ async def open_session(
     # A deploy hand-off reads what it was handed under this code's declarations; a
     # clear or a compaction carries the state to its fresh transcript, and the
     # instructions its session.started handlers gave (they do not run again).
-    carry = line.moved == "deploy" or (line.moved is not None and bool(steps.declared.keys))
+    carry = line.moved == "deploy" or (line.moved is not None and bool(runtime.declared.keys))
     instructed = line.moved is not None and any(d.on == "session.started" for d in agent.dynamic)
     if context is not None or carry or instructed:
-        transcript = Transcript(stores, path, producer, steps.transcript_cache)
+        transcript = Transcript(stores, path, producer, runtime.transcript_cache)
         entries = await transcript.entries()
         opening: list[Any] = []
         # A fresh transcript only: an earlier attempt of this step appended nothing (its
@@ -116,9 +116,9 @@ async def open_session(
         if context is not None and not entries:
             opening.append(context)
         if carry:
-            opening.extend(await _carried_state(steps, session_id, line, entries))
+            opening.extend(await _carried_state(runtime, session_id, line, entries))
         if instructed:
-            opening.extend(await carried_instructions(steps, session_id, line, entries))
+            opening.extend(await carried_instructions(runtime, session_id, line, entries))
         if opening:
             appended = transcript.append(opening)
             durable.commit_with_step(appended)
@@ -134,32 +134,32 @@ async def open_session(
     )
 
 
-async def idle_expired(steps: SessionSteps, cursor: Cursor, deadline: float) -> bool:
+async def idle_expired(runtime: SessionRuntime, cursor: Cursor, deadline: float) -> bool:
     """Whether the session's idle timeout passed with no message or command waiting.
 
     Decided in a step (journaled), so a replay takes the same way whichever of the
     timer and the inbox it sees first.
     """
-    mail = await read_mail(steps.stores, steps.agent.name, cursor.session_id)
+    mail = await read_mail(runtime.stores, runtime.agent.name, cursor.session_id)
     if mail.messages or mail.command_ids:
         return False
     return time.time() >= deadline
 
 
-async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:
+async def compact(runtime: SessionRuntime, cursor: Cursor) -> str | None:
     """Compact the transcript (the agent's `Compaction`); None when it failed.
 
     A failure is logged ``session handoff failed`` and the session stays where it is;
     it is tried again at its next idle point.
     """
-    compaction = steps.agent.compaction
+    compaction = runtime.agent.compaction
     if compaction is None:
         return None
     try:
         entries = await Transcript(
-            steps.stores, cursor.producer.path, cache=steps.transcript_cache
+            runtime.stores, cursor.producer.path, cache=runtime.transcript_cache
         ).entries()
-        return await compaction.compact(entries, steps.model)
+        return await compaction.compact(entries, runtime.model)
     except Exception as exc:
         log.warning(
             "session handoff failed: session %r could not compact its transcript (tried "
@@ -171,7 +171,7 @@ async def compact(steps: SessionSteps, cursor: Cursor) -> str | None:
 
 
 async def _carried_state(
-    steps: SessionSteps, session_id: str, line: SessionLine, entries: list[Any]
+    runtime: SessionRuntime, session_id: str, line: SessionLine, entries: list[Any]
 ) -> list[StateEntry]:
     """The state a moved run opens with, read under this code's declarations.
 
@@ -179,14 +179,14 @@ async def _carried_state(
     no longer fits) is removed from it. A clear or a compaction starts a fresh one:
     the state kept of the previous transcript is written into it.
     """
-    keys = steps.declared.keys
+    keys = runtime.declared.keys
     if line.moved == "deploy" or line.generation == 0:
         _, dropped = settle_state(fold_state(entries), keys, session_id)
         return [StateEntry(removed=dropped)] if dropped else []
     if any(isinstance(e, StateEntry) for e in entries):
         return []  # written by an earlier attempt of this step
-    path = conversation_path(steps.agent.name, session_id, line.generation - 1)
-    before = await Transcript(steps.stores, path, cache=steps.transcript_cache).entries()
+    path = conversation_path(runtime.agent.name, session_id, line.generation - 1)
+    before = await Transcript(runtime.stores, path, cache=runtime.transcript_cache).entries()
     kept, _ = settle_state(fold_state(before), keys, session_id)
     return [StateEntry(values=kept)] if kept else []
 
@@ -199,7 +199,7 @@ def _opening_context(line: SessionLine) -> ContextEntry | None:
     return None
 
 
-async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResult:
+async def fail_turn(runtime: SessionRuntime, cursor: Cursor, error: str) -> StepResult:
     """A turn step used its attempts: the turn fails (the session goes on).
 
     When the failed step was the one beginning the turn, of its attempts only their
@@ -207,7 +207,7 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
     failed here, so it does not run again, and announced only if none of them got as
     far as announcing it.
     """
-    work = StepWork(steps, cursor)
+    work = StepWork(runtime, cursor)
     await work.load()
     resolve_stray(work)
     if work.turn is None:
@@ -215,7 +215,7 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
         if head is None:
             await work.finish()
             return StepResult(action="idle", cursor=cursor, rings=work.rings)
-        announced = await _announced(steps, turn_id_of(head.submission_id))
+        announced = await _announced(runtime, turn_id_of(head.submission_id))
         begin_turn(work, head, owner=f"run:{work.run_id}", announce=not announced)
     end_turn(work, "failed", 0, error=error)
     joined = work.joined_ids()
@@ -232,14 +232,14 @@ async def fail_turn(steps: SessionSteps, cursor: Cursor, error: str) -> StepResu
 _PAGE = 64
 
 
-async def _announced(steps: SessionSteps, turn_id: str) -> bool:
+async def _announced(runtime: SessionRuntime, turn_id: str) -> bool:
     """Whether the run's stream holds `turn.started` of `turn_id`.
 
     Only the turn's own events can follow it (the turn was in progress since), so the
     stream is read back from its tail through them: past the first event of anything
     else, the turn was not announced.
     """
-    stream = steps.client.stream(durable.step_info().run_id, EVENTS_STREAM)
+    stream = runtime.client.stream(durable.step_info().run_id, EVENTS_STREAM)
     chunks, _ = await stream.read(-_PAGE, limit=_PAGE)
     while chunks:
         for chunk in reversed(chunks):
@@ -259,7 +259,7 @@ async def _announced(steps: SessionSteps, turn_id: str) -> bool:
 
 
 async def fail_session(
-    steps: SessionSteps, cursor: Cursor, error: str, retention: Retention
+    runtime: SessionRuntime, cursor: Cursor, error: str, retention: Retention
 ) -> None:
     """The session cannot go on: settle what it holds, announce it, apply retention.
 
@@ -267,15 +267,15 @@ async def fail_session(
     """
     if retention == 0:
         await purge_session(
-            steps.stores,
-            steps.client,
-            steps.agent,
+            runtime.stores,
+            runtime.client,
+            runtime.agent,
             cursor.session_id,
             durable.step_info().run_id,
             shred=cursor.interactive,
         )
-        steps.transcript_cache.drop(cursor.producer.path)
-    work = StepWork(steps, cursor)
+        runtime.transcript_cache.drop(cursor.producer.path)
+    work = StepWork(runtime, cursor)
     work.mail = await work.reread_mail()
     turn = cursor.turn
     if turn is not None:
@@ -309,7 +309,7 @@ async def fail_session(
 
 
 async def fail_opening(
-    steps: SessionSteps,
+    runtime: SessionRuntime,
     session_id: str,
     interactive: bool,
     error: str,
@@ -324,44 +324,44 @@ async def fail_opening(
     """
     if retention == 0:
         await purge_session(
-            steps.stores,
-            steps.client,
-            steps.agent,
+            runtime.stores,
+            runtime.client,
+            runtime.agent,
             session_id,
             durable.step_info().run_id,
             shred=interactive,
         )
     await settle_lanes(
-        steps.stores,
-        steps.agent.name,
+        runtime.stores,
+        runtime.agent.name,
         session_id,
         f"the session could not open before this message ran: {error}",
     )
     Emitter(None, None).emit(SessionFailed(error=f"the session could not open: {error}"))
 
 
-async def close_session(steps: SessionSteps, cursor: Cursor, retention: Retention) -> None:
+async def close_session(runtime: SessionRuntime, cursor: Cursor, retention: Retention) -> None:
     """End the session; with retention ``0`` delete its content (and its tasks')."""
     if retention == 0:
         await purge_session(
-            steps.stores,
-            steps.client,
-            steps.agent,
+            runtime.stores,
+            runtime.client,
+            runtime.agent,
             cursor.session_id,
             durable.step_info().run_id,
             shred=cursor.interactive,
         )
-        steps.transcript_cache.drop(cursor.producer.path)
+        runtime.transcript_cache.drop(cursor.producer.path)
     Emitter(None, None).emit(SessionClosed(session_id=cursor.session_id))
 
 
-async def admit_task(steps: SessionSteps, session_id: str, task: str) -> str:
+async def admit_task(runtime: SessionRuntime, session_id: str, task: str) -> str:
     """Admit a sub-agent's task as its session's first message (idempotent)."""
     submission_id = task_submission_id(session_id)
-    await steps.stores.submissions.admit_direct(
+    await runtime.stores.submissions.admit_direct(
         SubmissionInput(
             submission_id=submission_id,
-            agent_name=steps.agent.name,
+            agent_name=runtime.agent.name,
             instance_id=session_id,
             payload={"text": task, "principal": None},
             canonical_ready=True,
@@ -370,7 +370,7 @@ async def admit_task(steps: SessionSteps, session_id: str, task: str) -> str:
     return submission_id
 
 
-async def final_reply(steps: SessionSteps, cursor: Cursor, submission_id: str) -> str | None:
+async def final_reply(runtime: SessionRuntime, cursor: Cursor, submission_id: str) -> str | None:
     """The text of the last reply of a task's turn; None if the turn was cancelled.
 
     Raises:
@@ -378,7 +378,7 @@ async def final_reply(steps: SessionSteps, cursor: Cursor, submission_id: str) -
     """
     turn_id = turn_id_of(submission_id)
     entries: list[Any] = await Transcript(
-        steps.stores, cursor.producer.path, cache=steps.transcript_cache
+        runtime.stores, cursor.producer.path, cache=runtime.transcript_cache
     ).entries()
     mine = [e for e in entries if getattr(e, "turn_id", None) == turn_id]
     end = next((e for e in reversed(mine) if isinstance(e, TurnEndEntry)), None)

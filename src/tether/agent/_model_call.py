@@ -31,11 +31,11 @@ __all__ = ["call_model"]
 
 async def _request(work: StepWork) -> ModelRequest:
     agent = work.agent
-    steps = work.steps
+    runtime = work.runtime
     # The files' bytes are read now, from the attachment store: the transcript and the
     # journal hold references only.
     files = await load_attachments(
-        steps.stores, agent.name, work.cursor.session_id, work.entries, steps.attachment_cache
+        runtime.stores, agent.name, work.cursor.session_id, work.entries, runtime.attachment_cache
     )
     instructions = agent.instructions
     if callable(instructions):
@@ -63,8 +63,8 @@ async def _request(work: StepWork) -> ModelRequest:
 async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> ModelResponse | None:
     response: ModelResponse | None = None
     request = await _request(work)
-    traced = model_span(work.steps.model.name)
-    stream = work.steps.model.stream(request)
+    traced = model_span(work.runtime.model.name)
+    stream = work.runtime.model.stream(request)
     index = 0
     try:
         async for event in stream:
@@ -156,7 +156,7 @@ async def call_model(
         if response is None:
             raise RetryableError("the model's stream ended without a complete response")
         usage = CallUsage(
-            model=response.model or work.steps.model.name,
+            model=response.model or work.runtime.model.name,
             input_tokens=response.usage.input_tokens,
             output_tokens=response.usage.output_tokens,
             cached_tokens=response.usage.cached_tokens,

@@ -35,7 +35,7 @@ from ._tracing import wait_ended
 
 if TYPE_CHECKING:
     from ._agent import Agent
-    from ._steps import SessionSteps
+    from ._runtime import SessionRuntime
 
 __all__ = ["Deadline", "Question", "Task", "Verdict", "check_parked", "request_input"]
 
@@ -100,7 +100,7 @@ class _Work:
     cursor: Cursor
 
 
-async def request_input(steps: SessionSteps, cursor: Cursor, request: InputRequest) -> float:
+async def request_input(runtime: SessionRuntime, cursor: Cursor, request: InputRequest) -> float:
     """Announce a question of a workflow tool, and that the turn waits for it.
 
     Returns the time the turn parked (journaled: the wait's span starts there).
@@ -110,20 +110,20 @@ async def request_input(steps: SessionSteps, cursor: Cursor, request: InputReque
     at = time.time()
     events.emit(TurnWaiting(on="input", request_ids=(request.request_id,)), 0, PART - 1, at=at)
     # Before the step commits: a retry labels again (see `_parked_gauge`).
-    await label_parked(steps.client, durable.step_info().run_id, 1, at)
+    await label_parked(runtime.client, durable.step_info().run_id, 1, at)
     return at
 
 
 async def _question_over(
-    steps: SessionSteps, cursor: Cursor, mail: Mail, wait: Question, at: float, outcome: str
+    runtime: SessionRuntime, cursor: Cursor, mail: Mail, wait: Question, at: float, outcome: str
 ) -> None:
     """A workflow tool's question no longer parks its turn: its span, its run's labels."""
     turn = cursor.turn
     assert turn is not None
     if wait.since is not None:
-        work = _Work(turn=turn, mail=mail, agent=steps.agent, cursor=cursor)
+        work = _Work(turn=turn, mail=mail, agent=runtime.agent, cursor=cursor)
         wait_ended(work, turn, "input", wait.since, at, outcome, (wait.request_id,))
-    await label_parked(steps.client, durable.step_info().run_id, 0, None)
+    await label_parked(runtime.client, durable.step_info().run_id, 0, None)
 
 
 async def _cancel_task(client: Client, task: Task) -> None:
@@ -134,13 +134,13 @@ async def _cancel_task(client: Client, task: Task) -> None:
 
 
 async def check_parked(
-    steps: SessionSteps, cursor: Cursor, wait: Question | Deadline | Task
+    runtime: SessionRuntime, cursor: Cursor, wait: Question | Deadline | Task
 ) -> Verdict:
     """Look whether the wait is over, or the turn was cancelled."""
     turn = cursor.turn
     assert turn is not None
     rings = durable.hook_received(cursor.inbox) if cursor.inbox else 0
-    mail = await read_mail(steps.stores, steps.agent.name, cursor.session_id)
+    mail = await read_mail(runtime.stores, runtime.agent.name, cursor.session_id)
     cancel = mail.cancels.get(turn.turn_id)
     # A close cancels a parked turn too.
     if cancel is not None or mail.close is not None:
@@ -149,7 +149,7 @@ async def check_parked(
             child_turn = turn_id_of(child)
             # A task parked is cancelled at once with its run; one running stops at its
             # next commit, and its turn sees this cancel (it stops its model and tools).
-            await steps.stores.submissions.admit_direct(
+            await runtime.stores.submissions.admit_direct(
                 SubmissionInput(
                     submission_id=cancel_id(wait.task_session_id, child_turn),
                     agent_name=wait.agent,
@@ -159,7 +159,7 @@ async def check_parked(
                     canonical_ready=True,
                 )
             )
-            await _cancel_task(steps.client, wait)
+            await _cancel_task(runtime.client, wait)
             # The task's message settles with it, whichever ends it first.
             durable.commit_with_step(
                 SettleSubmission(
@@ -170,7 +170,7 @@ async def check_parked(
                 ResolveSubmissions(submission_ids=(child,), outcome="aborted"),
             )
         if isinstance(wait, Question):
-            await _question_over(steps, cursor, mail, wait, time.time(), "cancelled")
+            await _question_over(runtime, cursor, mail, wait, time.time(), "cancelled")
         return Verdict(action="cancel", rings=rings)
     if isinstance(wait, Question):
         found = mail.answer_of(wait.request_id)
@@ -181,7 +181,7 @@ async def check_parked(
         _emitter(cursor).emit(
             InputResolved(request_id=wait.request_id, answer=answer, by=by), at=now
         )
-        await _question_over(steps, cursor, mail, wait, now, "answered")
+        await _question_over(runtime, cursor, mail, wait, now, "answered")
         durable.commit_with_step(
             ResolveSubmissions(
                 submission_ids=(mail.answers[wait.request_id].submission_id,), outcome="completed"
@@ -191,7 +191,7 @@ async def check_parked(
     if isinstance(wait, Deadline):
         return Verdict(action="done" if time.time() >= wait.at else "wait", rings=rings)
     try:
-        status = await (await steps.client.get(wait.run_id)).status()
+        status = await (await runtime.client.get(wait.run_id)).status()
     except NotFoundError:
         return Verdict(action="wait", rings=rings)
     return Verdict(action="done" if status in TERMINAL_RUN_STATUSES else "wait", rings=rings)

@@ -40,7 +40,7 @@ from ._usage import Price, SessionUsage, session_usage
 from ._values import StateValues, read_values
 
 if TYPE_CHECKING:
-    from ._host import AgentHost
+    from ._session_host import SessionHost
 
 __all__ = ["Session", "session_run_id"]
 
@@ -65,7 +65,7 @@ class Session:
 
     def __init__(
         self,
-        host: AgentHost,
+        host: SessionHost,
         agent_name: str,
         session_id: str,
         run_id: str,

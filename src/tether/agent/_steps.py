@@ -7,13 +7,8 @@ completed step never runs again. Their arguments are the journaled records of
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..durable import Client
-from ..stores import Backend
 from . import _lifecycle, _parked
-from ._agent import Agent, Retention
-from ._attachments import AttachmentCache
+from ._agent import Retention
 from ._cursor import Cursor, ParkedResult, StepResult
 from ._dynamic import DynamicEvent
 from ._dynamic_step import run_dynamic
@@ -21,14 +16,9 @@ from ._line import SessionLine
 from ._parked import Deadline, Question, Task, Verdict
 from ._parked_gauge import mark_parked
 from ._requests import InputRequest
-from ._transcript import TranscriptCache
+from ._runtime import SessionRuntime
 from ._turn_step import run_turn_step
-from ._values import declared_state
 from ._work import StepWork
-from .models import Model, resolve_model
-
-if TYPE_CHECKING:
-    from ._registry import Agents
 
 __all__ = ["SessionSteps"]
 
@@ -36,18 +26,11 @@ __all__ = ["SessionSteps"]
 class SessionSteps:
     """The step bodies of one agent's sessions on one backend."""
 
-    def __init__(self, backend: Backend, agent: Agent, agents: Agents) -> None:
-        self.backend = backend
-        self.stores = backend.stores
-        self.agent = agent
-        self.agents = agents
-        self.model: Model = resolve_model(agent.model)
-        #: The session state the agent and its tools declare (a conflict refuses to
-        #: open or move its sessions; see `declared_state`).
-        self.declared = declared_state(agent)
-        self.client = Client(backend, registry=agents.registry)
-        self.transcript_cache = TranscriptCache()
-        self.attachment_cache = AttachmentCache()
+    def __init__(self, runtime: SessionRuntime) -> None:
+        self.runtime = runtime
+        self.agent = runtime.agent
+        self.stores = runtime.stores
+        self.client = runtime.client
 
     async def open_session(
         self,
@@ -58,7 +41,9 @@ class SessionSteps:
         line: SessionLine | None = None,
     ) -> Cursor:
         """Create the transcript, take its production, announce the session."""
-        return await _lifecycle.open_session(self, session_id, owner, interactive, inbox, line)
+        return await _lifecycle.open_session(
+            self.runtime, session_id, owner, interactive, inbox, line
+        )
 
     async def moved_inbox(self, run_id: str) -> str | None:
         """The token of the inbox hook moved to `run_id` with the session (None: none).
@@ -71,15 +56,15 @@ class SessionSteps:
 
     async def idle_expired(self, cursor: Cursor, deadline: float) -> bool:
         """Whether an idle session's timeout passed with nothing waiting for it."""
-        return await _lifecycle.idle_expired(self, cursor, deadline)
+        return await _lifecycle.idle_expired(self.runtime, cursor, deadline)
 
     async def compact(self, cursor: Cursor) -> str | None:
         """The compacted transcript's opening text; None if compacting failed (logged)."""
-        return await _lifecycle.compact(self, cursor)
+        return await _lifecycle.compact(self.runtime, cursor)
 
     async def turn_step(self, cursor: Cursor, results: tuple[ParkedResult, ...] = ()) -> StepResult:
         """One turn step (see `_turn_step`)."""
-        work = StepWork(self, cursor)
+        work = StepWork(self.runtime, cursor)
         try:
             result = await run_turn_step(work, tuple(results))
         finally:
@@ -96,44 +81,44 @@ class SessionSteps:
         self, cursor: Cursor, on: DynamicEvent, name: str, line: SessionLine | None = None
     ) -> str | None:
         """Run the agent's `Dynamic` handler `name` on `on`; its error, or None."""
-        return await run_dynamic(self, cursor, on, name, line)
+        return await run_dynamic(self.runtime, cursor, on, name, line)
 
     async def fail_turn(self, cursor: Cursor, error: str) -> StepResult:
         """The turn's step used its attempts: fail the turn, go on."""
-        result = await _lifecycle.fail_turn(self, cursor, error)
+        result = await _lifecycle.fail_turn(self.runtime, cursor, error)
         if cursor.turn is not None:
             await self.stores.budgets.release_budget(cursor.turn.turn_id)
         return result
 
     async def fail_session(self, cursor: Cursor, error: str, retention: Retention) -> None:
         """The session cannot go on: settle, announce, apply retention."""
-        await _lifecycle.fail_session(self, cursor, error, retention)
+        await _lifecycle.fail_session(self.runtime, cursor, error, retention)
 
     async def fail_opening(
         self, session_id: str, interactive: bool, error: str, retention: Retention
     ) -> None:
         """The session could not open: settle what waits for it, announce it."""
-        await _lifecycle.fail_opening(self, session_id, interactive, error, retention)
+        await _lifecycle.fail_opening(self.runtime, session_id, interactive, error, retention)
 
     async def close_session(self, cursor: Cursor, retention: Retention) -> None:
         """End the session; apply retention."""
-        await _lifecycle.close_session(self, cursor, retention)
+        await _lifecycle.close_session(self.runtime, cursor, retention)
 
     async def request_input(self, cursor: Cursor, request: InputRequest) -> float:
         """Announce a question of a workflow tool; returns when the turn parked."""
-        return await _parked.request_input(self, cursor, request)
+        return await _parked.request_input(self.runtime, cursor, request)
 
     async def check_parked(self, cursor: Cursor, wait: Question | Deadline | Task) -> Verdict:
         """Whether a parked workflow tool's wait is over, or the turn was cancelled."""
-        return await _parked.check_parked(self, cursor, wait)
+        return await _parked.check_parked(self.runtime, cursor, wait)
 
     async def admit_task(self, session_id: str, task: str) -> str:
         """Admit a sub-agent's task as its session's first message."""
-        return await _lifecycle.admit_task(self, session_id, task)
+        return await _lifecycle.admit_task(self.runtime, session_id, task)
 
     async def final_reply(self, cursor: Cursor, submission_id: str) -> str | None:
         """The last reply of a task's turn; None if it was cancelled."""
-        return await _lifecycle.final_reply(self, cursor, submission_id)
+        return await _lifecycle.final_reply(self.runtime, cursor, submission_id)
 
     def __repr__(self) -> str:
         return f"<SessionSteps of agent {self.agent.name!r}>"

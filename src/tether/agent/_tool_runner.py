@@ -276,7 +276,7 @@ class _Calls:
         # pending authorization names it, so the callback answers that one.
         n = len(self.auth.get(run.call.call_id, ()))
         return OAuthAccess(
-            stores=self.work.steps.stores,
+            stores=self.work.runtime.stores,
             agent=self.work.agent.name,
             session_id=self.work.cursor.session_id,
             principal=self.turn.principal,

@@ -27,7 +27,7 @@ from ._transcript import Transcript
 from ._values import StateValues, fold_state
 
 if TYPE_CHECKING:
-    from ._steps import SessionSteps
+    from ._runtime import SessionRuntime
 
 __all__ = ["StepWork"]
 
@@ -35,13 +35,13 @@ __all__ = ["StepWork"]
 class StepWork:
     """The state of one attempt of a session step."""
 
-    def __init__(self, steps: SessionSteps, cursor: Cursor) -> None:
-        self.steps = steps
-        self.agent = steps.agent
+    def __init__(self, runtime: SessionRuntime, cursor: Cursor) -> None:
+        self.runtime = runtime
+        self.agent = runtime.agent
         self.cursor = cursor
         self.turn: TurnState | None = cursor.turn
         self.transcript = Transcript(
-            steps.stores, cursor.producer.path, cursor.producer, steps.transcript_cache
+            runtime.stores, cursor.producer.path, cursor.producer, runtime.transcript_cache
         )
         self.entries: list[Any] = []
         # What `turn_entries` and `joined_ids` found so far, and how far they looked:
@@ -51,7 +51,7 @@ class StepWork:
         self._joined: set[str] = set()
         self.mail = Mail()
         # The agent's own tools until the turn's are known (`_toolset.turn_tools`).
-        self.tools: TurnTools = own_tools(steps.agent)
+        self.tools: TurnTools = own_tools(runtime.agent)
         self._entries: list[Any] = []
         self._writes: list[StoreWrite] = []
         # The session's declared state as stored (folded from the transcript when a
@@ -73,7 +73,7 @@ class StepWork:
 
     @property
     def known_requests(self) -> frozenset[str]:
-        """Requests of the turn announced by earlier steps."""
+        """Requests of the turn announced by earlier runtime."""
         return frozenset(() if self.turn is None else self.turn.requests)
 
     async def load(self, *, check_producer: bool | None = None) -> None:
@@ -87,7 +87,7 @@ class StepWork:
         if check_producer is None:
             check_producer = info.attempt > 1
         if check_producer:
-            meta = await self.steps.stores.conversations.get_meta(self.cursor.producer.path)
+            meta = await self.runtime.stores.conversations.get_meta(self.cursor.producer.path)
             producer = self.cursor.producer
             if meta is None or (meta.producer_id, meta.producer_epoch, meta.incarnation) != (
                 producer.producer_id,
@@ -103,13 +103,13 @@ class StepWork:
         # transcript's is no read at all while this process saw every write to it.
         entries, self.mail = await asyncio.gather(
             self.transcript.entries(info.lineage),
-            read_mail(self.steps.stores, self.agent.name, self.cursor.session_id),
+            read_mail(self.runtime.stores, self.agent.name, self.cursor.session_id),
         )
         self.entries = list(entries)
         self._state = None
 
     async def reread_mail(self) -> Mail:
-        self.mail = await read_mail(self.steps.stores, self.agent.name, self.cursor.session_id)
+        self.mail = await read_mail(self.runtime.stores, self.agent.name, self.cursor.session_id)
         return self.mail
 
     # -- what the step writes -------------------------------------------------------------
@@ -121,13 +121,13 @@ class StepWork:
     def stored_state(self) -> dict[str, Any]:
         """The declared state's stored (JSON) values, keys this code declares only."""
         if self._state is None:
-            keys = self.steps.declared.keys
+            keys = self.runtime.declared.keys
             self._state = {k: v for k, v in fold_state(self.entries).items() if k in keys}
         return self._state
 
     def state_view(self, *, readonly: bool = False) -> StateValues:
         """A view of the state for one tool call: its changes are its own until kept."""
-        return StateValues(self.steps.declared.keys, self.stored_state, readonly=readonly)
+        return StateValues(self.runtime.declared.keys, self.stored_state, readonly=readonly)
 
     def keep_state(self, view: StateValues, call_id: str) -> StateChanged | None:
         """Record the changes a tool call made through `view` (with its result, next).
@@ -143,7 +143,7 @@ class StepWork:
         for key in entry.removed:
             stored.pop(key, None)
         stored.update(entry.values)
-        declared = self.steps.declared.keys
+        declared = self.runtime.declared.keys
         reset = tuple(k for k in entry.removed if k in declared)
         defaults = {k: declared[k].dump(declared[k].initial()) for k in reset}
         return StateChanged(call_id=call_id, values={**entry.values, **defaults}, reset=reset)

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ..durable import Hook, RetryPolicy, WorkflowContext, parse_duration
 from ..errors import ConfigurationError
-from ._keys import task_run_id, task_session_id
+from ._keys import TASK_WORKFLOW, task_run_id, task_session_id
 from ._parked import Deadline, Question, Task, Verdict
 from ._questions import DISPLAYS, Answer, Display, Option, answer_of, options_of
-from ._registry import TASK_WORKFLOW
 from ._requests import InputRequest
 
 if TYPE_CHECKING:
