@@ -237,7 +237,12 @@ def http_reference() -> str:
 
 def _annotation(hint: object) -> str:
     text = str(hint) if not isinstance(hint, type) else hint.__name__
-    for prefix in ("typing.", "collections.abc.", "tether.agent._requests.", "tether.agent."):
+    for prefix in (
+        "typing.",
+        "collections.abc.",
+        "tether.agent._records._requests.",
+        "tether.agent.",
+    ):
         text = text.replace(prefix, "")
     return text
 

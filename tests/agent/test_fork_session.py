@@ -16,7 +16,7 @@ import pytest
 from _harness import hosted, wait_settled_steps
 
 from tether.agent import Agent, Session, State, ToolContext, tool
-from tether.agent._fork import FORK_TURNS_LABEL, FORKED_SESSION_LABEL
+from tether.agent._session._fork import FORK_TURNS_LABEL, FORKED_SESSION_LABEL
 from tether.agent.models import AssistantMessage, ToolResultMessage, UserMessage
 from tether.errors import (
     ConfigurationError,

@@ -14,16 +14,16 @@ from ..durable import Client, FlowLimit, Registry, WorkflowContext, current_back
 from ..errors import ConfigurationError, FlowLimitError
 from ..stores import Backend
 from ._agent import Agent
-from ._attachments import AttachmentCache
-from ._budget import check_prices
-from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
-from ._prune import SessionPruner
-from ._runtime import SessionRuntime
-from ._steps import SessionSteps
-from ._transcript import TranscriptCache
-from ._usage import Price
-from ._values import declared_state
-from ._workflow import run_session, run_task
+from ._context._values import declared_state
+from ._records._attachments import AttachmentCache
+from ._records._budget import check_prices
+from ._records._keys import SESSION_WORKFLOW, TASK_WORKFLOW
+from ._records._usage import Price
+from ._stored._prune import SessionPruner
+from ._stored._transcript import TranscriptCache
+from ._turn._runtime import SessionRuntime
+from ._turn._steps import SessionSteps
+from ._turn._workflow import run_session, run_task
 from .models import resolve_model
 
 __all__ = ["SESSION_WORKFLOW", "TASK_WORKFLOW", "Agents"]

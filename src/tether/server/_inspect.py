@@ -32,7 +32,7 @@ from starlette.routing import Route
 
 from .._validate import check_identifier
 from ..agent import AgentHost, Session
-from ..agent._session import session_run_id
+from ..agent._session._session import session_run_id
 from ..errors import ContentDeletedError, InvalidInputError, NotFoundError
 from ._auth import Principal
 from ._feeds import read_wire
