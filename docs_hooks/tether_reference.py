@@ -250,7 +250,7 @@ def _annotation(hint: object) -> str:
 @_marker("events")
 def events_reference() -> str:
     """Every session event type with the record its `data` holds."""
-    from tether.agent import _event_data
+    from tether.agent._records import _event_data
 
     out = []
     for event_type, record in _event_data.EVENT_DATA.items():
