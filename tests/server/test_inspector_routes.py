@@ -242,6 +242,10 @@ async def test_an_operator_resumes_and_forks_a_run(inspected: Served) -> None:
     failed = await client.start("tally", [1, 2, -3], run_id="tally-1")
     with pytest.raises(RunFailedError):
         await failed.result(timeout=20)
+    # Its failure reads as the failed step's class and message.
+    detail = await _get(served, "/v1/inspect/runs/tally-1")
+    assert detail["error"]["type"] == "tether.errors.StepFailedError"
+    assert "amounts are not negative" in detail["steps"][2]["error"]["message"]
     ada, bob = served.client("ada"), served.client("bob")
     resume = "/v1/inspect/runs/tally-1/resume"
     refused = await bob.post(resume)
