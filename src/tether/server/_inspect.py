@@ -12,7 +12,8 @@ Answering an approval or a question from the page goes through the rules of
 approver the agent names may answer, whoever else asks is refused with 403
 ``forbidden``. Being an operator lets a principal see a session, not answer for it.
 Forking a session from the page (``POST /v1/inspect/sessions/{id}/fork``, at a turn's
-end) makes a session of the original's owner.
+end) makes a session of the original's owner; forking and resuming a run are
+`_run_forks`'s routes.
 """
 
 from __future__ import annotations

@@ -14,7 +14,12 @@ session instead, a fresh run of the session workflow created by one store transa
 - its ledger holds a settled receipt for each message of the forked turns, under the
   fork's id with the same client message id, so a retried send of one of them to the
   fork admits nothing new;
-- its declared state is what those records say (state lives in the transcript).
+- its declared state is what those records say (state lives in the transcript);
+- its attachment stream holds a copy of each file the kept messages carry, under the
+  same id (sealed under the fork's key on an encrypted store), so the fork reads its
+  files as its own and erasing either session leaves the other's whole. The copies are
+  written before the transaction (an attachment put is idempotent: a fork asked again
+  after a crash puts the same bytes again).
 
 The fork point is always a turn's end, so a tool call and its result are never
 separated: `at` counts the turns kept, and an event index (`at_event`) inside a turn
@@ -49,7 +54,10 @@ from ...stores import (
     StreamIdentity,
     SubmissionInput,
     SubmissionOutcome,
+    data_scope,
+    run_scope,
 )
+from .._records._attachments import attachments_path, read_attachment
 from .._records._entries import TurnEndEntry, UserEntry, entry_json
 from .._records._event_data import (
     SessionMoved,
@@ -148,6 +156,8 @@ async def fork_session(
     for attempt in range(_RACES):
         if await _existing(client, run_id, original, turns) is not None:
             return fork_id, fork_owner
+        if attempt == 0:
+            await _copy_attachments(stores, agent_name, original, fork_id, kept)
         writes = [_guard(agent_name, fork_id, original, turns), *receipts]
         writes += await _seed_transcript(stores, agent_name, fork_id, kept)
         writes.append(AppendStream(run_id=run_id, name=EVENTS_STREAM, chunks=events_copy))
@@ -302,12 +312,6 @@ async def _receipts(
     for entry in kept:
         if not isinstance(entry, UserEntry):
             continue
-        if entry.attachments:
-            raise SessionForkError(
-                original,
-                f"message {entry.submission_id!r} before the fork point carries files, "
-                "which a fork does not copy: fork from an earlier turn",
-            )
         sub = await ledger.get_submission(entry.submission_id)
         if sub is None or not entry.submission_id.startswith(prefix):
             continue
@@ -327,6 +331,41 @@ async def _receipts(
     for outcome, ids in by_outcome.items():
         writes.append(ResolveSubmissions(submission_ids=tuple(ids), outcome=outcome))
     return writes
+
+
+async def _copy_attachments(
+    stores: Stores, agent_name: str, original: str, fork_id: str, kept: Sequence[Any]
+) -> None:
+    """Copy the files of the kept messages into the fork's attachment stream.
+
+    Raises:
+        SessionForkError: A file a kept message carries is no longer stored.
+    """
+    copied: set[str] = set()
+    for entry in kept:
+        if not isinstance(entry, UserEntry):
+            continue
+        for ref in entry.attachments:
+            if ref.id in copied:
+                continue
+            stored = await read_attachment(stores, agent_name, original, ref.id)
+            if stored is None:
+                raise SessionForkError(
+                    original,
+                    f"file {ref.id!r} of message {entry.submission_id!r} before the fork "
+                    "point is no longer stored, so the fork could not read it: fork from "
+                    "an earlier turn",
+                )
+            # Under the fork's own key, as its own uploads are: erasing the fork erases
+            # the copies, erasing the original leaves them.
+            with data_scope(run_scope(session_run_id(fork_id))):
+                await stores.attachments.put(
+                    stream_path=attachments_path(agent_name, fork_id),
+                    conversation_id=fork_id,
+                    ref=stored.ref,
+                    data=stored.data,
+                )
+            copied.add(ref.id)
 
 
 async def _seed_transcript(
