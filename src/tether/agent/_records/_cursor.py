@@ -121,6 +121,9 @@ class ParkedResult:
     name: str
     content: str
     is_error: bool = False
+    #: The state it set (JSON values) and reset, kept with its result.
+    state_values: Mapping[str, Any] = field(default_factory=dict)
+    state_removed: tuple[str, ...] = ()
 
 
 @journaled("agent.StepResult")
@@ -131,6 +134,9 @@ class StepResult:
     action: StepAction
     cursor: Cursor
     calls: tuple[ParkedCall, ...] = ()
+    #: For ``park``: the session's declared state (JSON values) as the step ended, what
+    #: the workflow tools' ``ctx.state`` starts from.
+    state: Mapping[str, Any] = field(default_factory=dict)
     #: Rings of the inbox the step accounted for: the body waits for a later one.
     rings: int = 0
     #: For ``move``: why (``clear``, ``compaction``).

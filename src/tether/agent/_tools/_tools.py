@@ -433,6 +433,7 @@ def workflow_tool(
     name: str | None = None,
     description: str | None = None,
     approval: ApprovalPolicy | None = None,
+    state: Sequence[State[Any]] = (),
 ) -> Callable[[AnyFn], Tool]: ...
 
 
@@ -443,6 +444,7 @@ def workflow_tool(
     name: str | None = None,
     description: str | None = None,
     approval: ApprovalPolicy | None = None,
+    state: Sequence[State[Any]] = (),
 ) -> Tool | Callable[[AnyFn], Tool]:
     """Make an async function a workflow tool; use as ``@workflow_tool`` or with options.
 
@@ -456,6 +458,8 @@ def workflow_tool(
         name: The tool's name; defaults to the function's name.
         description: What the tool does; defaults to the docstring's first paragraph.
         approval: Whether calls need a human's approval; defaults to ``approval.never()``.
+        state: The session state the tool uses (`State` declarations), as for
+            :func:`tool`; the body reads and changes it through ``ctx.state``.
 
     Returns:
         The :class:`Tool` (``is_workflow=True``), or a decorator making one.
@@ -473,6 +477,7 @@ def workflow_tool(
             approval=approval,
             idempotent=True,
             is_workflow=True,
+            state=state,
         )
 
     return make if fn is None else make(fn)

@@ -17,7 +17,7 @@ from ... import durable
 from ...stores import ResolveSubmissions
 from .._context._dynamic import handlers_on
 from .._records._cursor import ParkedCall, ParkedResult, StepResult
-from .._records._entries import AssistantEntry, ToolResultEntry
+from .._records._entries import AssistantEntry, StateEntry, ToolResultEntry
 from .._records._event_data import (
     InputRequested,
     ToolCalled,
@@ -118,6 +118,11 @@ def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
         if result.call_id in done or result.call_id not in positions:
             continue
         outcome: ToolOutcome = "error" if result.is_error else "ok"
+        if not result.is_error and (result.state_values or result.state_removed):
+            # Its state changes land with its result (one write): both or neither.
+            entry = StateEntry(values=dict(result.state_values), removed=result.state_removed)
+            changed = work.keep_entry(entry, result.call_id)
+            work.emitter.emit(changed, tools_part(None), PART // 2 + positions[result.call_id])
         work.record(
             ToolResultEntry(
                 turn_id=turn.turn_id,
@@ -284,7 +289,7 @@ async def _execute(work: StepWork, watch: Watch) -> StepResult:
                 _announce_parked(work, reply, outcome.parked, tools_part(phase))
                 await work.finish()
                 result = _next(work, "park")
-                return replace(result, calls=tuple(outcome.parked))
+                return replace(result, calls=tuple(outcome.parked), state=dict(work.stored_state()))
         if watch.cancelled.is_set():
             return await _cancelled(work, boundary())
         # A boundary: messages that may join do so now; the turn ends if the model had

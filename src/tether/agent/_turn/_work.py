@@ -19,7 +19,13 @@ from ...errors import TranscriptLostError
 from ...stores import AppendRecords, StoreWrite
 from .._context._values import StateValues, fold_state
 from .._records._cursor import Cursor, TurnState
-from .._records._entries import ApprovalEntry, AssistantEntry, ToolResultEntry, UserEntry
+from .._records._entries import (
+    ApprovalEntry,
+    AssistantEntry,
+    StateEntry,
+    ToolResultEntry,
+    UserEntry,
+)
 from .._records._event_data import StateChanged
 from .._stored._mail import Mail, read_mail
 from .._stored._transcript import Transcript
@@ -136,8 +142,10 @@ class StepWork:
         nothing changed).
         """
         entry = view.pending()
-        if entry is None:
-            return None
+        return None if entry is None else self.keep_entry(entry, call_id)
+
+    def keep_entry(self, entry: StateEntry, call_id: str) -> StateChanged:
+        """Record a tool call's state change `entry` (with its result, next)."""
         stored = self.stored_state()
         self.record(replace(entry, call_id=call_id))
         for key in entry.removed:

@@ -20,7 +20,7 @@ from ...durable import Hook, RetryPolicy, WorkflowContext
 from ...errors import StepFailedError, TranscriptLostError
 from .._agent import Retention
 from .._context._dynamic import DynamicEvent, handlers_on
-from .._records._cursor import Cursor, ParkedCall, ParkedResult, StepResult
+from .._records._cursor import Cursor, ParkedResult, StepResult
 from .._stored._line import SessionLine, read_line
 from .._tools._tools import format_tool_error, format_tool_result
 from ._dynamic_step import session_handlers
@@ -241,9 +241,7 @@ async def run_session(
             # Parked until a ring the step could not have seen (a new message, a command).
             await inbox.wait_beyond(result.rings)
         elif result.action == "park":
-            cursor, results = await run_parked(
-                ctx, steps, inbox, cursor, result.calls, retention, result.rings
-            )
+            cursor, results = await run_parked(ctx, steps, inbox, cursor, result, retention)
     await ctx.step(steps.close_session, cursor, retention, name="close_session")
     return {"closed": True, "retention": "deleted" if retention == 0 else "kept"}
 
@@ -292,9 +290,7 @@ async def run_task(
         if result.action == "dynamic":
             cursor = await _dynamic(ctx, steps, cursor, "turn.started", None, retention)
         elif result.action == "park":
-            cursor, results = await run_parked(
-                ctx, steps, inbox, cursor, result.calls, retention, result.rings
-            )
+            cursor, results = await run_parked(ctx, steps, inbox, cursor, result, retention)
         elif result.action == "held":
             await inbox.wait_beyond(result.rings)
     reply: str | None = await ctx.step(steps.final_reply, cursor, submission, name="final_reply")
@@ -310,30 +306,39 @@ async def run_parked(
     steps: SessionSteps,
     inbox: Hook,
     cursor: Cursor,
-    calls: tuple[ParkedCall, ...],
+    parked: StepResult,
     retention: Retention,
-    rings: int,
 ) -> tuple[Cursor, tuple[ParkedResult, ...]]:
-    """Run the workflow tools (and sub-agents) a step parked on, in order.
+    """Run the workflow tools (and sub-agents) the step `parked` parked on, in order.
 
     Returns the cursor (its step index moved past the steps they ran) and their results,
     which the next turn step records. A cancelled turn stops here: the next step finds
     the cancel in the ledger and ends the turn.
     """
-    holder = _CursorHolder(cursor, rings)
+    holder = _CursorHolder(cursor, parked.rings, dict(parked.state))
     results: list[ParkedResult] = []
-    for call in calls:
+    for call in parked.calls:
         tool = steps.agent.tool(call.name)
         assert tool is not None  # a step parks on known tools only
         context = ToolWorkflowContext(ctx, steps, inbox, holder, call, retention)
         try:
             arguments = tool.validate(call.arguments)
             value = await tool.fn(context, **arguments)
+            change = context.state.pending()
             results.append(
                 ParkedResult(
-                    call_id=call.call_id, name=call.name, content=format_tool_result(value)
+                    call_id=call.call_id,
+                    name=call.name,
+                    content=format_tool_result(value),
+                    state_values={} if change is None else dict(change.values),
+                    state_removed=() if change is None else change.removed,
                 )
             )
+            if change is not None:
+                # The next tool of the park sees it, as the next step will.
+                for key in change.removed:
+                    holder.state.pop(key, None)
+                holder.state.update(change.values)
         except TurnUnwind:
             break
         except Exception as exc:
@@ -349,11 +354,13 @@ async def run_parked(
 
 
 class _CursorHolder:
-    """The cursor while workflow tools run, and the rings their checks saw.
+    """The cursor while workflow tools run, the rings their checks saw, and the state.
 
-    Each step they take moves the cursor's step index.
+    Each step they take moves the cursor's step index. The state is the session's
+    declared state (JSON values) with the changes of the tools that ran before.
     """
 
-    def __init__(self, cursor: Cursor, rings: int) -> None:
+    def __init__(self, cursor: Cursor, rings: int, state: dict[str, Any]) -> None:
         self.cursor = cursor
         self.rings = rings
+        self.state = state

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ...durable import Hook, RetryPolicy, WorkflowContext, parse_duration
 from ...errors import ConfigurationError
+from .._context._values import StateValues
 from .._records._keys import TASK_WORKFLOW, task_run_id, task_session_id
 from .._records._questions import DISPLAYS, Answer, Display, Option, answer_of, options_of
 from .._records._requests import InputRequest
@@ -43,6 +44,7 @@ class ToolWorkflowContext:
     Attributes:
         call_id: The model's id of this tool call.
         session_id: The session it runs in.
+        state: The session's declared state (`StateValues`), as for a plain tool.
     """
 
     def __init__(
@@ -62,6 +64,10 @@ class ToolWorkflowContext:
         self.call_id = call.call_id
         self.session_id: str = holder.cursor.session_id
         self._questions = 0
+        #: The session's declared state: read it, change it (``ctx.state[key] = v``).
+        #: The changes are kept with the tool's result when it returns, and none of
+        #: them when it raises or its turn is cancelled.
+        self.state = StateValues(steps.runtime.declared.keys, holder.state)
 
     @property
     def idempotency_key(self) -> str:
