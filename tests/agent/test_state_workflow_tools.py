@@ -8,6 +8,7 @@ when it raises. The tools of one park run in order, each seeing the changes befo
 
 from __future__ import annotations
 
+import pytest
 from _harness import hosted
 from pydantic import BaseModel
 
@@ -23,6 +24,7 @@ from tether.agent import (
     workflow_tool,
 )
 from tether.agent.models import ModelRequest, ToolResultMessage
+from tether.errors import ConfigurationError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -114,3 +116,49 @@ async def test_workflow_tools_read_and_change_the_state(backend: Backend) -> Non
     result = next(e for e in events[told[1].index + 1 :] if e.type == "tool.result")
     assert result.data.call_id == ids["checkout"]
     assert result.meta.step_index == told[1].meta.step_index
+
+
+@tool(state=[visits])
+def bump(ctx: ToolContext) -> str:
+    """Count a visit, the sub-agent's way."""
+    ctx.state[visits] += 10
+    return f"bumped to {ctx.state[visits]}"
+
+
+def team() -> Agent:
+    helper = Agent(
+        name="helper",
+        model=ScriptedModel(
+            [Reply(tool_calls=(tool_call("bump", {}),)), "bumped"], select="transcript"
+        ),
+        tools=[bump],
+    )
+    calls = (tool_call("visit", {}), tool_call("helper", {"task": "bump the visits"}))
+    return Agent(
+        name="lead",
+        model=ScriptedModel([Reply(tool_calls=calls), "done"], select="transcript"),
+        tools=[visit, helper.as_tool(state=[visits])],
+    )
+
+
+async def test_a_sub_agent_shares_the_keys_it_is_given(backend: Backend) -> None:
+    lead = team()
+    async with hosted(backend, lead) as host:
+        session = await host.open_session("lead", session_id="team")
+        await session.send("go")
+        await session.wait_for("turn.completed")
+        values = await session.state_values()
+        transcript = await session.transcript()
+    # The task started from the caller's 1 and left 11, which came back with its result.
+    assert values[visits] == 11
+    changes = [dict(e.values) for e in transcript if isinstance(e, StateEntry)]
+    assert changes == [{"visits": 1}, {"visits": 11}]
+    results = [e.content for e in transcript if isinstance(e, ToolResultEntry)]
+    assert results == ["visit 1", "bumped"]
+
+
+def test_a_shared_key_the_sub_agent_does_not_declare_is_refused() -> None:
+    other = State(name="other", type=int, default=0)
+    helper = Agent(name="helper", model=ScriptedModel(["hi"]), tools=[bump])
+    with pytest.raises(ConfigurationError, match=r"'other'.*does not declare"):
+        helper.as_tool(state=[other])

@@ -162,22 +162,46 @@ class Agent:
                 f"agent {self.name!r} has two MCP servers named alike: {duplicates}"
             )
 
-    def as_tool(self, *, name: str | None = None, description: str | None = None) -> Tool:
+    def as_tool(
+        self,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        state: Sequence[State[Any]] = (),
+    ) -> Tool:
         """This agent as a tool of another: each call runs it as a child run.
 
         The calling turn waits on ``tasks`` (parked, no worker held) until the
-        sub-agent's turn ends; its final reply is the tool's result.
+        sub-agent's turn ends; its final reply is the tool's result. The sub-agent's
+        task has a session of its own, with its own state.
 
         Args:
             name: The tool name; default the agent's name.
             description: What the calling model is told; default names the agent.
+            state: Keys of session state shared with the sub-agent: its task starts
+                with the caller's values, and what it leaves in them comes back to
+                the caller with the tool's result. The sub-agent must declare each.
+
+        Raises:
+            ConfigurationError: A shared key the sub-agent does not declare (or
+                declares otherwise).
         """
+        from ._context._values import declared_state, state_keys
         from ._tools._tools import Tool
 
         agent = self
+        shared = state_keys(state, f"{self.name!r}.as_tool(state=...)")
+        mine = declared_state(self).keys
+        for key in shared:
+            if mine.get(key.name) != key:
+                raise ConfigurationError(
+                    f"as_tool(state=...) shares {key.name!r}, which agent {self.name!r} "
+                    "does not declare as given; declare the same State on the agent "
+                    "(Agent(state=[...])) or on one of its tools"
+                )
 
         async def delegate(ctx: Any, task: str) -> str:
-            return str(await ctx.run_agent(agent, task))
+            return str(await ctx.run_agent(agent, task, state=shared))
 
         delegate.__tether_agent__ = agent  # type: ignore[attr-defined]
         return Tool(
@@ -187,6 +211,7 @@ class Agent:
             or f"Delegate a task to the {self.name!r} agent; "
             "pass the whole task as `task`. Returns its final answer.",
             is_workflow=True,
+            state=shared,
         )
 
     @property

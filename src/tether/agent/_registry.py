@@ -199,6 +199,7 @@ class Agents:
         session_id: str,
         task: str,
         retention: Any = "default",
-    ) -> str:
+        state: dict[str, Any] | None = None,
+    ) -> str | dict[str, Any]:
         steps = self.steps(current_backend(), agent_name)
-        return await run_task(ctx, steps, session_id, task, retention)
+        return await run_task(ctx, steps, session_id, task, retention, state)

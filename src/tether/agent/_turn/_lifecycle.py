@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,7 @@ __all__ = [
     "fail_turn",
     "final_reply",
     "open_session",
+    "shared_state",
 ]
 
 
@@ -62,6 +64,7 @@ async def open_session(
     interactive: bool,
     inbox: str,
     line: SessionLine | None = None,
+    state: Mapping[str, Any] | None = None,
 ) -> Cursor:
     """Create the transcript (idempotent), take its production, announce the session.
 
@@ -113,7 +116,9 @@ async def open_session(
     # instructions its session.started handlers gave (they do not run again).
     carry = line.moved == "deploy" or (line.moved is not None and bool(runtime.declared.keys))
     instructed = line.moved is not None and any(d.on == "session.started" for d in agent.dynamic)
-    if context is not None or carry or instructed:
+    # A sub-agent's task opens with the values its caller shares (`Agent.as_tool`).
+    seeded = {k: v for k, v in (state or {}).items() if k in runtime.declared.keys}
+    if context is not None or carry or instructed or seeded:
         transcript = Transcript(stores, path, producer, runtime.transcript_cache)
         entries = await transcript.entries()
         opening: list[Any] = []
@@ -121,6 +126,8 @@ async def open_session(
         # append rides on the completion), a moved run's transcript may hold more.
         if context is not None and not entries:
             opening.append(context)
+        if seeded and not entries:
+            opening.append(StateEntry(values=seeded))
         if carry:
             opening.extend(await _carried_state(runtime, session_id, line, entries))
         if instructed:
@@ -359,6 +366,22 @@ async def close_session(runtime: SessionRuntime, cursor: Cursor, retention: Rete
         )
         runtime.transcript_cache.drop(cursor.producer.path)
     Emitter(None, None).emit(SessionClosed(session_id=cursor.session_id))
+
+
+async def shared_state(
+    runtime: SessionRuntime, cursor: Cursor, keys: tuple[str, ...]
+) -> dict[str, Any]:
+    """The JSON values of `keys` a task's transcript holds at its end (defaults if unset)."""
+    entries = await Transcript(
+        runtime.stores, cursor.producer.path, cache=runtime.transcript_cache
+    ).entries()
+    stored = fold_state(entries)
+    declared = runtime.declared.keys
+    return {
+        k: stored[k] if k in stored else declared[k].dump(declared[k].initial())
+        for k in keys
+        if k in declared
+    }
 
 
 async def admit_task(runtime: SessionRuntime, session_id: str, task: str) -> str:

@@ -7,6 +7,9 @@ completed step never runs again. Their arguments are the journaled records of
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from .._agent import Retention
 from .._context._dynamic import DynamicEvent
 from .._records._cursor import Cursor, ParkedResult, StepResult
@@ -39,11 +42,16 @@ class SessionSteps:
         interactive: bool,
         inbox: str,
         line: SessionLine | None = None,
+        state: Mapping[str, Any] | None = None,
     ) -> Cursor:
         """Create the transcript, take its production, announce the session."""
         return await _lifecycle.open_session(
-            self.runtime, session_id, owner, interactive, inbox, line
+            self.runtime, session_id, owner, interactive, inbox, line, state
         )
+
+    async def shared_state(self, cursor: Cursor, keys: tuple[str, ...]) -> dict[str, Any]:
+        """The JSON values a task leaves in the state keys it shares with its caller."""
+        return await _lifecycle.shared_state(self.runtime, cursor, keys)
 
     async def moved_inbox(self, run_id: str) -> str | None:
         """The token of the inbox hook moved to `run_id` with the session (None: none).

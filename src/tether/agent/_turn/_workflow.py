@@ -132,6 +132,7 @@ async def _open(
     inbox: str,
     line: SessionLine | None,
     retention: Retention,
+    state: dict[str, Any] | None = None,
 ) -> Cursor:
     """The `open_session` step; one out of attempts fails the session, settling its lanes.
 
@@ -139,8 +140,18 @@ async def _open(
     ended: their senders would never hear of them again.
     """
     try:
+        # Only a task that shares state passes it: the step's arguments stay what older
+        # journals hold for every other run.
+        seeded = (state,) if state else ()
         cursor: Cursor = await ctx.step(
-            steps.open_session, session_id, owner, interactive, inbox, line, name="open_session"
+            steps.open_session,
+            session_id,
+            owner,
+            interactive,
+            inbox,
+            line,
+            *seeded,
+            name="open_session",
         )
     except StepFailedError as exc:
         reason = _reason(exc)
@@ -275,11 +286,16 @@ async def run_task(
     session_id: str,
     task: str,
     retention: Retention = "default",
-) -> str:
-    """The body of a sub-agent task: one turn on its own session, returning its reply."""
+    state: dict[str, Any] | None = None,
+) -> str | dict[str, Any]:
+    """The body of a sub-agent task: one turn on its own session, returning its reply.
+
+    With shared `state` (JSON values by key, see `Agent.as_tool`) the session opens
+    with them, and the result is ``{"reply": ..., "state": <their values at the end>}``.
+    """
     inbox = ctx.create_hook()
     submission: str = await ctx.step(steps.admit_task, session_id, task, name="admit_task")
-    cursor = await _open(ctx, steps, session_id, None, False, inbox.token, None, retention)
+    cursor = await _open(ctx, steps, session_id, None, False, inbox.token, None, retention, state)
     cursor = await _dynamic(ctx, steps, cursor, "session.started", None, retention)
     results: tuple[ParkedResult, ...] = ()
     while True:
@@ -298,7 +314,12 @@ async def run_task(
         # Cancelled with the calling turn, which cancels this run too: wait for that
         # (the engine ends a parked run at once).
         await inbox.wait_beyond(result.rings + 1_000_000)
-    return reply or ""
+    if not state:
+        return reply or ""
+    left: dict[str, Any] = await ctx.step(
+        steps.shared_state, cursor, tuple(state), name="shared_state"
+    )
+    return {"reply": reply or "", "state": left}
 
 
 async def run_parked(

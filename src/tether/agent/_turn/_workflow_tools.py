@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from ...durable import Hook, RetryPolicy, WorkflowContext, parse_duration
 from ...errors import ConfigurationError
-from .._context._values import StateValues
+from .._context._values import State, StateValues
 from .._records._keys import TASK_WORKFLOW, task_run_id, task_session_id
 from .._records._questions import DISPLAYS, Answer, Display, Option, answer_of, options_of
 from .._records._requests import InputRequest
@@ -230,18 +230,32 @@ class ToolWorkflowContext:
         # Built from the journaled verdict and the request, so a replay returns the same.
         return answer_of(choices, verdict.answer, verdict.by)
 
-    async def run_agent(self, agent: Any, task: str) -> str:
+    async def run_agent(self, agent: Any, task: str, *, state: Sequence[State[Any]] = ()) -> str:
         """Run a served agent on `task` as a child run; returns its final reply.
 
-        The turn waits on ``tasks`` meanwhile (parked: no worker, no memory).
+        The turn waits on ``tasks`` meanwhile (parked: no worker, no memory). The keys
+        of `state` are shared (see `Agent.as_tool`): the task starts with this tool's
+        values, and the values it leaves come back into ``ctx.state``.
         """
         name = agent if isinstance(agent, str) else agent.name
         task_session = task_session_id(self.session_id, self.call_id)
         run_id = task_run_id(task_session)
+        values = self.state.to_json()
+        shared = {key.name: values[key.name] for key in state}
+        # A task sharing no state is started as before: its input stays what older
+        # journals hold for it.
+        extra = (shared,) if shared else ()
         child = await self._ctx.start_child(
-            TASK_WORKFLOW, name, task_session, task, self._retention, run_id=run_id
+            TASK_WORKFLOW, name, task_session, task, self._retention, *extra, run_id=run_id
         )
         await self._until(
             Task(run_id=run_id, task_session_id=task_session, agent=name), child.result
         )
-        return str(await child.result())
+        result = await child.result()
+        if not isinstance(result, dict):
+            return str(result)
+        for key in state:
+            left = result["state"].get(key.name, shared[key.name])
+            if left != shared[key.name]:
+                self.state.set(key, key.load(left))
+        return str(result["reply"])
