@@ -18,7 +18,7 @@ import pytest
 import zstandard
 
 import tether
-from tether import _codec
+from tether import _codec, _names
 from tether.agent import AgentHost, Option
 from tether.durable import replay_run
 
@@ -50,12 +50,12 @@ _MODULE_PATH = re.compile(rb'"cls":"tether\.(?!errors:)[a-z_.]+:')
 
 
 def test_every_journaled_record_has_its_stable_name() -> None:
-    named = {name: _codec._named(name) for name in JOURNALED}
+    named = {name: _names.named_type(name) for name in JOURNALED}
     assert {name: cls.__name__ for name, cls in named.items()} == {
         name: name.partition(".")[2] for name in JOURNALED
     }
     # Every path a 0.1.0 journal holds reads as today's type.
-    for former, name in _codec.FORMER_PATHS.items():
+    for former, name in _names.FORMER_PATHS.items():
         assert _codec._import(former) is _codec._import(name), former
 
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeAlias
 
-from ..._codec import journaled
+from ..._names import journaled
 
 __all__ = [
     "Cursor",

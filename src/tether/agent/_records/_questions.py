@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, get_args
 
-from ..._codec import journaled
+from ..._names import journaled
 from ...errors import ConfigurationError
 
 __all__ = [

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator
 
-from ..._codec import journaled
+from ..._names import journaled
 from ...errors import InputRequestError, InvalidAnswerError
 from ._json import json_value
 from ._questions import Display, Option, is_decline, options_of, read_options

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, ClassVar
 
 from ..._aio import within
-from ..._codec import journaled
+from ..._names import journaled
 from ...errors import SessionFormatError
 from ...stores import Stores
 from .._context._dynamic import PREDECESSOR_ENTRIES, PREDECESSOR_TIMEOUT

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ... import durable
-from ..._codec import journaled
+from ..._names import journaled
 from ...durable import Client
 from ...errors import NotFoundError
 from ...stores import (
