@@ -4,7 +4,9 @@ URL is a SQLite file or a Postgres server (its namespace in TETHER_POSTGRES_NAME
 The test process builds the same `AgentHost` (`build_host`) to send messages and read
 the state; this process only runs the worker. One model reply calls two tools that
 each count a visit in the session's state: `bump` returns at once, `bump_and_hang`
-counts, writes DIR/ready and hangs in the first process (until it is SIGKILLed).
+counts, writes DIR/ready and hangs in the first process (until it is SIGKILLed). The
+`counter` agent's reply calls `bump` and the workflow tool `tally`, whose step hangs in
+the first process the same way.
 Each tool run appends a line to DIR/effects.log (O_APPEND + fsync, outside the store).
 """
 
@@ -17,7 +19,15 @@ import sys
 from pathlib import Path
 
 import tether
-from tether.agent import Agent, AgentHost, State, ToolContext, tool
+from tether.agent import (
+    Agent,
+    AgentHost,
+    State,
+    ToolContext,
+    ToolWorkflowContext,
+    tool,
+    workflow_tool,
+)
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -55,6 +65,23 @@ async def bump_and_hang(ctx: ToolContext) -> str:
     return "bumped, slowly"
 
 
+async def _hang_once() -> None:
+    """A step of `tally`: in the first process, hangs (until it is SIGKILLed)."""
+    log(tool="tally_step", pid=os.getpid())
+    if not (EFFECTS / "ready").exists():
+        (EFFECTS / "ready").touch()
+        await asyncio.sleep(3600)
+
+
+@workflow_tool(state=[visits])
+async def tally(ctx: ToolWorkflowContext) -> str:
+    """Read the visits, take a step, add five."""
+    seen = ctx.state[visits]
+    await ctx.step(_hang_once, name="tally_step")
+    ctx.state[visits] = seen + 5
+    return f"tallied {seen + 5}"
+
+
 def build_host(backend: Backend) -> AgentHost:
     """The host both processes build: same agent, same tools, same session workflow."""
     model = ScriptedModel(
@@ -62,7 +89,11 @@ def build_host(backend: Backend) -> AgentHost:
         select="transcript",
     )
     agent = Agent(name="shop", model=model, tools=[bump, bump_and_hang], state=[visits])
-    return AgentHost(backend, [agent], deployment="state-crash")
+    tallying = ScriptedModel(
+        [Reply(tool_calls=(tool_call("bump"), tool_call("tally"))), "done"], select="transcript"
+    )
+    counter = Agent(name="counter", model=tallying, tools=[bump, tally], state=[visits])
+    return AgentHost(backend, [agent, counter], deployment="state-crash")
 
 
 async def main() -> None:

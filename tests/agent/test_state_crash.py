@@ -66,3 +66,31 @@ async def _until(check: Callable[[], Awaitable[bool]], timeout: float = 30) -> N
             return
         await asyncio.sleep(0.02)
     raise AssertionError("condition never held")
+
+
+async def test_a_workflow_tool_killed_mid_body_changes_the_state_once(
+    worker_processes: WorkerProcesses,
+) -> None:
+    workers = worker_processes
+    host = app.build_host(workers.backend)
+    first = workers.spawn(APP)
+    session = await host.open_session("counter", session_id="wk")
+    await session.send("tally up", client_message_id="m1")
+
+    async def parked_in_the_tool() -> bool:
+        return (workers.dir / "ready").exists()
+
+    # `bump` landed with the step that parked on `tally`; `tally` hangs in its step.
+    await _until(parked_in_the_tool)
+    assert (await session.state_values())[app.visits] == 1
+    workers.kill(first)
+    workers.spawn(APP)
+    await session.wait_for("turn.completed", timeout=60)
+    # The next worker ran the body again from its journal: it read the same 1 (the
+    # parking step's result) and its change landed once, with its result.
+    assert (await session.state_values())[app.visits] == 6
+    transcript = await session.transcript()
+    results = [e.content for e in transcript if e.kind == "tool_result"]
+    assert sorted(results) == ["bumped", "tallied 6"]
+    changes = [dict(e.values) for e in transcript if e.kind == "state"]
+    assert changes == [{"visits": 1}, {"visits": 6}]
