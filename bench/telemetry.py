@@ -17,7 +17,11 @@ every measurement is made, processed and aggregated as in production.
 
 Off and on alternate workflow by workflow and turn by turn on the same store (N of
 each), so drift (a growing WAL, a warm cache, load from elsewhere on the machine)
-falls on both alike; each figure is the median of its N. The ratio is on / off.
+falls on both alike; each figure is the median of its N. The ratio is on / off. The
+CPU rows are this process's CPU time (every thread: the span processor's too) over
+the same windows (for a turn, from `send` to its ``turn.completed`` reaching the
+client): what telemetry costs the worker, which load from other processes moves less
+than it moves the clock.
 """
 
 from __future__ import annotations
@@ -118,20 +122,21 @@ class Telemetry:
         self.meter_provider.shutdown()
 
 
-async def one_workflow(client: tether.Client, steps: int) -> float:
-    """Per-step seconds of one workflow of `steps` steps."""
-    began = time.perf_counter()
+async def one_workflow(client: tether.Client, steps: int) -> tuple[float, float]:
+    """Per-step seconds of one workflow of `steps` steps: wall clock, and CPU."""
+    began, cpu = time.perf_counter(), time.process_time()
     handle = await client.start(sequential, steps)
     await handle.result(timeout=120)
-    return (time.perf_counter() - began) / steps
+    return (time.perf_counter() - began) / steps, (time.process_time() - cpu) / steps
 
 
-async def one_turn(session: Session, after: int) -> tuple[float, int]:
-    """Seconds of one one-tool-call turn, and the index of its last event."""
+async def one_turn(session: Session, after: int) -> tuple[float, float, int]:
+    """Seconds of one one-tool-call turn (wall clock, CPU), and its last event's index."""
+    cpu = time.process_time()
     await session.send("go")
     started = await session.wait_for("turn.started", after=after, timeout=120)
     done = await session.wait_for("turn.completed", after=started.index, timeout=120)
-    return done.meta.at - started.meta.at, done.index
+    return done.meta.at - started.meta.at, time.process_time() - cpu, done.index
 
 
 async def measure(
@@ -140,8 +145,7 @@ async def measure(
     agent = Agent(name="bench-telemetry", model=ScriptedModel(one_tool_call), tools=[echo])
     host = AgentHost(backend, [agent], deployment="bench-telemetry-agents")
     figures: dict[str, dict[str, list[float]]] = {
-        "step": {"off": [], "on": []},
-        "turn": {"off": [], "on": []},
+        kind: {"off": [], "on": []} for kind in ("step", "turn", "step cpu", "turn cpu")
     }
     worker = tether.Worker(backend, registry, poll_interval=0.01)
     # The worker's own client: a run it starts runs here at once, not through the queue.
@@ -153,15 +157,18 @@ async def measure(
         for mode in ("on", "off", "on", "off"):
             getattr(telemetry, mode)()
             await one_workflow(client, steps)
-            _, after = await one_turn(session, after)
+            _, _, after = await one_turn(session, after)
         # Off and on alternate workflow by workflow and turn by turn, so a burst of
         # load from elsewhere on the machine falls on both alike.
         for i in range(rounds):
             for mode in ("off", "on") if i % 2 == 0 else ("on", "off"):
                 getattr(telemetry, mode)()
-                figures["step"][mode].append(await one_workflow(client, steps))
-                took, after = await one_turn(session, after)
+                wall, cpu = await one_workflow(client, steps)
+                figures["step"][mode].append(wall)
+                figures["step cpu"][mode].append(cpu)
+                took, cpu, after = await one_turn(session, after)
                 figures["turn"][mode].append(took)
+                figures["turn cpu"][mode].append(cpu)
         telemetry.off()
     return {
         kind: {mode: statistics.median(values) for mode, values in by_mode.items()}
@@ -172,7 +179,13 @@ async def measure(
 def report(name: str, found: dict[str, dict[str, float]]) -> None:
     print(f"\n{name}")
     print(f"{'':10}{'off':>12}{'on':>12}{'on / off':>10}")
-    for kind, label in (("step", "per step"), ("turn", "per turn")):
+    kinds = (
+        ("step", "per step"),
+        ("turn", "per turn"),
+        ("step cpu", "CPU/step"),
+        ("turn cpu", "CPU/turn"),
+    )
+    for kind, label in kinds:
         off, on = found[kind]["off"], found[kind]["on"]
         print(f"{label:10}{off * 1e6:>10.0f}us{on * 1e6:>10.0f}us{on / off:>9.3f}x")
 
