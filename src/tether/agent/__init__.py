@@ -80,6 +80,7 @@ from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._sweep import InboxSweep
 from ._tools import Tool, ToolContext, tool, workflow_tool
 from ._usage import Price, SessionUsage
+from ._usage_report import UsageReport, UsageRow
 from ._values import MAX_STATE_VALUE_BYTES, State, StateValues
 from ._workflow_tools import ToolWorkflowContext
 from .mcp import McpServer, McpTool, mcp_server
@@ -187,6 +188,8 @@ __all__ = [
     "TurnStarted",
     "TurnSteered",
     "TurnWaiting",
+    "UsageReport",
+    "UsageRow",
     "UserEntry",
     "WaitingSubmission",
     "address_session_id",
