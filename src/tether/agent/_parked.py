@@ -30,7 +30,7 @@ from ._keys import COMMANDS_LANE, cancel_id, task_submission_id, turn_id_of
 from ._mail import Mail, read_mail
 from ._parked_gauge import label_parked
 from ._requests import InputRequest
-from ._tracing import wait_ended
+from ._tracing import timer_wait_ended, wait_ended
 
 if TYPE_CHECKING:
     from ._agent import Agent
@@ -54,6 +54,10 @@ class Deadline:
     """Waiting for a durable timer (Unix time it is due)."""
 
     at: float
+    #: When the sleep began (the workflow's clock; None in runs journaled before it was
+    #: kept) and the tool call that sleeps: the wait's span.
+    since: float | None = None
+    call_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -63,6 +67,8 @@ class Task:
     run_id: str
     task_session_id: str
     agent: str
+    #: The tool call that runs it (empty in runs journaled before it was kept).
+    call_id: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,6 +127,26 @@ async def _question_over(
     await label_parked(steps.client, durable.step_info().run_id, 0, None)
 
 
+async def _timer_over(
+    steps: SessionSteps, cursor: Cursor, mail: Mail, wait: Deadline | Task, outcome: str
+) -> None:
+    """A durable sleep or a sub-agent's task no longer parks its turn: its wait's span."""
+    work = _Work(turn=cursor.turn, mail=mail, agent=steps.agent, cursor=cursor)
+    if isinstance(wait, Deadline):
+        if wait.since is not None:
+            span = (wait.since, time.time())
+            extra = {"tether.wait.until": wait.at}
+            timer_wait_ended(work, "sleep", wait.call_id, span, outcome, extra)
+        return
+    if not wait.call_id:
+        return  # journaled before the call was kept: no span
+    run = await steps.stores.workflow.get_run(wait.run_id)
+    if run is not None:
+        span = (float(run.created_at), time.time())
+        found = {"tether.task.run_id": wait.run_id, "tether.task.agent": wait.agent}
+        timer_wait_ended(work, "task", wait.call_id, span, outcome, found)
+
+
 async def _cancel_task(client: Client, task: Task) -> None:
     try:
         await (await client.get(task.run_id)).cancel("the calling turn was cancelled")
@@ -166,6 +192,8 @@ async def check_parked(
             )
         if isinstance(wait, Question):
             await _question_over(steps, cursor, mail, wait, time.time(), "cancelled")
+        else:
+            await _timer_over(steps, cursor, mail, wait, "cancelled")
         return Verdict(action="cancel", rings=rings)
     if isinstance(wait, Question):
         found = mail.answer_of(wait.request_id)
@@ -184,9 +212,15 @@ async def check_parked(
         )
         return Verdict(action="done", answer=answer, by=by, rings=rings)
     if isinstance(wait, Deadline):
-        return Verdict(action="done" if time.time() >= wait.at else "wait", rings=rings)
+        if time.time() < wait.at:
+            return Verdict(action="wait", rings=rings)
+        await _timer_over(steps, cursor, mail, wait, "elapsed")
+        return Verdict(action="done", rings=rings)
     try:
         status = await (await steps.client.get(wait.run_id)).status()
     except NotFoundError:
         return Verdict(action="wait", rings=rings)
-    return Verdict(action="done" if status in TERMINAL_RUN_STATUSES else "wait", rings=rings)
+    if status not in TERMINAL_RUN_STATUSES:
+        return Verdict(action="wait", rings=rings)
+    await _timer_over(steps, cursor, mail, wait, str(status))
+    return Verdict(action="done", rings=rings)
