@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import sys
@@ -353,11 +354,15 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await run_demo()
     if args.command == "migrate":
         from ..agent import label_sessions
+        from ._terminal import progress, spinner
 
-        async with open_backend(args.url) as backend:
-            print(f"migrated {args.url}")
+        async with contextlib.AsyncExitStack() as stack:
+            with spinner(f"migrating {args.url}"):
+                backend = await stack.enter_async_context(open_backend(args.url))
+            print(f"migrated {args.url}", flush=True)
             # Sessions opened before run labels existed get theirs (idempotent).
-            labeled = await label_sessions(backend)
+            with progress("session runs checked for labels") as done:
+                labeled = await label_sessions(backend, on_progress=done)
             if labeled:
                 print(f"labeled {labeled} session run(s) opened before run labels existed")
             if args.runtime_role:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ConfigurationError, MissingExtraError, TetherError
-from ._terminal import show_table
+from ._terminal import show_table, spinner
 
 __all__ = ["parse_when", "usage_command", "usage_lines"]
 
@@ -127,11 +127,13 @@ async def usage_command(args: Any, host: Any | None, server: str | None = None) 
         if labels:
             params["label"] = [f"{k}={v}" for k, v in labels.items()]
         token = args.token or os.environ.get("TETHER_TOKEN")
-        report = await _from_server(str(server), token, params)
+        with spinner("summing usage across sessions"):
+            report = await _from_server(str(server), token, params)
     else:
-        found = await host.usage(
-            since=since, until=until, owner=args.tenant, agent=args.agent, labels=labels or None
-        )
+        with spinner("summing usage across sessions"):
+            found = await host.usage(
+                since=since, until=until, owner=args.tenant, agent=args.agent, labels=labels or None
+            )
         report = found.to_json()
     if args.json:
         print(json.dumps(report, indent=2))
