@@ -81,6 +81,13 @@ async def test_a_sub_agents_task_is_one_wait_span_under_the_turn(telemetry: Tele
     assert wait.context.trace_id == turn.context.trace_id
     assert wait.parent is not None and wait.parent.span_id == turn.context.span_id
     assert len(telemetry.spans("wait ")) == 1
+    # The turn's span starts with the step attempt that began it: none of its children
+    # (its steps, their model and tool calls) starts before it.
+    children = [
+        s for s in telemetry.spans() if s.parent and s.parent.span_id == turn.context.span_id
+    ]
+    assert len(children) >= 3 and {s.name for s in children} >= {"step turn_step", "wait task"}
+    assert min(s.start_time or 0 for s in children) == turn.start_time
 
 
 async def test_a_sleep_cut_short_by_a_cancel_is_a_cancelled_wait(telemetry: Telemetry) -> None:

@@ -56,6 +56,7 @@ __all__ = [
     "tool_outage",
     "tool_span",
     "turn_ended",
+    "turn_start",
     "wait_ended",
 ]
 
@@ -106,6 +107,16 @@ def adopt_turn(work: StepWork) -> None:
     )
 
 
+def turn_start() -> float:
+    """When a turn begun now starts: its step attempt's start (traced), else now.
+
+    The message's own start is the commit that claimed it, after that step's first
+    model call: a turn's span starting there would begin after its first children.
+    """
+    attempt = current_attempt()
+    return attempt.start if attempt is not None else time.time()
+
+
 def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
     """Emit the turn's span and metrics once the step that ends it has committed."""
     attempt = current_attempt()
@@ -113,7 +124,7 @@ def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
     if attempt is None or turn is None:
         return
     trace_id, parent_id, started = _turn_parent(work, attempt.run_trace_id, attempt.run_id)
-    start = started if started is not None else attempt.start
+    start = turn.started_at or (started if started is not None else attempt.start)
     agent = work.agent.name
     session_id = work.cursor.session_id
     steps = turn.steps + 1
