@@ -237,7 +237,12 @@ def http_reference() -> str:
 
 def _annotation(hint: object) -> str:
     text = str(hint) if not isinstance(hint, type) else hint.__name__
-    for prefix in ("typing.", "collections.abc.", "tether.agent._requests.", "tether.agent."):
+    for prefix in (
+        "typing.",
+        "collections.abc.",
+        "tether.agent._records._requests.",
+        "tether.agent.",
+    ):
         text = text.replace(prefix, "")
     return text
 
@@ -245,7 +250,7 @@ def _annotation(hint: object) -> str:
 @_marker("events")
 def events_reference() -> str:
     """Every session event type with the record its `data` holds."""
-    from tether.agent import _event_data
+    from tether.agent._records import _event_data
 
     out = []
     for event_type, record in _event_data.EVENT_DATA.items():

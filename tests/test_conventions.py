@@ -146,3 +146,100 @@ def test_the_agent_layer_uses_only_the_public_faces_below_it(path: Path) -> None
             assert "registry" in owner, (
                 f"{path.name} reaches the engine's store through {owner}.workflow"
             )
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """Each tether module and the tether modules it imports: at the top, under
+    ``TYPE_CHECKING`` and inside functions alike (each means it knows the other)."""
+    paths = {
+        ".".join(p.relative_to(SRC.parent).with_suffix("").parts): p for p in SRC.rglob("*.py")
+    }
+    modules = {name.removesuffix(".__init__"): path for name, path in paths.items()}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(
+                        [*parts[: len(parts) - node.level + 1], *([base] if base else [])]
+                    )
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    targets.add(sub if sub in modules else base)
+            elif isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+        graph[module] = {t for t in targets if t in modules and t != module}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = [stack.pop()]
+            while group[-1] != node:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    # A package's __init__ re-exports its modules: a module importing its own package's
+    # face would be a circle through it, and is one here too.
+    assert _circles(_module_graph()) == []
+
+
+#: The agent wing's parts, lowest first: a part imports only itself and the parts
+#: before it (`tether.agent` itself, the public face, imports them all).
+AGENT_PARTS = [
+    "models",
+    "_records",
+    "_context",
+    "_tools",
+    "mcp",
+    "_agent",
+    "_stored",
+    "_turn",
+    "_registry",
+    "_session",
+]
+
+
+def test_the_agent_wings_parts_point_one_way() -> None:
+    def part(module: str) -> str | None:
+        parts = module.split(".")
+        return parts[2] if parts[:2] == ["tether", "agent"] and len(parts) > 2 else None
+
+    wrong = []
+    for module, targets in _module_graph().items():
+        own = part(module)
+        if own is None:
+            continue
+        assert own in AGENT_PARTS, f"{module} is in no part of AGENT_PARTS"
+        for target in targets:
+            other = part(target)
+            if other is not None and AGENT_PARTS.index(other) > AGENT_PARTS.index(own):
+                wrong.append(f"{module} ({own}) imports {target} ({other})")
+    assert wrong == []

@@ -36,7 +36,8 @@ import hashlib
 import importlib
 import math
 import traceback
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import orjson
 import pydantic
@@ -54,7 +55,10 @@ __all__ = [
     "encode",
     "encode_error",
     "is_frame",
+    "journaled",
 ]
+
+_T = TypeVar("_T", bound=type)
 
 COMPRESS_THRESHOLD = 1024
 #: Longest traceback text kept with an error (its last lines, where it was raised).
@@ -76,16 +80,89 @@ _TAGGED_MARK = b'{"$tether":'
 _OPTS = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
 
 
+#: tether's journaled records by stable name (see `journaled`), and the names by class.
+_NAMED: dict[str, type] = {}
+_NAME_OF: dict[type, str] = {}
+#: What journals written by tether 0.1.0 call the types that now have a stable name (or
+#: moved): their module paths of then. A journal keeps its paths forever, so an entry
+#: here is never removed; moving a journaled type without a stable name adds one.
+FORMER_PATHS: dict[str, str] = {
+    **{
+        f"tether.agent.{module}:{name}": f"agent.{name}"
+        for module, names in {
+            "_cursor": (
+                "Producer",
+                "TurnState",
+                "Cursor",
+                "ParkedCall",
+                "ParkedResult",
+                "StepResult",
+            ),
+            "_parked": ("Question", "Deadline", "Task", "Verdict"),
+            "_requests": ("InputRequest", "TaskRef"),
+            "_questions": ("Option", "Answer"),
+            "_line": ("Predecessor", "SessionLine"),
+        }.items()
+        for name in names
+    },
+    "tether.agent._work:TranscriptLostError": "tether.errors:TranscriptLostError",
+}
+
+
+def journaled(name: str) -> Callable[[_T], _T]:
+    """Give a record that steps take or return a stable name in the journal.
+
+    The codec writes `name` where it would write the class's ``module:qualname``, so a
+    module can move without stranding the journals that hold its records: replay,
+    ``check-deploy`` and fork read them by name. A name is ``<wing>.<Type>``; decoding
+    one imports ``tether.<wing>``, which registers every record of that wing.
+    """
+    wing, _, type_name = name.partition(".")
+    if not wing or not type_name or ":" in name:
+        raise ValueError(f"a journaled name is '<wing>.<Type>', not {name!r}")
+
+    def register(cls: _T) -> _T:
+        if _NAMED.setdefault(name, cls) is not cls:
+            raise ValueError(f"journaled name {name!r} is taken by {_NAMED[name]!r}")
+        _NAME_OF[cls] = name
+        return cls
+
+    return register
+
+
 def _path(cls: type) -> str:
-    return f"{cls.__module__}:{cls.__qualname__}"
+    name = _NAME_OF.get(cls)
+    return name if name is not None else f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _type_name(path: str) -> str:
-    """``module.Qualname`` from a stored ``module:Qualname``."""
+    """``module.Qualname`` from a stored ``module:Qualname`` (or a stable name)."""
     return path.replace(":", ".", 1)
 
 
+def _named(name: str) -> type:
+    cls = _NAMED.get(name)
+    if cls is None:
+        # The wing registers its records when it is imported.
+        importlib.import_module(f"tether.{name.partition('.')[0]}")
+        cls = _NAMED.get(name)
+    if cls is None:
+        raise SerializationError(
+            f"stored payload names the journaled type {name!r}, which this release of "
+            "tether does not define"
+        )
+    return cls
+
+
 def _import(path: str) -> Any:
+    path = FORMER_PATHS.get(path, path)
+    if ":" not in path:
+        try:
+            return _named(path)
+        except ImportError as exc:
+            raise SerializationError(
+                f"stored payload names type {path!r}, which cannot be imported here: {exc}"
+            ) from exc
     module_name, _, qualname = path.partition(":")
     try:
         obj: Any = importlib.import_module(module_name)

@@ -52,7 +52,7 @@ def build_host(backend: Backend, deployment: str, directory: Path, scenario: str
 
 
 async def hold(host: AgentHost, directory: Path) -> None:
-    from tether.agent._handoff import move_under_hold
+    from tether.agent._session._handoff import move_under_hold
 
     session = await host.get_session("s1")
     held = await host.client.take_over(session.run_id)

@@ -17,7 +17,7 @@ import pytest
 from _harness import hosted
 
 from tether.agent import Agent, Attachment, Session, UserEntry, address_session_id
-from tether.agent._keys import messages_lane
+from tether.agent._records._keys import messages_lane
 from tether.agent.models import (
     AttachmentData,
     ModelRequest,
@@ -283,7 +283,7 @@ async def test_openai_gets_the_image_of_a_session_message(
 
 
 def test_the_attachment_cache_keeps_to_its_budget() -> None:
-    from tether.agent._attachments import AttachmentCache
+    from tether.agent._records._attachments import AttachmentCache
 
     cache = AttachmentCache(budget=100)
     cache.put(("s", "a", "1"), b"a" * 40)

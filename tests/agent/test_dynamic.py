@@ -373,7 +373,7 @@ def test_bad_declarations_are_refused(make: Any, says: str) -> None:
 
 
 def test_only_declared_handlers_texts_are_added_session_first() -> None:
-    from tether.agent._dynamic_step import dynamic_instructions
+    from tether.agent._turn._dynamic_step import dynamic_instructions
 
     @dynamic("turn.started")
     async def now(ctx: DynamicContext) -> None:
@@ -426,7 +426,7 @@ async def test_the_predecessor_history_is_the_built_in_handlers_step() -> None:
 
 def test_a_line_of_the_previous_format_is_still_read() -> None:
     from tether.agent import SessionLine
-    from tether.agent._line import read_line
+    from tether.agent._stored._line import read_line
 
     assert (SessionLine.OLDEST_FORMAT, SessionLine.FORMAT) == (1, 2)
     line = read_line({"format": 1, "generation": 2, "predecessor": "session:x"})

@@ -8,23 +8,28 @@ and the two go on independently.
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import secrets
+from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 from _harness import hosted, wait_settled_steps
 
+import tether
 from tether.agent import Agent, Session, State, ToolContext, tool
-from tether.agent._fork import FORK_TURNS_LABEL, FORKED_SESSION_LABEL
-from tether.agent.models import AssistantMessage, ToolResultMessage, UserMessage
+from tether.agent._session._fork import FORK_TURNS_LABEL, FORKED_SESSION_LABEL
+from tether.agent.models import AssistantMessage, ModelRequest, ToolResultMessage, UserMessage
 from tether.errors import (
     ConfigurationError,
     ConflictError,
     ContentDeletedError,
     SessionForkError,
 )
-from tether.stores import Backend
+from tether.stores import Backend, EnvKeyProvider
 from tether.testing import Reply, ScriptedModel, tool_call
 
 visits = State(name="visits", type=int, default=0, description="Times the user came by.")
@@ -287,3 +292,49 @@ async def test_after_a_clear_a_fork_counts_the_fresh_transcript(backend: Backend
         # Its events hold the whole stream up to that turn's end, the clear included.
         events = await fork.read_events()
         assert events[moved.index].type == "session.moved"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+async def sealed_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    """SQLite or Postgres, encrypting: the fork's files are its own, under its own keys."""
+    keys = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
+    if request.param == "sqlite":
+        url, options = f"sqlite:///{tmp_path}/files.db", {}
+    else:
+        url = request.getfixturevalue("pg_url")
+        options = {"namespace": request.getfixturevalue("pg_namespace")}
+    async with tether.open_backend(url, keys=keys, **options) as opened:
+        yield opened
+
+
+def _files_seen(request: ModelRequest) -> str:
+    """The text files of every user message of the request, as the model got them."""
+    seen = [
+        bytes(f.data).decode()
+        for m in request.messages
+        if isinstance(m, UserMessage)
+        for f in m.attachments
+    ]
+    return "seen: " + ", ".join(seen)
+
+
+async def test_a_fork_copies_the_files_of_the_kept_messages(sealed_store: Backend) -> None:
+    async with hosted(sealed_store, Agent(name="desk", model=ScriptedModel(_files_seen))) as host:
+        original = await host.open_session("desk", session_id="f-orig")
+        ref = await original.attach(b"the plan", mime_type="text/plain", filename="plan.txt")
+        await original.send("read this", client_message_id="m1", attachments=[ref])
+        await turns_done(original, 1)
+        fork = await original.fork(session_id="f-fork")
+        assert await fork.read_attachment(ref.id) == await original.read_attachment(ref.id)
+        # Asked again: the same fork.
+        assert (await original.fork(session_id="f-fork")).session_id == "f-fork"
+        # The fork's files are its own: erasing the original leaves them, and the fork's
+        # next turn reads the kept message with its file.
+        await host.erase_session("desk", "f-orig")
+        with pytest.raises(ContentDeletedError):
+            await original.read_attachment(ref.id)
+        await fork.send("again")
+        await turns_done(fork, 2)
+        replies = [e.text for e in await fork.transcript() if e.kind == "assistant"]
+        assert replies == ["seen: the plan", "seen: the plan"]
+        assert (await fork.read_attachment(ref.id))[1] == b"the plan"

@@ -22,8 +22,8 @@ from tether.agent import (
     tool,
 )
 from tether.agent import Agent as _Agent
-from tether.agent._entries import read_entries
-from tether.agent._events import decode_event, encode_event
+from tether.agent._records._entries import read_entries
+from tether.agent._records._events import decode_event, encode_event
 from tether.agent.models import AssistantMessage, ToolCall
 from tether.errors import SerializationError
 from tether.stores import Backend

@@ -202,7 +202,7 @@ async def test_the_decision_goes_with_the_session_to_its_next_run(memory: Backen
 
 
 async def test_a_sweep_goes_on_after_one_cut_short_past_the_keys() -> None:
-    from tether.agent._erasure import shred_session_keys
+    from tether.agent._stored._erasure import shred_session_keys
 
     key = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
     async with tether.open_backend("memory://", keys=key) as encrypted:

@@ -14,7 +14,7 @@ import tether
 from tether.agent import AGENT_LABEL, OWNER_LABEL, Agent, AgentHost, label_sessions
 from tether.agent._agent import check_retention
 from tether.agent._registry import SESSION_WORKFLOW
-from tether.agent._session import session_run_id
+from tether.agent._session._session import session_run_id
 from tether.errors import InvalidInputError
 from tether.stores import Backend, Page, RunRecord
 from tether.testing import ScriptedModel

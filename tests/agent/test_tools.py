@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 
 import tether.agent
 from tether.agent import ApprovalPolicy, Tool, ToolContext, approval, tool, workflow_tool
-from tether.agent._tools import format_tool_error, format_tool_result
+from tether.agent._tools._tools import format_tool_error, format_tool_result
 from tether.agent.models import ToolDefinition
 from tether.errors import AgentError, ConfigurationError, ToolArgumentsError
 

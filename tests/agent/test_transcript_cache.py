@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from tether.agent import Agent, AgentHost, tool
-from tether.agent._cursor import Producer
-from tether.agent._entries import UserEntry
-from tether.agent._transcript import Transcript, TranscriptCache
+from tether.agent._records._cursor import Producer
+from tether.agent._records._entries import UserEntry
+from tether.agent._stored._transcript import Transcript, TranscriptCache
 from tether.agent.models import ModelRequest, ToolResultMessage, UserMessage
 from tether.stores import Backend, StreamIdentity
 from tether.testing import Reply, ScriptedModel, tool_call

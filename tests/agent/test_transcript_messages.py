@@ -12,15 +12,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tether.agent._attachments import Attachment
-from tether.agent._entries import (
+from tether.agent._records._attachments import Attachment
+from tether.agent._records._entries import (
     AssistantEntry,
     ContextEntry,
     ToolCallEntry,
     ToolResultEntry,
     UserEntry,
 )
-from tether.agent._transcript import _convert, to_messages
+from tether.agent._stored._transcript import _convert, to_messages
 from tether.agent.models import AttachmentData
 
 FILE = Attachment(id="att_1", mime_type="image/png", size=3, sha256="0" * 64)

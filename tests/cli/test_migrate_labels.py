@@ -10,7 +10,7 @@ import tether
 from tether.agent import Agent, AgentHost
 from tether.agent._agent import check_retention
 from tether.agent._registry import SESSION_WORKFLOW
-from tether.agent._session import session_run_id
+from tether.agent._session._session import session_run_id
 from tether.testing import ScriptedModel
 
 

@@ -22,8 +22,8 @@ import pytest
 
 import tether
 from tether.agent import AgentHost
-from tether.agent._keys import conversation_path
-from tether.agent._transcript import Transcript
+from tether.agent._records._keys import conversation_path
+from tether.agent._stored._transcript import Transcript
 
 pytestmark = pytest.mark.crash
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from tether.agent._erasure import shred_session_keys
+from tether.agent._stored._erasure import shred_session_keys
 from tether.stores import EncryptedBackend, LocalKeyFile, new_key_epoch, open_backend
 
 

@@ -10,7 +10,7 @@ import wait_app
 from _telemetry import Telemetry
 
 import tether
-from tether.agent import _parked_gauge
+from tether.agent._turn import _parked_gauge
 
 
 def _parked(telemetry: Telemetry) -> dict[str, int]:

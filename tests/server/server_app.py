@@ -21,6 +21,7 @@ import asyncio
 import os
 from typing import Any
 
+import tether
 from tether.agent import (
     Agent,
     Agents,
@@ -120,3 +121,18 @@ agents = Agents([ops], deployment="server-test")
 async def wait_for_hook(ctx: Any, token: str) -> Any:
     """A workflow parked on a webhook (resumed over POST /v1/hooks/{token})."""
     return await ctx.create_hook(token=token)
+
+
+def _add(total: int, amount: int) -> int:
+    if amount < 0:
+        raise tether.FatalError(f"cannot add {amount}: amounts are not negative")
+    return total + amount
+
+
+@agents.registry.workflow(name="tally")
+async def tally(ctx: Any, amounts: list[int]) -> int:
+    """A step per amount (a negative one fails its step, and the run): runs to fork."""
+    total = 0
+    for amount in amounts:
+        total = await ctx.step(_add, total, amount, name="add")
+    return total

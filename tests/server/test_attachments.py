@@ -39,7 +39,7 @@ async def upload(
 
 
 async def lane(served: Served, session_id: str) -> list[Any]:
-    from tether.agent._keys import messages_lane
+    from tether.agent._records._keys import messages_lane
 
     return await served.backend.stores.submissions.list_unsettled_submissions(
         [messages_lane("ops", session_id)]

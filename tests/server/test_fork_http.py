@@ -33,3 +33,21 @@ async def test_fork_over_http(served: Served) -> None:
     assert both.status_code == 422
     negative = await c.post("/v1/sessions/s1/fork", json={"at": -1})
     assert negative.status_code == 422
+
+
+async def test_a_fork_over_http_serves_the_files_of_its_kept_messages(served: Served) -> None:
+    await served.session("f1")
+    c = served.client()
+    r = await c.post(
+        "/v1/sessions/f1/attachments", content=b"the plan", headers={"Content-Type": "text/plain"}
+    )
+    assert r.status_code == 201, r.text
+    ref = r.json()
+    await served.send("f1", "look", attachments=[ref])
+    await served.events("f1", until="turn.completed")
+    r = await c.post("/v1/sessions/f1/fork", json={"session_id": "f1-f"})
+    assert r.status_code == 201, r.text
+    got = await c.get(f"/v1/sessions/f1-f/attachments/{ref['id']}")
+    assert got.status_code == 200 and got.content == b"the plan"
+    entries = (await c.get("/v1/sessions/f1-f/transcript")).json()["entries"]
+    assert [e["attachments"] for e in entries if e["kind"] == "user"] == [[ref]]

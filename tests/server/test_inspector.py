@@ -19,6 +19,8 @@ import pytest
 import pytest_asyncio
 from _served import TOKENS, Served, start_served
 
+from tether.errors import RunFailedError
+
 CHROMIUM = "/usr/bin/chromium"
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -291,4 +293,40 @@ async def test_usage_across_sessions_per_tenant_agent_and_model(stage: Stage) ->
     error = tab.locator("#view .error")
     await error.wait_for()
     assert "since yesterday is not a time" in (await error.text_content() or "")
+    await tab.close()
+
+
+async def test_a_run_resumed_and_forked_from_its_journal(stage: Stage) -> None:
+    client = stage.served.host.client
+    failed = await client.start("tally", [2, -1], run_id="tally-page")
+    with pytest.raises(RunFailedError):
+        await failed.result(timeout=20)
+    tab = await stage.page("ada", "#/runs/tally-page")
+    await tab.wait_for_selector("#view[data-ready=run]")
+    await stage.shot(tab, "run-failed")
+    # A new input that is not an array is refused on the page, before any request.
+    await tab.fill("#new-args", '{"amounts": [2]}')
+    await tab.click("#run-controls button.resume")
+    await tab.locator(".run-error", has_text="a JSON array").wait_for()
+    # Resumed from the failed step with a new input: the page goes to the new run.
+    await tab.fill("#new-args", "[[2, 3]]")
+    await tab.click("#run-controls button.resume")
+    await tab.locator("#view[data-ready=run] h1", has_text="tally-page.resumed-2").wait_for()
+    assert "tether.forked_from=tally-page" in (await tab.locator(".facts").text_content() or "")
+    assert await (await client.get("tally-page.resumed-2")).result(timeout=20) == 5
+    # The resumed run completed: it is not resumed again, and it forks from a step.
+    await tab.reload()
+    await tab.wait_for_selector("#view[data-ready=run]")
+    assert await tab.locator("#run-controls button.resume").count() == 0
+    await tab.locator("#journal tr[data-slot='2'] button.fork-step").click()
+    await tab.locator("#view[data-ready=run] .facts", has_text="tether.fork_slot=2").wait_for()
+    fork_id = (await tab.evaluate("location.hash")).removeprefix("#/runs/")
+    forked = await client.get(fork_id)
+    assert await forked.result(timeout=20) == 5  # slot 1 replayed, slot 2 ran again
+    assert (await forked.info()).labels["tether.fork_slot"] == "2"
+    await stage.shot(tab, "run-forked")
+    # A session's run (tether's own workflow) has neither control.
+    await tab.goto(f"{stage.served.url}/inspector#/runs/session:journal")
+    await tab.wait_for_selector("#view[data-ready=run]")
+    assert await tab.locator("#run-controls, button.fork-step").count() == 0
     await tab.close()

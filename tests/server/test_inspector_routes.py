@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from _served import Served, start_served
 
-from tether.errors import ConfigurationError
+from tether.errors import ConfigurationError, RunFailedError
 from tether.server import ServerOptions
 from tether.server._inspect_reads import trace_of
-from tether.stores import EnvKeyProvider
+from tether.stores import FORK_SLOT_LABEL, FORKED_FROM_LABEL, EnvKeyProvider
 
 
 @pytest.fixture
@@ -248,3 +248,56 @@ async def test_an_operator_forks_another_tenants_session_for_its_owner(inspected
     assert (await served.client("ada").get("/v1/sessions/evil-f2")).status_code == 404
     missing = await served.client("ada").post("/v1/inspect/sessions/nope/fork")
     assert missing.status_code == 404
+
+
+async def test_an_operator_resumes_and_forks_a_run(inspected: Served) -> None:
+    served = inspected
+    client = served.host.client
+    failed = await client.start("tally", [1, 2, -3], run_id="tally-1")
+    with pytest.raises(RunFailedError):
+        await failed.result(timeout=20)
+    # Its failure reads as the failed step's class and message.
+    detail = await _get(served, "/v1/inspect/runs/tally-1")
+    assert detail["error"]["type"] == "tether.errors.StepFailedError"
+    assert "amounts are not negative" in detail["steps"][2]["error"]["message"]
+    ada, bob = served.client("ada"), served.client("bob")
+    resume = "/v1/inspect/runs/tally-1/resume"
+    refused = await bob.post(resume)
+    assert refused.status_code == 403 and refused.json()["code"] == "operator_only"
+
+    # From the failed step (slot 3), with a new input: the two steps before it replay.
+    r = await ada.post(resume, json={"args": [[1, 2, 3]]})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    assert made["run_id"] == "tally-1.resumed-3" and made["workflow_name"] == "tally"
+    assert made["labels"][FORKED_FROM_LABEL] == "tally-1"
+    assert r.headers["location"] == "/v1/inspect/runs/tally-1.resumed-3"
+    assert await (await client.get(made["run_id"])).result(timeout=20) == 6
+    again = await ada.post(resume, json={"args": [[1, 2, 3]]})
+    assert again.status_code == 201 and again.json()["run_id"] == made["run_id"]
+    other = await ada.post(resume, json={"args": [[1, 2, 4]]})  # that id, another input
+    assert other.status_code == 409 and other.json()["code"] == "conflict", other.text
+    done = await ada.post(f"/v1/inspect/runs/{made['run_id']}/resume")
+    assert done.status_code == 409 and done.json()["code"] == "not_resumable", done.text
+    assert done.json()["run_status"] == "completed" and "only a failed" in done.json()["detail"]
+
+    # A fork from slot 2 (the first step's output kept), under an id of the caller's.
+    path = "/v1/inspect/runs/tally-1/fork"
+    r = await ada.post(path, json={"from_step": 2, "args": [[1, 5]], "run_id": "tally-1-f"})
+    assert r.status_code == 201, r.text
+    assert r.json()["labels"][FORK_SLOT_LABEL] == "2"
+    assert await (await client.get("tally-1-f")).result(timeout=20) == 6
+    far = await ada.post(path, json={"from_step": 9})
+    assert far.status_code == 409 and far.json()["code"] == "fork_refused", far.text
+    assert "out of range" in far.json()["detail"]
+    named = await ada.post(path, json={"from_step": "nope"})
+    assert named.status_code == 409 and "its steps: add" in named.json()["detail"]
+    assert (await ada.post(path, json={})).status_code == 422  # from_step is required
+    assert (await ada.post(path, json={"from_step": 0})).status_code == 422
+    missing = await ada.post("/v1/inspect/runs/no-such-run/fork", json={"from_step": 1})
+    assert missing.status_code == 404 and missing.json()["code"] == "not_found"
+    assert (await ada.post("/v1/inspect/runs/no-such-run/resume")).status_code == 404
+    # A session's run is tether's own: refused, with what to do instead.
+    await served.session("not-forked")
+    own = await ada.post("/v1/inspect/runs/session:not-forked/fork", json={"from_step": 1})
+    assert own.status_code == 409 and "only runs of your workflows" in own.json()["detail"]

@@ -23,7 +23,7 @@ import pytest
 from _oauth_server import CLIENT_ID, CLIENT_SECRET, RunningServer, authorization_server
 
 from tether.agent import Agent, AgentHost, OAuthProvider, OAuthToken, ToolContext, tool
-from tether.agent._oauth import STATE_OWNER, pkce_challenge, session_owner
+from tether.agent._tools._oauth import STATE_OWNER, pkce_challenge, session_owner
 from tether.agent.models import ToolResultMessage
 from tether.errors import ConfigurationError
 from tether.server import create_app

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 from ._agent import Agent, Retention, TurnPolicy
-from ._approval import ApprovalPolicy, approval
-from ._attachments import Attachment
-from ._audience import Audience, Environment, default_retention
-from ._budget import Budget, BudgetPolicy, BudgetScope, BudgetStatus
-from ._compaction import Compaction, Compactor, KeepLast, ModelSummary
-from ._dynamic import (
+from ._context._compaction import Compaction, Compactor, KeepLast, ModelSummary
+from ._context._dynamic import (
     DEFAULT_DYNAMIC_TIMEOUT,
     DYNAMIC_EVENTS,
     PREDECESSOR_HISTORY,
@@ -18,7 +14,10 @@ from ._dynamic import (
     Instructions,
     dynamic,
 )
-from ._entries import (
+from ._context._values import MAX_STATE_VALUE_BYTES, State, StateValues
+from ._records._attachments import Attachment
+from ._records._budget import Budget, BudgetPolicy, BudgetScope, BudgetStatus
+from ._records._entries import (
     ApprovalEntry,
     AssistantEntry,
     AuthorizationEntry,
@@ -34,8 +33,7 @@ from ._entries import (
     TurnEndEntry,
     UserEntry,
 )
-from ._erasure import SessionErasure
-from ._event_data import (
+from ._records._event_data import (
     EVENT_DATA,
     TERMINAL_EVENTS,
     AuthorizationRequested,
@@ -64,25 +62,27 @@ from ._event_data import (
     TurnSteered,
     TurnWaiting,
 )
-from ._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
-from ._host import AgentHost, address_session_id
-from ._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
-from ._line import Predecessor, SessionLine
-from ._oauth import OAuthProvider, OAuthToken
-from ._progress import ProgressState, SessionProgress, WaitingSubmission
-from ._prune import SessionPruner
-from ._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
+from ._records._events import EVENTS_STREAM, EventMeta, SessionEvent, decode_event
+from ._records._questions import DECLINE, Answer, AnswerStatus, Display, Option, OptionStyle
+from ._records._requests import InputRequest, RequestKind, TaskRef
+from ._records._state import ParkedOn, SessionInfo, SessionState, SessionStatus
+from ._records._usage import Price, SessionUsage
+from ._records._usage_report import UsageReport, UsageRow
 from ._registry import Agents
-from ._requests import InputRequest, RequestKind, TaskRef
-from ._session import Session
-from ._sleep_tool import sleep_tool
-from ._state import ParkedOn, SessionInfo, SessionState, SessionStatus
-from ._sweep import InboxSweep
-from ._tools import Tool, ToolContext, tool, workflow_tool
-from ._usage import Price, SessionUsage
-from ._usage_report import UsageReport, UsageRow
-from ._values import MAX_STATE_VALUE_BYTES, State, StateValues
-from ._workflow_tools import ToolWorkflowContext
+from ._session._audience import Audience, Environment, default_retention
+from ._session._host import AgentHost, address_session_id
+from ._session._session import Session
+from ._stored._erasure import SessionErasure
+from ._stored._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
+from ._stored._line import Predecessor, SessionLine
+from ._stored._progress import ProgressState, SessionProgress, WaitingSubmission
+from ._stored._prune import SessionPruner
+from ._stored._sweep import InboxSweep
+from ._tools._approval import ApprovalPolicy, approval
+from ._tools._oauth import OAuthProvider, OAuthToken
+from ._tools._tools import Tool, ToolContext, tool, workflow_tool
+from ._turn._sleep_tool import sleep_tool
+from ._turn._workflow_tools import ToolWorkflowContext
 from .mcp import McpServer, McpTool, mcp_server
 
 __all__ = [

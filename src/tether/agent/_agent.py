@@ -8,19 +8,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ConfigurationError
+from ._records._cursor import TurnPolicy
 
 if TYPE_CHECKING:
-    from ._budget import Budget
-    from ._compaction import Compaction
-    from ._dynamic import Dynamic
-    from ._tools import Tool
-    from ._values import State, StateValues
+    from ._context._compaction import Compaction
+    from ._context._dynamic import Dynamic
+    from ._context._values import State, StateValues
+    from ._records._budget import Budget
+    from ._tools._tools import Tool
     from .mcp import McpServer
     from .models import Model
 
 __all__ = ["DEFAULT_MAX_STEPS_PER_TURN", "Agent", "Retention", "TurnPolicy", "check_retention"]
 
-TurnPolicy = Literal["steer", "queue"]
 Retention = Literal[0, "default"]
 """``0`` deletes a session's content when it ends; ``"default"`` keeps it for the store's
 retention period of ended runs (`open_backend(retention=...)`; forever without one)."""
@@ -122,27 +122,27 @@ class Agent:
         if self.max_steps_per_turn < 1:
             raise ConfigurationError("max_steps_per_turn must be at least 1")
         check_retention(self.retention)
-        from ._compaction import Compaction
-        from ._tools import check_timeout
+        from ._context._compaction import Compaction
+        from ._tools._tools import check_timeout
 
         if self.compaction is not None and not isinstance(self.compaction, Compaction):
             raise ConfigurationError(
                 f"compaction must be a Compaction, not {type(self.compaction).__name__}"
             )
 
-        from ._budget import check_declared
+        from ._records._budget import check_declared
 
         check_declared(self.name, self.budget)
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")
-        from ._values import state_keys
+        from ._context._values import state_keys
 
         object.__setattr__(self, "state", state_keys(self.state, f"agent {self.name!r}"))
-        from ._dynamic import check_dynamic
+        from ._context._dynamic import check_dynamic
 
         object.__setattr__(self, "dynamic", check_dynamic(self.dynamic, self.name))
-        from ._tools import Tool
+        from ._tools._tools import Tool
         from .mcp import McpServer
 
         for each in self.tools:
@@ -172,7 +172,7 @@ class Agent:
             name: The tool name; default the agent's name.
             description: What the calling model is told; default names the agent.
         """
-        from ._tools import Tool
+        from ._tools._tools import Tool
 
         agent = self
 
@@ -198,13 +198,13 @@ class Agent:
 
     def state_keys(self) -> tuple[str, ...]:
         """The session state keys it declares: its own `state` and its tools'."""
-        from ._values import declared_state
+        from ._context._values import declared_state
 
         return tuple(declared_state(self).keys)
 
     def tool(self, name: str) -> Tool | None:
         """The agent's own tool called `name` (not an MCP server's), or None."""
-        from ._tools import Tool
+        from ._tools._tools import Tool
 
         for candidate in self.tools:
             if isinstance(candidate, Tool) and candidate.name == name:

@@ -8,19 +8,23 @@ the session workflow finds the stores of the run it executes through the worker
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..durable import FlowLimit, Registry, WorkflowContext, current_backend
+from ..durable import Client, FlowLimit, Registry, WorkflowContext, current_backend
 from ..errors import ConfigurationError, FlowLimitError
 from ..stores import Backend
 from ._agent import Agent
-from ._budget import check_prices
-from ._keys import SESSION_WORKFLOW, TASK_WORKFLOW
-from ._prune import SessionPruner
-from ._usage import Price
-
-if TYPE_CHECKING:
-    from ._steps import SessionSteps
+from ._context._values import declared_state
+from ._records._attachments import AttachmentCache
+from ._records._budget import check_prices
+from ._records._keys import SESSION_WORKFLOW, TASK_WORKFLOW
+from ._records._usage import Price
+from ._stored._prune import SessionPruner
+from ._stored._transcript import TranscriptCache
+from ._turn._runtime import SessionRuntime
+from ._turn._steps import SessionSteps
+from ._turn._workflow import run_session, run_task
+from .models import resolve_model
 
 __all__ = ["SESSION_WORKFLOW", "TASK_WORKFLOW", "Agents"]
 
@@ -154,15 +158,25 @@ class Agents:
 
     def steps(self, backend: Backend, agent_name: str) -> SessionSteps:
         """The step bodies of one agent bound to a backend's stores (built once)."""
-        from ._steps import SessionSteps
-
         stores = backend.stores
         key = (id(stores), agent_name)
         cached = self._steps.get(key)
         # The cache holds the stores object itself, so its id cannot be reused meanwhile.
         if cached is not None and cached[0] is stores:
             return cached[1]
-        steps = SessionSteps(backend, self.get(agent_name), self)
+        agent = self.get(agent_name)
+        runtime = SessionRuntime(
+            backend=backend,
+            agent=agent,
+            model=resolve_model(agent.model),
+            declared=declared_state(agent),
+            client=Client(backend, registry=self.registry),
+            prices=self.prices,
+            deployment=self.deployment,
+            transcript_cache=TranscriptCache(),
+            attachment_cache=AttachmentCache(),
+        )
+        steps = SessionSteps(runtime)
         self._steps[key] = (stores, steps)
         return steps
 
@@ -175,8 +189,6 @@ class Agents:
         retention: Any = "default",
         line: Any = None,
     ) -> dict[str, Any]:
-        from ._workflow import run_session
-
         steps = self.steps(current_backend(), agent_name)
         return await run_session(ctx, steps, session_id, owner, retention, line)
 
@@ -188,7 +200,5 @@ class Agents:
         task: str,
         retention: Any = "default",
     ) -> str:
-        from ._workflow import run_task
-
         steps = self.steps(current_backend(), agent_name)
         return await run_task(ctx, steps, session_id, task, retention)

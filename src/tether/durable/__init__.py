@@ -7,6 +7,7 @@ from ._ambient import current_backend
 from ._client import Client, LiveDeployment
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext, step_info
 from ._flow import MAX_PRIORITY, priority_labels
+from ._fork import RESUMABLE_RUN_STATUSES
 from ._forwarder import Forwarder
 from ._generations import DEV_MARK, dev_generation, forward_new_runs, is_dev_generation
 from ._handle import ChainInfo, RunHandle, RunInfo, StepView
@@ -49,6 +50,7 @@ __all__ = [
     "PRIORITY_LABEL",
     "PRUNE_INTERVAL",
     "REPLAY_OUTCOMES",
+    "RESUMABLE_RUN_STATUSES",
     "TAKEOVER_LEASE",
     "ChainInfo",
     "ChildRun",

@@ -9,7 +9,7 @@ import uuid as _uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, overload
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, overload
 
 from .._codec import decode, decode_error
 from .._validate import check_identifier, check_labels
@@ -17,7 +17,71 @@ from ..errors import ConfigurationError, RunCancelledError, RunFailedError
 from ._retry import RetryPolicy, parse_duration
 
 if TYPE_CHECKING:
-    from ._executor import Activation
+    from ..stores import RunRecord
+
+    class _Handoff(Protocol):
+        @property
+        def available(self) -> bool: ...
+
+
+class _Operations(Protocol):
+    """What a context, its hooks and child handles ask of the run's activation.
+
+    `_executor.Activation` is one. They name this, not it, so the executor builds them
+    while they know nothing of it: the engine's imports point one way.
+    """
+
+    @property
+    def run_id(self) -> str: ...
+
+    @property
+    def run(self) -> RunRecord: ...
+
+    @property
+    def clock(self) -> float: ...
+
+    @property
+    def handoff(self) -> _Handoff: ...
+
+    async def run_step(
+        self,
+        label: str,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        policy: RetryPolicy,
+        timeout: float | None = None,
+        read_ahead: bool = False,
+    ) -> Any: ...
+
+    async def sleep(self, duration: float | Any) -> None: ...
+
+    def create_hook(self, token: str | None) -> Hook: ...
+
+    async def hook_payload(self, hook: Hook, index: int) -> Any: ...
+
+    async def hook_beyond(self, hook: Hook, count: int) -> None: ...
+
+    def hook_consumed(self, hook: Hook, count: int) -> None: ...
+
+    async def start_child(
+        self,
+        workflow: Callable[..., Any] | str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        run_id: str | None,
+        labels: Mapping[str, str] | None = None,
+    ) -> ChildRun: ...
+
+    async def continue_as_new(
+        self,
+        workflow: Callable[..., Any] | str | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Any: ...
+
+    async def child_outcome(self, child: ChildRun) -> tuple[str, bytes | None]: ...
+
 
 __all__ = ["ChildRun", "Hook", "StepInfo", "WorkflowContext", "step_info"]
 
@@ -98,7 +162,7 @@ class Hook:
     `await` returns the next one in arrival order.
     """
 
-    def __init__(self, activation: Activation, slot: int, token: str, hook_id: str) -> None:
+    def __init__(self, activation: _Operations, slot: int, token: str, hook_id: str) -> None:
         self._activation = activation
         self.slot = slot
         self.token = token
@@ -142,7 +206,7 @@ class Hook:
 class ChildRun:
     """A child run started by `ctx.start_child`."""
 
-    def __init__(self, activation: Activation, slot: int, run_id: str) -> None:
+    def __init__(self, activation: _Operations, slot: int, run_id: str) -> None:
         self._activation = activation
         self.slot = slot
         self.run_id = run_id
@@ -179,7 +243,7 @@ class WorkflowContext:
     reads in steps, or through `now()`, `random()` and `uuid()`.
     """
 
-    def __init__(self, activation: Activation) -> None:
+    def __init__(self, activation: _Operations) -> None:
         self._a = activation
         self._seeded: _random.Random | None = None
 

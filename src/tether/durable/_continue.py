@@ -39,12 +39,11 @@ from ..stores import (
     chain_of,
     successor_run_id,
 )
-from ._journal import ChildOp, ContinueOp, HookOp, Journal
+from ._journal import ChildOp, HookOp, Journal
 from ._registry import Registry, workflow_name_of
 
 if TYPE_CHECKING:
-    from ..stores._records import Attr
-    from ._executor import Activation
+    pass
 
 __all__ = [
     "HANDOFF_CAPABILITIES",
@@ -52,7 +51,6 @@ __all__ = [
     "Successor",
     "carried_payloads",
     "plan_successor",
-    "prepare_successor",
 ]
 
 log = logging.getLogger("tether.worker")
@@ -178,48 +176,3 @@ def plan_successor(
     return Successor(
         event=event, build=lambda: Continuation(run=new, carried=carried_payloads(journal))
     )
-
-
-def prepare_successor(
-    activation: Activation,
-    slot: int,
-    workflow: Callable[..., Any] | str | None,
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-) -> Successor:
-    """What `ctx.continue_as_new` at `slot` commits, or its refusal, journaled.
-
-    A refusal recorded at the slot is raised again on replay. A new refusal because a
-    child or a step is still running depends on timing, so it is journaled (ahead of
-    anything the body does next) for replay to repeat it.
-
-    Raises:
-        NonDeterminismError: The journal holds another operation at `slot`.
-        ContinueAsNewError: Refused now, or on the run's first pass.
-        ContinueAsNewUnavailableError: The backend cannot move runs.
-    """
-    a = activation
-    op = a.journal.ops.get(slot)
-    if op is not None:
-        if not isinstance(op, ContinueOp):
-            raise a._nondeterminism(slot, op.name, "continue_as_new")
-        raise ContinueAsNewError(a.run_id, op.refused)
-    a.handoff.require(a.run_id)
-    try:
-        return plan_successor(
-            run=a.run,
-            journal=a.journal,
-            registry=a.registry,
-            current_workflow=a.workflow.name,
-            workflow=workflow,
-            args=args,
-            kwargs=kwargs,
-            active_steps=a._active_steps,
-        )
-    except ContinueAsNewError as exc:
-        corr = f"continue:{slot}"
-        a.journal._add(slot, corr, ContinueOp(refused=exc.reason))
-        attrs: dict[str, Attr] = {"slot": slot, "reason": exc.reason}
-        a._pending.append(NewEvent(event_type="continue_refused", correlation_id=corr, attrs=attrs))
-        a._schedule_flush()
-        raise

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._codec import decode, decode_error, digest, encode, encode_error
 from .._ids import new_token, new_ulid
@@ -18,6 +18,7 @@ from .._otel import summary
 from .._version import step_name_tag
 from ..errors import (
     ConflictError,
+    ContinueAsNewError,
     FatalError,
     HookTokenInUseError,
     RetryableError,
@@ -37,8 +38,8 @@ from ._activation import (
     StepInterruptedError,
 )
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext
-from ._continue import prepare_successor
-from ._journal import ChildOp, HookOp, StepOp, WaitOp
+from ._continue import Successor, plan_successor
+from ._journal import ChildOp, ContinueOp, HookOp, StepOp, WaitOp
 from ._parking import _Suspend
 from ._registry import workflow_name_of
 from ._retry import RetryPolicy, parse_duration
@@ -51,6 +52,9 @@ from ._tracing import (
     leave_attempt,
     run_ended,
 )
+
+if TYPE_CHECKING:
+    from ..stores._records import Attr
 
 __all__ = ["Activation", "_Suspend"]
 
@@ -512,6 +516,46 @@ class Activation(ActivationCore):
             raise ConflictError(child.refused) from None
         return ChildRun(self, slot, child_id)
 
+    def _successor(
+        self,
+        slot: int,
+        workflow: Callable[..., Any] | str | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> Successor:
+        """What `ctx.continue_as_new` at `slot` commits, or its refusal, journaled.
+
+        A refusal recorded at the slot is raised again on replay. A new refusal because
+        a child or a step is still running depends on timing, so it is journaled (ahead
+        of anything the body does next) for replay to repeat it.
+        """
+        op = self.journal.ops.get(slot)
+        if op is not None:
+            if not isinstance(op, ContinueOp):
+                raise self._nondeterminism(slot, op.name, "continue_as_new")
+            raise ContinueAsNewError(self.run_id, op.refused)
+        self.handoff.require(self.run_id)
+        try:
+            return plan_successor(
+                run=self.run,
+                journal=self.journal,
+                registry=self.registry,
+                current_workflow=self.workflow.name,
+                workflow=workflow,
+                args=args,
+                kwargs=kwargs,
+                active_steps=self._active_steps,
+            )
+        except ContinueAsNewError as exc:
+            corr = f"continue:{slot}"
+            self.journal._add(slot, corr, ContinueOp(refused=exc.reason))
+            attrs: dict[str, Attr] = {"slot": slot, "reason": exc.reason}
+            self._pending.append(
+                NewEvent(event_type="continue_refused", correlation_id=corr, attrs=attrs)
+            )
+            self._schedule_flush()
+            raise
+
     async def continue_as_new(
         self,
         workflow: Callable[..., Any] | str | None,
@@ -519,7 +563,7 @@ class Activation(ActivationCore):
         kwargs: dict[str, Any],
     ) -> Any:
         """End the run continued and start its successor, in one commit; never returns."""
-        successor = prepare_successor(self, self._next_slot(), workflow, args, kwargs)
+        successor = self._successor(self._next_slot(), workflow, args, kwargs)
         # A cancel requested of this run before the commit lands applies to the chain:
         # the run ends cancelled (by `_obey_cancel`) and no successor starts.
         continued = await self._commit(

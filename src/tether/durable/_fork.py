@@ -62,10 +62,10 @@ from ..stores import (
 from ._registry import Registry, queue_name
 from ._tracing import start_labels
 
-__all__ = ["RESUMABLE", "fork_point", "fork_run", "plan_fork", "resume_point"]
+__all__ = ["RESUMABLE_RUN_STATUSES", "fork_point", "fork_run", "plan_fork", "resume_point"]
 
 #: The statuses of runs `Client.resume` takes up again.
-RESUMABLE: frozenset[str] = frozenset({"failed", "cancelled"})
+RESUMABLE_RUN_STATUSES: frozenset[str] = frozenset({"failed", "cancelled"})
 
 _TAG_PREFIX = "step//tether@"
 #: The prefix of tether's own workflows (sessions, sub-agent tasks, the scheduler).
@@ -314,7 +314,7 @@ async def fork_run(
             "session, a sub-agent task or a scheduler), whose steps hold its transcript, "
             "inbox or schedule; only runs of your workflows fork",
         )
-    if resume and source.status not in RESUMABLE:
+    if resume and source.status not in RESUMABLE_RUN_STATUSES:
         raise ForkError(
             run_id,
             f"it is {source.status!r}: only a failed or cancelled run resumes; "

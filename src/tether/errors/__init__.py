@@ -87,6 +87,7 @@ from ._agent import (
     StateValueError,
     ToolArgumentsError,
     ToolUnavailableError,
+    TranscriptLostError,
     UnknownStateError,
 )
 from ._base import (
@@ -195,6 +196,7 @@ __all__ = [
     "TetherError",
     "ToolArgumentsError",
     "ToolUnavailableError",
+    "TranscriptLostError",
     "UnknownStateError",
     "UnknownWorkflowError",
     "WorkflowError",

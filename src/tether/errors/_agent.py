@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from ._base import ConfigurationError, RetryableError, TetherError
+from ._base import ConfigurationError, FatalError, RetryableError, TetherError
 
 __all__ = [
     "AgentError",
@@ -29,6 +29,7 @@ __all__ = [
     "StateValueError",
     "ToolArgumentsError",
     "ToolUnavailableError",
+    "TranscriptLostError",
     "UnknownStateError",
 ]
 
@@ -245,6 +246,14 @@ class BudgetError(AgentError, ValueError):
         self.reason = reason
         where = f"budget {scope!r}" if scope else "budget"
         super().__init__(f"{where}: {reason}; nothing was changed")
+
+
+class TranscriptLostError(AgentError, FatalError):
+    """Another producer took the session's transcript over: this run cannot go on.
+
+    The session goes on in the run that took it over (a hand-off or a reset); the
+    run that raised this one ends without writing to the transcript again.
+    """
 
 
 class SessionStrandedError(AgentError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -166,13 +167,17 @@ class RetryableError(Exception):
     """
 
     def __init__(self, message: str = "", *, retry_after: float | timedelta | None = None) -> None:
-        from .._validate import check_duration  # _validate imports this module
-
         super().__init__(message)
         if isinstance(retry_after, timedelta):
             retry_after = retry_after.total_seconds()
         if retry_after is not None:
-            retry_after = check_duration(retry_after, what="RetryableError(retry_after=...)")
+            usable = isinstance(retry_after, int | float) and not isinstance(retry_after, bool)
+            if not usable or not math.isfinite(retry_after) or retry_after < 0:
+                raise ConfigurationError(
+                    "RetryableError(retry_after=...) takes a finite, non-negative number of "
+                    f"seconds or a timedelta, not {retry_after!r}"
+                )
+            retry_after = float(retry_after)
         self.retry_after = retry_after
 
 

@@ -51,7 +51,7 @@ from ._problems import ApiProblem
 from ._wire_events import UnknownTypes
 
 if TYPE_CHECKING:
-    from ._app import _Api
+    from ._api import _Api
 
 __all__ = ["agui_routes", "answer_of"]
 

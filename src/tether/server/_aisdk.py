@@ -41,7 +41,7 @@ from ._problems import ApiProblem, problem_of, problem_response
 from ._wire_events import UnknownTypes
 
 if TYPE_CHECKING:
-    from ._app import _Api
+    from ._api import _Api
 
 __all__ = ["aisdk_routes"]
 

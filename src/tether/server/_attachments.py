@@ -25,37 +25,18 @@ from starlette.routing import Route
 from ..agent import Attachment, Session
 from ..errors import AttachmentError
 from ._http import endpoint, json_response
-from ._models import FILENAME_PATTERN, AttachmentIn, is_id
+from ._models import FILENAME_PATTERN, is_id
 from ._problems import ApiProblem
 
 if TYPE_CHECKING:
-    from ._app import _Api
+    from ._api import _Api
 
-__all__ = ["attachment_routes", "message_attachments", "refs_of"]
+__all__ = ["attachment_routes", "message_attachments"]
 
 _FORMS = ("multipart/", "application/x-www-form-urlencoded")
 _DATA_URL = re.compile(r"^data:(?P<mime>[^,;]*)(?P<params>(?:;[^,;]*)*?)(?P<b64>;base64)?,")
 _DISPOSITION_STAR = re.compile(r"filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)")
 _DISPOSITION = re.compile(r'filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))')
-
-
-def refs_of(items: list[AttachmentIn]) -> list[Attachment | str]:
-    """What `Session.send` is given for the attachments of a send body."""
-    out: list[Attachment | str] = []
-    for item in items:
-        if item.sha256 is None or item.size is None or item.mime_type is None:
-            out.append(item.id)
-        else:
-            out.append(
-                Attachment(
-                    id=item.id,
-                    mime_type=item.mime_type.strip().lower(),
-                    size=item.size,
-                    sha256=item.sha256.lower(),
-                    filename=item.filename,
-                )
-            )
-    return out
 
 
 _FILENAME = re.compile(FILENAME_PATTERN)

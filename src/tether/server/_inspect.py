@@ -13,7 +13,8 @@ Answering an approval or a question from the page goes through the rules of
 approver the agent names may answer, whoever else asks is refused with 403
 ``forbidden``. Being an operator lets a principal see a session, not answer for it.
 Forking a session from the page (``POST /v1/inspect/sessions/{id}/fork``, at a turn's
-end) makes a session of the original's owner.
+end) makes a session of the original's owner; forking and resuming a run are
+`_run_forks`'s routes.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from starlette.routing import Route
 
 from .._validate import check_identifier
 from ..agent import AgentHost, Session
-from ..agent._session import session_run_id
+from ..agent._session._session import session_run_id
 from ..errors import ContentDeletedError, InvalidInputError, NotFoundError
 from ._auth import Principal
 from ._feeds import read_wire

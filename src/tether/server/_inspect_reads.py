@@ -109,10 +109,31 @@ def _content(data: bytes | None, status: str) -> tuple[Any, str | None]:
         # Written before the step ended: nothing yet. After: retention or erasure took it.
         return None, ("deleted" if status in ("completed", "failed", "cancelled") else None)
     try:
-        return decode(data), None
+        return _shown(decode(data)), None
     except SerializationError:
         # Sealed with a key this server does not hold, or written by a newer format.
         return None, "encrypted"
+
+
+def _shown(value: Any) -> Any:
+    """A decoded payload as JSON can carry it.
+
+    A failure (decoded to the exception it was) as its class and message (and its
+    cause's), sets and tuples as lists.
+    """
+    if isinstance(value, BaseException):
+        kind = type(value)
+        out: dict[str, Any] = {"type": f"{kind.__module__}.{kind.__qualname__}"}
+        out["message"] = str(value)
+        cause = getattr(value, "cause", None)
+        if isinstance(cause, BaseException) and cause is not value:
+            out["cause"] = _shown(cause)
+        return out
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else str(k): _shown(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_shown(v) for v in value]
+    return value
 
 
 def _step_json(step: StepRecord) -> dict[str, Any]:

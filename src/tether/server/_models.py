@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from ..agent import Display, OptionStyle, TranscriptEntry
+from ..agent import Attachment, Display, OptionStyle, TranscriptEntry
 
 __all__ = [
     "CURSOR_PATTERN",
@@ -45,6 +45,7 @@ __all__ = [
     "TranscriptOut",
     "UsageOut",
     "is_id",
+    "refs_of",
 ]
 
 #: Ids clients choose (session ids, message ids): printable, no separators that matter.
@@ -486,3 +487,22 @@ class RunAgentInput(BaseModel):
     runId: str = Field(min_length=1, max_length=200)
     messages: list[dict[str, Any]] = Field(default_factory=list, max_length=10_000)
     resume: list[ResumeEntry] | None = Field(default=None, max_length=100)
+
+
+def refs_of(items: list[AttachmentIn]) -> list[Attachment | str]:
+    """What `Session.send` is given for the attachments of a send body."""
+    out: list[Attachment | str] = []
+    for item in items:
+        if item.sha256 is None or item.size is None or item.mime_type is None:
+            out.append(item.id)
+        else:
+            out.append(
+                Attachment(
+                    id=item.id,
+                    mime_type=item.mime_type.strip().lower(),
+                    size=item.size,
+                    sha256=item.sha256.lower(),
+                    filename=item.filename,
+                )
+            )
+    return out

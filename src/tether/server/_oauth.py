@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from ..agent import AgentHost, OAuthProvider, Tool
-from ..agent._oauth import AuthorizationGrant, complete_authorization, refuse_authorization
+from ..agent._tools._oauth import AuthorizationGrant, complete_authorization, refuse_authorization
 from ..errors import ConfigurationError, InputRequestError, OAuthError, OAuthStateError
 from ._http import endpoint
 from ._openapi_parts import operation, query, said

@@ -59,6 +59,7 @@ from ._openapi_parts import (
     schema_ref,
     session_operation,
 )
+from ._run_forks import RUN_FORK_MODELS, run_fork_paths
 from ._schedules import SCHEDULE_MODELS, schedule_paths
 
 __all__ = ["openapi_document"]
@@ -90,6 +91,7 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     ),
     *((m, "serialization") for m in SCHEDULE_MODELS),
     *((m, "validation") for m in FORK_MODELS),
+    *((m, "validation") for m in RUN_FORK_MODELS),
     *((m, "serialization") for m in INSPECT_MODELS),
     *BUDGET_MODELS,
 ]
@@ -503,6 +505,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         **fork_paths(),
         **schedule_paths(),
         **inspect_paths(names),
+        **run_fork_paths(),
         **oauth_paths(),
         **budget_paths(),
     }

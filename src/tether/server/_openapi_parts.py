@@ -86,9 +86,10 @@ PROBLEM_SAYS = {
     "neither a code nor an error",
     401: "no valid bearer token",
     403: "the principal may not do this",
-    404: "no such session (or another tenant's), thread, attachment, hook, schedule or budget",
+    404: "no such session (or another tenant's), run, thread, attachment, hook, schedule or budget",
     409: "a conflict with the session's state: stranded, closed, an id taken, a request "
-    "already answered otherwise, an attachment it does not hold",
+    "already answered otherwise, an attachment it does not hold; or a run that cannot be "
+    "forked or resumed so",
     410: "retention or erasure deleted the session's content",
     413: "the body is over the server's limit",
     415: "a media type the agent's model does not take",

@@ -39,7 +39,7 @@ from mcp_types import (
 from mcp_types import Tool as ListedTool
 
 from ...errors import McpToolError, ToolUnavailableError
-from .._entries import McpToolSpec
+from .._records._entries import McpToolSpec
 from ._targets import HttpTarget, StdioTarget, Target
 
 __all__ = ["Connections"]

@@ -2,7 +2,7 @@
 
 Declared with `mcp_server` among an agent's tools; nothing connects until a turn needs
 the tools. Each turn lists the server's tools once (the listing is recorded in the
-transcript, see `tether.agent._toolset`); the model calls them like any tool, and each
+transcript, see `tether.agent._turn._toolset`); the model calls them like any tool, and each
 call runs inside the turn's durable step under tether's rules: approvals, timeouts,
 the step's retries, the idempotency key, and "outcome unknown" for a non-idempotent
 call a crash interrupted.
@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ...errors import ConfigurationError, McpToolError, MissingExtraError
-from .._approval import ApprovalPolicy, approval
-from .._arguments import ObjectArguments
-from .._entries import McpToolSpec
-from .._tools import Tool, ToolContext, check_timeout
+from .._records._entries import McpToolSpec
+from .._tools._approval import ApprovalPolicy, approval
+from .._tools._arguments import ObjectArguments
+from .._tools._tools import Tool, ToolContext, check_timeout
 from ._targets import HttpTarget, StdioTarget, Target
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ directly (:class:`OpenAIChatModel`, :class:`AnthropicModel`). Every model stream
 
 from __future__ import annotations
 
+from ._accepts import accepts_attachment as accepts_attachment
 from ._attachments import AttachmentData as AttachmentData
 from ._attachments import AttachmentKind as AttachmentKind
-from ._attachments import accepts_attachment as accepts_attachment
 from ._attachments import attachment_kind as attachment_kind
 from ._guard import forbid_network_models as forbid_network_models
 from ._model import DEFAULT_STALL_TIMEOUT as DEFAULT_STALL_TIMEOUT

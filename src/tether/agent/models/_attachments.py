@@ -1,36 +1,24 @@
-"""Files and images in a model request: their bytes, their kind, what a model accepts.
+"""Files and images in a model request: their bytes, their kind, how a model reads them.
 
 A user message carries `AttachmentData` (the bytes, read from the attachment store
 when the request is built). Each provider adapter turns them into its own wire parts:
 images as image parts, PDFs as document (Anthropic) or file (OpenAI) parts, text-like
-files as text parts. What a model takes is asked with `accepts_attachment`, so a
-message with a file its model cannot read is refused when it is sent, not inside a
-turn.
+files as text parts. Which of them a model takes is asked with `accepts_attachment`.
 """
 
 from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeAlias
-
-from ...errors import ModelError
-
-if TYPE_CHECKING:
-    from ._model import Model
-    from ._types import ModelRequest
+from typing import Literal, TypeAlias
 
 __all__ = [
     "ALL_KINDS",
     "IMAGE_TYPES",
     "AttachmentData",
     "AttachmentKind",
-    "accepts_attachment",
     "attachment_kind",
-    "check_request_attachments",
-    "provider_kinds",
 ]
 
 AttachmentKind: TypeAlias = Literal["image", "pdf", "text"]
@@ -58,14 +46,6 @@ _TEXT_APPLICATION_TYPES = frozenset(
     }
 )
 
-# Chat Completions servers other than OpenAI's (vLLM, Ollama, ...) take image parts;
-# few take OpenAI's file parts, so PDFs are refused for them unless configured.
-_PROVIDER_KINDS: dict[str, frozenset[AttachmentKind]] = {
-    "openai": ALL_KINDS,
-    "anthropic": ALL_KINDS,
-    "openai-compatible": frozenset({"image", "text"}),
-}
-
 
 def attachment_kind(mime_type: str) -> AttachmentKind | None:
     """How a model reads `mime_type` (a bare, lowercase type), or None if it cannot."""
@@ -80,28 +60,6 @@ def attachment_kind(mime_type: str) -> AttachmentKind | None:
     ):
         return "text"
     return None
-
-
-def provider_kinds(provider: str) -> frozenset[AttachmentKind]:
-    """The kinds a built-in provider's models take by default."""
-    return _PROVIDER_KINDS.get(provider, ALL_KINDS)
-
-
-def accepts_attachment(model: str | Model, mime_type: str) -> bool:
-    """Whether `model` (an object, or a ``"provider:model"`` string) takes `mime_type`.
-
-    A model object answers with its own ``accepts_attachment(mime_type)`` method; one
-    without it is given every type (it decides what to do with them). A string is
-    answered by its provider's defaults, without resolving it (no key needed).
-    """
-    if isinstance(model, str):
-        kind = attachment_kind(mime_type)
-        provider = model.partition(":")[0].strip().lower()
-        return kind is not None and kind in provider_kinds(provider)
-    accepts = getattr(model, "accepts_attachment", None)
-    if accepts is None:
-        return True
-    return bool(accepts(mime_type))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,26 +98,3 @@ class AttachmentData:
         name = f' name="{html.escape(self.filename, quote=True)}"' if self.filename else ""
         body = self.data.decode("utf-8", errors="replace")
         return f'<attachment{name} type="{self.mime_type}">\n{body}\n</attachment>'
-
-
-def check_request_attachments(
-    provider: str, request: ModelRequest, kinds: Iterable[AttachmentKind]
-) -> None:
-    """Refuse a request carrying a file the model does not take.
-
-    Sessions check this when a message is sent; this is the last guard, for a model
-    changed in between or a request built by hand.
-
-    Raises:
-        ModelError: (not retryable) naming the file and what the model takes.
-    """
-    allowed = frozenset(kinds)
-    for message in request.messages:
-        for item in getattr(message, "attachments", ()):
-            if item.kind not in allowed:
-                raise ModelError(
-                    f"{provider}: this model does not take {item.mime_type!r} attachments "
-                    f"({item.filename or 'unnamed'}); it takes {sorted(allowed)}",
-                    provider=provider,
-                    retryable=False,
-                )

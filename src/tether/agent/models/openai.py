@@ -16,13 +16,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import orjson
 
 from ...errors import ModelError
-from ._attachments import (
-    AttachmentData,
-    AttachmentKind,
-    attachment_kind,
-    check_request_attachments,
-    provider_kinds,
-)
+from ._accepts import check_request_attachments, provider_kinds
+from ._attachments import AttachmentData, AttachmentKind, attachment_kind
 from ._guard import check_network_allowed
 from ._http import (
     DEFAULT_CONNECT_TIMEOUT,

@@ -617,16 +617,53 @@
     return h("pre", {}, short(json(value), 4000));
   }
 
+  // Fork from a step, or resume: a new run (the one shown is only read), then go to it.
+  // Runs of tether's own workflows (a session's, a scheduler's) are not forked.
+  function runControls(r) {
+    if (r.workflow_name.startsWith("tether.")) return [null, () => ""];
+    const input = h("input", { id: "new-args", class: "new-args",
+      placeholder: "new input: a JSON array of arguments (empty: the same input)" });
+    const error = h("p", { class: "error run-error", role: "alert", hidden: true });
+    const start = async (verb, body) => {
+      error.hidden = true;
+      try {
+        const text = input.value.trim();
+        if (text) {
+          const args = JSON.parse(text);
+          if (!Array.isArray(args)) throw new Error("the new input is a JSON array of arguments");
+          body.args = args;
+        }
+        const made = await api(`/v1/inspect/runs/${enc(r.run_id)}/${verb}`, { method: "POST", body: JSON.stringify(body) });
+        location.hash = `#/runs/${enc(made.run_id)}`;
+      } catch (e) {
+        error.hidden = false;
+        error.textContent = e.message;
+      }
+    };
+    const resumable = r.status === "failed" || r.status === "cancelled";
+    const box = h("section", { class: "run-controls", id: "run-controls" },
+      input,
+      resumable ? h("button", { type: "button", class: "resume", title: "a new run from where this one ended",
+        on: { click: () => start("resume", {}) } }, "Resume") : "",
+      error);
+    const forkButton = (slot) => h("button", { type: "button", class: "fork-step",
+      title: "a new run replaying the steps before this one", on: { click: () => start("fork", { from_step: slot }) } },
+      "Fork from this step");
+    return [box, forkButton];
+  }
+
   async function runView(id) {
     const d = await api(`/v1/inspect/runs/${enc(id)}`);
     const r = d.run;
     const p = d.progress || {};
+    const [controls, forkButton] = runControls(r);
     const steps = h("tbody", {}, d.steps.map((s) => h("tr", { "data-slot": s.slot, class: s.attempt > 1 ? "retried" : "" },
       h("td", {}, s.slot), h("td", {}, h("code", { title: s.name }, s.name.split("//").pop())), h("td", {}, badge(s.status)),
       h("td", {}, s.attempt, s.attempt > 1 ? badge("retried", "retry") : ""),
       h("td", {}, s.completed_at ? `${((s.completed_at - s.started_at) * 1000).toFixed(1)} ms` : ""),
       h("td", {}, content(s.input, s.redacted.input)),
-      h("td", {}, s.status === "failed" || s.error ? content(s.error, s.redacted.error) : content(s.output, s.redacted.output)))));
+      h("td", {}, s.status === "failed" || s.error ? content(s.error, s.redacted.error) : content(s.output, s.redacted.output)),
+      h("td", {}, forkButton(s.slot)))));
     view.replaceChildren(
       h("h1", {}, "Run ", h("code", {}, r.run_id)),
       h("dl", { class: "facts" },
@@ -640,12 +677,13 @@
         h("dt", {}, "holder"), h("dd", {}, p.holder || "none", p.holder_alive === false ? badge("not alive", "failed") : ""),
         h("dt", {}, "trace"), h("dd", { id: "trace" }, traceCell(r.trace) || "none"),
         h("dt", {}, "labels"), h("dd", {}, Object.entries(r.labels).map(([k, v]) => h("code", { class: "label" }, `${k}=${v}`)))),
+      controls,
       h("h2", {}, "Input"), h("div", { id: "run-input" }, content(d.input, d.redacted.input)),
       h("h2", {}, r.status === "failed" ? "Error" : "Output"),
       h("div", { id: "run-output" }, r.status === "failed" ? content(d.error, d.redacted.error) : content(d.output, d.redacted.output)),
       h("h2", {}, `Journal (${d.steps.length} steps)`),
       h("table", { class: "list journal", id: "journal" },
-        h("thead", {}, h("tr", {}, ["slot", "step", "status", "attempts", "took", "input", "output / error"].map((t) => h("th", {}, t)))),
+        h("thead", {}, h("tr", {}, ["slot", "step", "status", "attempts", "took", "input", "output / error", ""].map((t) => h("th", {}, t)))),
         steps));
     view.dataset.ready = "run";
   }

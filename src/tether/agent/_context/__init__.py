@@ -1,0 +1,1 @@
+"""What the model is given beyond the transcript: state, dynamic instructions, compaction."""

@@ -1,0 +1,1 @@
+"""The agent layer's records: what sessions store, journal and publish, and their names."""

@@ -1,0 +1,1 @@
+"""What a client holds: the host, sessions, their inbox, hand-off, fork and reset."""

@@ -1,0 +1,1 @@
+"""Tools as an application declares them: arguments, approval, authorization."""

@@ -1,0 +1,1 @@
+"""Inside a session's run: the journaled steps of a turn, and what they work with."""
