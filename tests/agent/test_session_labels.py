@@ -139,8 +139,10 @@ async def test_sessions_opened_before_labels_are_labeled_once(backend: Backend) 
     assert [i.session_id for i in after.items] == ["new", "old1"]
     agents = await host.list_sessions(agent="ops")
     assert [i.session_id for i in agents.items] == ["new", "old2", "old1"]
-    # Idempotent: nothing is left to label.
-    assert await label_sessions(backend) == 0
+    # Idempotent: nothing is left to label; each page's progress is the runs looked at.
+    seen: list[int] = []
+    assert await label_sessions(backend, on_progress=seen.append) == 0
+    assert seen == [3]
 
 
 async def test_erasure_deletes_labels_and_the_backfill_leaves_erased_sessions(

@@ -9,6 +9,7 @@ its reply was recorded calls the model no more, and its call counts once.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -26,7 +27,7 @@ from tether.agent import (
     tool,
 )
 from tether.agent.models import ModelRequest, ToolResultMessage, Usage, UserMessage
-from tether.errors import ConfigurationError
+from tether.errors import ConfigurationError, InvalidInputError
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -67,8 +68,10 @@ async def host(backend: Backend) -> AsyncIterator[AgentHost]:
         tools=[lookup],
         step_timeout=1.0,
     )
+    # A second agent on the same model: usage across sessions is summed per agent.
+    triage = Agent(name="triage", model=ScriptedModel(answer, name="m-small"), tools=[lookup])
     prices = {MODEL: Price(input=3.0, output=15.0, cached_input=0.3)}
-    host = AgentHost(backend, Agents([agent], prices=prices))
+    host = AgentHost(backend, Agents([agent, triage], prices=prices))
     async with host.worker(poll_interval=0.02):
         yield host
 
@@ -125,6 +128,77 @@ async def test_a_step_retried_after_its_reply_was_recorded_counts_the_call_once(
     assert isinstance(done.data, TurnCompleted)
     assert done.data.usage == counts(FIRST, SECOND)
     assert (await session.usage()).total == counts(FIRST, SECOND)
+
+
+async def test_usage_across_sessions_is_summed_per_tenant_agent_and_model_in_a_window(
+    host: AgentHost,
+) -> None:
+    async def turn(agent: str, session_id: str, owner: str | None, text: str) -> None:
+        session = await host.open_session(agent, session_id=session_id, owner=owner)
+        await session.send(text)
+        await session.wait_for("turn.completed", timeout=30)
+
+    await turn("ops", "w1", "acme", "hello")
+    # Every reply above was recorded before this instant, every one below after it.
+    middle = time.time()
+    await turn("triage", "w2", "globex", "check api")
+    await turn("ops", "w3", "acme", "hello")
+    await turn("ops", "w4", None, "hello")
+
+    report = await host.usage()
+    assert report.sessions == 4 and report.unreadable == 0
+    assert [(r.tenant, r.agent, r.model, r.counts) for r in report.rows] == [
+        (None, "ops", MODEL, counts(THIRD)),
+        ("acme", "ops", MODEL, counts(THIRD, THIRD)),
+        ("globex", "triage", MODEL, counts(FIRST, SECOND)),
+    ]
+    assert report.total == counts(FIRST, SECOND, THIRD, THIRD, THIRD)
+    assert report.by_tenant() == {
+        None: counts(THIRD),
+        "acme": counts(THIRD, THIRD),
+        "globex": counts(FIRST, SECOND),
+    }
+    assert report.by_agent() == {
+        "ops": counts(THIRD, THIRD, THIRD),
+        "triage": counts(FIRST, SECOND),
+    }
+    assert report.by_model() == {MODEL: report.total}
+    # The same prices as one session's usage: the report's cost is the sessions' sum.
+    each = [await (await host.get_session(s)).usage() for s in ("w1", "w2", "w3", "w4")]
+    assert report.cost == pytest.approx(sum(u.cost or 0.0 for u in each))
+    assert report.unpriced == ()
+
+    later = await host.usage(since=middle)
+    assert later.sessions == 3
+    assert later.by_tenant() == {
+        None: counts(THIRD),
+        "acme": counts(THIRD),
+        "globex": counts(FIRST, SECOND),
+    }
+    earlier = await host.usage(until=middle)
+    assert (earlier.sessions, earlier.total) == (1, counts(THIRD))
+    acme = await host.usage(owner="acme", since=middle)
+    assert [(r.tenant, r.counts) for r in acme.rows] == [("acme", counts(THIRD))]
+    triage = await host.usage(agent="triage")
+    assert triage.by_agent() == {"triage": counts(FIRST, SECOND)}
+    empty = await host.usage(since=time.time() + 3600)
+    assert (empty.sessions, empty.rows, empty.total.calls) == (0, (), 0)
+
+    unpriced = await host.usage(prices={"another": Price(input=1.0, output=1.0)})
+    assert unpriced.cost == 0.0 and unpriced.unpriced == (MODEL,)
+    assert all(row.cost is None for row in unpriced.rows)
+    wire = report.to_json()
+    assert wire["total"]["calls"] == 5 and wire["since"] is None
+    assert [t["tenant"] for t in wire["by_tenant"]] == [None, "acme", "globex"]
+    assert wire["by_agent"][1] == {
+        "agent": "triage",
+        **{k: v for k, v in wire["rows"][2].items() if k not in ("tenant", "agent", "model")},
+    }
+
+    inverted = await host.usage(since=middle, until=middle - 1)  # ends before it starts
+    assert (inverted.sessions, inverted.rows) == (0, ())
+    with pytest.raises(InvalidInputError, match="not a time"):
+        await host.usage(since="yesterday")  # type: ignore[arg-type]
 
 
 def test_prices_are_checked() -> None:

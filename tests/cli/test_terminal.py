@@ -121,3 +121,14 @@ async def test_key_rotation_and_check_deploy_draw_progress_on_a_terminal(tmp_pat
     assert code == 0, drawn
     assert "replaying unfinished runs" in drawn and "3/3" in drawn, drawn
     assert "replayed 3 unfinished run(s)" in drawn
+
+
+async def test_migrate_draws_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path}/m.db"
+    code, drawn = await asyncio.to_thread(on_terminal, "migrate", url)
+    assert code == 0, drawn
+    assert f"migrated {url}" in drawn
+    assert "session runs checked for labels" in drawn, drawn
+    piped = await asyncio.to_thread(in_pipe, "migrate", url)
+    assert piped.returncode == 0 and piped.stdout == f"migrated {url}\n"
+    assert "checked" not in piped.stderr and "\x1b" not in piped.stderr

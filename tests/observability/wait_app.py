@@ -1,4 +1,7 @@
-"""A session worker that parks a turn on an approval: `python wait_app.py URL NAMESPACE DIR`.
+"""A session worker that parks turns: `python wait_app.py URL NAMESPACE DIR`.
+
+Agent ``ops`` parks its turn on an approval, agent ``sleeper`` on a durable sleep of
+`SLEEP` seconds (`sleep_tool`).
 
 The test builds the same host (`build_host`) to open the session, send the message and
 answer the approval; this process only runs the worker, with telemetry off, until it is
@@ -12,7 +15,7 @@ import sys
 from pathlib import Path
 
 import tether
-from tether.agent import Agent, AgentHost, Agents, approval, tool
+from tether.agent import Agent, AgentHost, Agents, approval, sleep_tool, tool
 from tether.stores import Backend
 from tether.testing import Reply, ScriptedModel, tool_call
 
@@ -21,6 +24,10 @@ from tether.testing import Reply, ScriptedModel, tool_call
 async def restart(service: str) -> str:
     """Restart a service."""
     return f"{service} restarted"
+
+
+#: How long the sleeper's turn sleeps: long enough to kill its worker meanwhile.
+SLEEP = 3.0
 
 
 def agents() -> Agents:
@@ -32,7 +39,16 @@ def agents() -> Agents:
         ],
         select="transcript",  # a worker in another process goes on where it stopped
     )
-    return Agents([Agent(name="ops", model=model, tools=[restart])], deployment="wait")
+    sleeps = ScriptedModel(
+        [
+            Reply(tool_calls=(tool_call("sleep", {"seconds": SLEEP}),)),
+            lambda r: "awake",
+            lambda r: "nothing else",
+        ],
+        select="transcript",
+    )
+    sleeper = Agent(name="sleeper", model=sleeps, tools=[sleep_tool(max_seconds=60)])
+    return Agents([Agent(name="ops", model=model, tools=[restart]), sleeper], deployment="wait")
 
 
 def build_host(backend: Backend) -> AgentHost:

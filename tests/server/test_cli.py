@@ -19,14 +19,16 @@ def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def run(process: Process, *args: str, via: str = "server") -> str:
+def run(
+    process: Process, *args: str, via: str = "server", command: str = "sessions", token: str = TOKEN
+) -> str:
     where = (
-        ["--server", process.url, "--token", TOKEN]
+        ["--server", process.url, "--token", token]
         if via == "server"
         else ["--db", process.db, "--app", "server_app:agents"]
     )
     done = subprocess.run(
-        [*tether_command(), "sessions", *args, *where],
+        [*tether_command(), command, *args, *where],
         cwd=HERE,
         env=process.env,
         capture_output=True,
@@ -37,10 +39,10 @@ def run(process: Process, *args: str, via: str = "server") -> str:
     return done.stdout
 
 
-def fails(process: Process, *args: str) -> str:
-    """Run `tether sessions ARGS` through the server, which must fail; its stderr."""
+def fails(process: Process, *args: str, command: str = "sessions") -> str:
+    """Run `tether COMMAND ARGS` through the server, which must fail; its stderr."""
     done = subprocess.run(
-        [*tether_command(), "sessions", *args, "--server", process.url, "--token", TOKEN],
+        [*tether_command(), command, *args, "--server", process.url, "--token", TOKEN],
         cwd=HERE,
         env=process.env,
         capture_output=True,
@@ -53,7 +55,8 @@ def fails(process: Process, *args: str) -> str:
 
 @pytest.mark.slow
 def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
-    with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
+    # eve (of another tenant) operates the server; ada, whose sessions these are, does not.
+    with tether_serve(f"sqlite:///{tmp_path}/t.db", "--operator", "eve@evil") as process:
         out = run(process, "send", "s1", "hello \x1b[31mworld", "--follow")
         assert "sent s1:" in out
         assert "You said: hello \\x1b[31mworld" in out and "[turn.completed]" in out
@@ -75,6 +78,21 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         assert "scripted:model" in shown_usage and "2 turn(s)" in shown_usage
         header = shown_usage.splitlines()[0].split()
         assert header == ["model", "calls", "input", "cached", "output"]
+        # Across sessions, an operator's read: eve sees ada's tenant's sums.
+        assert "403: only an operator" in fails(process, "--since", "1h", command="usage")
+        sums = json.loads(run(process, "--json", "--since", "1h", command="usage", token=EVE))
+        assert [(r["tenant"], r["agent"], r["calls"]) for r in sums["rows"]] == [("acme", "ops", 2)]
+        assert sums["total"] == usage["total"] and sums["sessions"] == 1
+        direct = run(process, "--json", "--since", "1h", command="usage", via="db")
+        assert {**json.loads(direct), "since": None} == {**sums, "since": None}
+        by_tenant = run(
+            process, "--by", "tenant", "--until", "2000-01-01", command="usage", token=EVE
+        )
+        assert by_tenant.splitlines()[0].split() == [
+            "tenant",
+            *"calls input cached output cost".split(),
+        ]
+        assert "0 session(s) with calls in the window" in by_tenant
         assert "answered" in run(process, "answer", "s1", request_id, "approve")
         # The agent declares no budget: none, both ways. Raising one is an operator's
         # (this server names none), and there is none to raise.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -263,6 +264,35 @@ async def test_a_budget_shown_and_raised_from_the_page(stage: Stage) -> None:
     assert events[-1]["type"] == "turn.completed"
     assert (await lead.get("/v1/budgets/tenant/evil")).json()["tokens"] == 1_000_000
     await stage.shot(tab, "budget")
+    await tab.close()
+
+
+async def test_usage_across_sessions_per_tenant_agent_and_model(stage: Stage) -> None:
+    served = stage.served
+    since = time.time()  # the calls of this test's turns only
+    await served.session("usage-1")
+    await _turn(served, "usage-1", "note milk")
+    await served.session("usage-2")
+    await _turn(served, "usage-2", "hello")
+    expected = (await served.client().get("/v1/inspect/usage", params={"since": since})).json()
+    assert expected["sessions"] == 2
+    tab = await stage.page("ada", f"#/usage?since={since}&tenant=acme")
+    await tab.wait_for_selector("#view[data-ready=usage]")
+    (row,) = expected["rows"]
+    shown = tab.locator(f"#usage-rows tr[data-usage='acme/ops/{row['model']}'] td")
+    assert (await shown.nth(3).text_content()) == str(row["calls"])
+    total = tab.locator("#usage-rows tr.all td")
+    assert (await total.nth(3).text_content()) == str(expected["total"]["calls"])
+    assert await tab.locator("#usage-tenants tr[data-tenant=acme]").count() == 1
+    assert "2 session(s)" in (await tab.locator("#view .note").text_content() or "")
+    await stage.shot(tab, "usage")
+    # A window before any call: nothing in it; a time the page cannot read: said so.
+    await tab.goto(f"{served.url}/inspector#/usage?until=2000-01-01")
+    await tab.locator("#usage-rows td.empty").wait_for()
+    await tab.goto(f"{served.url}/inspector#/usage?since=yesterday")
+    error = tab.locator("#view .error")
+    await error.wait_for()
+    assert "since yesterday is not a time" in (await error.text_content() or "")
     await tab.close()
 
 

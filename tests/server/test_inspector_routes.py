@@ -79,6 +79,20 @@ async def test_sessions_of_every_tenant_filtered_with_their_timeline(inspected: 
     assert calls[0]["data"]["arguments"] == {"text": "milk"}
     usage = await _get(served, "/v1/inspect/sessions/acme-1/usage")
     assert usage["session_id"] == "acme-1" and usage["total"]["calls"] == 2
+    # Summed across sessions: per tenant, agent and model, over a window.
+    sums = await _get(served, "/v1/inspect/usage")
+    tenants = {t["tenant"]: t["calls"] for t in sums["by_tenant"]}
+    assert tenants["acme"] == 2 and tenants["evil"] >= 1  # its reply before the approval
+    acme = await _get(served, "/v1/inspect/usage", tenant="acme", agent="ops")
+    assert [(r["tenant"], r["agent"], r["calls"]) for r in acme["rows"]] == [("acme", "ops", 2)]
+    assert acme["total"] == usage["total"] and acme["sessions"] == 1
+    before = await _get(served, "/v1/inspect/usage", until=1.5)
+    assert (before["sessions"], before["rows"], before["until"]) == (0, [], 1.5)
+    for bad in ({"since": "yesterday"}, {"until": "nan"}, {"agent": "nobody"}):
+        r = await served.client().get("/v1/inspect/usage", params=bad)
+        assert r.status_code == 422 and r.json()["code"] == "invalid_input", r.text
+    r = await served.client("bob").get("/v1/inspect/usage")
+    assert r.status_code == 403 and r.json()["code"] == "operator_only", r.text
 
     # The operator ada is not evil-1's turn's principal nor an approver: refused as the
     # answer route refuses; eve, whose turn it is, answers from the inspector.

@@ -67,6 +67,7 @@ from ._records._questions import DECLINE, Answer, AnswerStatus, Display, Option,
 from ._records._requests import InputRequest, RequestKind, TaskRef
 from ._records._state import ParkedOn, SessionInfo, SessionState, SessionStatus
 from ._records._usage import Price, SessionUsage
+from ._records._usage_report import UsageReport, UsageRow
 from ._registry import Agents
 from ._session._audience import Audience, Environment, default_retention
 from ._session._host import AgentHost, address_session_id
@@ -187,6 +188,8 @@ __all__ = [
     "TurnStarted",
     "TurnSteered",
     "TurnWaiting",
+    "UsageReport",
+    "UsageRow",
     "UserEntry",
     "WaitingSubmission",
     "address_session_id",

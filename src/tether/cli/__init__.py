@@ -1,9 +1,10 @@
-"""The `tether` command: demo, worker, serve, sessions, dev, runs, schedules, prune, and more."""
+"""The `tether` command: demo, worker, serve, sessions, usage, dev, runs, prune, and more."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import os
 import sys
@@ -304,6 +305,26 @@ def _parser() -> argparse.ArgumentParser:
     s_follow.add_argument("session_id")
     s_follow.add_argument("--start", type=int, default=0, help="negative: from the tail")
     s_follow.add_argument("--no-follow", action="store_true", help="print what is there")
+    usage = client(
+        sub.add_parser(
+            "usage",
+            help="token usage and cost across sessions, per tenant, agent and model "
+            "(an operator's, through a server)",
+        )
+    )
+    when = "ISO 8601 (UTC unless it says), Unix seconds, or a span back from now (24h, 7d)"
+    usage.add_argument("--since", metavar="WHEN", help=f"calls from then on: {when}")
+    usage.add_argument("--until", metavar="WHEN", help=f"calls before then: {when}")
+    usage.add_argument("--tenant", help="only this tenant's sessions (their owner)")
+    usage.add_argument("--agent", help="only this agent's sessions")
+    usage.add_argument("--label", action="append", default=[], metavar="KEY=VALUE")
+    usage.add_argument(
+        "--by",
+        choices=("tenant", "agent", "model"),
+        default=None,
+        help="one line per tenant, agent or model (default: one per tenant, agent and model)",
+    )
+    usage.add_argument("--json", action="store_true")
     return parser
 
 
@@ -333,11 +354,15 @@ async def _dispatch(args: argparse.Namespace) -> int:
         return await run_demo()
     if args.command == "migrate":
         from ..agent import label_sessions
+        from ._terminal import progress, spinner
 
-        async with open_backend(args.url) as backend:
-            print(f"migrated {args.url}")
+        async with contextlib.AsyncExitStack() as stack:
+            with spinner(f"migrating {args.url}"):
+                backend = await stack.enter_async_context(open_backend(args.url))
+            print(f"migrated {args.url}", flush=True)
             # Sessions opened before run labels existed get theirs (idempotent).
-            labeled = await label_sessions(backend)
+            with progress("session runs checked for labels") as done:
+                labeled = await label_sessions(backend, on_progress=done)
             if labeled:
                 print(f"labeled {labeled} session run(s) opened before run labels existed")
             if args.runtime_role:
@@ -382,6 +407,8 @@ async def _dispatch(args: argparse.Namespace) -> int:
         )
     if args.command == "sessions":
         return await _sessions(args)
+    if args.command == "usage":
+        return await _usage(args)
     if args.command == "dev":
         from ._dev import DevOptions, run_dev
 
@@ -480,6 +507,25 @@ async def _sessions(args: argparse.Namespace) -> int:
     agents = _load_agents(str(args.app))
     async with open_backend(db or _url(args), migrate=False) as backend:
         return await sessions_command(args, store_sessions(AgentHost(backend, agents)))
+
+
+async def _usage(args: argparse.Namespace) -> int:
+    from ..agent import AgentHost
+    from ..errors import ConfigurationError
+    from ..stores import open_backend
+    from ._usage import usage_command
+
+    server = args.server or os.environ.get("TETHER_SERVER_URL")
+    if server and not args.db:
+        return await usage_command(args, None, server)
+    if not args.app:
+        raise ConfigurationError(
+            "tether usage: give --server URL (or $TETHER_SERVER_URL) with an operator's "
+            "--token, or --db URL with --app MODULE:ATTR (the agents)"
+        )
+    agents = _load_agents(str(args.app))
+    async with open_backend(_url(args), migrate=False) as backend:
+        return await usage_command(args, AgentHost(backend, agents))
 
 
 def _load_agents(target: str) -> Any:

@@ -4,8 +4,9 @@
 nothing to build, nothing fetched from elsewhere). The page asks for a bearer token
 once, keeps it in the tab's ``sessionStorage``, and calls the routes under
 ``/v1/inspect``: sessions and runs of every tenant, a session's timeline across the
-runs of its chain, a run's decoded journal. Like the schedules' routes, those answer
-only an operator (`ServerOptions.operators`); anyone else gets 403 ``operator_only``.
+runs of its chain, a run's decoded journal, usage summed across sessions. Like the
+schedules' routes, those answer only an operator (`ServerOptions.operators`); anyone
+else gets 403 ``operator_only``.
 
 Answering an approval or a question from the page goes through the rules of
 ``POST /v1/sessions/{id}/requests/{rid}/answer``: only the turn's principal or an
@@ -19,6 +20,7 @@ end) makes a session of the original's owner; forking and resuming a run are
 from __future__ import annotations
 
 import functools
+import math
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -66,6 +68,7 @@ _CURSOR = re.compile(CURSOR_PATTERN)
 _LABEL = re.compile(LABEL_PATTERN)
 _WORKFLOW = re.compile(WORKFLOW_PATTERN)
 _TENANT = re.compile(TENANT_PATTERN)
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _MEDIA = {"sse": "text/event-stream", "ndjson": "application/x-ndjson"}
 
 
@@ -118,6 +121,19 @@ def _one_of(raw: str | None, name: str, allowed: tuple[str, ...]) -> str | None:
     if raw is not None and raw not in allowed:
         raise ApiProblem(422, "invalid_input", f"{name} is one of {list(allowed)}, not {raw!r}")
     return raw
+
+
+def _time(raw: str | None, name: str) -> float | None:
+    """A query time in Unix seconds (a finite decimal number), None when absent."""
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not _NUMBER.fullmatch(raw):
+        raise ApiProblem(422, "invalid_input", f"{name} is Unix seconds (a number), not {raw!r}")
+    return value
 
 
 def inspector_routes(api: InspectApi) -> list[Route]:
@@ -273,6 +289,20 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         except ContentDeletedError as exc:
             raise ApiProblem(410, "session_expired", str(exc)) from None
 
+    async def usage_sums(request: Request) -> Response:
+        await api.operator(request)
+        query = request.query_params
+        agent = _one_of(query.get("agent"), "agent", tuple(host.agents.names()))
+        tenant = pattern_param(query.get("tenant"), "tenant", _TENANT, "a tenant")
+        since, until = _time(query.get("since"), "since"), _time(query.get("until"), "until")
+        try:
+            report = await host.usage(
+                since=since, until=until, owner=tenant, agent=agent, labels=_labels(request)
+            )
+        except InvalidInputError as exc:
+            raise ApiProblem(422, "invalid_input", str(exc)) from None
+        return json_response(report.to_json())
+
     async def answer(request: Request) -> Response:
         principal = await api.operator(request)
         found = await session_of(request)
@@ -327,6 +357,7 @@ def inspector_routes(api: InspectApi) -> list[Route]:
         route("/inspector", page),
         route("/inspector/{name}", asset),
         route("/v1/inspect/sessions", sessions),
+        route("/v1/inspect/usage", usage_sums),
         route("/v1/inspect/sessions/{session_id}", session),
         route("/v1/inspect/sessions/{session_id}/state", state),
         route("/v1/inspect/sessions/{session_id}/events", events),

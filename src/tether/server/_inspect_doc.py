@@ -14,6 +14,7 @@ from ._models import (
     AnsweredOut,
     SessionListOut,
     SessionStateOut,
+    TokenCountsOut,
     UsageOut,
 )
 from ._openapi_parts import integer, json_body, ok, operation, path_param, query
@@ -142,6 +143,47 @@ class InspectRunDetailOut(BaseModel):
     progress: dict[str, Any]
 
 
+class UsageRowOut(BaseModel):
+    """What one tenant's sessions of one agent used of one model in the window."""
+
+    tenant: str | None = Field(description="the sessions' owner; null: opened without one")
+    agent: str
+    model: str = Field(description="as its provider names it")
+    calls: int
+    input_tokens: int = Field(description="input tokens, cached ones included")
+    output_tokens: int
+    cached_tokens: int = Field(description="of the input tokens, those read from a cache")
+    cost: float | None = Field(description="at the server's prices; null: no price for it")
+
+
+class UsageSumOut(BaseModel):
+    """Rows summed over one of their dimensions (the one named: tenant, agent or model)."""
+
+    model_config = {"extra": "allow"}
+
+    calls: int
+    input_tokens: int
+    output_tokens: int
+    cached_tokens: int
+    cost: float | None = Field(description="of the priced rows; null without prices")
+
+
+class InspectUsageOut(BaseModel):
+    """Token usage and cost across sessions, per tenant, agent and model, in a window."""
+
+    since: float | None = Field(description="the window's start (Unix seconds, included)")
+    until: float | None = Field(description="the window's end (Unix seconds, excluded)")
+    sessions: int = Field(description="sessions with at least one call in the window")
+    total: TokenCountsOut
+    cost: float | None = Field(description="at the server's prices; null without prices")
+    unpriced: list[str] = Field(description="models used that have no price (not in cost)")
+    unreadable: int = Field(description="sessions whose events are gone (not counted)")
+    rows: list[UsageRowOut] = Field(description="one per (tenant, agent, model)")
+    by_tenant: list[UsageSumOut] = Field(description="the rows per tenant (with `tenant`)")
+    by_agent: list[UsageSumOut] = Field(description="the rows per agent (with `agent`)")
+    by_model: list[UsageSumOut] = Field(description="the rows per model (with `model`)")
+
+
 #: The wire models of these routes, for the OpenAPI document's schemas.
 INSPECT_MODELS: tuple[type[BaseModel], ...] = (
     InspectEventsOut,
@@ -151,7 +193,10 @@ INSPECT_MODELS: tuple[type[BaseModel], ...] = (
     InspectSessionOut,
     InspectStateOut,
     InspectStepOut,
+    InspectUsageOut,
     TraceOut,
+    UsageRowOut,
+    UsageSumOut,
 )
 
 _CURSOR = query("cursor", {"type": "string", "pattern": CURSOR_PATTERN}, "a next_cursor")
@@ -213,6 +258,23 @@ def inspect_paths(agents: list[str]) -> dict[str, Any]:
                     query("state", {"type": "string", "enum": list(SESSION_STATES)}, "one state"),
                     _LABELS,
                     _CURSOR,
+                ],
+            )
+        },
+        "/v1/inspect/usage": {
+            "get": operation(
+                "inspectUsage",
+                "Token usage and cost across sessions per tenant, agent and model, in a "
+                "window (operators)",
+                {"200": ok(InspectUsageOut, "the sums")},
+                403,
+                422,
+                parameters=[
+                    query("since", {"type": "number"}, "Unix seconds: calls from then on"),
+                    query("until", {"type": "number"}, "Unix seconds: calls before then"),
+                    query("agent", {"type": "string", "enum": agents}, "only this agent"),
+                    query("tenant", {"type": "string", "pattern": TENANT_PATTERN}, "one owner"),
+                    _LABELS,
                 ],
             )
         },

@@ -67,6 +67,8 @@ class TurnState:
         parked_at: When the turn parked on its pending `requests` (the time of its
             ``turn.waiting`` event); None while it waits for none. Journaled with the
             cursor, so the wait's span starts there whichever worker resumes it.
+        started_at: When the step attempt that began the turn started (journaled: the
+            turn's span starts there); None in turns begun before it was kept.
     """
 
     turn_id: str
@@ -78,6 +80,7 @@ class TurnState:
     requests: tuple[str, ...] = ()
     parked_through: int = 0
     parked_at: float | None = None
+    started_at: float | None = None
 
     def next_step(self) -> TurnState:
         """The state for the turn's next durable step."""

@@ -20,7 +20,7 @@ from ._entries import AssistantEntry
 from ._event_data import CallUsage, MessageCompleted, TokenCounts
 from ._events import SessionEvent
 
-__all__ = ["Price", "SessionUsage", "session_usage", "turn_usage"]
+__all__ = ["Price", "SessionUsage", "counts_json", "session_usage", "turn_usage"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,15 +84,16 @@ class SessionUsage:
         """The JSON form (the server's wire form)."""
         return {
             "session_id": self.session_id,
-            "total": _counts_json(self.total),
-            "by_model": {m: _counts_json(c) for m, c in self.by_model.items()},
-            "by_turn": {t: _counts_json(c) for t, c in self.by_turn.items()},
+            "total": counts_json(self.total),
+            "by_model": {m: counts_json(c) for m, c in self.by_model.items()},
+            "by_turn": {t: counts_json(c) for t, c in self.by_turn.items()},
             "cost": self.cost,
             "unpriced": list(self.unpriced),
         }
 
 
-def _counts_json(counts: TokenCounts) -> dict[str, int]:
+def counts_json(counts: TokenCounts) -> dict[str, int]:
+    """Counts in their JSON form."""
     return {
         "calls": counts.calls,
         "input_tokens": counts.input_tokens,

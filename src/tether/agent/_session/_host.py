@@ -27,6 +27,8 @@ from .._records._attachments import Attachment
 from .._records._budget import Budget, BudgetScope, BudgetStatus
 from .._records._keys import messages_lane
 from .._records._state import RUN_ENDINGS, SessionInfo, SessionState, SessionStatus
+from .._records._usage import Price
+from .._records._usage_report import PAGE, UsageReport, check_window, usage_report
 from .._registry import SESSION_WORKFLOW, Agents
 from .._stored._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_digest
 from .._stored._labels import label_sessions, session_labels, user_labels
@@ -454,6 +456,42 @@ class AgentHost:
             if cursor is None:
                 break
         return Page(items=tuple(found), next_cursor=cursor)
+
+    async def usage(
+        self,
+        *,
+        since: float | None = None,
+        until: float | None = None,
+        owner: str | None = None,
+        agent: str | None = None,
+        labels: Mapping[str, str] | None = None,
+        prices: Mapping[str, Price] | None = None,
+    ) -> UsageReport:
+        """Token usage and cost across sessions, per tenant, agent and model.
+
+        Sums the calls whose replies were recorded in ``[since, until)`` (Unix
+        seconds; None leaves that end open) of the sessions `list_sessions` lists with
+        `owner`, `agent` and `labels`, at `prices` (default `Agents.prices`). It reads
+        those sessions' events: narrow it by owner or agent on a large deployment.
+
+        Raises:
+            InvalidInputError: `since` or `until` is not a time, or a filter
+                `list_sessions` refuses.
+        """
+        start, end = check_window(since, until)
+
+        async def page(cursor: str | None) -> Page[SessionInfo]:
+            return await self.list_sessions(
+                owner=owner, agent=agent, labels=labels, limit=PAGE, cursor=cursor
+            )
+
+        async def events(info: SessionInfo) -> list[Any]:
+            # Not `self.session`: a session of an agent this host no longer serves counts.
+            run_id = session_run_id(info.session_id)
+            return await Session(self, info.agent_name, info.session_id, run_id).read_events(0)
+
+        table = self.agents.prices if prices is None else prices
+        return await usage_report(page, events, since=start, until=end, prices=table)
 
     async def label_sessions(self) -> int:
         """Label the sessions opened before run labels existed (``tether migrate`` does).

@@ -13,7 +13,7 @@ migrate`` runs) reads their inputs and labels them, once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..._validate import check_labels
@@ -74,7 +74,9 @@ def session_labels(agent: str | None = None, owner: str | None = None) -> dict[s
     return check_labels(labels, what="session")
 
 
-async def label_sessions(backend: Backend) -> int:
+async def label_sessions(
+    backend: Backend, *, on_progress: Callable[[int], None] | None = None
+) -> int:
     """Label the session runs that have no labels yet (opened before labels existed).
 
     Reads each unlabeled session run's input (with the backend's keys when it
@@ -83,11 +85,16 @@ async def label_sessions(backend: Backend) -> int:
     nothing new. Runs whose input is unreadable (erased, or its content deleted) are
     left unlabeled: who they belonged to is not known any more.
 
+    Args:
+        backend: The open backend.
+        on_progress: Called with how many session runs it has looked at so far, after
+            each page of them (``tether migrate`` draws it on a terminal).
+
     Returns:
         How many runs it labeled.
     """
     client = Client(backend)
-    labeled = 0
+    labeled = seen = 0
     cursor: str | None = None
     while True:
         page = await client.page_runs(workflow=SESSION_WORKFLOW, limit=200, cursor=cursor)
@@ -98,6 +105,9 @@ async def label_sessions(backend: Backend) -> int:
             if labels is not None:
                 await client.label_run(run.run_id, labels)
                 labeled += 1
+        seen += len(page.items)
+        if on_progress is not None:
+            on_progress(seen)
         cursor = page.next_cursor
         if cursor is None:
             return labeled

@@ -31,7 +31,7 @@ from .._records._requests import InputRequest
 from .._stored._mail import Mail, read_mail
 from ._emitter import PART, Emitter
 from ._parked_gauge import label_parked
-from ._tracing import wait_ended
+from ._tracing import timer_wait_ended, traced, wait_ended
 
 if TYPE_CHECKING:
     from .._agent import Agent
@@ -57,6 +57,10 @@ class Deadline:
     """Waiting for a durable timer (Unix time it is due)."""
 
     at: float
+    #: When the sleep began (the workflow's clock; None in runs journaled before it was
+    #: kept) and the tool call that sleeps: the wait's span.
+    since: float | None = None
+    call_id: str = ""
 
 
 @journaled("agent.Task")
@@ -67,6 +71,8 @@ class Task:
     run_id: str
     task_session_id: str
     agent: str
+    #: The tool call that runs it (empty in runs journaled before it was kept).
+    call_id: str = ""
 
 
 @journaled("agent.Verdict")
@@ -126,6 +132,30 @@ async def _question_over(
     await label_parked(runtime.client, durable.step_info().run_id, 0, None)
 
 
+async def _timer_over(
+    runtime: SessionRuntime, cursor: Cursor, mail: Mail, wait: Deadline | Task, outcome: str
+) -> None:
+    """A durable sleep or a sub-agent's task no longer parks its turn: its wait's span."""
+    if not traced():
+        return  # nothing to emit: not even the task's run is read
+    work = _Work(turn=cursor.turn, mail=mail, agent=runtime.agent, cursor=cursor)
+    if isinstance(wait, Deadline):
+        if wait.since is not None:
+            span = (wait.since, time.time())
+            extra = {"tether.wait.until": wait.at}
+            timer_wait_ended(work, "sleep", wait.call_id, span, outcome, extra)
+        return
+    if not wait.call_id:
+        return  # journaled before the call was kept: no span
+    try:
+        info = await (await runtime.client.get(wait.run_id, follow=False)).info()
+    except NotFoundError:
+        return
+    span = (info.created_at.timestamp(), time.time())
+    found = {"tether.task.run_id": wait.run_id, "tether.task.agent": wait.agent}
+    timer_wait_ended(work, "task", wait.call_id, span, outcome, found)
+
+
 async def _cancel_task(client: Client, task: Task) -> None:
     try:
         await (await client.get(task.run_id)).cancel("the calling turn was cancelled")
@@ -171,6 +201,8 @@ async def check_parked(
             )
         if isinstance(wait, Question):
             await _question_over(runtime, cursor, mail, wait, time.time(), "cancelled")
+        else:
+            await _timer_over(runtime, cursor, mail, wait, "cancelled")
         return Verdict(action="cancel", rings=rings)
     if isinstance(wait, Question):
         found = mail.answer_of(wait.request_id)
@@ -189,9 +221,15 @@ async def check_parked(
         )
         return Verdict(action="done", answer=answer, by=by, rings=rings)
     if isinstance(wait, Deadline):
-        return Verdict(action="done" if time.time() >= wait.at else "wait", rings=rings)
+        if time.time() < wait.at:
+            return Verdict(action="wait", rings=rings)
+        await _timer_over(runtime, cursor, mail, wait, "elapsed")
+        return Verdict(action="done", rings=rings)
     try:
         status = await (await runtime.client.get(wait.run_id)).status()
     except NotFoundError:
         return Verdict(action="wait", rings=rings)
-    return Verdict(action="done" if status in TERMINAL_RUN_STATUSES else "wait", rings=rings)
+    if status not in TERMINAL_RUN_STATUSES:
+        return Verdict(action="wait", rings=rings)
+    await _timer_over(runtime, cursor, mail, wait, str(status))
+    return Verdict(action="done", rings=rings)

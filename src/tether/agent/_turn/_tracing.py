@@ -52,9 +52,12 @@ __all__ = [
     "adopt_turn",
     "message_traceparent",
     "model_span",
+    "timer_wait_ended",
     "tool_outage",
     "tool_span",
+    "traced",
     "turn_ended",
+    "turn_start",
     "wait_ended",
 ]
 
@@ -105,6 +108,22 @@ def adopt_turn(work: StepWork) -> None:
     )
 
 
+def traced() -> bool:
+    """Whether the running step attempt is traced (its spans are made)."""
+    attempt = current_attempt()
+    return attempt is not None and attempt.traced
+
+
+def turn_start() -> float:
+    """When a turn begun now starts: its step attempt's start (traced), else now.
+
+    The message's own start is the commit that claimed it, after that step's first
+    model call: a turn's span starting there would begin after its first children.
+    """
+    attempt = current_attempt()
+    return attempt.start if attempt is not None else time.time()
+
+
 def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
     """Emit the turn's span and metrics once the step that ends it has committed."""
     attempt = current_attempt()
@@ -112,7 +131,7 @@ def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
     if attempt is None or turn is None:
         return
     trace_id, parent_id, started = _turn_parent(work, attempt.run_trace_id, attempt.run_id)
-    start = started if started is not None else attempt.start
+    start = turn.started_at or (started if started is not None else attempt.start)
     agent = work.agent.name
     session_id = work.cursor.session_id
     steps = turn.steps + 1
@@ -147,9 +166,45 @@ def turn_ended(work: StepWork, outcome: str, error: str | None) -> None:
     durable.after_commit(landed)
 
 
-def wait_span_id(turn_id: str, parked_at: float) -> int:
-    """The span id of turn `turn_id`'s wait that began at `parked_at`."""
-    return _otel.span_id_of("wait", turn_id, repr(parked_at))
+def wait_span_id(turn_id: str, parked_at: float, *key: str) -> int:
+    """The span id of turn `turn_id`'s wait that began at `parked_at` (`key`: which one)."""
+    return _otel.span_id_of("wait", turn_id, repr(parked_at), *key)
+
+
+def _emit_wait(
+    work: StepWork,
+    turn_id: str,
+    on: str,
+    span_id: int,
+    span: tuple[float, float],
+    attributes: dict[str, Any],
+) -> None:
+    """Emit the span ``wait <on>``, under turn `turn_id`'s, once this step commits."""
+    attempt = current_attempt()
+    if attempt is None or not attempt.traced:
+        return
+    trace_id, _, _ = _turn_parent(work, attempt.run_trace_id, attempt.run_id)
+    start, end = span
+    attributes = {
+        "tether.session.id": work.cursor.session_id,
+        "tether.turn.id": turn_id,
+        "tether.wait.on": on,
+        "gen_ai.agent.name": work.agent.name,
+        **attributes,
+    }
+
+    def landed() -> None:
+        _otel.emit_span(
+            f"wait {on}",
+            trace_id=trace_id,
+            span_id=span_id,
+            parent_id=turn_span_id(turn_id),
+            start=start,
+            end=max(end, start),
+            attributes=attributes,
+        )
+
+    durable.after_commit(lambda: _otel.defer(landed))
 
 
 def wait_ended(
@@ -168,32 +223,33 @@ def wait_ended(
     the same span, and a step replayed from the journal emits nothing (it runs no
     code, so registers no callback).
     """
-    attempt = current_attempt()
-    if attempt is None or not attempt.traced:
-        return
-    trace_id, _, _ = _turn_parent(work, attempt.run_trace_id, attempt.run_id)
     ids = parked.requests if request_ids is None else request_ids
-    attributes = {
-        "tether.session.id": work.cursor.session_id,
-        "tether.turn.id": parked.turn_id,
-        "tether.wait.on": on,
-        "tether.wait.outcome": outcome,
-        "tether.wait.request_ids": list(ids),
-        "gen_ai.agent.name": work.agent.name,
-    }
+    attributes = {"tether.wait.outcome": outcome, "tether.wait.request_ids": list(ids)}
+    span_id = wait_span_id(parked.turn_id, parked_at)
+    _emit_wait(work, parked.turn_id, on, span_id, (parked_at, resumed_at), attributes)
 
-    def landed() -> None:
-        _otel.emit_span(
-            f"wait {on}",
-            trace_id=trace_id,
-            span_id=wait_span_id(parked.turn_id, parked_at),
-            parent_id=turn_span_id(parked.turn_id),
-            start=parked_at,
-            end=max(resumed_at, parked_at),
-            attributes=attributes,
-        )
 
-    durable.after_commit(lambda: _otel.defer(landed))
+def timer_wait_ended(
+    work: StepWork,
+    on: str,
+    call_id: str,
+    span: tuple[float, float],
+    outcome: str,
+    attributes: dict[str, Any],
+) -> None:
+    """Emit the span of a workflow tool's durable sleep or sub-agent task (``wait <on>``).
+
+    `span` is (start, end): the start is durable (a sleep's is the workflow's clock
+    when it began, `WorkflowContext.now`, the same on every replay; a task's its run's
+    creation), the end the time the step that found the wait over ran. Only that
+    step's live run emits it, once it commits: a worker killed during the wait leaves
+    it to the worker that finds the wait over, and a replay runs no step code.
+    """
+    turn = work.turn
+    assert turn is not None
+    span_id = wait_span_id(turn.turn_id, span[0], on, call_id)
+    extra = {"tether.wait.outcome": outcome, "gen_ai.tool.call.id": call_id, **attributes}
+    _emit_wait(work, turn.turn_id, on, span_id, span, extra)
 
 
 def _provider_and_model(name: str) -> tuple[str, str]:

@@ -38,7 +38,7 @@ from .._records._usage import turn_usage
 from .._stored._mail import MessageView
 from ._emitter import Emitter
 from ._tool_runner import result_entry
-from ._tracing import turn_ended, wait_ended
+from ._tracing import turn_ended, turn_start, wait_ended
 from ._work import StepWork
 
 __all__ = [
@@ -90,6 +90,7 @@ def begin_turn(
         submission_id=message.submission_id,
         principal=message.principal,
         policy=work.agent.turn_policy,
+        started_at=turn_start(),
     )
     work.turn = turn
     work.emitter = Emitter(turn.turn_id, turn.step_index)

@@ -155,12 +155,13 @@ class ToolWorkflowContext:
     async def sleep(self, duration: float | timedelta | str) -> None:
         """Sleep durably; the session parks meanwhile (a cancel of the turn ends it)."""
         seconds = parse_duration(duration)
-        deadline = self._ctx.now().timestamp() + seconds
+        since = self._ctx.now().timestamp()  # the same on every replay: the span's start
+        deadline = since + seconds
 
         def remaining() -> Awaitable[None]:
             return self._ctx.sleep(max(0.0, deadline - self._ctx.now().timestamp()))
 
-        await self._until(Deadline(at=deadline), remaining)
+        await self._until(Deadline(at=deadline, since=since, call_id=self.call_id), remaining)
 
     async def ask(
         self,
@@ -248,9 +249,10 @@ class ToolWorkflowContext:
         child = await self._ctx.start_child(
             TASK_WORKFLOW, name, task_session, task, self._retention, *extra, run_id=run_id
         )
-        await self._until(
-            Task(run_id=run_id, task_session_id=task_session, agent=name), child.result
+        waiting = Task(
+            run_id=run_id, task_session_id=task_session, agent=name, call_id=self.call_id
         )
+        await self._until(waiting, child.result)
         result = await child.result()
         if not isinstance(result, dict):
             return str(result)

@@ -118,6 +118,7 @@
       if (parts[0] === "runs" && parts[1]) await runView(parts.slice(1).join("/"));
       else if (parts[0] === "runs") await runsView(query);
       else if (parts[0] === "sessions" && parts[1]) await sessionView(parts[1]);
+      else if (parts[0] === "usage") await usageView(query);
       else await sessionsView(query);
     } catch (e) {
       if (e instanceof Problem && (e.status === 401 || e.code === "operator_only")) return;
@@ -221,6 +222,60 @@
     );
     view.replaceChildren(h("h1", {}, "Runs"), form, table, more);
     view.dataset.ready = "runs";
+  }
+
+  // -- usage across sessions --------------------------------------------------------------
+  // A window's end as Unix seconds: Unix seconds, a span back from now (24h, 7d), or a
+  // date the browser reads (2026-12-01, 2026-12-01T09:00Z).
+  const SPAN = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+  function seconds(name, v) {
+    if (!v) return null;
+    if (/^-?[0-9]+(\.[0-9]+)?$/.test(v)) return v;
+    const span = /^([0-9]+(?:\.[0-9]+)?)([smhdw])$/.exec(v);
+    if (span) return String(Date.now() / 1000 - Number(span[1]) * SPAN[span[2]]);
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) throw new Error(`${name} ${v} is not a time: give 2026-12-01, Unix seconds or a span such as 24h`);
+    return String(at / 1000);
+  }
+
+  async function usageView(query) {
+    const form = filterForm(
+      [
+        { name: "since", placeholder: "24h, 2026-12-01, Unix s" },
+        { name: "until", placeholder: "now" },
+        { name: "agent" },
+        { name: "tenant" },
+      ],
+      query,
+      "#/usage"
+    );
+    const q = apiQuery(query, ["agent", "tenant"]);
+    for (const n of ["since", "until"]) {
+      const at = seconds(n, query.get(n));
+      if (at !== null) q.set(n, at);
+    }
+    const u = await api(`/v1/inspect/usage?${q}`);
+    const number = (n) => h("td", { class: "num" }, Number(n || 0).toLocaleString("en"));
+    const money = (c) => h("td", { class: "num" }, c === null || c === undefined ? "" : c.toFixed(6));
+    const counts = (r) => [r.calls, r.input_tokens, r.cached_tokens, r.output_tokens].map(number);
+    const grid = (id, head, rows) => h("table", { class: "list usage", id },
+      h("thead", {}, h("tr", {}, head.map((t) => h("th", {}, t)))), h("tbody", {}, rows));
+    const figures = ["calls", "input", "cached", "output", "cost"];
+    const rows = u.rows.map((r) => h("tr", { "data-usage": `${r.tenant || ""}/${r.agent}/${r.model}` },
+      h("td", {}, r.tenant || "—"), h("td", {}, r.agent), h("td", {}, r.model), counts(r), money(r.cost)));
+    rows.push(h("tr", { class: "all" }, h("td", {}, "all"), h("td"), h("td"), counts(u.total), money(u.cost)));
+    if (!u.rows.length) rows.unshift(h("tr", {}, h("td", { colSpan: 8, class: "empty" }, "No model call in the window.")));
+    const tenants = u.by_tenant.map((t) => h("tr", { "data-tenant": t.tenant || "" },
+      h("td", {}, t.tenant || "—"), counts(t), money(t.cost)));
+    const notes = [`${u.sessions} session(s) with calls in the window`];
+    if (u.unpriced.length) notes.push(`no price for ${u.unpriced.join(", ")} (not in cost)`);
+    if (u.unreadable) notes.push(`${u.unreadable} session(s) whose events are gone, not counted`);
+    view.replaceChildren(
+      h("h1", {}, "Usage"), form,
+      grid("usage-rows", ["tenant", "agent", "model", ...figures], rows),
+      h("p", { class: "note" }, notes.join(" · ")),
+      h("h2", {}, "By tenant"), grid("usage-tenants", ["tenant", ...figures], tenants));
+    view.dataset.ready = "usage";
   }
 
   // -- a session --------------------------------------------------------------------------
