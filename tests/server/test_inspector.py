@@ -326,7 +326,8 @@ async def test_a_run_resumed_and_forked_from_its_journal(stage: Stage) -> None:
     assert (await forked.info()).labels["tether.fork_slot"] == "2"
     await stage.shot(tab, "run-forked")
     # A session's run (tether's own workflow) has neither control.
-    await tab.goto(f"{stage.served.url}/inspector#/runs/session:journal")
+    await stage.served.session("no-controls")
+    await tab.goto(f"{stage.served.url}/inspector#/runs/session:no-controls")
     await tab.wait_for_selector("#view[data-ready=run]")
     assert await tab.locator("#run-controls, button.fork-step").count() == 0
     await tab.close()
