@@ -4,6 +4,7 @@ import base64
 import fcntl
 import os
 import secrets
+import shutil
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
@@ -43,22 +44,50 @@ ENCRYPTION_KEYS = EnvKeyProvider(base64.b64encode(os.urandom(32)).decode())
 async def _open_each(
     request: pytest.FixtureRequest, tmp_path: Path, kind: str | None = None, **options: Any
 ) -> AsyncIterator[Backend]:
+    """Open a new, empty store of the current schema on `kind` for one test.
+
+    A Postgres namespace comes from the worker's `NamespacePool` (emptied after each
+    test) and a SQLite file is a copy of a migrated one: both are exactly what migrating
+    a new one gives, without paying for the migration each time.
+    """
     kind = request.param if kind is None else kind
     if kind == "postgres":
         url = request.getfixturevalue("tether_postgres_url")
-        namespace = f"t_{secrets.token_hex(6)}"
+        namespace = await _NAMESPACES.take(url)
         try:
             async with tether.open_backend(
                 url, namespace=namespace, pool_size=4, **options
             ) as opened:
                 yield opened
         finally:
-            drop_namespace(url, namespace)
-            drop_namespace(url, f"{namespace}_keyring")  # there with `keys` only
+            _NAMESPACES.give_back(url, namespace)
         return
-    url = "memory://" if kind == "memory" else f"sqlite:///{tmp_path}/tether.db"
+    url = "memory://"
+    if kind == "sqlite":
+        shutil.copyfile(await _sqlite_template(request), tmp_path / "tether.db")
+        url = f"sqlite:///{tmp_path}/tether.db"
     async with tether.open_backend(url, **options) as opened:
         yield opened
+
+
+_SQLITE_TEMPLATES: list[Path] = []
+
+
+async def _sqlite_template(request: pytest.FixtureRequest) -> Path:
+    """A SQLite store just migrated and closed, made once per worker.
+
+    Its copy is byte for byte the file a migration of a new store writes: SQLite keeps
+    nothing of a file's path in it, and closing checkpoints the WAL into the file.
+    """
+    if not _SQLITE_TEMPLATES:
+        factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
+        path = factory.mktemp("sqlite-template") / "tether.db"
+        async with tether.open_backend(f"sqlite:///{path}"):
+            pass
+        beside = [p.name for p in path.parent.iterdir() if p != path]
+        assert not beside, f"a closed SQLite store left {beside} beside its file"
+        _SQLITE_TEMPLATES.append(path)
+    return _SQLITE_TEMPLATES[0]
 
 
 @pytest.fixture(params=["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -122,6 +151,180 @@ class _NoHandoff:
 
     async def close(self) -> None:
         await self._inner.close()
+
+
+#: One line per part of a Postgres namespace's state that a new namespace of the current
+#: schema fixes, with the namespace's name written ``{ns}``: the schema and its relations,
+#: columns, defaults, indexes, constraints, triggers, rules, policies, functions, types
+#: and privileges, the sizes and planner statistics of its tables and indexes, its
+#: sequences, and the stamps in ``tether_meta``. (Only ``tether_meta`` holds rows when
+#: new; its size and statistics are left out, its rows stand for it.) The planner's
+#: recorded estimates of an index's size are left out too: a truncated index records
+#: 0 pages of unknown tuples where a new one records 1 page of none, a difference in
+#: plan costs that changes no query's result.
+_NAMESPACE_STATE = """
+WITH ns AS (SELECT oid FROM pg_namespace WHERE nspname = %(ns)s),
+rel AS (SELECT c.oid, c.relname FROM pg_class c, ns WHERE c.relnamespace = ns.oid)
+SELECT replace(x, %(ns)s, '{{ns}}') AS y FROM (
+  SELECT concat_ws(' ', 'schema', n.nspowner::regrole::text, n.nspacl::text)
+    FROM pg_namespace n, ns WHERE n.oid = ns.oid
+  UNION ALL SELECT concat_ws(' ', 'default acl', d.defaclobjtype, d.defaclacl::text)
+    FROM pg_default_acl d, ns WHERE d.defaclnamespace = ns.oid
+  UNION ALL SELECT concat_ws(' ', 'relation', c.relname, c.relkind, c.relpersistence,
+      c.relowner::regrole::text, c.relacl::text, c.reloptions::text, c.relrowsecurity,
+      c.relforcerowsecurity, c.relreplident)
+    FROM pg_class c, ns WHERE c.relnamespace = ns.oid
+  UNION ALL SELECT concat_ws(' ', 'size', c.relname, pg_relation_size(c.oid))
+    FROM pg_class c, ns WHERE c.relnamespace = ns.oid AND c.relkind IN ('r', 'p', 'i', 'm')
+      AND c.relname NOT IN ('tether_meta', 'tether_meta_pkey')
+  UNION ALL SELECT concat_ws(' ', 'estimates', c.relname, c.relpages, c.reltuples,
+      c.relallvisible)
+    FROM pg_class c, ns WHERE c.relnamespace = ns.oid AND c.relkind IN ('r', 'p', 'm')
+      AND c.relname <> 'tether_meta'
+  UNION ALL SELECT concat_ws(' ', 'statistics', r.relname, s.staattnum)
+    FROM pg_statistic s JOIN rel r ON s.starelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'column', r.relname, a.attnum, a.attname,
+      format_type(a.atttypid, a.atttypmod), a.attnotnull, a.attidentity, a.attgenerated,
+      a.attisdropped, a.attacl::text, a.attcollation, a.attstorage,
+      pg_get_expr(d.adbin, d.adrelid))
+    FROM pg_attribute a JOIN rel r ON a.attrelid = r.oid
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attnum > 0
+  UNION ALL SELECT concat_ws(' ', 'index', pg_get_indexdef(i.indexrelid), i.indisvalid)
+    FROM pg_index i JOIN rel r ON i.indrelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'constraint', r.relname, o.conname, pg_get_constraintdef(o.oid))
+    FROM pg_constraint o JOIN rel r ON o.conrelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'trigger', pg_get_triggerdef(t.oid), t.tgenabled)
+    FROM pg_trigger t JOIN rel r ON t.tgrelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'rule', r.relname, w.rulename, pg_get_ruledef(w.oid))
+    FROM pg_rewrite w JOIN rel r ON w.ev_class = r.oid
+  UNION ALL SELECT concat_ws(' ', 'policy', r.relname, p.polname, p.polcmd, p.polpermissive,
+      p.polroles::text, pg_get_expr(p.polqual, p.polrelid),
+      pg_get_expr(p.polwithcheck, p.polrelid))
+    FROM pg_policy p JOIN rel r ON p.polrelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'function', p.proname,
+      pg_get_function_identity_arguments(p.oid), p.proowner::regrole::text, p.proacl::text,
+      p.proconfig::text, pg_get_functiondef(p.oid))
+    FROM pg_proc p, ns WHERE p.pronamespace = ns.oid
+  UNION ALL SELECT concat_ws(' ', 'type', t.typname, t.typtype, t.typowner::regrole::text,
+      t.typacl::text)
+    FROM pg_type t, ns WHERE t.typnamespace = ns.oid
+  UNION ALL SELECT concat_ws(' ', 'sequence', s.sequencename, s.last_value, s.start_value,
+      s.increment_by, s.min_value, s.max_value, s.cycle)
+    FROM pg_sequences s WHERE s.schemaname = %(ns)s
+  UNION ALL SELECT concat_ws(' ', 'meta', m.key, m.value) FROM {meta} m
+) lines (x) ORDER BY y
+"""
+
+#: The namespace's tables that were written to (they have pages; `tether_meta` aside).
+_WRITTEN_TABLES = """
+SELECT c.relname FROM pg_class c
+WHERE c.relnamespace = %(ns)s::regnamespace AND c.relkind IN ('r', 'p')
+  AND c.relname <> 'tether_meta' AND pg_relation_size(c.oid) > 0
+"""
+
+
+class NamespacePool:
+    """This worker's migrated Postgres namespaces that no test uses, each as new.
+
+    Migrating a namespace is a hundred statements of DDL, and dropping it as many files
+    unlinked, so each test's namespace is emptied after it and handed to the next test.
+    Emptied means indistinguishable from new: every table written to (it has pages) is
+    truncated, which gives it new files and restarts its identities; a used sequence
+    restarts; the keyring schema (there with `keys` only) is dropped, so the next open
+    with a key makes a new keyring. Then the namespace's state (`_NAMESPACE_STATE`) is
+    compared with that of one just migrated, and a namespace that differs -- a test
+    altered its schema, its privileges or its stamps, or autovacuum analyzed a table --
+    is dropped instead, and the next test gets a new name to migrate. The comparison is
+    made again when a namespace is handed out, which catches rows a process outliving
+    its test wrote in between.
+    """
+
+    def __init__(self) -> None:
+        self._free: list[str] = []
+        self._new: list[str] | None = None  # the state of a namespace just migrated
+
+    async def take(self, url: str) -> str:
+        """A namespace for one test: an emptied one, or a new name (not yet migrated)."""
+        while self._free:
+            namespace = self._free.pop()
+            if self._state(url, namespace) == self._new:
+                return namespace
+            drop_namespace(url, namespace)
+        namespace = f"t_{secrets.token_hex(6)}"
+        if self._new is None:
+            async with tether.open_backend(url, namespace=namespace):
+                pass
+            self._new = self._state(url, namespace)
+        return namespace
+
+    def give_back(self, url: str, namespace: str) -> None:
+        """Empty `namespace` after its test and keep it, or drop it if it is not as new."""
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute("SET lock_timeout = '10s'")
+                conn.execute(
+                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(
+                        sql.Identifier(f"{namespace}_keyring")
+                    )
+                )
+                written = conn.execute(_WRITTEN_TABLES, {"ns": namespace}).fetchall()
+                if written:
+                    tables = (sql.Identifier(namespace, str(name)) for (name,) in written)
+                    conn.execute(
+                        sql.SQL("TRUNCATE {} RESTART IDENTITY").format(sql.SQL(", ").join(tables))
+                    )
+                used = conn.execute(
+                    "SELECT sequencename FROM pg_sequences "
+                    "WHERE schemaname = %s AND last_value IS NOT NULL",
+                    (namespace,),
+                ).fetchall()
+                for (name,) in used:
+                    conn.execute(
+                        sql.SQL("ALTER SEQUENCE {} RESTART").format(
+                            sql.Identifier(namespace, str(name))
+                        )
+                    )
+                state = self._read_state(conn, namespace)
+        except psycopg.Error:
+            state = None
+        if state is not None and state == self._new:
+            self._free.append(namespace)
+        else:
+            drop_namespace(url, namespace)
+
+    def drop_all(self, url: str) -> None:
+        """Drop the namespaces kept (at the end of the worker's session)."""
+        if self._free:
+            with _server_lock(False):  # held as a test holds it: no restart under way
+                while self._free:
+                    drop_namespace(url, self._free.pop())
+
+    def _state(self, url: str, namespace: str) -> list[str] | None:
+        try:
+            with psycopg.connect(url, autocommit=True) as conn:
+                return self._read_state(conn, namespace)
+        except psycopg.Error:
+            return None
+
+    @staticmethod
+    def _read_state(conn: psycopg.Connection[Any], namespace: str) -> list[str] | None:
+        exists = conn.execute(
+            "SELECT 1 FROM pg_tables WHERE schemaname = %s AND tablename = 'tether_meta'",
+            (namespace,),
+        ).fetchone()
+        if exists is None:
+            return None
+        query = sql.SQL(_NAMESPACE_STATE).format(meta=sql.Identifier(namespace, "tether_meta"))
+        return [str(line) for (line,) in conn.execute(query, {"ns": namespace}).fetchall()]
+
+
+_NAMESPACES = NamespacePool()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Drop this worker's kept namespaces."""
+    _NAMESPACES.drop_all(str(session.config.getoption("--tether-postgres-url")))
 
 
 def drop_namespace(url: str, namespace: str) -> None:
