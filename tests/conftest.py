@@ -19,20 +19,41 @@ import tether
 from tether.stores import Backend, Capability, EnvKeyProvider, Stores
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist, hand each worker one test at a time, in the order below.
+
+    xdist's default (``--dist load``) first gives each worker a contiguous quarter of
+    its share: the first worker would get every slow test, run them one after another,
+    and end long after the others. One at a time, a worker takes the next test when it
+    is free, so the sort below is the order tests start in (an explicit
+    ``--maxschedchunk`` is kept).
+    """
+    if getattr(config.option, "maxschedchunk", 0) is None:
+        config.option.maxschedchunk = 1
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run a test that restarts Postgres first, then the slow tests, then the crash
-    tests, then the rest (a stable sort).
+    """Run a test that restarts Postgres first, then the tests allowed longer than the
+    default timeout (longest first), then the slow tests, then the crash tests, then the
+    Postgres ones, then the rest (a stable sort).
 
     Under pytest-xdist (`pytest -n 4`) a long test started last is a tail that no
     other worker can share; started first, it overlaps the many short ones. A restart
     holds the server alone (`server_held`): started later, it would wait for every
     Postgres test in flight (a soak, say) with every new one held back behind it.
     """
+
+    def allowed(item: pytest.Item) -> float:
+        marker = item.get_closest_marker("timeout")
+        return float(marker.args[0]) if marker is not None and marker.args else 0.0
+
     items.sort(
         key=lambda item: (
             item.get_closest_marker("restarts_postgres") is None,
+            -allowed(item),
             item.get_closest_marker("slow") is None,
             item.get_closest_marker("crash") is None,
+            item.get_closest_marker("postgres") is None,
         )
     )
 
