@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import base64
 import fcntl
 import os
@@ -7,6 +8,7 @@ import secrets
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from psycopg import sql
 
 import tether
 from tether.stores import Backend, Capability, EnvKeyProvider, Stores
+from tether.stores.postgres import PostgresBackend
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,7 +77,7 @@ async def _open_each(
     kind = request.param if kind is None else kind
     if kind == "postgres":
         url = request.getfixturevalue("tether_postgres_url")
-        namespace = await _NAMESPACES.take(url)
+        namespace = _NAMESPACES.take(url)
         try:
             async with tether.open_backend(
                 url, namespace=namespace, pool_size=4, **options
@@ -183,9 +186,30 @@ class _NoHandoff:
 #: recorded estimates of an index's size are left out too: a truncated index records
 #: 0 pages of unknown tuples where a new one records 1 page of none, a difference in
 #: plan costs that changes no query's result.
-_NAMESPACE_STATE = """
+#: What a namespace holds, found through indexes: the system catalogs of a server that
+#: makes and drops many schemas are large, and a scan of `pg_class` by namespace reads
+#: all of it. Every table, sequence, view, function and type records a dependency on its
+#: schema; indexes are found through their tables.
+_MEMBERS = """
 WITH ns AS (SELECT oid FROM pg_namespace WHERE nspname = %(ns)s),
-rel AS (SELECT c.oid, c.relname FROM pg_class c, ns WHERE c.relnamespace = ns.oid)
+member AS (
+  SELECT d.classid, d.objid FROM pg_depend d, ns
+  WHERE d.refclassid = 'pg_namespace'::regclass AND d.refobjid = ns.oid
+),
+tab AS (
+  SELECT c.oid, c.relname, c.relkind FROM member m JOIN pg_class c
+    ON m.classid = 'pg_class'::regclass AND c.oid = m.objid
+),
+rel AS (
+  SELECT oid, relname, relkind FROM tab
+  UNION ALL SELECT c.oid, c.relname, c.relkind FROM tab t
+    JOIN pg_index i ON i.indrelid = t.oid JOIN pg_class c ON c.oid = i.indexrelid
+)
+"""
+
+_NAMESPACE_STATE = (
+    _MEMBERS
+    + """
 SELECT replace(x, %(ns)s, '{{ns}}') AS y FROM (
   SELECT concat_ws(' ', 'schema', n.nspowner::regrole::text, n.nspacl::text)
     FROM pg_namespace n, ns WHERE n.oid = ns.oid
@@ -194,14 +218,14 @@ SELECT replace(x, %(ns)s, '{{ns}}') AS y FROM (
   UNION ALL SELECT concat_ws(' ', 'relation', c.relname, c.relkind, c.relpersistence,
       c.relowner::regrole::text, c.relacl::text, c.reloptions::text, c.relrowsecurity,
       c.relforcerowsecurity, c.relreplident)
-    FROM pg_class c, ns WHERE c.relnamespace = ns.oid
-  UNION ALL SELECT concat_ws(' ', 'size', c.relname, pg_relation_size(c.oid))
-    FROM pg_class c, ns WHERE c.relnamespace = ns.oid AND c.relkind IN ('r', 'p', 'i', 'm')
-      AND c.relname NOT IN ('tether_meta', 'tether_meta_pkey')
+    FROM rel r JOIN pg_class c ON c.oid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'size', r.relname, pg_relation_size(r.oid))
+    FROM rel r WHERE r.relkind IN ('r', 'p', 'i', 'm')
+      AND r.relname NOT IN ('tether_meta', 'tether_meta_pkey')
   UNION ALL SELECT concat_ws(' ', 'estimates', c.relname, c.relpages, c.reltuples,
       c.relallvisible)
-    FROM pg_class c, ns WHERE c.relnamespace = ns.oid AND c.relkind IN ('r', 'p', 'm')
-      AND c.relname <> 'tether_meta'
+    FROM tab r JOIN pg_class c ON c.oid = r.oid
+    WHERE r.relkind IN ('r', 'p', 'm') AND r.relname <> 'tether_meta'
   UNION ALL SELECT concat_ws(' ', 'statistics', r.relname, s.staattnum)
     FROM pg_statistic s JOIN rel r ON s.starelid = r.oid
   UNION ALL SELECT concat_ws(' ', 'column', r.relname, a.attnum, a.attname,
@@ -212,44 +236,53 @@ SELECT replace(x, %(ns)s, '{{ns}}') AS y FROM (
     LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
     WHERE a.attnum > 0
   UNION ALL SELECT concat_ws(' ', 'index', pg_get_indexdef(i.indexrelid), i.indisvalid)
-    FROM pg_index i JOIN rel r ON i.indrelid = r.oid
+    FROM pg_index i JOIN tab r ON i.indrelid = r.oid
   UNION ALL SELECT concat_ws(' ', 'constraint', r.relname, o.conname, pg_get_constraintdef(o.oid))
-    FROM pg_constraint o JOIN rel r ON o.conrelid = r.oid
+    FROM pg_constraint o JOIN tab r ON o.conrelid = r.oid
   UNION ALL SELECT concat_ws(' ', 'trigger', pg_get_triggerdef(t.oid), t.tgenabled)
-    FROM pg_trigger t JOIN rel r ON t.tgrelid = r.oid
+    FROM pg_trigger t JOIN tab r ON t.tgrelid = r.oid
   UNION ALL SELECT concat_ws(' ', 'rule', r.relname, w.rulename, pg_get_ruledef(w.oid))
-    FROM pg_rewrite w JOIN rel r ON w.ev_class = r.oid
+    FROM pg_rewrite w JOIN tab r ON w.ev_class = r.oid
   UNION ALL SELECT concat_ws(' ', 'policy', r.relname, p.polname, p.polcmd, p.polpermissive,
       p.polroles::text, pg_get_expr(p.polqual, p.polrelid),
       pg_get_expr(p.polwithcheck, p.polrelid))
-    FROM pg_policy p JOIN rel r ON p.polrelid = r.oid
+    FROM pg_policy p JOIN tab r ON p.polrelid = r.oid
   UNION ALL SELECT concat_ws(' ', 'function', p.proname,
       pg_get_function_identity_arguments(p.oid), p.proowner::regrole::text, p.proacl::text,
       p.proconfig::text, pg_get_functiondef(p.oid))
-    FROM pg_proc p, ns WHERE p.pronamespace = ns.oid
+    FROM member m JOIN pg_proc p ON m.classid = 'pg_proc'::regclass AND p.oid = m.objid
   UNION ALL SELECT concat_ws(' ', 'type', t.typname, t.typtype, t.typowner::regrole::text,
       t.typacl::text)
-    FROM pg_type t, ns WHERE t.typnamespace = ns.oid
-  UNION ALL SELECT concat_ws(' ', 'sequence', s.sequencename, s.last_value, s.start_value,
-      s.increment_by, s.min_value, s.max_value, s.cycle)
-    FROM pg_sequences s WHERE s.schemaname = %(ns)s
+    FROM member m JOIN pg_type t ON m.classid = 'pg_type'::regclass AND t.oid = m.objid
+  UNION ALL SELECT concat_ws(' ', 'sequence', r.relname, pg_sequence_last_value(r.oid),
+      s.seqstart, s.seqincrement, s.seqmin, s.seqmax, s.seqcycle)
+    FROM tab r JOIN pg_sequence s ON s.seqrelid = r.oid
+  UNION ALL SELECT concat_ws(' ', 'other', m.classid::regclass::text)
+    FROM member m WHERE m.classid NOT IN
+      ('pg_class'::regclass, 'pg_proc'::regclass, 'pg_type'::regclass)
   UNION ALL SELECT concat_ws(' ', 'meta', m.key, m.value) FROM {meta} m
 ) lines (x) ORDER BY y
 """
+)
 
-#: The namespace's tables that were written to (they have pages; `tether_meta` aside).
-_WRITTEN_TABLES = """
-SELECT c.relname FROM pg_class c
-WHERE c.relnamespace = %(ns)s::regnamespace AND c.relkind IN ('r', 'p')
-  AND c.relname <> 'tether_meta' AND pg_relation_size(c.oid) > 0
+#: The namespace's tables that were written to (they have pages; `tether_meta` aside),
+#: and its sequences that were used.
+_WRITTEN = (
+    _MEMBERS
+    + """
+SELECT relkind, relname FROM tab
+WHERE (relkind IN ('r', 'p') AND relname <> 'tether_meta' AND pg_relation_size(oid) > 0)
+   OR (relkind = 'S' AND pg_sequence_last_value(oid) IS NOT NULL)
 """
+)
 
 
 class NamespacePool:
     """This worker's migrated Postgres namespaces that no test uses, each as new.
 
     Migrating a namespace is a hundred statements of DDL, and dropping it as many files
-    unlinked, so each test's namespace is emptied after it and handed to the next test.
+    unlinked and catalog rows left dead (a server that does not vacuum its catalogs gets
+    slower at both), so each test's namespace is emptied after it and handed to the next.
     Emptied means indistinguishable from new: every table written to (it has pages) is
     truncated, which gives it new files and restarts its identities; a used sequence
     restarts; the keyring schema (there with `keys` only) is dropped, so the next open
@@ -265,7 +298,7 @@ class NamespacePool:
         self._free: list[str] = []
         self._new: list[str] | None = None  # the state of a namespace just migrated
 
-    async def take(self, url: str) -> str:
+    def take(self, url: str) -> str:
         """A namespace for one test: an emptied one, or a new name (not yet migrated)."""
         while self._free:
             namespace = self._free.pop()
@@ -274,8 +307,9 @@ class NamespacePool:
             drop_namespace(url, namespace)
         namespace = f"t_{secrets.token_hex(6)}"
         if self._new is None:
-            async with tether.open_backend(url, namespace=namespace):
-                pass
+            # The test's event loop may be running: migrate on a thread's own.
+            with ThreadPoolExecutor(1) as thread:
+                thread.submit(asyncio.run, _migrate(url, namespace)).result()
             self._new = self._state(url, namespace)
         return namespace
 
@@ -289,23 +323,19 @@ class NamespacePool:
                         sql.Identifier(f"{namespace}_keyring")
                     )
                 )
-                written = conn.execute(_WRITTEN_TABLES, {"ns": namespace}).fetchall()
-                if written:
-                    tables = (sql.Identifier(namespace, str(name)) for (name,) in written)
+                written = conn.execute(_WRITTEN, {"ns": namespace}).fetchall()
+                tables = [sql.Identifier(namespace, str(n)) for k, n in written if k != "S"]
+                if tables:
                     conn.execute(
                         sql.SQL("TRUNCATE {} RESTART IDENTITY").format(sql.SQL(", ").join(tables))
                     )
-                used = conn.execute(
-                    "SELECT sequencename FROM pg_sequences "
-                    "WHERE schemaname = %s AND last_value IS NOT NULL",
-                    (namespace,),
-                ).fetchall()
-                for (name,) in used:
-                    conn.execute(
-                        sql.SQL("ALTER SEQUENCE {} RESTART").format(
-                            sql.Identifier(namespace, str(name))
+                for kind, name in written:
+                    if kind == "S":  # as new (RESTART IDENTITY did so for its table's)
+                        conn.execute(
+                            sql.SQL("ALTER SEQUENCE {} RESTART").format(
+                                sql.Identifier(namespace, str(name))
+                            )
                         )
-                    )
                 state = self._read_state(conn, namespace)
         except psycopg.Error:
             state = None
@@ -330,14 +360,19 @@ class NamespacePool:
 
     @staticmethod
     def _read_state(conn: psycopg.Connection[Any], namespace: str) -> list[str] | None:
-        exists = conn.execute(
-            "SELECT 1 FROM pg_tables WHERE schemaname = %s AND tablename = 'tether_meta'",
-            (namespace,),
-        ).fetchone()
-        if exists is None:
+        exists = conn.execute("SELECT to_regclass(%s)", (f'"{namespace}".tether_meta',)).fetchone()
+        if exists is None or exists[0] is None:
             return None
         query = sql.SQL(_NAMESPACE_STATE).format(meta=sql.Identifier(namespace, "tether_meta"))
         return [str(line) for (line,) in conn.execute(query, {"ns": namespace}).fetchall()]
+
+
+async def _migrate(url: str, namespace: str) -> None:
+    backend = PostgresBackend(url, namespace=namespace)
+    try:
+        await backend.migrate()
+    finally:
+        await backend.close()
 
 
 _NAMESPACES = NamespacePool()
@@ -390,7 +425,19 @@ def pg_url(tether_postgres_url: str) -> str:
 
 
 @pytest.fixture
-def pg_namespace(pg_url: str) -> Iterator[str]:
+def pg_namespace(request: pytest.FixtureRequest, pg_url: str) -> Iterator[str]:
+    """A Postgres namespace of the test's own, dropped after it: a new name.
+
+    A test of ``pg_backend`` (tests/postgres), which migrates its namespace before the
+    test sees it, gets an emptied one of the worker's `NamespacePool` instead.
+    """
+    if "pg_backend" in request.fixturenames:
+        namespace = _NAMESPACES.take(pg_url)
+        try:
+            yield namespace
+        finally:
+            _NAMESPACES.give_back(pg_url, namespace)
+        return
     namespace = f"t_{secrets.token_hex(6)}"
     yield namespace
     drop_namespace(pg_url, namespace)
