@@ -37,18 +37,27 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Run a test that restarts Postgres first, then the tests allowed longer than the
-    default timeout (longest first), then the slow tests, then the crash tests, then the
-    Postgres ones, then the rest (a stable sort).
+    default timeout (longest first), then the rest with the slow and crash tests spread
+    through its first two thirds (slow ones first), and the Postgres tests ahead of the
+    others.
 
     Under pytest-xdist (`pytest -n 4`) a long test started last is a tail that no
-    other worker can share; started first, it overlaps the many short ones. A restart
-    holds the server alone (`server_held`): started later, it would wait for every
-    Postgres test in flight (a soak, say) with every new one held back behind it.
+    other worker can share; started early, it overlaps the many short ones. Spread out,
+    the long tests do not all run at once: on a machine of few cores, four of them side
+    by side take so long that they run into their timeouts. A restart holds the server
+    alone (`server_held`): started later, it would wait for every Postgres test in
+    flight (a soak, say) with every new one held back behind it.
     """
 
     def allowed(item: pytest.Item) -> float:
         marker = item.get_closest_marker("timeout")
         return float(marker.args[0]) if marker is not None and marker.args else 0.0
+
+    def first(item: pytest.Item) -> bool:
+        return item.get_closest_marker("restarts_postgres") is not None or allowed(item) > 0
+
+    def long(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(name) for name in ("slow", "crash"))
 
     items.sort(
         key=lambda item: (
@@ -59,6 +68,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.get_closest_marker("postgres") is None,
         )
     )
+    head = [item for item in items if first(item)]
+    longs = [item for item in items if not first(item) and long(item)]
+    rest = [item for item in items if not first(item) and not long(item)]
+    step = (len(rest) * 2 / 3) / max(len(longs), 1)
+    ordered, taken = head, 0
+    for index, item in enumerate(rest):
+        while taken < len(longs) and taken * step <= index:
+            ordered.append(longs[taken])
+            taken += 1
+        ordered.append(item)
+    ordered.extend(longs[taken:])
+    items[:] = ordered
 
 
 #: The key of the `encrypted` backends.
