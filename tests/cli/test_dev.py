@@ -99,10 +99,16 @@ class Dev:
     async def serving(self, after: int = 0) -> str:
         """The digest of the generation serving new runs (the `after`-th announcement)."""
         pattern = r"generation (\w+) \(\S+\) serving new runs"
-        for _ in range(300):
+        # A deadline as `line`'s: on a loaded machine a new supervisor and its first
+        # worker take well over the few seconds they take alone to import and start.
+        deadline = time.monotonic() + 60.0
+        while time.monotonic() < deadline:
+            ended = self.process.poll() is not None  # before reading: its last words count
             found = re.findall(pattern, self.text())
             if len(found) > after:
                 return str(found[after])
+            if ended:
+                break
             await asyncio.sleep(0.05)
         raise AssertionError(f"no generation #{after} in:\n{self.text()}")
 

@@ -80,6 +80,7 @@ def _run(block: Block, cwd: Path, env: dict[str, str]) -> None:
     )
 
 
+@pytest.mark.slow  # a fresh interpreter per block: the longest pages take a minute
 @pytest.mark.parametrize("page", RUNNABLE, ids=lambda p: str(p.relative_to(ROOT)))
 def test_page_examples_run(page: Path, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     page_blocks = blocks(page)

@@ -45,6 +45,7 @@ def _texts(message: dict[str, Any]) -> str:
     return "".join(p["text"] for p in message["parts"] if p["type"] == "text")
 
 
+@pytest.mark.slow
 def test_use_chat_against_tether_serve(node: str, tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
         done = subprocess.run(

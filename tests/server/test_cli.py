@@ -116,6 +116,7 @@ def test_serve_and_the_sessions_client(tmp_path: Path) -> None:
         assert [i["session_id"] for i in json.loads(direct)] == ["s1"]
 
 
+@pytest.mark.slow
 def test_a_question_from_the_command_line(tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
         out = run(process, "send", "s1", "ask", "--follow")
@@ -133,6 +134,7 @@ def test_a_question_from_the_command_line(tmp_path: Path) -> None:
         assert "  <- triage: inc-1: triage declined" in history
 
 
+@pytest.mark.slow
 def test_send_with_files(tmp_path: Path) -> None:
     notes = tmp_path / "notes.md"
     notes.write_text("zwölf")
@@ -181,6 +183,7 @@ def test_serve_refuses_a_public_address_without_tokens(tmp_path: Path) -> None:
     assert "without authentication" in done.stderr
 
 
+@pytest.mark.slow
 def test_fork_a_session_from_the_command_line(tmp_path: Path) -> None:
     with tether_serve(f"sqlite:///{tmp_path}/t.db") as process:
         run(process, "send", "s1", "note buy milk", "--follow")

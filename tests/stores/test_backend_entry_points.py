@@ -146,6 +146,7 @@ def test_bad_backends_say_what_is_wrong(package: Path) -> None:
         tether.stores.backend_from_url("lab://x", colour="blue")
 
 
+@pytest.mark.slow
 def test_its_contract_suites_run_with_one_command(package: Path, tmp_path: Path) -> None:
     # The command docs/how-to/backend.md gives a backend's author.
     command = [
@@ -174,6 +175,7 @@ def test_its_contract_suites_run_with_one_command(package: Path, tmp_path: Path)
     assert passed >= 150 and "failed" not in summary, summary
 
 
+@pytest.mark.slow
 def test_the_suite_without_a_backend_says_how_to_name_one(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "TETHER_TEST_BACKEND"}
     done = subprocess.run(
