@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from ...errors import InvalidTransitionError
+from .._flow import FlowLimit
+from .._permits import Permit, decide_permit, permit_bucket
 from ..kit import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
@@ -480,6 +482,32 @@ class MemoryWorkflowStore:
             retry_after=choice.retry_after,
             scanned_to=scanned_to,
         )
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        # No await from the read to the write: no other acquisition runs between.
+        now = time.time()
+        held = self._s.flow_permits.setdefault(key, {})
+        for gone in [h for h, until in held.items() if until <= now]:
+            del held[gone]  # expired: its holder stopped renewing
+        bucket_key = permit_bucket(key)
+        choice = decide_permit(
+            limit,
+            live=len(held) - (holder in held),
+            renewing=holder in held,
+            bucket=self._s.flow_buckets.get(bucket_key),
+            now=now,
+            lease_seconds=lease_seconds,
+        )
+        if choice.bucket is not None:
+            self._s.flow_buckets[bucket_key] = choice.bucket
+        if choice.permit.granted and choice.permit.expires_at is not None:
+            held[holder] = choice.permit.expires_at
+        return choice.permit
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        self._s.flow_permits.get(key, {}).pop(holder, None)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return self._write(lambda t: t.ack(message_id, owner))
