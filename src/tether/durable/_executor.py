@@ -43,6 +43,7 @@ from ._journal import ChildOp, ContinueOp, HookOp, StepOp, WaitOp
 from ._parking import _Suspend
 from ._registry import workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._step_limits import noted, permit_for, wait_attrs
 from ._step_scope import StepScope
 from ._tracing import (
     AttemptTrace,
@@ -54,6 +55,7 @@ from ._tracing import (
 )
 
 if TYPE_CHECKING:
+    from ..stores import FlowLimit
     from ..stores._records import Attr
 
 __all__ = ["Activation", "_Suspend"]
@@ -76,6 +78,7 @@ class Activation(ActivationCore):
         policy: RetryPolicy,
         timeout: float | None = None,
         read_ahead: bool = False,
+        limit: FlowLimit | None = None,
     ) -> Any:
         slot = self._next_slot()
         name = step_name_tag(label)
@@ -118,15 +121,29 @@ class Activation(ActivationCore):
                 raise self._failure(op, slot, label) from error
             # Found running in the journal: the attempt before this one was cut short.
             interrupted = op.started if op.status == "running" else None
-            op.attempt += 1
-            op.status = "running"
-            start = created or NewEvent(
-                event_type="step_started", correlation_id=op.step_id, attrs={"attempt": op.attempt}
-            )
-            created = None
-            await self._attempt(
-                op, slot, label, fn, args, kwargs, policy, start, timeout, read_ahead, interrupted
-            )
+            # The permit comes first: an attempt that waits for one has not started.
+            async with permit_for(self, limit) as held:
+                op.attempt += 1
+                op.status = "running"
+                start = noted(held, created) or NewEvent(
+                    event_type="step_started",
+                    correlation_id=op.step_id,
+                    attrs={"attempt": op.attempt, **wait_attrs(held)},
+                )
+                created = None
+                await self._attempt(
+                    op,
+                    slot,
+                    label,
+                    fn,
+                    args,
+                    kwargs,
+                    policy,
+                    start,
+                    timeout,
+                    read_ahead,
+                    interrupted,
+                )
 
     async def _attempt(
         self,
