@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import tether
+from tether.cli import main
 from tether.durable import step_limit
 
 registry = tether.Registry(deployment="step-limits")
@@ -54,11 +55,14 @@ async def undeclared(ctx: tether.WorkflowContext) -> None:
     await ctx.step(hold, "x", 0.0, limit="nope")
 
 
-async def test_a_step_limit_holds_across_runs_and_waits_spend_no_attempt(tmp_path: Path) -> None:
+async def test_a_step_limit_holds_across_runs_and_waits_spend_no_attempt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     running.clear()
     peaks.clear()
+    url = f"sqlite:///{tmp_path / 'db.sqlite'}"
     async with (
-        tether.open_backend(f"sqlite:///{tmp_path / 'db.sqlite'}") as backend,
+        tether.open_backend(url) as backend,
         tether.Worker(backend, registry, concurrency=4, poll_interval=0.02) as worker,
     ):
         handles = [await worker.client.start(limited, "g") for _ in range(3)]
@@ -73,6 +77,11 @@ async def test_a_step_limit_holds_across_runs_and_waits_spend_no_attempt(tmp_pat
     assert peaks["g"] == 1  # five runs at once, their bodies one at a time
     assert results[:3] == [1, 1, 1]  # the waits were no attempts
     assert max(waits) > 0  # at least one of them waited, and its start says so
+    # `tether runs show` shows the wait of the run that waited longest.
+    longest = handles[waits.index(max(waits))].run_id
+    assert await asyncio.to_thread(main, ["runs", "show", longest, "--db", url]) == 0
+    shown = capsys.readouterr().out
+    assert "limit wait" in shown and f"{max(waits):.3f} s" in shown
 
 
 async def test_a_keyed_step_limit_counts_each_label_value_apart() -> None:
