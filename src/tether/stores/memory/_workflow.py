@@ -14,8 +14,6 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from ...errors import InvalidTransitionError
-from .._flow import FlowLimit
-from .._permits import Permit, decide_permit, permit_bucket
 from ..kit import (
     DEFAULT_HOOK_RETENTION,
     TERMINAL_RUN_STATUSES,
@@ -26,6 +24,7 @@ from ..kit import (
     EventRecord,
     FlowCandidate,
     FlowClaim,
+    FlowLimit,
     FlowPolicy,
     HeldRun,
     HookRecord,
@@ -33,6 +32,7 @@ from ..kit import (
     NewMessage,
     NewRun,
     Page,
+    Permit,
     QueueDepth,
     QueueEntry,
     RunFork,
@@ -51,6 +51,7 @@ from ..kit import (
     misplaced,
     page_of,
     page_start,
+    permit_rules,
     resolve_start,
     rows_from,
     wait_event,
@@ -491,8 +492,8 @@ class MemoryWorkflowStore:
         held = self._s.flow_permits.setdefault(key, {})
         for gone in [h for h, until in held.items() if until <= now]:
             del held[gone]  # expired: its holder stopped renewing
-        bucket_key = permit_bucket(key)
-        choice = decide_permit(
+        bucket_key = permit_rules.permit_bucket(key)
+        choice = permit_rules.decide_permit(
             limit,
             live=len(held) - (holder in held),
             renewing=holder in held,
