@@ -51,7 +51,6 @@ from ..kit import (
     misplaced,
     page_of,
     page_start,
-    permit_rules,
     resolve_start,
     rows_from,
     wait_event,
@@ -59,6 +58,7 @@ from ..kit import (
     workflow_rules,
 )
 from ._gate import Gate, gated
+from ._permits import take_permit
 from ._state import _Row, _State, _Stream, _Txn
 from ._writes import MemoryWrites
 
@@ -487,25 +487,7 @@ class MemoryWorkflowStore:
     async def acquire_permit(
         self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
     ) -> Permit:
-        # No await from the read to the write: no other acquisition runs between.
-        now = time.time()
-        held = self._s.flow_permits.setdefault(key, {})
-        for gone in [h for h, until in held.items() if until <= now]:
-            del held[gone]  # expired: its holder stopped renewing
-        bucket_key = permit_rules.permit_bucket(key)
-        choice = permit_rules.decide_permit(
-            limit,
-            live=len(held) - (holder in held),
-            renewing=holder in held,
-            bucket=self._s.flow_buckets.get(bucket_key),
-            now=now,
-            lease_seconds=lease_seconds,
-        )
-        if choice.bucket is not None:
-            self._s.flow_buckets[bucket_key] = choice.bucket
-        if choice.permit.granted and choice.permit.expires_at is not None:
-            held[holder] = choice.permit.expires_at
-        return choice.permit
+        return take_permit(self._s, key, holder, limit, lease_seconds, time.time())
 
     async def release_permit(self, key: str, *, holder: str) -> None:
         self._s.flow_permits.get(key, {}).pop(holder, None)
