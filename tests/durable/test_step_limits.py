@@ -116,3 +116,35 @@ async def test_step_limit_outside_a_step_is_refused() -> None:
     with pytest.raises(tether.ConfigurationError, match="inside a running step"):
         async with step_limit("one"):
             pass
+
+
+done_while_sleeping: list[str] = []
+
+
+async def note(what: str) -> None:
+    done_while_sleeping.append(what)
+
+
+@registry.workflow(name="sleeps_beside")
+async def sleeps_beside(ctx: tether.WorkflowContext) -> None:
+    await asyncio.gather(ctx.sleep(3600), ctx.step(note, "ran", limit="one"))
+
+
+async def test_a_run_does_not_park_while_a_step_waits_for_a_permit() -> None:
+    done_while_sleeping.clear()
+    async with (
+        tether.open_backend("memory://") as backend,
+        tether.Worker(backend, registry, poll_interval=0.02) as worker,
+    ):
+        # Another holder has the one place for a moment; the step waits for it while
+        # the run's other branch sleeps for an hour: the run must stay active.
+        one = registry.limits["one"]
+        store = backend.stores.workflow
+        assert (await store.acquire_permit("one", holder="x", limit=one, lease_seconds=0.3)).granted
+        handle = await worker.client.start(sleeps_beside)
+        deadline = asyncio.get_running_loop().time() + 10
+        while not done_while_sleeping:
+            assert asyncio.get_running_loop().time() < deadline, "the step never ran"
+            await asyncio.sleep(0.02)
+        await handle.cancel()
+    assert done_while_sleeping == ["ran"]

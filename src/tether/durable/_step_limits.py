@@ -23,7 +23,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol, cast
 
@@ -86,29 +86,42 @@ class LimitOwner(Protocol):
 
 
 @contextlib.asynccontextmanager
-async def hold_permit(owner: LimitOwner, limit: FlowLimit) -> AsyncIterator[LimitWait]:
-    """Wait for a permit of `limit` for `owner`'s run, hold it, give it back."""
+async def hold_permit(
+    owner: LimitOwner, limit: FlowLimit, busy: Callable[[int], None] | None = None
+) -> AsyncIterator[LimitWait]:
+    """Wait for a permit of `limit` for `owner`'s run, hold it, give it back.
+
+    `busy` is told +1 as the wait begins and -1 as it ends, however it ends.
+    """
     store, run = owner.store, owner.run
     key = permit_key(limit, run.labels)
     lease = owner.lease.seconds or DEFAULT_PERMIT_LEASE
     holder = f"{run.run_id}:{new_token()}"
     began, wall, pause = time.monotonic(), time.time(), 0.01
-    while True:
-        try:
-            permit = await store.acquire_permit(
-                key, holder=holder, limit=limit, lease_seconds=lease
-            )
-        except StoreUnavailableError:
-            await asyncio.sleep(_MAX_PAUSE)  # an outage: waiting on it holds nothing
-            continue
-        if permit.granted:
-            break
-        if permit.retry_after is not None:
-            # A token is due then; a little spread keeps waiters from asking at once.
-            await asyncio.sleep(permit.retry_after * random.uniform(1.0, 1.05))
-        else:
-            await asyncio.sleep(pause * random.uniform(0.5, 1.0))
-            pause = min(_MAX_PAUSE, pause * 2)
+    if busy is not None:
+        busy(1)
+    try:
+        while True:
+            try:
+                permit = await store.acquire_permit(
+                    key, holder=holder, limit=limit, lease_seconds=lease
+                )
+            except StoreUnavailableError:
+                await asyncio.sleep(_MAX_PAUSE)  # an outage: waiting on it holds nothing
+                continue
+            if permit.granted:
+                break
+            if permit.retry_after is not None:
+                # A token is due then; a little spread keeps waiters from asking at once.
+                await asyncio.sleep(permit.retry_after * random.uniform(1.0, 1.05))
+            else:
+                await asyncio.sleep(pause * random.uniform(0.5, 1.0))
+                pause = min(_MAX_PAUSE, pause * 2)
+    finally:
+        # A wait cancelled just after the store granted (the answer lost) leaves a
+        # permit no one renews: it lapses within one lease, like a dead holder's.
+        if busy is not None:
+            busy(-1)
     waited = time.monotonic() - began
     if waited > 0.001:
         _wait_span(run, limit.name, key, holder, wall, waited)
@@ -144,13 +157,27 @@ async def _renew(
             return
 
 
+class StepOwner(LimitOwner, Protocol):
+    """An activation: it parks when no step is under way and a durable wait is."""
+
+    _active_steps: int
+
+
 @contextlib.asynccontextmanager
-async def permit_for(owner: LimitOwner, limit: FlowLimit | None) -> AsyncIterator[LimitWait | None]:
-    """`hold_permit` when there is a limit; nothing held otherwise."""
+async def permit_for(owner: StepOwner, limit: FlowLimit | None) -> AsyncIterator[LimitWait | None]:
+    """`hold_permit` when there is a limit; nothing held otherwise.
+
+    The wait counts as a step under way: a run whose body also awaits a durable sleep
+    or hook must not park as idle while one of its steps waits for a permit.
+    """
     if limit is None:
         yield None
         return
-    async with hold_permit(owner, limit) as held:
+
+    def busy(delta: int) -> None:
+        owner._active_steps += delta
+
+    async with hold_permit(owner, limit, busy) as held:
         yield held
 
 
