@@ -205,13 +205,17 @@ def _wait_span(
         else (run_trace(run)[0], _otel.run_span_id(run.run_id))
     )
     _otel.emit_span(
-        "tether.limit.wait",
+        f"limit wait {limit}",
         trace_id=trace_id,
         span_id=_otel.span_id_of("limit-wait", holder),
         parent_id=parent,
         start=start,
         end=start + waited,
-        attributes={"tether.limit": limit, "tether.limit.key": key, "tether.run_id": run.run_id},
+        attributes={
+            "tether.limit.name": limit,
+            "tether.limit.key": key,
+            "tether.run.id": run.run_id,
+        },
     )
 
 
