@@ -83,6 +83,10 @@ class Agent:
             None (default): none. Agent and tenant budgets are set with
             `AgentHost.set_budget`. Cost is counted at the prices of `Agents`
             (``Agents(..., prices=...)``); a cost budget needs them.
+        model_limit: The name of a step-level limit its model calls are under,
+            across every worker sharing the store (declared with
+            ``Agents(step_limits=[...])``): a call waits for a permit before it
+            starts. None (default): none.
     """
 
     name: str
@@ -102,6 +106,7 @@ class Agent:
     state: Sequence[State[Any]] = ()
     dynamic: Sequence[Dynamic] = ()
     budget: Budget | None = None
+    model_limit: str | None = None
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):
@@ -136,6 +141,13 @@ class Agent:
         check_timeout(self.tool_timeout, "tool_timeout")
         check_timeout(self.step_timeout, "step_timeout")
         check_timeout(self.session_timeout, "session_timeout")
+        if self.model_limit is not None and (
+            not isinstance(self.model_limit, str) or not self.model_limit
+        ):
+            raise ConfigurationError(
+                f"agent {self.name!r}: model_limit is the name of a limit its model calls "
+                f"are under (declared with Agents(step_limits=[...])), not {self.model_limit!r}"
+            )
         from ._context._values import state_keys
 
         object.__setattr__(self, "state", state_keys(self.state, f"agent {self.name!r}"))

@@ -21,6 +21,7 @@ from ._records._keys import SESSION_WORKFLOW, TASK_WORKFLOW
 from ._records._usage import Price
 from ._stored._prune import SessionPruner
 from ._stored._transcript import TranscriptCache
+from ._tools._tools import Tool
 from ._turn._runtime import SessionRuntime
 from ._turn._steps import SessionSteps
 from ._turn._workflow import run_session, run_task
@@ -69,6 +70,25 @@ def declare_limits(registry: Registry, limits: Iterable[FlowLimit]) -> tuple[str
     return tuple(names)
 
 
+def check_step_limits(agents: Iterable[Agent], declared: Mapping[str, FlowLimit]) -> None:
+    """Every limit the agents' tools and model calls name is declared."""
+    for agent in agents:
+        named = [(f"agent {agent.name!r}: model_limit", agent.model_limit)]
+        named += [
+            (f"tool {t.name!r} of agent {agent.name!r}", t.limit)
+            for t in agent.tools
+            if isinstance(t, Tool)
+        ]
+        for what, name in named:
+            if name is not None and name not in declared:
+                raise FlowLimitError(
+                    f"{what} names limit {name!r}, which is not declared: add "
+                    f"FlowLimit(name={name!r}, concurrency=..., per_second=...) to "
+                    "Agents(step_limits=[...])",
+                    limit=name,
+                )
+
+
 class Agents:
     """The agents an application serves, declared without a backend.
 
@@ -89,11 +109,17 @@ class Agents:
             ``FlowLimit(name="tenants", concurrency=2, key="tether.owner")`` runs at
             most two turns of each owner at once, ``key="tether.agent"`` limits each
             agent (and so its model provider) apart.
+        step_limits: Limits (`tether.durable.FlowLimit`) that tools (``@tool(limit=...)``)
+            and agents' model calls (``Agent(model_limit=...)``) name: each call waits
+            for a permit held in the store (a place under ``concurrency``, a token
+            under ``per_second``), so the limit holds across every worker. A keyed one
+            counts each value of the session's label apart (``key="tether.owner"``).
 
     Raises:
         ConfigurationError: No agent, two different agents share a name, or a price
             is not a `Price`.
-        FlowLimitError: A limit is not a `FlowLimit`, or a bad one.
+        FlowLimitError: A limit is not a `FlowLimit`, or a bad one; a tool or an
+            agent names a limit that neither `limits` nor `step_limits` declares.
     """
 
     def __init__(
@@ -103,6 +129,7 @@ class Agents:
         deployment: str = "agents",
         prices: Mapping[str, Price] | None = None,
         limits: Iterable[FlowLimit] = (),
+        step_limits: Iterable[FlowLimit] = (),
     ) -> None:
         self._agents = _with_subagents(agents)
         if not self._agents:
@@ -116,6 +143,8 @@ class Agents:
         check_prices(self._agents.values(), self.prices)
         self.registry = Registry(deployment=deployment)
         names = declare_limits(self.registry, limits)
+        declare_limits(self.registry, step_limits)
+        check_step_limits(self._agents.values(), self.registry.limits)
         self.registry.workflow(name=SESSION_WORKFLOW, limits=names)(self._session_workflow)
         self.registry.workflow(name=TASK_WORKFLOW, limits=names)(self._task_workflow)
         # The retention sweep of this registry's workers deletes sessions whole.

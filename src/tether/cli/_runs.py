@@ -63,6 +63,7 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
     source = info.labels.get(FORKED_FROM_LABEL)
     if source is not None:
         print(printable(f"forked from run {source} at slot {info.labels.get(FORK_SLOT_LABEL)}"))
+    waited = await _limit_waits(backend, info.run_id)
     rows = []
     for s in steps:
         took = (
@@ -82,8 +83,23 @@ async def show_run(backend: Backend, run_id: str, as_json: bool) -> int:
             ]
         )
     headers = ["slot", "step", "status", "attempts", "took", "input", "output / error"]
+    if waited:
+        # Steps under a step-level limit: the seconds their attempts waited for permits.
+        headers.insert(5, "limit wait")
+        for s, row in zip(steps, rows, strict=True):
+            row.insert(5, f"{waited[s.step_id]:.3f} s" if s.step_id in waited else "")
     show_table(headers, rows, status="status")
     return 0
+
+
+async def _limit_waits(backend: Backend, run_id: str) -> dict[str, float]:
+    """Each step's seconds of waiting for permits, from its attempts' start events."""
+    waits: dict[str, float] = {}
+    for event in await backend.stores.workflow.list_events(run_id):
+        wait = event.attrs.get("limit_wait")
+        if isinstance(wait, int | float) and event.correlation_id is not None:
+            waits[event.correlation_id] = waits.get(event.correlation_id, 0.0) + float(wait)
+    return waits
 
 
 def _json_input(text: str | None, kind: type, what: str) -> Any:

@@ -28,6 +28,7 @@ from ._run_reads import HookView, RunInput
 from ._schedule_spec import MissedPolicy, Schedule
 from ._scheduler import ScheduleInfo, Schedules
 from ._seeded import start_seeded
+from ._step_limits import LimitWait, step_limit
 from ._step_scope import (
     StepStream,
     after_commit,
@@ -59,6 +60,7 @@ __all__ = [
     "Forwarder",
     "Hook",
     "HookView",
+    "LimitWait",
     "LiveDeployment",
     "MissedPolicy",
     "PruneReport",
@@ -101,6 +103,7 @@ __all__ = [
     "replay_run",
     "start_seeded",
     "step_info",
+    "step_limit",
     "step_started",
     "step_stream",
     "to_thread",

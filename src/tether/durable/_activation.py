@@ -505,7 +505,7 @@ class ActivationCore(Parking):
     def _when_durable(self, start_body: Callable[[], bool], sent: float) -> Callable[[], None]:
         """What the store calls once a step's start is durable (on its writer thread).
 
-        It starts the body there and then only if `_ensure_lease` would let it start
+        It starts the body there and then only if `ensure_lease` would let it start
         on the loop: the activation goes on, and at least half a lease is surely left
         from `sent`, when the commit that renewed it was sent. Otherwise the body
         starts, or not, on the loop as before, once the commit returns.

@@ -14,14 +14,19 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, overload
 from .._codec import decode, decode_error
 from .._validate import check_identifier, check_labels
 from ..errors import ConfigurationError, RunCancelledError, RunFailedError
+from ._flow import resolve_limit
 from ._retry import RetryPolicy, parse_duration
 
 if TYPE_CHECKING:
-    from ..stores import RunRecord
+    from ..stores import FlowLimit, RunRecord
 
     class _Handoff(Protocol):
         @property
         def available(self) -> bool: ...
+
+    class _Limits(Protocol):
+        @property
+        def limits(self) -> Mapping[str, FlowLimit]: ...
 
 
 class _Operations(Protocol):
@@ -43,6 +48,9 @@ class _Operations(Protocol):
     @property
     def handoff(self) -> _Handoff: ...
 
+    @property
+    def registry(self) -> _Limits: ...
+
     async def run_step(
         self,
         label: str,
@@ -52,6 +60,7 @@ class _Operations(Protocol):
         policy: RetryPolicy,
         timeout: float | None = None,
         read_ahead: bool = False,
+        limit: FlowLimit | None = None,
     ) -> Any: ...
 
     async def sleep(self, duration: float | Any) -> None: ...
@@ -291,6 +300,7 @@ class WorkflowContext:
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
         read_ahead: bool = False,
+        limit: str | None = None,
         **kwargs: Any,
     ) -> T: ...
 
@@ -303,6 +313,7 @@ class WorkflowContext:
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
         read_ahead: bool = False,
+        limit: str | None = None,
         **kwargs: Any,
     ) -> T: ...
 
@@ -314,15 +325,16 @@ class WorkflowContext:
         retry: RetryPolicy | None = None,
         timeout: float | timedelta | str | None = None,
         read_ahead: bool = False,
+        limit: str | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run `fn(*args, **kwargs)` as a durable step and return its (decoded) result.
 
         A completed step never runs again: on replay its recorded output is returned.
         An interrupted or failed attempt runs again (attempt + 1) within the retry
-        budget. Sync callables run in a worker thread. (`name`, `retry`, `timeout` and
-        `read_ahead` are this method's own: pass a callable's arguments of those names
-        through `functools.partial`.)
+        budget. Sync callables run in a worker thread. (`name`, `retry`, `timeout`,
+        `read_ahead` and `limit` are this method's own: pass a callable's arguments of
+        those names through `functools.partial`.)
 
         Args:
             fn: Any sync or async callable.
@@ -343,10 +355,18 @@ class WorkflowContext:
                 carries the store writes of the step before it: the body would read
                 without them. (The run's own journal and streams are not for it to
                 read ahead: its start's commit may carry events of theirs.)
+            limit: The name of a limit declared with `Registry.limit` that every
+                attempt is under, across every worker sharing the store: an attempt
+                starts once it holds a permit (a place under ``concurrency``, a token
+                under ``per_second``) and gives it back when it ends. Waiting for one
+                holds no place and spends no attempt; the wait is recorded with the
+                attempt's start (``limit_wait``). A keyed limit counts the run's value
+                of its label key apart.
             **kwargs: Keyword arguments (recorded as the step's input).
 
         Raises:
             StepFailedError: The step raised FatalError or used its retry budget.
+            FlowLimitError: `limit` is not a limit the registry declares.
             ConfigurationError: `timeout` is not a positive, finite duration.
             InvalidInputError: The step name is not an identifier every backend stores
                 (empty, a NUL character, over 1024 UTF-8 bytes).
@@ -354,8 +374,11 @@ class WorkflowContext:
         label = name if name is not None else getattr(fn, "__qualname__", None) or repr(fn)
         check_identifier(label, what="step name")
         seconds = None if timeout is None else _positive_duration(timeout, "timeout")
+        under = None
+        if limit is not None:
+            under = resolve_limit(self._a.registry.limits, limit, what=f"step {label!r}")
         return await self._a.run_step(
-            label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds, read_ahead
+            label, fn, args, kwargs, retry or _DEFAULT_RETRY, seconds, read_ahead, under
         )
 
     async def sleep(self, duration: float | timedelta | str) -> None:

@@ -24,7 +24,6 @@ from ..errors import (
     RetryableError,
     SerializationError,
     StepFailedError,
-    StoreUnavailableError,
 )
 from ..stores import (
     NewEvent,
@@ -39,10 +38,12 @@ from ._activation import (
 )
 from ._context import ChildRun, Hook, StepInfo, WorkflowContext
 from ._continue import Successor, plan_successor
+from ._fresh_lease import ensure_lease
 from ._journal import ChildOp, ContinueOp, HookOp, StepOp, WaitOp
 from ._parking import _Suspend
 from ._registry import workflow_name_of
 from ._retry import RetryPolicy, parse_duration
+from ._step_limits import noted, permit_for, wait_attrs
 from ._step_scope import StepScope
 from ._tracing import (
     AttemptTrace,
@@ -54,6 +55,7 @@ from ._tracing import (
 )
 
 if TYPE_CHECKING:
+    from ..stores import FlowLimit
     from ..stores._records import Attr
 
 __all__ = ["Activation", "_Suspend"]
@@ -76,6 +78,7 @@ class Activation(ActivationCore):
         policy: RetryPolicy,
         timeout: float | None = None,
         read_ahead: bool = False,
+        limit: FlowLimit | None = None,
     ) -> Any:
         slot = self._next_slot()
         name = step_name_tag(label)
@@ -118,15 +121,29 @@ class Activation(ActivationCore):
                 raise self._failure(op, slot, label) from error
             # Found running in the journal: the attempt before this one was cut short.
             interrupted = op.started if op.status == "running" else None
-            op.attempt += 1
-            op.status = "running"
-            start = created or NewEvent(
-                event_type="step_started", correlation_id=op.step_id, attrs={"attempt": op.attempt}
-            )
-            created = None
-            await self._attempt(
-                op, slot, label, fn, args, kwargs, policy, start, timeout, read_ahead, interrupted
-            )
+            # The permit comes first: an attempt that waits for one has not started.
+            async with permit_for(self, limit) as held:
+                op.attempt += 1
+                op.status = "running"
+                start = noted(held, created) or NewEvent(
+                    event_type="step_started",
+                    correlation_id=op.step_id,
+                    attrs={"attempt": op.attempt, **wait_attrs(held)},
+                )
+                created = None
+                await self._attempt(
+                    op,
+                    slot,
+                    label,
+                    fn,
+                    args,
+                    kwargs,
+                    policy,
+                    start,
+                    timeout,
+                    read_ahead,
+                    interrupted,
+                )
 
     async def _attempt(
         self,
@@ -198,7 +215,7 @@ class Activation(ActivationCore):
                     # tracked, so the run is handed to no one while the body runs on.
                     running = None if prepared is None else prepared.withdraw()
                 if running is None:
-                    await self._ensure_lease()
+                    await ensure_lease(self)
             except BaseException:
                 if ahead is not None and body is not None:
                     ahead.cancel()
@@ -271,36 +288,6 @@ class Activation(ActivationCore):
             self._active_steps -= 1
             if self._waiters:
                 self._schedule_park_check()
-
-    async def _ensure_lease(self) -> None:
-        """Return once at least half a lease is surely left; never start a body sooner.
-
-        The commit that starts a step renews the lease, but if its answer took long to
-        come back (a stall) the lease may be nearly or wholly gone by now: another
-        worker could take the run and run the step alongside this one. A quick renewal
-        settles it; a fenced one gives the run up.
-        """
-        while not self.lease.fresh_enough():
-            if self.ended:
-                raise _Suspend
-            sent = time.monotonic()
-            try:
-                held = await self.store.renew_lease(
-                    self.run_id,
-                    owner=self.owner,
-                    epoch=self.epoch,
-                    lease_seconds=self.lease.seconds or 0.0,
-                )
-            except StoreUnavailableError:
-                if self.lease.expired():
-                    self._settle("abandoned")
-                    raise _Suspend from None
-                await asyncio.sleep(0.05)
-                continue
-            if not held:
-                self._settle("abandoned")
-                raise _Suspend
-            self.lease.renewed(sent)
 
     async def run_in_thread(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Await `fn` on the step threads for a running step (`durable.to_thread`)."""

@@ -21,7 +21,9 @@ __all__ = [
     "check_limit_names",
     "check_priority",
     "make_limit",
+    "permit_key",
     "priority_labels",
+    "resolve_limit",
 ]
 
 #: Priorities run from ``-MAX_PRIORITY`` to ``MAX_PRIORITY`` (higher first).
@@ -173,3 +175,24 @@ def priority_labels(priority: int) -> dict[str, str]:
         FlowLimitError: The priority is not an integer within ``±MAX_PRIORITY``.
     """
     return {PRIORITY_LABEL: str(check_priority(priority, what="run"))}
+
+
+def permit_key(limit: FlowLimit, labels: Mapping[str, str]) -> str:
+    """The key a run's steps take permits of: as for runs (`stores._flow.run_keys`)."""
+    return limit.name if limit.key is None else f"{limit.name}={labels.get(limit.key, '')}"
+
+
+def resolve_limit(limits: Mapping[str, FlowLimit], name: object, *, what: str) -> FlowLimit:
+    """The declared limit `name` that `what` names.
+
+    Raises:
+        FlowLimitError: No such limit is declared.
+    """
+    found = limits.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise FlowLimitError(
+            f"{what} names limit {name!r}, which this registry does not declare: add "
+            f"registry.limit({name!r}, concurrency=..., per_second=...)",
+            limit=name if isinstance(name, str) else None,
+        )
+    return found

@@ -108,8 +108,9 @@ class FlowLimitError(ConfigurationError):
 
     Raised by `Registry.limit` and `Registry.workflow` (a limit without a bound, a
     bound that is not a positive number, a name declared twice, a priority out of
-    range) and when a worker starts with a workflow naming a limit its registry does
-    not declare.
+    range), when a worker starts with a workflow naming a limit its registry does
+    not declare, and when a step (``ctx.step(limit=)``, ``step_limit``), a tool or an
+    agent's model calls name an undeclared limit.
 
     Attributes:
         limit: The limit's name (None for a priority).

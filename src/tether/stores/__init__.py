@@ -78,6 +78,7 @@ from ._open import (
     open_backend,
     wrap_encrypted,
 )
+from ._permits import Permit
 from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
@@ -204,6 +205,7 @@ __all__ = [
     "NewMessage",
     "NewRun",
     "Page",
+    "Permit",
     "ProducerClaim",
     "QueueDepth",
     "QueueEntry",

@@ -32,7 +32,8 @@ from typing import Any
 from ..errors import NotFoundError
 from ._encrypted_streams import StreamPositions
 from ._encrypted_writes import seal_writes
-from ._flow import FlowClaim, FlowPolicy
+from ._flow import FlowClaim, FlowLimit, FlowPolicy
+from ._permits import Permit
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -513,6 +514,17 @@ class EncryptedWorkflowStore:
         )
         claimed = [(m, await self._open_claim(c)) for m, c in got.claimed]
         return dataclasses.replace(got, claimed=claimed)
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        # Keys and holders are names, never sealed.
+        return await self.inner.acquire_permit(
+            key, holder=holder, limit=limit, lease_seconds=lease_seconds
+        )
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        await self.inner.release_permit(key, holder=holder)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self.inner.ack(message_id, owner=owner)

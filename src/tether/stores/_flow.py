@@ -47,6 +47,7 @@ __all__ = [
     "choose",
     "merged",
     "rate_keys",
+    "refilled",
     "run_keys",
     "run_priority",
 ]
@@ -219,7 +220,8 @@ def rate_keys(policy: FlowPolicy, candidates: Sequence[FlowCandidate]) -> list[s
     return sorted(found)
 
 
-def _refilled(bucket: Bucket | None, limit: FlowLimit, now: float) -> float:
+def refilled(bucket: Bucket | None, limit: FlowLimit, now: float) -> float:
+    """The tokens of a key's bucket at `now`, refilled at the limit's rate."""
     capacity = float(max(1, limit.burst))
     if bucket is None:
         # A key seen for the first time starts with one token, not a full bucket: a
@@ -282,7 +284,7 @@ def choose(
                 ok = False
             if lim.per_second is not None:
                 if key not in tokens:
-                    tokens[key] = _refilled(buckets.get(key), lim, now)
+                    tokens[key] = refilled(buckets.get(key), lim, now)
                 if tokens[key] < 1.0:
                     ok = False
                     wait = (1.0 - tokens[key]) / lim.per_second

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStore
 from ._budgets import BudgetStore
 from ._credentials import CredentialStore
-from ._flow import FlowClaim, FlowPolicy
+from ._flow import FlowClaim, FlowLimit, FlowPolicy
+from ._permits import Permit
 from ._records import (
     ChainRecord,
     Claim,
@@ -367,6 +368,25 @@ class WorkflowStore(Protocol):
         acknowledgement frees it, and so does the lease running out when its holder
         died.
         """
+        ...
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        """Take (or renew) `holder`'s permit of `key` under `limit`: a step-level limit.
+
+        In one transaction, serialized with every other acquisition of `key`: a holder
+        whose permit is unexpired renews it for `lease_seconds` and spends nothing;
+        otherwise the permit is granted when fewer than ``limit.concurrency`` other
+        permits of the key are unexpired and the key's token bucket (refilled at
+        ``limit.per_second``, ``limit.burst`` at most) has a token, which it spends. A
+        refusal writes nothing. Under no concurrency bound nothing is held: a grant
+        only spends a token (`stores._permits`).
+        """
+        ...
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        """Give back `holder`'s permit of `key` (nothing if it holds none)."""
         ...
 
     async def ack(self, message_id: str, *, owner: str) -> bool:

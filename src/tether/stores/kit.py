@@ -14,6 +14,8 @@ so that a backend holds its rows and transactions and nothing else:
   `StreamTx` (the stream rows of one transaction);
 - `apply_writes`: the writes that ride on a run's commit (`StoreWrite`), in the
   commit's transaction;
+- `permit_rules`: step-level limits (`WorkflowStore.acquire_permit`): whether one
+  acquisition is granted, from the key's live permits and its token bucket;
 - `plan_reserve`, `plan_settle`, `plan_release`: the rules of budgets
   (`BudgetStore`), over the rows one transaction read.
 
@@ -29,6 +31,7 @@ from .._validate import check_labels
 from . import _conversation_rules as conversation_rules
 from . import _flow as flow_rules
 from . import _logic as workflow_rules
+from . import _permits as permit_rules
 from ._agent_records import (
     OFFSET_START,
     AttachmentRef,
@@ -64,10 +67,11 @@ from ._budgets import (
 )
 from ._conversation_rules import StreamTx
 from ._credentials import Credential, CredentialStore, check_credential_version
-from ._flow import Bucket, FlowCandidate, FlowClaim, FlowPolicy, HeldRun
+from ._flow import Bucket, FlowCandidate, FlowClaim, FlowLimit, FlowPolicy, HeldRun
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
 from ._pages import page_of, page_start, rows_from
+from ._permits import Permit
 from ._protocols import Backend, Capability, Stores
 from ._records import (
     ACTIVE_RUN_STATUSES,
@@ -133,6 +137,7 @@ __all__ = [
     "EventRecord",
     "FlowCandidate",
     "FlowClaim",
+    "FlowLimit",
     "FlowPolicy",
     "FoldCheckpoint",
     "HeldRun",
@@ -144,6 +149,7 @@ __all__ = [
     "NewMessage",
     "NewRun",
     "Page",
+    "Permit",
     "ProducerClaim",
     "QueueDepth",
     "QueueEntry",
@@ -185,6 +191,7 @@ __all__ = [
     "new_ulid",
     "page_of",
     "page_start",
+    "permit_rules",
     "plan_release",
     "plan_reserve",
     "plan_settle",

@@ -143,6 +143,7 @@ class Tool:
         "_idempotent",
         "_is_async",
         "_is_workflow",
+        "_limit",
         "_name",
         "_state",
         "_timeout",
@@ -161,6 +162,7 @@ class Tool:
         timeout: float | None = None,
         state: Sequence[State[Any]] = (),
         auth: OAuthProvider | Sequence[OAuthProvider] = (),
+        limit: str | None = None,
     ) -> None:
         if not callable(fn):
             raise ConfigurationError(f"a tool wraps a function, not {fn!r}")
@@ -194,6 +196,12 @@ class Tool:
         from ._oauth import declared_providers
 
         self._auth = declared_providers(auth, f"tool {tool_name!r}")
+        if limit is not None and (not isinstance(limit, str) or not limit):
+            raise ConfigurationError(
+                f"tool {tool_name!r}: limit is the name of a limit its calls are under "
+                f"(declared with Agents(step_limits=[...])), not {limit!r}"
+            )
+        self._limit = limit
 
     @property
     def name(self) -> str:
@@ -229,6 +237,11 @@ class Tool:
     def timeout(self) -> float | None:
         """Seconds a call may run before it fails with a timeout (None: the agent's)."""
         return self._timeout
+
+    @property
+    def limit(self) -> str | None:
+        """The name of the step-level limit its calls are under (None: none)."""
+        return self._limit
 
     @property
     def state(self) -> tuple[State[Any], ...]:
@@ -359,6 +372,7 @@ def tool(
     timeout: float | None = None,
     state: Sequence[State[Any]] = (),
     auth: OAuthProvider | Sequence[OAuthProvider] = (),
+    limit: str | None = None,
 ) -> Callable[[AnyFn], Tool]: ...
 
 
@@ -373,6 +387,7 @@ def tool(
     timeout: float | None = None,
     state: Sequence[State[Any]] = (),
     auth: OAuthProvider | Sequence[OAuthProvider] = (),
+    limit: str | None = None,
 ) -> Tool | Callable[[AnyFn], Tool]:
     """Make a function a tool; use as ``@tool`` or ``@tool(...)``.
 
@@ -397,6 +412,9 @@ def tool(
             the tool declares them too, so a library of tools brings its state along.
         auth: The OAuth providers (`OAuthProvider`) the tool gets tokens from with
             ``await ctx.authorization()``.
+        limit: The name of a step-level limit every call is under, across every
+            worker sharing the store (declared with ``Agents(step_limits=[...])``):
+            a call waits for a permit before it runs, and its timeout counts from then.
 
     Returns:
         The :class:`Tool`, or a decorator making one.
@@ -416,6 +434,7 @@ def tool(
             timeout=timeout,
             state=state,
             auth=auth,
+            limit=limit,
         )
 
     return make if fn is None else make(fn)

@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from ... import durable
 from ..._ids import new_ulid
 from ...errors import FatalError, ModelError, RetryableError
 from .._records._attachments import load_attachments
@@ -89,6 +90,15 @@ async def _generate(work: StepWork, part: int, on_text: Callable[[], None]) -> M
     return response
 
 
+async def _limited(work: StepWork, part: int, on_text: Callable[[], None]) -> ModelResponse | None:
+    """`_generate` under the agent's `model_limit`: the permit is held while it runs."""
+    name = work.agent.model_limit
+    if name is None:
+        return await _generate(work, part, on_text)
+    async with durable.step_limit(name):
+        return await _generate(work, part, on_text)
+
+
 async def call_model(
     work: StepWork,
     call: int,
@@ -113,7 +123,7 @@ async def call_model(
             nonlocal streamed
             streamed = True
 
-        generation = asyncio.ensure_future(_generate(work, part, on_text))
+        generation = asyncio.ensure_future(_limited(work, part, on_text))
         cancelled = asyncio.ensure_future(watch.cancelled.wait())
         steered: asyncio.Future[Any] | None = asyncio.ensure_future(watch.steered.wait())
         interrupted: str | None = None

@@ -353,8 +353,11 @@ class _Calls:
             oauth=self._oauth(run),
         )
         timeout = run.tool.timeout or work.agent.tool_timeout
+        # A call under a limit waits for its permit first: its timeout counts from then.
+        limit = run.tool.limit
+        permit = durable.step_limit(limit) if limit else contextlib.nullcontext()
         try:
-            async with asyncio.timeout(timeout):
+            async with permit, asyncio.timeout(timeout):
                 with tool_span(run.call.name, run.call.call_id):
                     value = await run.tool.invoke(
                         run.arguments, context, run_sync=durable.to_thread

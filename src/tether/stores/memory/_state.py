@@ -72,6 +72,8 @@ class _State:
         self.purged: set[str] = set()
         #: Token buckets of flow-controlled claims, by key (`kit.flow_rules`).
         self.flow_buckets: dict[str, Bucket] = {}
+        #: Step permits by key: each holder's expiry (`stores._permits`).
+        self.flow_permits: dict[str, dict[str, float]] = {}
 
 
 class _Txn:

@@ -24,6 +24,7 @@ from ..kit import (
     EventRecord,
     FlowCandidate,
     FlowClaim,
+    FlowLimit,
     FlowPolicy,
     HeldRun,
     HookRecord,
@@ -31,6 +32,7 @@ from ..kit import (
     NewMessage,
     NewRun,
     Page,
+    Permit,
     QueueDepth,
     QueueEntry,
     RunFork,
@@ -56,6 +58,7 @@ from ..kit import (
     workflow_rules,
 )
 from ._gate import Gate, gated
+from ._permits import take_permit
 from ._state import _Row, _State, _Stream, _Txn
 from ._writes import MemoryWrites
 
@@ -480,6 +483,14 @@ class MemoryWorkflowStore:
             retry_after=choice.retry_after,
             scanned_to=scanned_to,
         )
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        return take_permit(self._s, key, holder, limit, lease_seconds, time.time())
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        self._s.flow_permits.get(key, {}).pop(holder, None)
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return self._write(lambda t: t.ack(message_id, owner))

@@ -298,6 +298,16 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(version=21, name="credentials", statements=(_CREDENTIALS,)),
     # Token and cost budgets per scope, and the reservations of model calls.
     Migration(version=22, name="budgets", statements=budget_tables("DOUBLE PRECISION", "BIGINT")),
+    # The permits of step-level limits (`stores._permits`), one row per holder.
+    Migration(
+        version=23,
+        name="step-level limit permits",
+        statements=(
+            "CREATE TABLE IF NOT EXISTS tether_flow_permits ("
+            "key TEXT NOT NULL, holder TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, "
+            "PRIMARY KEY (key, holder))",
+        ),
+    ),
 )
 
 

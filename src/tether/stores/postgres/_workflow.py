@@ -22,8 +22,9 @@ from ..._validate import check_identifier, check_labels
 from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
-from .._flow import FlowChoice, FlowClaim, FlowPolicy
+from .._flow import FlowChoice, FlowClaim, FlowLimit, FlowPolicy
 from .._pages import page_of, page_start
+from .._permits import Permit
 from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     TERMINAL_RUN_STATUSES,
@@ -53,6 +54,7 @@ from .._writes import StoreWrite
 from . import _fast, _ring, _workers
 from ._flow import flow_take
 from ._notify import channels
+from ._permits import permit_release, permit_take
 from ._schema import SERVER_NOW
 from ._statements import _take, _take_statement, _taken
 from ._store_calls import StoreCalls
@@ -460,6 +462,17 @@ class PostgresWorkflowStore(StoreCalls):
             retry_after=choice.retry_after,
             scanned_to=to,
         )
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        return await self._write(
+            lambda t: permit_take(t, self._namespace, key, holder, limit, lease_seconds),
+            retry_conflict=True,
+        )
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        await self._write(lambda t: permit_release(t, key, holder), retry_conflict=True)
 
     def _nothing_announced(self, queue: str, owner: str) -> bool:
         """Whether `owner`'s take now would find nothing its last one did not (once).

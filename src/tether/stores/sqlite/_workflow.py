@@ -20,8 +20,9 @@ from ..._validate import check_labels
 from .. import _listings as listings
 from .. import _logic
 from .. import _rows as rows
-from .._flow import FlowChoice, FlowClaim, FlowPolicy
+from .._flow import FlowChoice, FlowClaim, FlowLimit, FlowPolicy
 from .._pages import page_of, page_start
+from .._permits import Permit
 from .._prune_rows import prunable_runs, purge_run
 from .._records import (
     DEFAULT_HOOK_RETENTION,
@@ -54,6 +55,7 @@ from ._db import SqliteDatabase
 from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
 from ._others import OtherCommits
+from ._permits import permit_release, permit_take
 from ._takes import flow_take
 from ._txn import _SQL, _events, _replay_log, _Txn
 from ._writes import SqliteWrites, append_stream_rows
@@ -469,6 +471,16 @@ class SqliteWorkflowStore:
         return FlowClaim(
             claimed=claimed, blocked=choice.blocked, retry_after=choice.retry_after, scanned_to=to
         )
+
+    async def acquire_permit(
+        self, key: str, *, holder: str, limit: FlowLimit, lease_seconds: float
+    ) -> Permit:
+        return await self._write(
+            lambda t: permit_take(t, key, holder, limit, lease_seconds, time.time())
+        )
+
+    async def release_permit(self, key: str, *, holder: str) -> None:
+        await self._write(lambda t: permit_release(t, key, holder))
 
     async def ack(self, message_id: str, *, owner: str) -> bool:
         return await self._write(lambda t: t.ack(message_id, owner))

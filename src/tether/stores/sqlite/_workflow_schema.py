@@ -166,6 +166,13 @@ FLOW_BUCKETS = """CREATE TABLE IF NOT EXISTS tether_flow_buckets (
         stamp REAL NOT NULL
     ) WITHOUT ROWID"""
 
+FLOW_PERMITS = """CREATE TABLE IF NOT EXISTS tether_flow_permits (
+        key TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        expires_at REAL NOT NULL,
+        PRIMARY KEY (key, holder)
+    ) WITHOUT ROWID"""
+
 WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (1, "workflow storage", _V1),
     (3, "children of a run", _V3),
@@ -182,4 +189,6 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (19, "purged runs, the retention sweep's index", (PURGED_COLUMN, PRUNABLE_INDEX)),
     # The token buckets of flow-controlled claims (`stores._flow`), one row per key.
     (20, "flow control token buckets", (FLOW_BUCKETS,)),
+    # The permits of step-level limits (`stores._permits`), one row per holder.
+    (23, "step-level limit permits", (FLOW_PERMITS,)),
 )

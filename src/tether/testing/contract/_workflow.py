@@ -32,6 +32,7 @@ from ._flow import FlowContract
 from ._forks import ForkContract
 from ._labels import LabelContract
 from ._listings import ListingContract
+from ._permits import PermitContract
 from ._prunable import PrunableContract
 from ._queues import QueueContract
 from ._stream_positions import StreamPositionContract
@@ -75,6 +76,7 @@ def _step(step_id: str, slot: int = 1) -> NewEvent:
 class WorkflowStoreContract(
     ChainContract,
     FlowContract,
+    PermitContract,
     ForkContract,
     LabelContract,
     ListingContract,
