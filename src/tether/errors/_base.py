@@ -172,11 +172,16 @@ class RetryableError(Exception):
         if isinstance(retry_after, timedelta):
             retry_after = retry_after.total_seconds()
         if retry_after is not None:
+            what = "RetryableError(retry_after=...)"
             usable = isinstance(retry_after, int | float) and not isinstance(retry_after, bool)
-            if not usable or not math.isfinite(retry_after) or retry_after < 0:
+            if usable and math.isnan(retry_after):
+                raise ConfigurationError(f"{what} is NaN, which is not a duration")
+            if usable and math.isinf(retry_after):
+                raise ConfigurationError(f"{what} is infinite: pass a finite number of seconds")
+            if not usable or retry_after < 0:
                 raise ConfigurationError(
-                    "RetryableError(retry_after=...) takes a finite, non-negative number of "
-                    f"seconds or a timedelta, not {retry_after!r}"
+                    f"{what} takes a non-negative number of seconds or a timedelta, "
+                    f"not {retry_after!r}"
                 )
             retry_after = float(retry_after)
         self.retry_after = retry_after

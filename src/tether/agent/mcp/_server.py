@@ -259,6 +259,7 @@ class McpTool(Tool):
         self._arguments = ObjectArguments(name, dict(spec.input_schema))
         self._timeout = timeout
         self._auth = ()
+        self._limit = None
 
     @property
     def server(self) -> McpServer:
