@@ -29,12 +29,14 @@ from ._records import (
 __all__ = [
     "ACTIVE_HOOKS",
     "CREATION_PREDICATE",
+    "CREATION_PREDICATE_V1",
     "EVENT_COLS",
     "HOOKS_ACTIVE_INDEX",
     "HOOK_ACTIVE",
     "HOOK_COLS",
     "HOOK_UPDATE_COLS",
     "LABEL_COLS",
+    "ONE_CREATION_INDEX",
     "QUEUE_ENTRY_COLS",
     "REPLAY_EVENT_COLS",
     "RUN_COLS",
@@ -106,14 +108,27 @@ STEP_UPDATE_COLS = (
     "completed_at",
     "retry_after",
 )
-#: Matches the partial unique index on creation events, so lookups can use it.
-#: SQLite matches a partial index only when the query repeats its terms in order,
-#: so the schema builds its index from this same text.
+#: The creation events the partial unique index `tether_events_one_creation` keeps one
+#: of per (run, correlation id, type) since migration 24. A step's creation is not among
+#: them: every `step_created` inserts its step's row in the same transaction, and the
+#: steps' primary key refuses a step id taken twice, so an index entry per step (its
+#: WAL and its page) would only say it again. SQLite matches a partial index only when
+#: a query repeats its terms in order, so the schema builds its index from this text.
 CREATION_PREDICATE = "event_type IN ({})".format(
+    ", ".join(f"'{t}'" for t in ("run_created", "wait_created", "hook_created", "child_started"))
+)
+#: The index's predicate before migration 24 (steps' creations included).
+CREATION_PREDICATE_V1 = "event_type IN ({})".format(
     ", ".join(
         f"'{t}'"
         for t in ("run_created", "step_created", "wait_created", "hook_created", "child_started")
     )
+)
+#: Migration 24's statements for both SQL backends: the index without steps' creations.
+ONE_CREATION_INDEX = (
+    "DROP INDEX IF EXISTS tether_events_one_creation",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
+    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 #: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay

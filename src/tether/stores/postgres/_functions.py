@@ -11,7 +11,13 @@ from __future__ import annotations
 from .. import _ledger_rows as ledger_rows
 from .. import _rows as rows
 
-__all__ = ["SERVER_NOW", "UNDECIDED", "fast_commit_function", "ring_function"]
+__all__ = [
+    "SERVER_NOW",
+    "UNDECIDED",
+    "fast_commit_function",
+    "ring_function",
+    "step_write_function",
+]
 
 # The one-round-trip commit (`_fast`) in one statement. It updates a run's row only if
 # the row is still the version this process wrote last, else raises (and writes
@@ -153,6 +159,57 @@ def fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str
                 USING ERRCODE = '40001';
         END IF;
         {body}
+        RETURN stamp;
+    END
+    $$"""
+
+
+def step_write_function() -> str:
+    """`tether_step_write` (migration 24): the one-round-trip commit of a step transition.
+
+    As `tether_step_commit`, except for the steps: the step that ends (``u_``) is an
+    UPDATE by its key and the step that starts (``i_``) a plain INSERT, each when its
+    first parameter is set. An upsert costs more WAL than either: Postgres locks the row
+    it updates in a record of its own, and confirms the row it inserts in another. A
+    plain INSERT also refuses a step id taken twice (the steps' primary key), which is
+    what makes a step's creation unique in its run.
+    """
+    updated = [("step_id", "TEXT")] + [(c, t) for c, t in _FAST_STEP if c in rows.STEP_UPDATE_COLS]
+    events_params, events_insert = _rows_insert("e", "tether_events", _FAST_EVENT)
+    insert_params, step_insert = _rows_insert("i", "tether_steps", _FAST_STEP, count=1)
+    update_params = ", ".join(f"u_{c} {t}" for c, t in updated)
+    assignments = ", ".join(f"{c} = u_{c}" for c, _ in updated[1:])
+    step_update = (
+        f"IF u_step_id IS NOT NULL THEN UPDATE tether_steps SET {assignments} "
+        "WHERE run_id = p_run_id AND step_id = u_step_id; END IF;"
+    )
+    expires = (
+        "CASE WHEN p_lease_owner IS NULL THEN 0 "
+        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
+        f"ELSE {SERVER_NOW} + p_lease_seconds END"
+    )
+    return f"""CREATE OR REPLACE FUNCTION tether_step_write(p_run_id TEXT, p_seen TEXT,
+        p_status TEXT, p_output BYTEA, p_error BYTEA, p_head INTEGER, p_lease_owner TEXT,
+        p_lease_epoch BIGINT, p_lease_seconds DOUBLE PRECISION,
+        p_updated_at DOUBLE PRECISION, p_completed_at DOUBLE PRECISION,
+        {events_params}, {update_params}, {insert_params})
+    RETURNS TEXT LANGUAGE plpgsql AS $$
+    DECLARE
+        stamp TEXT;
+    BEGIN
+        UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
+            head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
+            lease_expires_at = {expires}, updated_at = p_updated_at,
+            completed_at = p_completed_at
+        WHERE run_id = p_run_id AND xmin::text = p_seen
+        RETURNING xmin::text INTO stamp;
+        IF stamp IS NULL THEN
+            RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
+                USING ERRCODE = '40001';
+        END IF;
+        {events_insert}
+        {step_update}
+        {step_insert}
         RETURN stamp;
     END
     $$"""

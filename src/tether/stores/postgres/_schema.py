@@ -21,10 +21,10 @@ from ...errors import ConfigurationError, FormatVersionError
 from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
-from .._rows import HOOKS_ACTIVE_INDEX
+from .._rows import HOOKS_ACTIVE_INDEX, ONE_CREATION_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
-from ._functions import SERVER_NOW, fast_commit_function, ring_function
+from ._functions import SERVER_NOW, fast_commit_function, ring_function, step_write_function
 
 __all__ = [
     "MIGRATIONS",
@@ -307,6 +307,14 @@ MIGRATIONS: tuple[Migration, ...] = (
             "key TEXT NOT NULL, holder TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, "
             "PRIMARY KEY (key, holder))",
         ),
+    ),
+    # A step transition in less WAL: one index entry fewer per step (a step's creation
+    # is unique by the steps' key), and its steps written by UPDATE and INSERT instead
+    # of an upsert (`tether_step_write`; tether_step_commit stays for earlier releases).
+    Migration(
+        version=24,
+        name="lighter step commits",
+        statements=(*ONE_CREATION_INDEX, step_write_function()),
     ),
 )
 

@@ -186,7 +186,11 @@ class _Txn:
         return None if row is None else rows.step_from_row(row)
 
     def insert_step(self, s: StepRecord) -> None:
-        self.c.execute(_SQL.insert_step, rows.step_values(s))
+        try:
+            self.c.execute(_SQL.insert_step, rows.step_values(s))
+        except sqlite3.IntegrityError:
+            # The steps' primary key: what makes a step's creation unique in its run.
+            raise ConflictError(f"run {s.run_id!r} already has a step {s.step_id!r}") from None
         self._keep_step(s)
 
     def update_step(self, s: StepRecord) -> None:

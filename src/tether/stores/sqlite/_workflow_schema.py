@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX, PURGED_COLUMN
-from .._rows import CREATION_PREDICATE, HOOKS_ACTIVE_INDEX
+from .._rows import CREATION_PREDICATE_V1, HOOKS_ACTIVE_INDEX, ONE_CREATION_INDEX
 
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
@@ -45,7 +45,7 @@ _V1 = (
         PRIMARY KEY (run_id, slot)
     ) WITHOUT ROWID""",
     "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
-    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
+    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE_V1}",
     """CREATE TABLE IF NOT EXISTS tether_steps (
         run_id TEXT NOT NULL,
         step_id TEXT NOT NULL,
@@ -191,4 +191,6 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (20, "flow control token buckets", (FLOW_BUCKETS,)),
     # The permits of step-level limits (`stores._permits`), one row per holder.
     (23, "step-level limit permits", (FLOW_PERMITS,)),
+    # One index entry fewer per step: a step's creation is unique by the steps' key.
+    (24, "lighter step commits", ONE_CREATION_INDEX),
 )
