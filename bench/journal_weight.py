@@ -1,7 +1,7 @@
 """What one durable step writes: rows, WAL records and WAL bytes, beside DBOS.
 
-    python bench/journal_weight.py [--postgres URL] [--dbos PYTHON] [--steps N]
-                                   [--waldump PATH] [--wal-dir DIR]
+    python bench/journal_weight.py [--postgres URL] [--dbos PYTHON] [--langgraph PYTHON]
+                                   [--steps N] [--sessions N] [--waldump PATH] [--wal-dir DIR]
 
 Figures that load on a shared machine cannot move: what the database writes, not how
 long it takes.
@@ -18,6 +18,12 @@ long it takes.
   ``--dbos PYTHON`` runs DBOS's side with that interpreter (a venv with ``dbos``),
   the same workflow written as DBOS users write it (``@DBOS.workflow`` over
   ``@DBOS.step``).
+- **A new session's first turn** (Postgres): open a session, send one message, an
+  instant model asks for one tool call and then answers; from before the open to
+  ``turn.completed``, per session (the median over ``--sessions``). ``--langgraph
+  PYTHON`` runs the same turn with LangGraph (a venv with ``langgraph`` and
+  ``langgraph-checkpoint-postgres``): a model node and a ``ToolNode`` over its
+  ``PostgresSaver``, a fresh thread per turn.
 - **SQLite.** WAL frames (pages) appended per step: the store's file is checkpointed
   (TRUNCATE) before each run, so the WAL's length after it counts the frames.
 
@@ -35,6 +41,7 @@ import re
 import secrets
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -129,6 +136,82 @@ def _dbos_child(spec: dict[str, Any]) -> dict[str, Any]:
     finally:
         DBOS.destroy()
     return windows
+
+
+async def _turn_child(spec: dict[str, Any]) -> dict[str, Any]:
+    import tether
+    from tether.agent import Agent, AgentHost, tool
+    from tether.agent.models import ModelRequest, ToolResultMessage
+    from tether.testing import Reply, ScriptedModel, tool_call
+
+    @tool
+    def echo(i: int) -> int:
+        """Return i."""
+        return i
+
+    def answer(request: ModelRequest) -> Reply | str:
+        if isinstance(request.messages[-1], ToolResultMessage):
+            return "done"
+        return Reply(tool_calls=(tool_call("echo", {"i": 1}, call_id="c1"),))
+
+    agent = Agent(name="weight", model=ScriptedModel(answer), tools=[echo])
+    windows = []
+    async with tether.open_backend(spec["url"], env={}) as backend:
+        host = AgentHost(backend, [agent], deployment="journal-weight")
+        async with host.worker(poll_interval=0.01):
+            for i in range(spec["sessions"] + 2):
+                start = _lsn(spec["url"])
+                session = await host.open_session("weight", session_id=f"s{i}")
+                await session.send("go")
+                await session.wait_for("turn.completed", timeout=60)
+                # The session's run parks after the turn: that write is the turn's too.
+                for _ in range(400):
+                    if (await session.state()).status == "idle":
+                        break
+                    await asyncio.sleep(0.005)
+                await asyncio.sleep(0.05)
+                if i >= 2:  # two warm-up sessions: statements, caches
+                    windows.append([start, _lsn(spec["url"])])
+    return {"windows": windows}
+
+
+def _langgraph_child(spec: dict[str, Any]) -> dict[str, Any]:
+    import psycopg
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+    from langchain_core.tools import tool
+    from langgraph.checkpoint.postgres import PostgresSaver
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    @tool
+    def echo(i: int) -> int:
+        """Return i."""
+        return i
+
+    def model(state: MessagesState) -> dict[str, Any]:
+        if isinstance(state["messages"][-1], ToolMessage):
+            return {"messages": [AIMessage(content="done")]}
+        call = {"name": "echo", "args": {"i": 1}, "id": "c1", "type": "tool_call"}
+        return {"messages": [AIMessage(content="", tool_calls=[call])]}
+
+    windows = []
+    with psycopg.connect(spec["url"], autocommit=True, prepare_threshold=0) as conn:
+        saver = PostgresSaver(conn)  # type: ignore[arg-type]
+        saver.setup()
+        builder = StateGraph(MessagesState)
+        builder.add_node("model", model)
+        builder.add_node("tools", ToolNode([echo]))
+        builder.add_edge(START, "model")
+        builder.add_conditional_edges("model", tools_condition, {"tools": "tools", END: END})
+        builder.add_edge("tools", "model")
+        app = builder.compile(checkpointer=saver)
+        for i in range(spec["sessions"] + 2):
+            start = _lsn(spec["url"])
+            config = {"configurable": {"thread_id": f"t{i}"}}
+            app.invoke({"messages": [HumanMessage(content="go")]}, config)
+            if i >= 2:
+                windows.append([start, _lsn(spec["url"])])
+    return {"windows": windows}
 
 
 def _checkpoint(path: str) -> None:
@@ -247,6 +330,20 @@ def _postgres(args: argparse.Namespace, system: str, python: str) -> dict[str, f
         _database(args.postgres, name, "drop")
 
 
+def _turns(args: argparse.Namespace, system: str, python: str) -> dict[str, float]:
+    """Median figures of a new session's first turn (see the module docstring)."""
+    name = f"jw_{system}_turn_{secrets.token_hex(4)}"
+    url, dboid = _database(args.postgres, name, "create")
+    try:
+        spec = {"system": system, "task": "turn", "url": url, "sessions": args.sessions}
+        windows = _child(python, spec)["windows"]
+        wal_dir = args.wal_dir or _wal_dir(args.postgres)
+        each = [_records(args.waldump, wal_dir, a, b, dboid) for a, b in windows]
+        return {k: statistics.median(f[k] for f in each) for k in each[0]}
+    finally:
+        _database(args.postgres, name, "drop")
+
+
 def _wal_dir(base: str) -> str:
     import psycopg
 
@@ -272,6 +369,11 @@ def _sqlite(args: argparse.Namespace) -> float:
         return (windows[str(args.steps)] - windows[str(SHORT)]) / (args.steps - SHORT)
 
 
+_HEADER = (
+    "| system | WAL bytes | without full pages | records | heap inserts | heap updates | commits |"
+)
+
+
 def _row(name: str, f: dict[str, float]) -> str:
     return (
         f"| {name} | {f['bytes']:,.0f} | {f['bytes_no_fpi']:,.0f} | {f['records']:.1f} | "
@@ -284,7 +386,9 @@ def main(argv: Iterable[str] | None = None) -> None:
     parser.add_argument("--postgres", default=os.environ.get("TETHER_BENCH_PG", DEFAULT_PG))
     parser.add_argument("--no-postgres", action="store_true")
     parser.add_argument("--dbos", metavar="PYTHON", help="an interpreter with dbos installed")
+    parser.add_argument("--langgraph", metavar="PYTHON", help="an interpreter with langgraph")
     parser.add_argument("--steps", type=int, default=110)
+    parser.add_argument("--sessions", type=int, default=9)
     parser.add_argument("--waldump", default=shutil.which("pg_waldump") or _find_waldump())
     parser.add_argument("--wal-dir")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -293,6 +397,10 @@ def main(argv: Iterable[str] | None = None) -> None:
         spec = json.loads(args.child)
         if spec["system"] == "dbos":
             result = _dbos_child(spec)
+        elif spec["system"] == "langgraph":
+            result = _langgraph_child(spec)
+        elif spec.get("task") == "turn":
+            result = asyncio.run(_turn_child(spec))
         else:
             result = asyncio.run(_tether_child(spec))
         print("RESULT " + json.dumps(result), flush=True)
@@ -303,10 +411,7 @@ def main(argv: Iterable[str] | None = None) -> None:
     if args.no_postgres:
         return
     print("Postgres, this benchmark database's own WAL only (pg_waldump):\n")
-    print(
-        "| system | WAL bytes | without full pages | records | heap inserts | heap updates "
-        "| commits |"
-    )
+    print(_HEADER)
     print("|---|---|---|---|---|---|---|")
     ours = _postgres(args, "tether", sys.executable)
     print(_row("tether", ours), flush=True)
@@ -320,6 +425,24 @@ def main(argv: Iterable[str] | None = None) -> None:
         )
     else:
         print("\n(DBOS: pass --dbos PYTHON, an interpreter with `pip install dbos`)")
+    print(
+        f"\nPostgres, a new session's first turn (open, one message, one tool call; "
+        f"median of {args.sessions}):\n"
+    )
+    print(_HEADER)
+    print("|---|---|---|---|---|---|---|")
+    turn = _turns(args, "tether", sys.executable)
+    print(_row("tether", turn), flush=True)
+    if args.langgraph:
+        peer = _turns(args, "langgraph", args.langgraph)
+        print(_row("LangGraph", peer))
+        print(
+            f"\ntether / LangGraph: WAL bytes {turn['bytes'] / peer['bytes']:.2f}x, "
+            f"records {turn['records'] / peer['records']:.2f}x, "
+            f"commits {turn['commits'] / peer['commits']:.2f}x"
+        )
+    else:
+        print("\n(LangGraph: pass --langgraph PYTHON, an interpreter with langgraph)")
 
 
 def _find_waldump() -> str:

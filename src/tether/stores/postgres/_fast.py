@@ -73,10 +73,10 @@ _FAST_COMMIT = "SELECT tether_step_write({})".format(
     )
 )
 #: The same with a run's last commit's (or a park's) queue work and NOTIFY (migration
-#: 13), for two events and one step: at most 50 parameters, which psycopg converts
-#: once per statement text (more, and it parses the text again on every call).
-_FAST_END = "SELECT tether_step_end({})".format(
-    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _STEP_WIDTH + 6))
+#: 24), for two events and the step that ends: at most 50 parameters, which psycopg
+#: converts once per statement text (more, and it parses the text again on every call).
+_FAST_END = "SELECT tether_step_finish({})".format(
+    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _UPDATE_WIDTH + 6))
 )
 _ACK = rows.statements("%s").ack_message
 _DROP_PENDING = rows.statements("%s").drop_pending
@@ -294,6 +294,13 @@ def _insert_events(n: int) -> str:
     return f"INSERT INTO tether_events ({rows.EVENT_COLS}) VALUES " + ", ".join([row] * n)
 
 
+def _update_params(values: Sequence[Any] | None) -> list[Any]:
+    """The ``u_`` parameters of `tether_step_write`: the step id, then its new state."""
+    if values is None:
+        return [None] * _UPDATE_WIDTH
+    return [values[-1], *values[:-2]]
+
+
 @cache
 def _insert_steps(n: int) -> str:
     # Plain inserts: the stamp check ahead of this statement guarantees the copy the
@@ -316,6 +323,11 @@ def statements(
     events, steps = list(fast.events), list(fast.steps.values())
     created = [s for s in steps if s.step_id in fast.new_steps]
     updated = [s for s in steps if s.step_id not in fast.new_steps]
+    slots = rows.StepSlots()
+    for e in events:
+        slots.saw(e)
+    inserts = [slots.insert_values(s) for s in created]
+    updates = [slots.update_values(s) for s in updated]
     params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
     # The function sets the lease from the server's clock, `lease_seconds` from the write.
     params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
@@ -330,17 +342,14 @@ def statements(
         and len(updated) <= 1
         and all(len(extra) <= 1 for extra in extras)
     ):
-        params += rows.step_values(steps[0])[1:] if steps else [None] * _STEP_WIDTH
+        params += _update_params(updates[0] if updates else None)
         for extra in extras:
             params += extra[0] if extra else (None, None)
         return [(_FAST_END, params)]
-    if updated:
-        params += [updated[0].step_id, *rows.step_update_values(updated[0])[:-2]]
-    else:
-        params += [None] * _UPDATE_WIDTH
-    params += rows.step_values(created[0])[1:] if created else [None] * _STEP_WIDTH
+    params += _update_params(updates[0] if updates else None)
+    params += inserts[0][1:] if inserts else [None] * _STEP_WIDTH
     out: list[tuple[str, Sequence[Any]]] = [(_FAST_COMMIT, params)]
-    more_created, more_updated = created[1:], updated[1:]
+    more_created, more_updated = inserts[1:], updates[1:]
     if more_events:
         out.append(
             (
@@ -348,14 +357,9 @@ def statements(
                 [v for e in more_events for v in rows.event_values(e)],
             )
         )
-    out += [(_UPDATE_STEP, rows.step_update_values(s)) for s in more_updated]
+    out += [(_UPDATE_STEP, values) for values in more_updated]
     if more_created:
-        out.append(
-            (
-                _insert_steps(len(more_created)),
-                [v for s in more_created for v in rows.step_values(s)],
-            )
-        )
+        out.append((_insert_steps(len(more_created)), [v for i in more_created for v in i]))
     out += [(_ACK, (message_id, owner)) for message_id, owner in fast.acks]
     out += [(_DROP_PENDING, (queue, key)) for queue, key in fast.drops]
     if notes:

@@ -21,7 +21,7 @@ from ...errors import ConfigurationError, FormatVersionError
 from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
-from .._rows import HOOKS_ACTIVE_INDEX, ONE_CREATION_INDEX
+from .._rows import HOOKS_ACTIVE_INDEX, LEANER_INDEXES, steps_without_payloads
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
 from ._functions import SERVER_NOW, fast_commit_function, ring_function, step_write_function
@@ -308,13 +308,20 @@ MIGRATIONS: tuple[Migration, ...] = (
             "PRIMARY KEY (key, holder))",
         ),
     ),
-    # A step transition in less WAL: one index entry fewer per step (a step's creation
-    # is unique by the steps' key), and its steps written by UPDATE and INSERT instead
-    # of an upsert (`tether_step_write`; tether_step_commit stays for earlier releases).
+    # Format 2: a step's payloads in its events alone (`steps_without_payloads`), fewer
+    # index entries (`LEANER_INDEXES`), room on each page of runs for their rows' next
+    # versions (a row updated in place, "HOT", writes none of its indexes), and the
+    # one-round-trip commit for them (`tether_step_write`, `tether_step_finish`).
     Migration(
         version=24,
-        name="lighter step commits",
-        statements=(*ONE_CREATION_INDEX, step_write_function()),
+        name="journal format 2: payloads once, lighter commits",
+        statements=(
+            *steps_without_payloads(postgres=True),
+            *LEANER_INDEXES,
+            "ALTER TABLE tether_runs SET (fillfactor = 85)",
+            step_write_function(),
+            step_write_function(end=True),
+        ),
     ),
 )
 

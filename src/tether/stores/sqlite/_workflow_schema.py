@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX, PURGED_COLUMN
-from .._rows import CREATION_PREDICATE_V1, HOOKS_ACTIVE_INDEX, ONE_CREATION_INDEX
+from .._rows import (
+    CREATION_PREDICATE_V1,
+    HOOKS_ACTIVE_INDEX,
+    LEANER_INDEXES,
+    steps_without_payloads,
+)
 
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
@@ -191,6 +196,10 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (20, "flow control token buckets", (FLOW_BUCKETS,)),
     # The permits of step-level limits (`stores._permits`), one row per holder.
     (23, "step-level limit permits", (FLOW_PERMITS,)),
-    # One index entry fewer per step: a step's creation is unique by the steps' key.
-    (24, "lighter step commits", ONE_CREATION_INDEX),
+    # Format 2: a step's payloads in its events alone, fewer index entries per commit.
+    (
+        24,
+        "journal format 2: payloads once, lighter commits",
+        (*steps_without_payloads(postgres=False), *LEANER_INDEXES),
+    ),
 )
