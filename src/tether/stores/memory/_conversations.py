@@ -112,8 +112,10 @@ class MemoryConversationStore:
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         rules.create_stream(self._tx, path, identity)
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
-        return rules.acquire_producer(self._tx, path, producer_id)
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
+        return rules.acquire_producer(self._tx, path, producer_id, create)
 
     async def append(
         self,

@@ -139,6 +139,25 @@ class ConversationContract:
         meta = await streams.get_meta(PATH)
         assert meta is not None and meta.head_offset == offset
 
+    async def test_acquiring_production_can_create_the_stream_in_the_same_write(
+        self, streams: ConversationStore
+    ) -> None:
+        other = "agents/helper/inst-2"
+        identity = StreamIdentity(agent_name="helper", instance_id="inst-2")
+        claim = await streams.acquire_producer(other, "producer-1", create=identity)
+        assert claim.producer_epoch == 1 and claim.head_offset == OFFSET_START
+        offset = await self.append(streams, claim, 0, [message(0)])
+        # On a stream that exists it is a plain acquisition: the producer before is fenced.
+        again = await streams.acquire_producer(other, "producer-2", create=identity)
+        assert again.producer_epoch == 2 and again.incarnation == claim.incarnation
+        assert again.head_offset == offset
+        with pytest.raises(FencedError):
+            await self.append(streams, claim, 1, [message(1)])
+        with pytest.raises(ConflictError):
+            await streams.acquire_producer(other, "producer-3", create=IDENTITY)
+        meta = await streams.get_meta(other)
+        assert meta is not None and meta.identity == identity
+
     async def test_an_exact_producer_retry_returns_the_original_offset(
         self, streams: ConversationStore, producer: ProducerClaim
     ) -> None:
