@@ -194,16 +194,18 @@ def steps_without_payloads(*, postgres: bool) -> tuple[str, ...]:
 
 #: Migration 24's statements for both SQL backends: indexes a commit writes less to.
 #: The creation index leaves steps' creations out (see `CREATION_PREDICATE`), and runs
-#: are no longer indexed by lease owner: a claim and a release change the owner, and an
-#: index on it made every such write of a run's row update each of the row's indexes
-#: (Postgres cannot update a row in place, "HOT", when an indexed column changes; SQLite
-#: rewrites the index's entry). Only a dead worker's leases are found by owner, rarely,
-#: by a scan (`expire_worker`).
+#: and messages are no longer indexed by lease owner: a claim and a release change the
+#: owner, and an index on it made every such write of a run's row update each of the
+#: row's indexes (Postgres cannot update a row in place, "HOT", when an indexed column
+#: changes; SQLite rewrites the index's entry), and every write of a message one index
+#: more. Only a dead worker's leases are found by owner, rarely, by a scan
+#: (`expire_worker`).
 LEANER_INDEXES = (
     "DROP INDEX IF EXISTS tether_events_one_creation",
     "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
     f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
     "DROP INDEX IF EXISTS tether_runs_by_owner",
+    "DROP INDEX IF EXISTS tether_queue_by_owner",
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 #: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay
