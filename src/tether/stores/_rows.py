@@ -42,7 +42,7 @@ __all__ = [
     "RUN_COLS",
     "RUN_UPDATE_COLS",
     "STEP_COLS",
-    "STEP_RESULT_EVENTS",
+    "STEP_ERROR_EVENTS",
     "STEP_UPDATE_COLS",
     "WAIT_COLS",
     "WORKER_COLS",
@@ -98,26 +98,27 @@ RUN_UPDATE_COLS = (
     "updated_at",
     "completed_at",
 )
-#: A step's row (format 2). Its payloads are its events' alone: the row names the slot of
-#: the `step_created` that carries its input and of its latest event with a result (the
-#: output of `step_completed`, the error of `step_failed` or `step_retrying`), and reads
-#: join them (`step_select`). A payload written twice (a model call's reply, a tool's
-#: result) was most of what a step commit wrote.
+#: A step's row (format 2). Its payloads are its events' alone: the row names the slots
+#: of the `step_created` that carries its input, of its `step_completed` (its output) and
+#: of its latest `step_failed` or `step_retrying` (its error), and reads join them
+#: (`step_select`). A payload written twice (a model call's reply, a tool's result) was
+#: most of what a step commit wrote.
 STEP_COLS = (
-    "run_id, step_id, slot, name, status, attempt, format_version, input_slot, result_slot, "
-    "started_at, completed_at, retry_after"
+    "run_id, step_id, slot, name, status, attempt, format_version, input_slot, output_slot, "
+    "error_slot, started_at, completed_at, retry_after"
 )
 #: In `step_update_values` order (run_id, step_id last).
 STEP_UPDATE_COLS = (
     "status",
     "attempt",
-    "result_slot",
+    "output_slot",
+    "error_slot",
     "started_at",
     "completed_at",
     "retry_after",
 )
-#: The step events whose payload is the step's result (`result_slot`).
-STEP_RESULT_EVENTS = frozenset({"step_completed", "step_failed", "step_retrying"})
+#: The step events whose payload is the step's error (`error_slot`).
+STEP_ERROR_EVENTS = frozenset({"step_failed", "step_retrying"})
 #: The creation events the partial unique index `tether_events_one_creation` keeps one
 #: of per (run, correlation id, type) since migration 24. A step's creation is not among
 #: them: every `step_created` inserts its step's row in the same transaction, and the
@@ -146,20 +147,27 @@ def steps_without_payloads(*, postgres: bool) -> tuple[str, ...]:
     cannot add a column only if missing, rebuilds the table from the one it has (whose
     payload columns it does not read), so a second run rebuilds it the same.
     """
-    results = ", ".join(f"'{t}'" for t in sorted(STEP_RESULT_EVENTS))
-    last_result = (
-        "(SELECT run_id, correlation_id, max(slot) AS slot FROM tether_events "
-        f"WHERE event_type IN ({results}) GROUP BY run_id, correlation_id) AS r"
-    )
+    errors = ", ".join(f"'{t}'" for t in sorted(STEP_ERROR_EVENTS))
+
+    def last(types: str, alias: str) -> str:
+        return (
+            f"(SELECT run_id, correlation_id, max(slot) AS slot FROM tether_events "
+            f"WHERE event_type IN ({types}) GROUP BY run_id, correlation_id) AS {alias}"
+        )
+
+    outputs, failures = last("'step_completed'", "o"), last(errors, "f")
     if postgres:
         return (
             "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS input_slot INTEGER",
-            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS result_slot INTEGER",
+            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS output_slot INTEGER",
+            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS error_slot INTEGER",
             "UPDATE tether_steps SET input_slot = e.slot FROM tether_events e "
             "WHERE e.run_id = tether_steps.run_id AND e.correlation_id = tether_steps.step_id "
             f"AND e.event_type = 'step_created' AND e.{CREATION_PREDICATE_V1}",
-            f"UPDATE tether_steps SET result_slot = r.slot FROM {last_result} "
-            "WHERE r.run_id = tether_steps.run_id AND r.correlation_id = tether_steps.step_id",
+            f"UPDATE tether_steps SET output_slot = o.slot FROM {outputs} "
+            "WHERE o.run_id = tether_steps.run_id AND o.correlation_id = tether_steps.step_id",
+            f"UPDATE tether_steps SET error_slot = f.slot FROM {failures} "
+            "WHERE f.run_id = tether_steps.run_id AND f.correlation_id = tether_steps.step_id",
             "ALTER TABLE tether_steps DROP COLUMN IF EXISTS input",
             "ALTER TABLE tether_steps DROP COLUMN IF EXISTS output",
             "ALTER TABLE tether_steps DROP COLUMN IF EXISTS error",
@@ -176,7 +184,8 @@ def steps_without_payloads(*, postgres: bool) -> tuple[str, ...]:
             attempt INTEGER NOT NULL,
             format_version INTEGER NOT NULL,
             input_slot INTEGER,
-            result_slot INTEGER,
+            output_slot INTEGER,
+            error_slot INTEGER,
             started_at REAL NOT NULL,
             completed_at REAL,
             retry_after REAL,
@@ -185,8 +194,9 @@ def steps_without_payloads(*, postgres: bool) -> tuple[str, ...]:
         f"INSERT INTO tether_steps_format_2 ({STEP_COLS}) SELECT {kept}, "
         "(SELECT e.slot FROM tether_events e WHERE e.run_id = s.run_id "
         f"AND e.correlation_id = s.step_id AND e.event_type = 'step_created' "
-        f"AND e.{CREATION_PREDICATE_V1}), r.slot, {times} FROM tether_steps s "
-        f"LEFT JOIN {last_result} ON r.run_id = s.run_id AND r.correlation_id = s.step_id",
+        f"AND e.{CREATION_PREDICATE_V1}), o.slot, f.slot, {times} FROM tether_steps s "
+        f"LEFT JOIN {outputs} ON o.run_id = s.run_id AND o.correlation_id = s.step_id "
+        f"LEFT JOIN {failures} ON f.run_id = s.run_id AND f.correlation_id = s.step_id",
         "DROP TABLE tether_steps",
         "ALTER TABLE tether_steps_format_2 RENAME TO tether_steps",
     )
@@ -304,9 +314,10 @@ def step_select(where: str) -> str:
     """
     cols = ", ".join(f"s.{c}" for c in STEP_COLS.split(", "))
     return (
-        f"SELECT {cols}, i.payload, r.payload FROM tether_steps s "
+        f"SELECT {cols}, i.payload, o.payload, e.payload FROM tether_steps s "
         "LEFT JOIN tether_events i ON i.run_id = s.run_id AND i.slot = s.input_slot "
-        "LEFT JOIN tether_events r ON r.run_id = s.run_id AND r.slot = s.result_slot "
+        "LEFT JOIN tether_events o ON o.run_id = s.run_id AND o.slot = s.output_slot "
+        "LEFT JOIN tether_events e ON e.run_id = s.run_id AND e.slot = s.error_slot "
         f"WHERE {where}"
     )
 
@@ -317,8 +328,7 @@ def step_from_row(row: Any) -> StepRecord:
     Without the payloads (a row of `STEP_COLS` alone: the rules' reads, which decide on
     statuses), the record's are None.
     """
-    result = _b(row[13]) if len(row) > 13 else None
-    completed = row[4] == "completed"
+    payloads = len(row) > 13
     return StepRecord(
         run_id=row[0],
         step_id=row[1],
@@ -327,58 +337,69 @@ def step_from_row(row: Any) -> StepRecord:
         status=row[4],
         attempt=row[5],
         format_version=row[6],
-        input=_b(row[12]) if len(row) > 12 else None,
-        output=result if completed else None,
-        error=None if completed else result,
-        started_at=row[9],
-        completed_at=row[10],
-        retry_after=row[11],
+        input=_b(row[13]) if payloads else None,
+        output=_b(row[14]) if payloads else None,
+        error=_b(row[15]) if payloads else None,
+        started_at=row[10],
+        completed_at=row[11],
+        retry_after=row[12],
     )
 
 
-def step_values(s: StepRecord, input_slot: int | None, result_slot: int | None) -> tuple[Any, ...]:
-    """Insert parameters in `STEP_COLS` order: the step, and the slots of its payloads."""
+def step_values(s: StepRecord, slots: tuple[int | None, ...]) -> tuple[Any, ...]:
+    """Insert parameters in `STEP_COLS` order: the step, and its payloads' slots."""
     return (
-        s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version, input_slot,
-        result_slot, s.started_at, s.completed_at, s.retry_after,
+        s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version, *slots,
+        s.started_at, s.completed_at, s.retry_after,
     )  # fmt: skip
 
 
 class StepSlots:
     """The slots of the step events a transaction inserted: where its step rows point."""
 
-    __slots__ = ("_inputs", "_results")
+    __slots__ = ("_seen",)
 
     def __init__(self) -> None:
-        self._inputs: dict[tuple[str, str], int] = {}
-        self._results: dict[tuple[str, str], int] = {}
+        # (run id, step id) -> the slots of its input, output and error seen here.
+        self._seen: dict[tuple[str, str], list[int | None]] = {}
 
     def saw(self, e: EventRecord) -> None:
         """Note an inserted event (the rules insert a step's event before its row)."""
         if e.event_type == "step_created":
-            self._inputs[(e.run_id, str(e.correlation_id))] = e.slot
-        elif e.event_type in STEP_RESULT_EVENTS:
-            self._results[(e.run_id, str(e.correlation_id))] = e.slot
+            at = 0
+        elif e.event_type == "step_completed":
+            at = 1
+        elif e.event_type in STEP_ERROR_EVENTS:
+            at = 2
+        else:
+            return
+        self._seen.setdefault((e.run_id, str(e.correlation_id)), [None, None, None])[at] = e.slot
+
+    def _take(self, s: StepRecord) -> list[int | None]:
+        # Taken once written: a later write of the row without a new payload keeps its.
+        return self._seen.pop((s.run_id, s.step_id), None) or [None, None, None]
 
     def insert_values(self, s: StepRecord) -> tuple[Any, ...]:
         """`step_values` for a new step's row."""
-        key = (s.run_id, s.step_id)
-        return step_values(s, self._inputs.get(key), self._results.pop(key, None))
+        return step_values(s, tuple(self._take(s)))
 
     def update_values(self, s: StepRecord) -> tuple[Any, ...]:
-        """`step_update_values` for a step's row: a result seen since its last write."""
-        return step_update_values(s, self._results.pop((s.run_id, s.step_id), None))
+        """`step_update_values` for a step's row: the payloads seen since its last write."""
+        _, output, error = self._take(s)
+        return step_update_values(s, output, error)
 
 
-def step_update_values(s: StepRecord, result_slot: int | None) -> tuple[Any, ...]:
+def step_update_values(
+    s: StepRecord, output_slot: int | None, error_slot: int | None
+) -> tuple[Any, ...]:
     """Update parameters in `STEP_UPDATE_COLS` order, then run id and step id.
 
-    A `result_slot` of None keeps the row's (a new attempt's start keeps the error of
-    the attempt before, as the step's view always has).
+    A slot of None keeps the row's (a new attempt's start keeps the error of the
+    attempt before, and so does the step's completion, as the step's view always has).
     """
     return (
-        s.status, s.attempt, result_slot, s.started_at, s.completed_at, s.retry_after,
-        s.run_id, s.step_id,
+        s.status, s.attempt, output_slot, error_slot, s.started_at, s.completed_at,
+        s.retry_after, s.run_id, s.step_id,
     )  # fmt: skip
 
 
@@ -547,10 +568,11 @@ def statements(mark: str) -> Statements:
         update_run=(
             f"UPDATE tether_runs SET {assignments(RUN_UPDATE_COLS, mark)} WHERE run_id = {mark}"
         ),
-        insert_step=f"INSERT INTO tether_steps ({STEP_COLS}) VALUES ({placeholders(12, mark)})",
+        insert_step=f"INSERT INTO tether_steps ({STEP_COLS}) VALUES ({placeholders(13, mark)})",
         update_step=(
             f"UPDATE tether_steps SET status = {mark}, attempt = {mark}, "
-            f"result_slot = COALESCE({mark}, result_slot), started_at = {mark}, "
+            f"output_slot = COALESCE({mark}, output_slot), "
+            f"error_slot = COALESCE({mark}, error_slot), started_at = {mark}, "
             f"completed_at = {mark}, retry_after = {mark} "
             f"WHERE run_id = {mark} AND step_id = {mark}"
         ),

@@ -165,7 +165,8 @@ _STEP_ROW = (
     ("attempt", "INTEGER"),
     ("format_version", "INTEGER"),
     ("input_slot", "INTEGER"),
-    ("result_slot", "INTEGER"),
+    ("output_slot", "INTEGER"),
+    ("error_slot", "INTEGER"),
     ("started_at", "DOUBLE PRECISION"),
     ("completed_at", "DOUBLE PRECISION"),
     ("retry_after", "DOUBLE PRECISION"),
@@ -207,7 +208,7 @@ def step_write_function(*, end: bool = False) -> str:
     events_params, events_insert = _rows_insert("e", "tether_events", _FAST_EVENT)
     update_params = ", ".join(f"u_{c} {t}" for c, t in updated)
     assignments = ", ".join(
-        f"{c} = COALESCE(u_{c}, {c})" if c == "result_slot" else f"{c} = u_{c}"
+        f"{c} = COALESCE(u_{c}, {c})" if c.endswith("_slot") else f"{c} = u_{c}"
         for c, _ in updated[1:]
     )
     params = [events_params, update_params]
