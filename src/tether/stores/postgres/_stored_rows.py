@@ -6,8 +6,9 @@ The contract suites use it (`tether.testing.contract.StoredRowAccess`).
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+import psycopg
 from psycopg import sql
 
 from .._stored_rows_sql import (
@@ -16,16 +17,19 @@ from .._stored_rows_sql import (
     tear_checkpoint_statement,
 )
 
-if TYPE_CHECKING:
-    from ._backend import PostgresBackend
-
 __all__ = ["PostgresStoredRows"]
+
+
+class _Opens(Protocol):
+    namespace: str
+
+    def open_connection(self) -> psycopg.Connection[Any]: ...
 
 
 class PostgresStoredRows:
     """Damages rows of a backend's namespace, each on a connection of its own."""
 
-    def __init__(self, backend: PostgresBackend) -> None:
+    def __init__(self, backend: _Opens) -> None:
         self._backend = backend
 
     async def _run(self, statement: str, values: tuple[Any, ...]) -> None:
