@@ -45,8 +45,8 @@ class LedgerTx(Protocol):
     """The rows of the ledger as one transaction sees them.
 
     A row whose stored form does not decode is settled as failed by the read that
-    meets it (`tether.stores.kit` backends use `_ledger_rows.decode_or_settle`) and
-    leaves the selection. A transaction may list the sequences of the rows it settled
+    meets it (tether's SQL backends do so as they decode rows) and leaves the
+    selection. A transaction may list the sequences of the rows it settled
     so in a ``settled_on_read`` set: a turn-boundary join stops at them, as at any row
     it may not take (a transaction without the attribute joins past them).
     """
