@@ -175,7 +175,7 @@ class PostgresWorkflowStore(StoreCalls, PostgresInspection):
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = %s ORDER BY slot",
+                rows.step_select("s.run_id = %s") + " ORDER BY s.slot",
                 (run_id,),
             ).fetchall()
         )

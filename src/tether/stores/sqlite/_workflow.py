@@ -206,7 +206,7 @@ class SqliteWorkflowStore(SqliteInspection):
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? ORDER BY slot",
+                rows.step_select("s.run_id = ?") + " ORDER BY s.slot",
                 (run_id,),
             ).fetchall()
         )
