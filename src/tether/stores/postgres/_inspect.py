@@ -27,7 +27,7 @@ class PostgresInspection(RunCancels):
 
     async def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
         found = await self._query(
-            f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = %s AND step_id = %s",
+            rows.step_select("s.run_id = %s AND s.step_id = %s"),
             (run_id, step_id),
         )
         return rows.step_from_row(found[0]) if found else None

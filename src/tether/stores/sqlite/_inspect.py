@@ -27,7 +27,7 @@ class SqliteInspection(RunCancels):
     async def get_step(self, run_id: str, step_id: str) -> StepRecord | None:
         found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? AND step_id = ?",
+                rows.step_select("s.run_id = ? AND s.step_id = ?"),
                 (run_id, step_id),
             ).fetchone()
         )
