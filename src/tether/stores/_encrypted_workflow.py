@@ -30,6 +30,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 from ..errors import NotFoundError
+from ._encrypted_inspection import EncryptedInspection
 from ._encrypted_streams import StreamPositions
 from ._encrypted_writes import seal_writes
 from ._flow import FlowClaim, FlowLimit, FlowPolicy
@@ -96,7 +97,7 @@ def event_place(
     return ("event", run_id, event_type, str(correlation_id))
 
 
-class EncryptedWorkflowStore:
+class EncryptedWorkflowStore(EncryptedInspection):
     """Seals what it writes and opens what it reads; everything else passes through."""
 
     def __init__(self, inner: WorkflowStore, sealer: Sealer) -> None:

@@ -54,6 +54,7 @@ from .._writes import StoreWrite
 from ._db import SqliteDatabase
 from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
+from ._inspect import SqliteInspection
 from ._others import OtherCommits
 from ._permits import permit_release, permit_take
 from ._takes import flow_take
@@ -64,7 +65,7 @@ T = TypeVar("T")
 M = TypeVar("M")
 
 
-class SqliteWorkflowStore:
+class SqliteWorkflowStore(SqliteInspection):
     """The workflow store in a SQLite file."""
 
     def __init__(

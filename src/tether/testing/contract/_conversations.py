@@ -33,7 +33,7 @@ from ...stores import (
     SubmissionStore,
     settlement_entry,
 )
-from ._markers import requires
+from ._markers import requires, stored_rows_of
 
 __all__ = ["ConversationContract"]
 
@@ -478,3 +478,27 @@ class ConversationContract:
         torn = [c for c in seen if c is not None and c not in written]
         assert not torn, f"{len(torn)} of {len(seen)} reads returned no checkpoint written"
         assert seen[-1] in written
+
+    @requires(Capability.FOLD_CHECKPOINTS)
+    async def test_a_torn_checkpoint_write_reads_as_absent(
+        self, backend: Any, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        # A checkpoint cut off partway (a crash mid-write, a lost page) must read back as
+        # absent, never as a shorter blob a fold would trust: the runtime then replays.
+        rows = stored_rows_of(backend)
+        offsets = [await self.append(streams, producer, n, [message(n)]) for n in range(2)]
+        for size in (64, 3 * 1024 * 1024 + 5):  # one piece; several pieces
+            checkpoint = FoldCheckpoint(
+                head_offset=offsets[1],
+                incarnation=producer.incarnation,
+                format_version=1,
+                data=bytes(range(256)) * (size // 256) + b"\x07" * (size % 256),
+            )
+            await streams.put_fold_checkpoint(PATH, checkpoint)
+            assert await streams.get_fold_checkpoint(PATH) == checkpoint
+            await rows.tear_fold_checkpoint(PATH)
+            assert await streams.get_fold_checkpoint(PATH) is None
+            assert await streams.get_fold_checkpoint(PATH, at_or_before=offsets[1]) is None
+            # The next write supersedes the torn one whole.
+            await streams.put_fold_checkpoint(PATH, checkpoint)
+            assert await streams.get_fold_checkpoint(PATH) == checkpoint

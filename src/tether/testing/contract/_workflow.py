@@ -30,6 +30,7 @@ from ...stores import (
 from ._chains import ChainContract
 from ._flow import FlowContract
 from ._forks import ForkContract
+from ._inspection import InspectionContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._permits import PermitContract
@@ -78,6 +79,7 @@ class WorkflowStoreContract(
     FlowContract,
     PermitContract,
     ForkContract,
+    InspectionContract,
     LabelContract,
     ListingContract,
     PrunableContract,
