@@ -304,8 +304,10 @@ class FeedHub:
     async def _whole(self, run_id: str, wire: WireEvent) -> WireEvent:
         if not _refers(wire):
             return wire
-        # A session's feed follows its chain from its first run, ``session:<id>``.
-        session = await self._host.get_session(run_id.removeprefix("session:"))
+        # A feed follows a session's chain from its first run: ``session:<id>``, or
+        # ``task:<id>`` for a sub-agent's task.
+        _, _, session_id = run_id.partition(":")
+        session = await self._host.get_session(session_id)
         return await _whole(session, wire)
 
     async def _pump(self, feed: Feed) -> None:
