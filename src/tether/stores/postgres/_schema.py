@@ -19,9 +19,10 @@ from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
 from .._budget_sql import budget_tables
+from .._format_2 import LEANER_INDEXES, steps_without_payloads
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
-from .._rows import HOOKS_ACTIVE_INDEX, LEANER_INDEXES, steps_without_payloads
+from .._rows import HOOKS_ACTIVE_INDEX
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
 from ._functions import SERVER_NOW, fast_commit_function, ring_function, step_write_function

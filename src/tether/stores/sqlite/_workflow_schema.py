@@ -6,14 +6,10 @@ Runs, events, steps, hooks, waits, queue, streams and workers. Entries are
 
 from __future__ import annotations
 
+from .._format_2 import CREATION_PREDICATE_V1, LEANER_INDEXES, steps_without_payloads
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX, PURGED_COLUMN
-from .._rows import (
-    CREATION_PREDICATE_V1,
-    HOOKS_ACTIVE_INDEX,
-    LEANER_INDEXES,
-    steps_without_payloads,
-)
+from .._rows import HOOKS_ACTIVE_INDEX
 
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
