@@ -406,7 +406,7 @@ class Tally:
 
     ``tether.steps`` is an observable counter over these counts. A step ends many
     times a second; a synchronous counter would have the SDK validate, hash and
-    aggregate the same two attributes every time (as much CPU as the step's span),
+    aggregate the same two attributes every time (a third of what the step's span costs),
     where a dict increment does. The meter provider asks for the totals only when its
     reader collects, on the reader's schedule.
     """
