@@ -34,6 +34,7 @@ __all__ = [
     "TRACEPARENT_LABEL",
     "AttemptTrace",
     "Instruments",
+    "Tally",
     "add_meter_provider",
     "attempt_span_id",
     "current_attempt",
@@ -47,6 +48,7 @@ __all__ = [
     "run_span_id",
     "span_context",
     "span_id_of",
+    "step_attributes",
     "summary",
     "trace_id_of",
     "traceparent",
@@ -200,11 +202,19 @@ def span_context(trace_id: int, span_id: int) -> Any:
 
     Kept (contexts are immutable): every step of a run hangs under the same one.
     """
+    return _make_context(trace_id, span_id)
+
+
+def _make_context(trace_id: int, span_id: int) -> Any:
     assert _trace is not None
-    parent = _trace.SpanContext(
-        trace_id, span_id, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)
-    )
+    parent = _trace.SpanContext(trace_id, span_id, is_remote=True, trace_flags=_sampled())
     return _trace.set_span_in_context(_trace.NonRecordingSpan(parent))
+
+
+@functools.cache
+def _sampled() -> Any:
+    assert _trace is not None
+    return _trace.TraceFlags(_SAMPLED)
 
 
 def current_traceparent() -> str | None:
@@ -248,19 +258,23 @@ def emit_span(
     if found is None or _trace is None:
         return
     context = span_context(trace_id, parent_id) if parent_id is not None else _context.Context()
-    span_links = [
-        _trace.Link(
-            _trace.SpanContext(t, s, is_remote=True, trace_flags=_trace.TraceFlags(_SAMPLED)),
-            dict(a),
-        )
-        for t, s, a in links
-    ]
+    span_links = (
+        [
+            _trace.Link(
+                _trace.SpanContext(t, s, is_remote=True, trace_flags=_sampled()),
+                dict(a),
+            )
+            for t, s, a in links
+        ]
+        if links
+        else ()
+    )
     forced = _FORCED.set((trace_id, span_id))
     try:
         span = found.start_span(
             name,
             context=context,
-            kind=_trace.SpanKind[kind],
+            kind=_kind(kind),
             attributes=attributes,  # the SDK copies them
             links=span_links,
             start_time=int(start * 1e9),
@@ -270,6 +284,11 @@ def emit_span(
     if error is not None:
         span.set_status(_trace.Status(_trace.StatusCode.ERROR, error))
     span.end(end_time=int((time.time() if end is None else end) * 1e9))
+
+
+@functools.cache
+def _kind(name: str) -> Any:
+    return _trace.SpanKind[name]
 
 
 _pending: list[Callable[[], None]] = []
@@ -314,8 +333,9 @@ _ATTEMPT: contextvars.ContextVar[AttemptTrace | None] = contextvars.ContextVar(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def run_span_id(run_id: str) -> int:
-    """The span id of run `run_id`'s span."""
+    """The span id of run `run_id`'s span (kept: every step of the run asks for it)."""
     return span_id_of("run", run_id)
 
 
@@ -347,6 +367,8 @@ class AttemptTrace:
 
     #: This attempt's span id (`attempt_span_id`, derived once).
     span_id: int = 0
+    #: The context of this attempt's span, made once (`context`).
+    made: Any = None
 
     def __post_init__(self) -> None:
         if not self.span_id:
@@ -356,14 +378,19 @@ class AttemptTrace:
         """Hang this attempt (and what it emits from now on) under another span."""
         self.trace_id, self.parent_id = trace_id, parent_id
         self.attributes.update(attributes)
+        self.made = None
         if self.traced:
             # The body's own spans from now on nest under this attempt in its new trace
             # (the context is the body's task's: it ends with it).
-            _context.attach(span_context(trace_id, self.span_id))
+            _context.attach(self.context())
 
     def context(self) -> Any:
         """An OpenTelemetry context whose current span is this attempt's."""
-        return span_context(self.trace_id, self.span_id)
+        # Not `span_context`'s: an attempt's is asked for by its own code only, and
+        # would push the runs' (asked for by every step) out of that cache.
+        if self.made is None:
+            self.made = _make_context(self.trace_id, self.span_id)
+        return self.made
 
 
 def current_attempt() -> AttemptTrace | None:
@@ -374,11 +401,49 @@ def current_attempt() -> AttemptTrace | None:
 # -- metrics ----------------------------------------------------------------------------
 
 
+class Tally:
+    """Step attempts ended, by (workflow, outcome): counted here, read at each collection.
+
+    ``tether.steps`` is an observable counter over these counts. A step ends many
+    times a second; a synchronous counter would have the SDK validate, hash and
+    aggregate the same two attributes every time (a third of what the step's span costs),
+    where a dict increment does. The meter provider asks for the totals only when its
+    reader collects, on the reader's schedule.
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def add(self, workflow: str, outcome: str, count: int = 1) -> None:
+        """Count `count` attempts of `workflow` that ended with `outcome`."""
+        key = (workflow, outcome)
+        self.counts[key] = self.counts.get(key, 0) + count
+
+    def observe(self, _options: Any) -> list[Any]:
+        """The cumulative counts, as observations (the SDK's callback)."""
+        assert _metrics is not None
+        # A copy in one C call: the loop's thread may count while a reader collects.
+        counts = dict(self.counts)
+        return [
+            _metrics.Observation(count, step_attributes(workflow, outcome))
+            for (workflow, outcome), count in counts.items()
+        ]
+
+
+@functools.lru_cache(maxsize=1024)
+def step_attributes(workflow: str, outcome: str) -> dict[str, str]:
+    """The attributes of a step's metrics (one dict per pair: the SDK only reads it)."""
+    return {"tether.workflow": workflow, "tether.step.outcome": outcome}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Instruments:
     """tether's instruments on one meter provider."""
 
-    steps: Any
+    #: ``tether.steps``: counted here, observed by the provider (see `Tally`).
+    steps: Tally
     step_duration: Any
     turns: Any
     turn_duration: Any
@@ -400,10 +465,15 @@ def _make(provider: Any) -> Instruments:
     from ._version import ENGINE_VERSION
 
     meter = provider.get_meter(_SCOPE, ENGINE_VERSION)
+    steps = Tally()
+    meter.create_observable_counter(
+        "tether.steps",
+        callbacks=[steps.observe],
+        unit="{step}",
+        description="Step attempts ended, by outcome",
+    )
     return Instruments(
-        steps=meter.create_counter(
-            "tether.steps", unit="{step}", description="Step attempts ended, by outcome"
-        ),
+        steps=steps,
         step_duration=meter.create_histogram(
             "tether.step.duration", unit="s", description="How long a step attempt ran"
         ),

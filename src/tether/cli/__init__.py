@@ -275,6 +275,11 @@ def _parser() -> argparse.ArgumentParser:
     s_follow.add_argument("session_id")
     s_follow.add_argument("--start", type=int, default=0, help="negative: from the tail")
     s_follow.add_argument("--no-follow", action="store_true", help="print what is there")
+    s_follow.add_argument(
+        "--json",
+        action="store_true",
+        help="one event a line as JSON (no live view, whatever the terminal)",
+    )
     usage = client(
         sub.add_parser(
             "usage",

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import ConfigurationError, MissingExtraError, TetherError
+from ._follow import follow_events
 from ._format import printable, table
 from ._terminal import paint, show_table
+from ._usage import retried_note
 
 # A file to attach: (bytes, media type, name, id to upload it under or None).
 File = tuple[bytes, str, str, str | None]
@@ -391,12 +393,14 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
             )
             print(f"sent {printable(submission)}", flush=True)
             if args.follow:
-                async for event in client.events(args.session_id, offset, True):
-                    render(event)
-                    if event["type"] in _TURN_ENDS and event["data"].get(
+
+                def ended(event: dict[str, Any]) -> bool:
+                    return event["type"] in _TURN_ENDS and event["data"].get(
                         "submission_id", submission
-                    ) in (submission, None):
-                        break
+                    ) in (submission, None)
+
+                events = client.events(args.session_id, offset, True)
+                await follow_events(events, render=render, until=ended)
             return 0
         if args.sessions == "answer":
             try:
@@ -406,8 +410,8 @@ async def sessions_command(args: Any, client: _Sessions) -> int:
             await client.answer(args.session_id, args.request_id, answer)
             print(f"answered {printable(args.request_id)}")
             return 0
-        async for event in client.events(args.session_id, args.start, not args.no_follow):
-            render(event)
+        events = client.events(args.session_id, args.start, not args.no_follow)
+        await follow_events(events, render=render, as_json=args.json)
         return 0
     finally:
         await client.close()
@@ -446,6 +450,9 @@ def usage_table(usage: dict[str, Any]) -> str:
         lines.append(f"cost {usage['cost']:.6f}")
     if usage["unpriced"]:
         lines.append("no price for " + ", ".join(usage["unpriced"]))
+    retried = usage.get("retried") or {}  # absent from a server of an earlier release
+    if retried.get("calls"):
+        lines.append(retried_note(retried))
     return "\n".join(lines)
 
 

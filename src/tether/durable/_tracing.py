@@ -139,26 +139,34 @@ def end_attempt(
         ended: When its body ended.
         error: What failed it (the error's summary), if it failed.
     """
-    _otel.defer(lambda: _emit_attempt(found, outcome, ended, error))
+    _otel.defer(functools.partial(_emit_attempt, found, outcome, ended, error))
 
 
 def _emit_attempt(found: AttemptTrace, outcome: str, ended: float, error: str | None) -> None:
-    metric = _metric(found.workflow, outcome)
     for instruments in _otel.instruments():
-        instruments.steps.add(1, metric)
-        instruments.step_duration.record(max(ended - found.start, 0.0), metric)
+        instruments.steps.add(found.workflow, outcome)
         if found.interrupted is not None:
-            instruments.steps.add(1, {**metric, "tether.step.outcome": "interrupted"})
+            instruments.steps.add(found.workflow, "interrupted")
+        # In a context of no span: the SDK then offers no exemplar, whose sampling
+        # would cost as much again as the measurement.
+        instruments.step_duration.record(
+            max(ended - found.start, 0.0),
+            _otel.step_attributes(found.workflow, outcome),
+            context=_empty_context(),
+        )
     if not found.traced:
         return
+    # One dict per span, built once (the SDK copies what it is given).
     attributes = {
         "tether.run.id": found.run_id,
         "tether.workflow": found.workflow,
         "tether.step.name": found.label,
         "tether.step.slot": found.slot,
-        **found.attributes,
+        "tether.step.attempt": found.attempt,
+        "tether.step.outcome": outcome,
     }
-    links: list[tuple[int, int, dict[str, Any]]] = []
+    if found.attributes:
+        attributes.update(found.attributes)
     if found.interrupted is not None:
         before = found.attempt - 1
         _otel.emit_span(
@@ -176,7 +184,6 @@ def _emit_attempt(found: AttemptTrace, outcome: str, ended: float, error: str | 
             links=_previous(found, before),
             error="the attempt was cut short (a crash or a lost lease)",
         )
-    links = _previous(found, found.attempt)
     _otel.emit_span(
         f"step {found.label}",
         trace_id=found.trace_id,
@@ -184,20 +191,16 @@ def _emit_attempt(found: AttemptTrace, outcome: str, ended: float, error: str | 
         parent_id=found.parent_id,
         start=found.start,
         end=ended,
-        attributes={
-            **attributes,
-            "tether.step.attempt": found.attempt,
-            "tether.step.outcome": outcome,
-        },
-        links=links,
+        attributes=attributes,
+        links=_previous(found, found.attempt),
         error=error,
     )
 
 
-@functools.lru_cache(maxsize=1024)
-def _metric(workflow: str, outcome: str) -> dict[str, str]:
-    """The attributes of a step's metrics (one dict per pair: the SDK only reads it)."""
-    return {"tether.workflow": workflow, "tether.step.outcome": outcome}
+@functools.cache
+def _empty_context() -> Any:
+    """A context with no span (made once): a measurement in it offers the SDK no exemplar."""
+    return _otel._context.Context()
 
 
 def _previous(found: AttemptTrace, attempt: int) -> list[tuple[int, int, dict[str, Any]]]:
