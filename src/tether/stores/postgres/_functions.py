@@ -114,13 +114,7 @@ def fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str
         "p_completed_at DOUBLE PRECISION"
     ]
     # A released lease is 0; a commit that renews none keeps what the row has.
-    expires = (
-        "CASE WHEN p_lease_owner IS NULL THEN 0 "
-        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
-        f"ELSE {SERVER_NOW} + p_lease_seconds END"
-        if server_lease
-        else "p_lease_expires_at"
-    )
+    expires = _SERVER_LEASE if server_lease else "p_lease_expires_at"
     upsert = f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_FAST_STEP_SET}"
     parts = [
         _rows_insert("e", "tether_events", _FAST_EVENT),
@@ -134,26 +128,7 @@ def fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str
         end_params, end_writes = _end_writes()
         params.append(end_params)
         writes += end_writes
-    body = "\n        ".join(writes)
-    return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
-    RETURNS TEXT LANGUAGE plpgsql AS $$
-    DECLARE
-        stamp TEXT;
-    BEGIN
-        UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
-            head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
-            lease_expires_at = {expires}, updated_at = p_updated_at,
-            completed_at = p_completed_at
-        WHERE run_id = p_run_id AND xmin::text = p_seen
-        RETURNING xmin::text INTO stamp;
-        IF stamp IS NULL THEN
-            RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
-                USING ERRCODE = '40001';
-        END IF;
-        {body}
-        RETURN stamp;
-    END
-    $$"""
+    return _stamped_commit(name, params, expires, writes)
 
 
 #: A step's row in format 2 (`rows.STEP_COLS`): the slots of its payloads' events.
@@ -225,18 +200,33 @@ def step_write_function(*, end: bool = False) -> str:
         insert_params, step_insert = _rows_insert("i", "tether_steps", _STEP_ROW, count=1)
         params.append(insert_params)
         writes.append(step_insert)
-    expires = (
-        "CASE WHEN p_lease_owner IS NULL THEN 0 "
-        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
-        f"ELSE {SERVER_NOW} + p_lease_seconds END"
-    )
+    name = "tether_step_finish" if end else "tether_step_write"
+    run = [
+        "p_run_id TEXT, p_seen TEXT, p_status TEXT, p_output BYTEA, p_error BYTEA, "
+        "p_head INTEGER, p_lease_owner TEXT, p_lease_epoch BIGINT, "
+        "p_lease_seconds DOUBLE PRECISION, p_updated_at DOUBLE PRECISION, "
+        "p_completed_at DOUBLE PRECISION"
+    ]
+    return _stamped_commit(name, run + params, _SERVER_LEASE, writes)
+
+
+#: A commit's lease end: released (0), kept as the row has it, or from the server's clock.
+_SERVER_LEASE = (
+    "CASE WHEN p_lease_owner IS NULL THEN 0 "
+    "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
+    f"ELSE {SERVER_NOW} + p_lease_seconds END"
+)
+
+
+def _stamped_commit(name: str, params: list[str], expires: str, writes: list[str]) -> str:
+    """A one-round-trip commit's function: the run's row if still at its stamp, then `writes`.
+
+    The row is updated only if it is still the version this process wrote last
+    (`p_seen`, its xmin), else it raises 40001 (serialization_failure) and writes
+    nothing; it returns the new version's stamp.
+    """
     body = "\n        ".join(writes)
-    return f"""CREATE OR REPLACE FUNCTION {"tether_step_finish" if end else "tether_step_write"}(
-        p_run_id TEXT, p_seen TEXT,
-        p_status TEXT, p_output BYTEA, p_error BYTEA, p_head INTEGER, p_lease_owner TEXT,
-        p_lease_epoch BIGINT, p_lease_seconds DOUBLE PRECISION,
-        p_updated_at DOUBLE PRECISION, p_completed_at DOUBLE PRECISION,
-        {", ".join(params)})
+    return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
     RETURNS TEXT LANGUAGE plpgsql AS $$
     DECLARE
         stamp TEXT;
