@@ -29,7 +29,16 @@ from ._keys import KeyProvider
 from ._protocols import Backend, Capability, Stores
 from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD, Sealer
 
-__all__ = ["EncryptedBackend", "read_keyring_marker"]
+__all__ = ["PASSED_EXTRAS", "EncryptedBackend", "read_keyring_marker"]
+
+#: What an `EncryptedBackend` passes through of its inner backend besides the Backend
+#: protocol: backend-specific extras that hold no payload (format stamps, the retention
+#: period, where the data lives) and the raw access the inner backend gives to its own
+#: tables (the SQLite database, a Postgres connection), which sees what is stored:
+#: ciphertexts.
+PASSED_EXTRAS = frozenset(
+    {"format_stamps", "retention", "namespace", "path", "database", "open_connection"}
+)
 
 _MARKER_PATH = "tether/keyring"
 _MARKER_OWNER = "tether"
@@ -89,10 +98,14 @@ class EncryptedBackend:
         self._keys: DataKeys | None = None
 
     def __getattr__(self, name: str) -> object:
-        # Backend-specific extras (format stamps, the SQLite database, ...) pass through.
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+        # Only the named extras of the inner backend pass; its stores never do (they
+        # are reached through `stores`, sealing). Another name is an error, not the
+        # inner backend's attribute: that is `inner.<name>`, stated where it is used.
+        if name in PASSED_EXTRAS:
+            return getattr(self.inner, name)
+        raise AttributeError(
+            f"{type(self).__name__} has no attribute {name!r} (the inner backend's is inner.{name})"
+        )
 
     @property
     def url(self) -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
@@ -114,15 +114,26 @@ class _SubmissionSeals:
 class EncryptedSubmissionStore:
     """A `SubmissionStore` whose payloads, attachments and texts are sealed."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "complete_submission",
+            "finalize_joined_submission",
+            "has_unsettled_submissions",
+            "mark_input_applied",
+            "redact_submissions",
+            "renew_leases",
+            "request_session_abort",
+            "requeue_submission",
+            "revert_joining_submission",
+        }
+    )
+
     def __init__(self, inner: SubmissionStore, sealer: Sealer) -> None:
         self.inner = inner
         self._s = _SubmissionSeals(inner, sealer)
         self._sealer = sealer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def _seal_input(self, sub: SubmissionInput) -> SubmissionInput:
         scope = current_scope(lane_scope(sub.session_key))
@@ -260,17 +271,24 @@ def _is_settlement(records: Sequence[JsonValue]) -> bool:
 class EncryptedConversationStore:
     """A `ConversationStore` whose batches and checkpoints are sealed."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "acquire_producer",
+            "create_stream",
+            "get_meta",
+            "purge",
+            "subscribe",
+        }
+    )
+
     def __init__(
         self, inner: ConversationStore, submissions: SubmissionStore, sealer: Sealer
     ) -> None:
         self.inner = inner
         self._sealer = sealer
         self._ledger = _SubmissionSeals(submissions, sealer)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         await self.inner.create_stream(path, identity)
@@ -389,14 +407,17 @@ class EncryptedAttachmentStore:
     filename); the caller's ref is rebuilt from the sealed metadata on read.
     """
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "purge",
+        }
+    )
+
     def __init__(self, inner: AttachmentStore, sealer: Sealer) -> None:
         self.inner = inner
         self._sealer = sealer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def put(
         self, *, stream_path: str, conversation_id: str, ref: AttachmentRef, data: bytes | bytearray

@@ -27,7 +27,7 @@ import dataclasses
 import hmac
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
 from ..errors import NotFoundError
 from ._encrypted_streams import StreamPositions
@@ -99,16 +99,40 @@ def event_place(
 class EncryptedWorkflowStore:
     """Seals what it writes and opens what it reads; everything else passes through."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "ack",
+            "acquire_permit",
+            "clock",
+            "close_stream",
+            "dequeue",
+            "enqueue",
+            "expire_worker",
+            "get_hook",
+            "heartbeat_worker",
+            "list_hooks",
+            "list_run_messages",
+            "list_waits",
+            "list_workers",
+            "nack",
+            "purge_run_content",
+            "queue_depths",
+            "register_worker",
+            "release_permit",
+            "release_run",
+            "renew_lease",
+            "renew_messages",
+            "wait_for_messages",
+        }
+    )
+
     def __init__(self, inner: WorkflowStore, sealer: Sealer) -> None:
         self.inner = inner
         self._sealer = sealer
         self._scopes: OrderedDict[str, str] = OrderedDict()
         self._positions = StreamPositions(inner)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     # -- scopes ------------------------------------------------------------------------------
     def _remember(self, run_id: str, scope: str) -> str:
