@@ -273,11 +273,14 @@ class ConversationStore(Protocol):
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         """Append `records` all-or-nothing under one new offset and return it.
 
         `producer_sequence` must be the next expected one (0 after acquiring). An exact
-        replay of an appended sequence returns its original offset.
+        replay of an appended sequence returns its original offset. With `at`, the
+        append is refused unless the batch lands at that offset (a replay: was appended
+        at it); the encrypting layer binds each batch to its offset this way.
 
         Raises:
             FencedError: Producer, epoch or incarnation is not current.
@@ -285,6 +288,7 @@ class ConversationStore(Protocol):
             ConflictError: The sequence was appended with other records.
             InvalidTransitionError: The sequence skips ahead.
             PayloadTooLargeError: The encoded batch is over `MAX_BATCH_BYTES`.
+            BatchPositionError: `at` is not where the batch lands (nothing written).
             ValueError: `records` is empty.
         """
         ...

@@ -23,6 +23,7 @@ from ._encrypted_agent import (
     EncryptedSubmissionStore,
 )
 from ._encrypted_credentials import EncryptedCredentialStore
+from ._encrypted_streams import BatchPositions
 from ._encrypted_workflow import EncryptedWorkflowStore
 from ._keyring import DataKeys, Keyring
 from ._keys import KeyProvider
@@ -185,11 +186,14 @@ class EncryptedBackend:
             allow_plaintext=self.allow_plaintext,
         )
         self._keys = keys
+        # One view of where conversation batches land, for direct appends and for the
+        # ones riding on commits alike.
+        batches = BatchPositions(inner.conversations)
         self._stores = Stores(
-            workflow=EncryptedWorkflowStore(inner.workflow, sealer),
+            workflow=EncryptedWorkflowStore(inner.workflow, sealer, batches),
             submissions=EncryptedSubmissionStore(inner.submissions, sealer),
             conversations=EncryptedConversationStore(
-                inner.conversations, inner.submissions, sealer
+                inner.conversations, inner.submissions, sealer, batches
             ),
             attachments=EncryptedAttachmentStore(inner.attachments, sealer),
             # Budgets hold counters and ids, no content: stored as they are.

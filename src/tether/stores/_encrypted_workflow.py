@@ -29,8 +29,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import ClassVar
 
-from ..errors import NotFoundError
-from ._encrypted_streams import StreamPositions
+from ..errors import BatchPositionError, NotFoundError
+from ._encrypted_streams import MAX_PLACINGS, BatchPositions, StreamPositions
 from ._encrypted_writes import seal_writes
 from ._flow import FlowClaim, FlowLimit, FlowPolicy
 from ._permits import Permit
@@ -128,11 +128,15 @@ class EncryptedWorkflowStore:
         }
     )
 
-    def __init__(self, inner: WorkflowStore, sealer: Sealer) -> None:
+    def __init__(
+        self, inner: WorkflowStore, sealer: Sealer, batches: BatchPositions | None = None
+    ) -> None:
         self.inner = inner
         self._sealer = sealer
         self._scopes: OrderedDict[str, str] = OrderedDict()
-        self._positions = StreamPositions(inner)
+        # With `batches`, conversation appends riding on commits are bound to their
+        # offsets (without, they are sealed for their place alone).
+        self._positions = StreamPositions(inner, batches)
 
     # -- scopes ------------------------------------------------------------------------------
     def _remember(self, run_id: str, scope: str) -> str:
@@ -431,6 +435,7 @@ class EncryptedWorkflowStore:
         known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         hook = await self.inner.get_hook(token)
+        refusals = 0
         while True:
             if hook is None or (run_id is not None and hook.run_id != run_id):
                 # Never hand the inner store a plaintext payload, even to be refused: a
@@ -453,6 +458,7 @@ class EncryptedWorkflowStore:
                     resumed = await self.inner.resume_hook(
                         token, sealed, writes=sealed_writes, run_id=hook.run_id
                     )
+                    self._positions.landed(placed)
                     return resumed, None
                 owner, lease_seconds, queue = claim_for
                 resumed, claimed = await self.inner.resume_hook_and_claim(
@@ -465,6 +471,7 @@ class EncryptedWorkflowStore:
                     run_id=hook.run_id,
                     known=known,
                 )
+                self._positions.landed(placed)
                 if claimed is not None:
                     message, claim = claimed
                     claimed = (message, await self._open_claim(claim))
@@ -475,6 +482,14 @@ class EncryptedWorkflowStore:
                 if moved is None or moved.run_id == hook.run_id:
                     raise
                 hook = moved
+            except BatchPositionError as exc:
+                # A batch riding on the resume lands elsewhere (another process appended
+                # meanwhile, or it replays one): sealed again for where it lands.
+                self._positions.forget(streams)
+                self._positions.refused(exc, placed)
+                refusals += 1
+                if refusals >= MAX_PLACINGS:
+                    raise
             except BaseException:
                 self._positions.forget(streams)
                 raise
