@@ -5,6 +5,20 @@ unchanged, and the engine and the agent layer never see a ciphertext. See `_seal
 for key scopes, `_encrypted_workflow` and `_encrypted_agent` for what is bound where,
 and `_keyring` for where the data keys live.
 
+Why wrappers, and how nothing passes around them: the place a payload is bound to
+names what it belongs to (a run and step, a stream chunk's index, a conversation
+batch's offset), and large payloads are offloaded; a codec handed to the stores would
+see bytes without their place, and every backend, third-party ones included, would
+have to call it on each of its write paths. The wrappers keep the backends unchanged
+and the encrypted hot path as it was (a commit seals with `Sealer.seal_now`, no
+extra awaits). They forward nothing implicitly: each protocol method is defined on its
+wrapper, either sealing and opening, or passing through and named in the wrapper's
+``PAYLOAD_FREE`` table. Tests hold both sides: every protocol method is decided and a
+payload-free one's signature carries no payload type (``tests/encryption/
+test_wrapped_methods.py``), and after each contract test on an encrypted SQLite or
+Postgres store every payload column of every table holds a sealed value
+(``tests/encryption/conftest.py``). The backend passes only `PASSED_EXTRAS`.
+
 A store that was opened encrypted carries a *keyring marker* (an attachment that names
 its keyring's id). Opening it without a key, or with a keyring other than its own,
 fails before anything is read or written.
