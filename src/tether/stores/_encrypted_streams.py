@@ -188,7 +188,9 @@ class StreamPositions:
                 at = await self.reserve(write.run_id, write.name, len(write.chunks))
                 keys.add((write.run_id, write.name))
                 write = evolve(write, at=at)
-            elif isinstance(write, AppendRecords) and write.at is None and self._batches:
+            elif (
+                isinstance(write, AppendRecords) and write.at is None and self._batches is not None
+            ):
                 offset = await self._batches.reserve(write.path, _producer(write))
                 keys.add((write.path,))
                 write = evolve(write, at=offset)
