@@ -76,7 +76,9 @@ def _payloads(db: Path) -> list[bytes]:
     out = []
     with sqlite3.connect(db) as conn:
         for (raw,) in conn.execute(
-            "SELECT output FROM tether_steps WHERE output IS NOT NULL"
+            # Steps' outputs, in their events (the steps' rows held copies before format 2).
+            "SELECT payload FROM tether_events WHERE event_type = 'step_completed'"
+            " AND payload IS NOT NULL"
             " UNION ALL SELECT input FROM tether_runs"
         ):
             data = bytes(raw)

@@ -244,6 +244,8 @@ def unsealed(tables: dict[str, Table]) -> list[str]:
             if _FIRST_PIECE in index and row[index[_FIRST_PIECE]] != 0:
                 continue  # a later piece: the envelope's header is in the first
             for column, check in payloads.items():
+                if column not in index:
+                    continue  # not in this schema (a step's payloads live in its events)
                 value = row[index[column]]
                 if value is None:
                     continue

@@ -257,8 +257,14 @@ async def test_a_ciphertext_moved_to_another_row_or_run_fails(
     conn = sqlite3.connect(db)
     with conn:
         # Run a's step output, copied over run b's (another run, so another key scope).
-        (a_out,) = conn.execute("SELECT output FROM tether_steps WHERE run_id = 'r-a'").fetchone()
-        conn.execute("UPDATE tether_steps SET output = ? WHERE run_id = 'r-b'", (a_out,))
+        # (A step's output is its `step_completed` event's payload.)
+        done = "FROM tether_events WHERE event_type = 'step_completed' AND run_id"
+        (a_out,) = conn.execute(f"SELECT payload {done} = 'r-a'").fetchone()
+        conn.execute(
+            "UPDATE tether_events SET payload = ? "
+            "WHERE event_type = 'step_completed' AND run_id = 'r-b'",
+            (a_out,),
+        )
         # Run a's input moved into its own output: the same scope, another place.
         conn.execute("UPDATE tether_runs SET output = input WHERE run_id = 'r-a'")
     conn.close()

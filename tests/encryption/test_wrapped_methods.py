@@ -13,6 +13,7 @@ import dataclasses
 import importlib
 import inspect
 import re
+from typing import Generic, Protocol
 
 import pytest
 
@@ -33,7 +34,26 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
 def _protocol_methods(protocol: type) -> set[str]:
-    return {n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_")}
+    """The methods of a protocol and of the protocols it extends."""
+    found: set[str] = set()
+    for base in protocol.__mro__:
+        if base in (object, Protocol, Generic) or not getattr(base, "_is_protocol", False):
+            continue
+        found |= {n for n, v in vars(base).items() if callable(v) and not n.startswith("_")}
+    return found
+
+
+def _defined(cls: type) -> dict[str, object]:
+    """What a wrapper defines itself or takes from its own mixins (never `object`'s)."""
+    out: dict[str, object] = {}
+    for base in reversed(cls.__mro__[:-1]):
+        out.update(vars(base))
+    return out
+
+
+def _payload_free(cls: type) -> frozenset[str]:
+    """The names the wrapper and its mixins declare payload-free."""
+    return frozenset().union(*(vars(base).get("PAYLOAD_FREE", ()) for base in cls.__mro__))
 
 
 def _wrapper(path: str) -> type:
@@ -80,13 +100,14 @@ def test_the_carriers_are_the_payload_records() -> None:
 def test_every_store_method_is_sealed_or_declared_payload_free(protocol: str, wrapper: str) -> None:
     cls = _wrapper(wrapper)
     methods = _protocol_methods(getattr(stores, protocol))
-    assert "__getattr__" not in vars(cls), f"{cls.__name__} forwards what it does not define"
-    missing = sorted(n for n in methods if n not in vars(cls))
+    defined = _defined(cls)
+    assert "__getattr__" not in defined, f"{cls.__name__} forwards what it does not define"
+    missing = sorted(n for n in methods if n not in defined)
     assert not missing, (
         f"{cls.__name__} does not define {missing}: seal and open their payloads, or "
         "pass them through and name them in PAYLOAD_FREE"
     )
-    free: frozenset[str] = vars(cls)["PAYLOAD_FREE"]
+    free = _payload_free(cls)
     unknown = sorted(free - methods)
     assert not unknown, f"{cls.__name__}.PAYLOAD_FREE names {unknown}, not {protocol} methods"
 
@@ -96,7 +117,7 @@ def test_a_payload_free_method_carries_no_payload_type(protocol: str, wrapper: s
     cls = _wrapper(wrapper)
     carriers = _payload_carriers()
     proto = getattr(stores, protocol)
-    for name in sorted(vars(cls)["PAYLOAD_FREE"]):
+    for name in sorted(_payload_free(cls)):
         signature = inspect.signature(getattr(proto, name))
         annotations = [str(p.annotation) for p in signature.parameters.values()]
         annotations.append(str(signature.return_annotation))

@@ -92,3 +92,35 @@ async def test_missing_database_is_clear(pg_url: str) -> None:
     url = pg_url.rsplit("/", 1)[0] + "/no_such_tether_db"
     with pytest.raises(ConfigurationError, match="no such database"):
         await PostgresBackend(url, env={}).connect()
+
+
+async def test_with_nothing_set_the_error_says_the_default_was_tried() -> None:
+    # No URL, no TETHER_POSTGRES_URL, no DATABASE_URL: the default is tried, and the
+    # error says so and names the variables (the test server has no database 'tether',
+    # and a machine without a server refuses the connection).
+    env = {"TETHER_POSTGRES_URL": "", "DATABASE_URL": ""}
+    with pytest.raises(ConfigurationError) as refused:
+        async with tether.open_backend("postgresql://", env=env, connect_timeout=2):
+            pass
+    message = str(refused.value)
+    assert f"neither TETHER_POSTGRES_URL nor DATABASE_URL set, so the default {DEFAULT_URL}" in (
+        message
+    )
+
+
+async def test_the_error_names_the_variable_that_gave_the_url() -> None:
+    env = {"DATABASE_URL": "postgresql://127.0.0.1:1/nowhere"}
+    with pytest.raises(
+        ConfigurationError, match=r"(?s)127\.0\.0\.1:1.*\(the URL of DATABASE_URL\)"
+    ):
+        async with tether.open_backend("postgres://", env=env, connect_timeout=2):
+            pass
+
+
+def test_a_scheme_alone_is_refused_with_the_url_it_meant() -> None:
+    with pytest.raises(ConfigurationError, match=r"'postgres' is a backend scheme.*'postgres://'"):
+        tether.stores.backend_from_url("postgres")
+    with pytest.raises(ConfigurationError, match=r"reads TETHER_POSTGRES_URL, then DATABASE_URL"):
+        tether.stores.backend_from_url("postgresql:")
+    with pytest.raises(ConfigurationError, match=r"write 'memory://'$"):
+        tether.stores.backend_from_url("memory")

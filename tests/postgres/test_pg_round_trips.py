@@ -300,9 +300,9 @@ async def test_runs_taken_over_together_each_commit_next_in_one_trip(
                 )
             )  # fmt: skip
     commits = trips.calls_of("commit")
-    assert all(
-        c.count == 1 and "tether_step_commit" in c.trips[0].statements[0] for c in commits
-    ), trips.describe()
+    assert all(c.count == 1 and "tether_step_write" in c.trips[0].statements[0] for c in commits), (
+        trips.describe()
+    )
     for run_id, claim in claims.items():
         run = await store.get_run(run_id)
         assert run is not None and claim.run is not None

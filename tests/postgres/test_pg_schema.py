@@ -8,6 +8,7 @@ import psycopg
 import pytest
 
 from tether.errors import FormatVersionError
+from tether.stores.kit import FORMAT_VERSION
 from tether.stores.postgres import PostgresBackend
 
 pytestmark = pytest.mark.postgres
@@ -26,14 +27,14 @@ async def test_migrate_stamps_and_is_idempotent(pg_url: str, pg_namespace: str) 
     backend = PostgresBackend(pg_url, namespace=pg_namespace)
     await backend.migrate()
     await backend.migrate()
-    assert await backend.format_stamps.read_stamp() == "1"
+    assert await backend.format_stamps.read_stamp() == str(FORMAT_VERSION)
     assert {"tether_meta", "tether_runs", "tether_queue"} <= tables(pg_url, pg_namespace)
 
 
 async def test_concurrent_migrators_are_safe(pg_url: str, pg_namespace: str) -> None:
     backends = [PostgresBackend(pg_url, namespace=pg_namespace) for _ in range(4)]
     await asyncio.gather(*(b.migrate() for b in backends))
-    assert await backends[0].format_stamps.read_stamp() == "1"
+    assert await backends[0].format_stamps.read_stamp() == str(FORMAT_VERSION)
 
 
 @pytest.mark.parametrize("stamp", ["99", "someone-else"])
@@ -54,7 +55,7 @@ async def test_legacy_stamp_is_adopted(pg_url: str, pg_namespace: str) -> None:
     backend = PostgresBackend(pg_url, namespace=pg_namespace)
     await backend.format_stamps.write_stamp("tether-preview")
     await backend.migrate()
-    assert await backend.format_stamps.read_stamp() == "1"
+    assert await backend.format_stamps.read_stamp() == str(FORMAT_VERSION)
 
 
 async def test_tables_without_stamp_are_refused(pg_url: str, pg_namespace: str) -> None:
@@ -78,7 +79,7 @@ async def test_namespaces_are_isolated(pg_url: str, pg_namespace: str) -> None:
         second = PostgresBackend(pg_url, namespace=other)
         await first.format_stamps.write_stamp("99")
         await second.migrate()
-        assert await second.format_stamps.read_stamp() == "1"
+        assert await second.format_stamps.read_stamp() == str(FORMAT_VERSION)
     finally:
         with psycopg.connect(pg_url) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS {other} CASCADE")

@@ -57,6 +57,12 @@ async def slow_check(ctx: ToolContext, service: str) -> str:
 notes = State(name="notes", type=list[str], default_factory=list)
 
 
+@tool
+def report(size: int) -> str:
+    """A report of `size` characters (large ones are stored once, by content)."""
+    return "".join(chr(65 + (i * 7919) % 26) for i in range(size))
+
+
 @tool(state=[notes])
 def note(ctx: ToolContext, text: str) -> str:
     """Keep a note in the session's state."""
@@ -80,9 +86,12 @@ async def triage(ctx: ToolWorkflowContext, incident: str) -> str:
 def answer(request: ModelRequest) -> Any:
     last = request.messages[-1]
     if isinstance(last, ToolResultMessage):
-        return {"restart_service": "Restarted.", "slow_check": "Checked.", "note": "Noted."}.get(
-            last.name, "Triaged."
-        )
+        return {
+            "restart_service": "Restarted.",
+            "slow_check": "Checked.",
+            "note": "Noted.",
+            "report": "Reported.",
+        }.get(last.name, "Triaged.")
     text = last.text if isinstance(last, UserMessage) else ""
     words = str(text).split()
     if words and words[0] == "restart":
@@ -92,6 +101,8 @@ def answer(request: ModelRequest) -> Any:
         )
     if words and words[0] == "check":
         return Reply(text="Checking.", tool_calls=(tool_call("slow_check", {"service": "db"}),))
+    if words and words[0] == "report":
+        return Reply(tool_calls=(tool_call("report", {"size": int(words[1])}),))
     if words and words[0] == "note":
         return Reply(tool_calls=(tool_call("note", {"text": " ".join(words[1:])}),))
     if words and words[0] == "ask":
@@ -111,7 +122,7 @@ ops = Agent(
     name="ops",
     model=ScriptedModel(answer),
     instructions="You run ops.",
-    tools=[restart_service, slow_check, note, triage],
+    tools=[restart_service, slow_check, note, triage, report],
     approvers=["lead"],
 )
 agents = Agents([ops], deployment="server-test")

@@ -138,6 +138,10 @@ def test_the_cli_takes_it_by_db_and_by_tether_url(package: Path, tmp_path: Path)
 def test_bad_backends_say_what_is_wrong(package: Path) -> None:
     with pytest.raises(ConfigurationError, match=r"unknown backend scheme 'nodb'.*: broken, lab"):
         tether.stores.backend_from_url("nodb://x")
+    with pytest.raises(ConfigurationError, match=r'entry-points."tether.backends"\] nodb = "'):
+        tether.stores.backend_from_url("nodb://x")
+    with pytest.raises(ConfigurationError, match=r"'lab' is a backend scheme.*write 'lab://'"):
+        tether.stores.backend_from_url("lab")
     with pytest.raises(ConfigurationError, match=r"'lab_backend:missing'.*'lab-backend'.*load"):
         tether.stores.backend_from_url("broken://x")
     with pytest.raises(ConfigurationError, match=r"built object, which is not a tether\.stores"):

@@ -75,6 +75,7 @@ from ._session._session import Session
 from ._stored._erasure import SessionErasure
 from ._stored._labels import AGENT_LABEL, OWNER_LABEL, label_sessions
 from ._stored._line import Predecessor, SessionLine
+from ._stored._payloads import PAYLOAD_THRESHOLD, payload_id
 from ._stored._progress import ProgressState, SessionProgress, WaitingSubmission
 from ._stored._prune import SessionPruner
 from ._stored._sweep import InboxSweep
@@ -94,6 +95,7 @@ __all__ = [
     "EVENT_DATA",
     "MAX_STATE_VALUE_BYTES",
     "OWNER_LABEL",
+    "PAYLOAD_THRESHOLD",
     "PREDECESSOR_HISTORY",
     "TERMINAL_EVENTS",
     "Agent",
@@ -199,6 +201,7 @@ __all__ = [
     "dynamic",
     "label_sessions",
     "mcp_server",
+    "payload_id",
     "sleep_tool",
     "tool",
     "workflow_tool",

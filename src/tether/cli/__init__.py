@@ -16,6 +16,7 @@ from .. import __version__
 from ..errors import TetherError
 from ..stores import RunStatus
 from ._format import printable
+from ._runs_args import add_runs_parser
 
 __all__ = ["main"]
 
@@ -114,38 +115,7 @@ def _parser() -> argparse.ArgumentParser:
         default=10.0,
         help="seconds one run's replay may take before it is reported as blocked",
     )
-    runs = sub.add_parser("runs", help="inspect runs").add_subparsers(dest="runs", required=True)
-    ls = with_db(runs.add_parser("list", help="list runs, newest first"))
-    ls.add_argument("--status", choices=RUN_STATUSES, help="only runs in this status")
-    ls.add_argument("--limit", type=int, default=50)
-    ls.add_argument("--json", action="store_true")
-    show = with_db(runs.add_parser("show", help="a run and its decoded journal"))
-    show.add_argument("run_id")
-    show.add_argument("--json", action="store_true")
-    for verb, what in (
-        ("fork", "a new run from a run's journal up to a step (the run is only read)"),
-        ("resume", "a failed or cancelled run taken up again from where it ended"),
-    ):
-        forking = with_db(runs.add_parser(verb, help=what))
-        forking.add_argument("run_id")
-        forking.add_argument(
-            "--from-step",
-            required=verb == "fork",
-            metavar="SLOT|NAME",
-            help="where it starts: a slot of the journal (1: the start) or a step name"
-            + ("" if verb == "fork" else " (default: where the run ended)"),
-        )
-        forking.add_argument(
-            "--run-id", dest="new_run_id", help="the new run's id (default: a new one)"
-        )
-        forking.add_argument("--args", metavar="JSON", help="a new input: a JSON array")
-        forking.add_argument("--kwargs", metavar="JSON", help="a new input: a JSON object")
-        forking.add_argument(
-            "--app",
-            metavar="MODULE:ATTR",
-            help="the code the new run is for: its deployment (default: the run's own)",
-        )
-        forking.add_argument("--json", action="store_true")
+    add_runs_parser(sub, with_db, RUN_STATUSES)
     schedules = sub.add_parser("schedules", help="list, pause, resume or trigger schedules")
     s_verbs = schedules.add_subparsers(dest="schedules", required=True)
     s_ls = with_db(s_verbs.add_parser("list", help="every schedule, its last and next tick"))
@@ -446,8 +416,11 @@ async def _dispatch(args: argparse.Namespace) -> int:
             return await control_schedule(backend, args.schedules, args.name)
     registry = None if getattr(args, "app", None) is None else _load_registry(args.app)[0]
     async with open_backend(_url(args), migrate=False) as backend:
+        from ._run_ops import run_op
         from ._runs import fork_run, list_runs, show_run
 
+        if args.runs in ("step", "streams", "cancel"):
+            return await run_op(backend, args)
         if args.runs == "list":
             return await list_runs(backend, args.status, args.limit, args.json)
         if args.runs in ("fork", "resume"):

@@ -208,6 +208,15 @@ class RunHandle:
         run = await self._run()
         return [_step_view(s) for s in await self._store.list_steps(run.run_id)]
 
+    async def step(self, step_id: str) -> StepView | None:
+        """One journal entry by its step id, decoded; None when the run has none.
+
+        Of the chain's current run when following.
+        """
+        run = await self._run()
+        found = await self._store.get_step(run.run_id, step_id)
+        return None if found is None else _step_view(found)
+
     async def result(self, timeout: float | None = None) -> Any:
         """Wait for the run to end and return its output.
 

@@ -38,6 +38,7 @@ from ._observability import metrics_routes, trace_middleware
 from ._openapi import openapi_document
 from ._options import ServerOptions
 from ._run_forks import run_fork_routes
+from ._run_inspect import run_inspect_routes
 from ._schedules import schedule_routes
 
 __all__ = ["create_app"]
@@ -135,7 +136,7 @@ def create_app(
     routes.extend([*attachment_routes(api), *fork_routes(api), *aisdk_routes(api), *metrics])
     routes.extend([*agui_routes(api), *schedule_routes(api.operator, host.client)])
     routes.extend(oauth_routes(host))
-    routes.extend([*inspector_routes(api), *run_fork_routes(api)])
+    routes.extend([*run_inspect_routes(api), *inspector_routes(api), *run_fork_routes(api)])
     routes.extend(budget_routes(api))
 
     @contextlib.asynccontextmanager

@@ -131,7 +131,21 @@ async def read_wire(session: Session, start: int) -> list[WireEvent]:
     """
     await session.read_events(-1)  # refuses a session whose content was deleted
     stream = session.host.client.stream(session.run_id, EVENTS_STREAM)
-    return [wire_event(chunk) for chunk in await stream.read_all(start)]
+    return [await _whole(session, wire_event(chunk)) for chunk in await stream.read_all(start)]
+
+
+def _refers(wire: WireEvent) -> bool:
+    """Whether the event holds a large tool result by reference only (see `Session`)."""
+    data = None if wire.event is None else wire.event.data
+    return getattr(data, "content_ref", None) is not None and not getattr(data, "content", "")
+
+
+async def _whole(session: Session, wire: WireEvent) -> WireEvent:
+    """`wire` with a large tool result it refers to read back into it."""
+    if not _refers(wire) or wire.event is None:
+        return wire
+    (event,) = await session.whole_events([wire.event])
+    return WireEvent.of(event)
 
 
 class Feed:
@@ -265,7 +279,7 @@ class FeedHub:
                     for chunk in chunks:
                         if chunk.index < index:
                             continue
-                        event = wire_event(chunk)
+                        event = await self._whole(run_id, wire_event(chunk))
                         yield event
                         index = event.index + 1
                         if event.terminal:
@@ -287,13 +301,22 @@ class FeedHub:
         finally:
             self._release(feed)
 
+    async def _whole(self, run_id: str, wire: WireEvent) -> WireEvent:
+        if not _refers(wire):
+            return wire
+        # A feed follows a session's chain from its first run: ``session:<id>``, or
+        # ``task:<id>`` for a sub-agent's task.
+        _, _, session_id = run_id.partition(":")
+        session = await self._host.get_session(session_id)
+        return await _whole(session, wire)
+
     async def _pump(self, feed: Feed) -> None:
         stream = self._host.client.stream(feed.run_id, EVENTS_STREAM)
         try:
             async for chunk in stream.follow(
                 feed.end, poll_interval=STATUS_INTERVAL, status_interval=STATUS_INTERVAL
             ):
-                event = wire_event(chunk)
+                event = await self._whole(feed.run_id, wire_event(chunk))
                 feed.publish([event])
                 if event.terminal:
                     break

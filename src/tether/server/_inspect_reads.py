@@ -27,6 +27,7 @@ __all__ = [
     "pending_ages",
     "run_detail",
     "run_json",
+    "step_json",
     "trace_of",
 ]
 
@@ -136,7 +137,8 @@ def _shown(value: Any) -> Any:
     return value
 
 
-def _step_json(step: StepRecord) -> dict[str, Any]:
+def step_json(step: StepRecord) -> dict[str, Any]:
+    """A journal entry, its input, output and error decoded (`InspectStepOut`)."""
     redacted: dict[str, str] = {}
     out: dict[str, Any] = {
         "slot": step.slot,
@@ -204,7 +206,7 @@ async def run_detail(host: AgentHost, run_id: str, template: str | None) -> dict
         **content,
         "redacted": redacted,
         "session_id": session_id,
-        "steps": [_step_json(s) for s in steps],
+        "steps": [step_json(s) for s in steps],
         "hooks": len(await store.list_hooks(run_id)),
         "progress": _jsonable(dataclasses.asdict(progress)),
     }

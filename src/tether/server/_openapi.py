@@ -60,6 +60,7 @@ from ._openapi_parts import (
     session_operation,
 )
 from ._run_forks import RUN_FORK_MODELS, run_fork_paths
+from ._run_inspect import RUN_INSPECT_MODELS, RunCancelBody, run_inspect_paths
 from ._schedules import SCHEDULE_MODELS, schedule_paths
 
 __all__ = ["openapi_document"]
@@ -92,6 +93,8 @@ _MODELS: list[tuple[type[BaseModel], JsonSchemaMode]] = [
     *((m, "serialization") for m in SCHEDULE_MODELS),
     *((m, "validation") for m in FORK_MODELS),
     *((m, "validation") for m in RUN_FORK_MODELS),
+    (RunCancelBody, "validation"),
+    *((m, "serialization") for m in RUN_INSPECT_MODELS),
     *((m, "serialization") for m in INSPECT_MODELS),
     *BUDGET_MODELS,
 ]
@@ -506,6 +509,7 @@ def openapi_document(agents: Agents, version: str) -> dict[str, Any]:
         **schedule_paths(),
         **inspect_paths(names),
         **run_fork_paths(),
+        **run_inspect_paths(),
         **oauth_paths(),
         **budget_paths(),
     }

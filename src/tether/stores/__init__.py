@@ -52,6 +52,7 @@ from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
 from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
+from ._inspection import MAX_CANCEL_RUNS, InspectionStore, StreamInfo
 from ._key_epochs import new_key_epoch
 from ._keyring import (
     DataKeys,
@@ -150,6 +151,7 @@ __all__ = [
     "FORK_SLOT_LABEL",
     "LEASE_DURATION",
     "MAX_BATCH_BYTES",
+    "MAX_CANCEL_RUNS",
     "MAX_READ_LIMIT",
     "OFFSET_NOW",
     "OFFSET_START",
@@ -192,6 +194,7 @@ __all__ = [
     "FlowPolicy",
     "FoldCheckpoint",
     "HookRecord",
+    "InspectionStore",
     "JoinSubmissions",
     "JsonValue",
     "KeyEpoch",
@@ -227,6 +230,7 @@ __all__ = [
     "Stores",
     "StreamChunk",
     "StreamIdentity",
+    "StreamInfo",
     "StreamMeta",
     "Submission",
     "SubmissionAttachment",

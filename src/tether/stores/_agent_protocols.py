@@ -262,13 +262,17 @@ class ConversationStore(Protocol):
         """
         ...
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
         """Take exclusive production: epoch + 1, producer sequence reset to 0.
 
-        Fences every earlier producer of the stream.
+        Fences every earlier producer of the stream. With `create`, a missing stream is
+        first created with that identity (as `create_stream`), in the same write.
 
         Raises:
-            NotFoundError: The stream does not exist.
+            NotFoundError: The stream does not exist (and `create` is None).
+            ConflictError: `create` names another identity than the stream's.
         """
         ...
 

@@ -166,10 +166,35 @@ def create_stream(tx: StreamTx, path: str, identity: StreamIdentity) -> None:
     )
 
 
-def acquire_producer(tx: StreamTx, path: str, producer_id: str) -> ProducerClaim:
+def acquire_producer(
+    tx: StreamTx, path: str, producer_id: str, create: StreamIdentity | None = None
+) -> ProducerClaim:
     row = tx.get_stream(path)
+    if row is None and create is not None:
+        # Created already produced by `producer_id`: one row written, not two.
+        row = StreamRow(
+            path=path,
+            identity=create,
+            incarnation=new_ulid("inc_"),
+            head=0,
+            producer_id=producer_id,
+            producer_epoch=1,
+            next_producer_sequence=0,
+        )
+        tx.put_stream(row, new=True)
+        return ProducerClaim(
+            path=path,
+            producer_id=producer_id,
+            producer_epoch=1,
+            incarnation=row.incarnation,
+            head_offset=format_offset(0),
+        )
     if row is None:
         raise NotFoundError(f"stream {path!r} does not exist; create it first")
+    if create is not None and row.identity != create:
+        raise ConflictError(
+            f"stream {path!r} exists with identity {row.identity!r}, not {create!r}"
+        )
     row = dataclasses.replace(
         row,
         producer_id=producer_id,

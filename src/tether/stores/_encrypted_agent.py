@@ -304,8 +304,10 @@ class EncryptedConversationStore:
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         await self.inner.create_stream(path, identity)
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
-        return await self.inner.acquire_producer(path, producer_id)
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
+        return await self.inner.acquire_producer(path, producer_id, create=create)
 
     async def _seal_settlement(self, record: dict[str, Any]) -> dict[str, Any]:
         sid = str(record["submission_id"])

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import ClassVar
 
 from ..errors import BatchPositionError, NotFoundError
+from ._encrypted_inspection import EncryptedInspection
 from ._encrypted_runs import RunSealing, event_place
 from ._encrypted_streams import MAX_PLACINGS, BatchPositions, StreamPositions
 from ._encrypted_writes import seal_writes
@@ -49,7 +50,7 @@ from ._writes import AppendStream, StoreWrite
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
 
-class EncryptedWorkflowStore(RunSealing):
+class EncryptedWorkflowStore(RunSealing, EncryptedInspection):
     """Seals what it writes and opens what it reads; only `PAYLOAD_FREE` passes through."""
 
     #: The protocol methods that carry no payload, passed to the inner store as they

@@ -42,7 +42,14 @@ ALL_STATUSES: frozenset[SubmissionStatus] = UNSETTLED | {"settled"}
 
 
 class LedgerTx(Protocol):
-    """The rows of the ledger as one transaction sees them."""
+    """The rows of the ledger as one transaction sees them.
+
+    A row whose stored form does not decode is settled as failed by the read that
+    meets it (tether's SQL backends do so as they decode rows) and leaves the
+    selection. A transaction may list the sequences of the rows it settled
+    so in a ``settled_on_read`` set: a turn-boundary join stops at them, as at any row
+    it may not take (a transaction without the attribute joins past them).
+    """
 
     def now(self) -> float:
         """The transaction's clock, Unix seconds."""
@@ -416,9 +423,15 @@ def claim_joinable(tx: LedgerTx, host: AttemptRef, agent_name: str) -> list[Subm
     if owner is None:
         return []
     claimed: list[Submission] = []
-    for sub in tx.select(statuses=UNSETTLED, session_key=owner.session_key):
+    rows = tx.select(statuses=UNSETTLED, session_key=owner.session_key)
+    # A damaged row of the lane was settled as failed by this very read: the prefix a
+    # join takes is contiguous, so it ends before it (the next join goes past it).
+    damaged = [n for n in getattr(tx, "settled_on_read", ()) if n > owner.sequence]
+    for sub in rows:
         if sub.sequence <= owner.sequence:
             continue
+        if any(n < sub.sequence for n in damaged):
+            break
         if sub.status in ("joining", "joined") and sub.joined_into == owner.submission_id:
             continue
         if (

@@ -57,6 +57,18 @@ def backend_from_url(url: str, *, env: Mapping[str, str] | None = None, **option
             could not be loaded or built.
     """
     scheme, sep, rest = url.partition("://")
+    if not sep and url.rstrip(":/") in (*_BUILT_IN_SCHEMES, *_registered_schemes()):
+        # A scheme alone ("postgres") is the likeliest slip: say the URL it meant, which
+        # for PostgreSQL reads the same variables as a bare `PostgresBackend()`.
+        bare = url.rstrip(":/")
+        chain = (
+            ", which reads TETHER_POSTGRES_URL, then DATABASE_URL"
+            if bare in ("postgres", "postgresql")
+            else ""
+        )
+        raise ConfigurationError(
+            f"{url!r} is a backend scheme, not a URL; write {bare + '://'!r}{chain}"
+        )
     if not sep:
         raise ConfigurationError(
             f"{url!r} is not a backend URL; use 'memory://', 'sqlite:///path/to/file.db' or "
@@ -93,20 +105,22 @@ def backend_from_url(url: str, *, env: Mapping[str, str] | None = None, **option
     return _third_party(scheme, url, options)
 
 
+def _registered_schemes() -> set[str]:
+    return {e.name for e in importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP)}
+
+
 def _third_party(scheme: str, url: str, options: dict[str, Any]) -> Backend:
     found = importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP, name=scheme)
     entry = next(iter(found), None)
     if entry is None:
-        installed = sorted(
-            {e.name for e in importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP)}
-            - set(_BUILT_IN_SCHEMES)
-        )
+        installed = sorted(_registered_schemes() - set(_BUILT_IN_SCHEMES))
         also = f", or an installed backend's: {', '.join(installed)}" if installed else ""
         raise ConfigurationError(
             f"unknown backend scheme {scheme!r} in {url!r}; use memory, sqlite or "
             f"postgresql{also}. A backend of another package is named by an entry point "
-            f"in the {BACKENDS_ENTRY_POINT_GROUP!r} group; install the package that provides "
-            f"{scheme!r}"
+            f"in the {BACKENDS_ENTRY_POINT_GROUP!r} group: install the package that provides "
+            f"{scheme!r}, or register one in a package's pyproject.toml with "
+            f'[project.entry-points."{BACKENDS_ENTRY_POINT_GROUP}"] {scheme} = "module:Factory"'
         )
     origin = f"{entry.value!r} (entry point {scheme!r} of {BACKENDS_ENTRY_POINT_GROUP!r}"
     origin += f", distribution {entry.dist.name!r})" if entry.dist is not None else ")"

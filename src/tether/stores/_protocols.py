@@ -16,6 +16,7 @@ from ._agent_protocols import AttachmentStore, ConversationStore, SubmissionStor
 from ._budgets import BudgetStore
 from ._credentials import CredentialStore
 from ._flow import FlowClaim, FlowLimit, FlowPolicy
+from ._inspection import InspectionStore
 from ._permits import Permit
 from ._records import (
     ChainRecord,
@@ -68,8 +69,11 @@ class Capability(enum.StrEnum):
 
 
 @runtime_checkable
-class WorkflowStore(Protocol):
+class WorkflowStore(InspectionStore, Protocol):
     """Runs, steps, events, hooks, waits, the queue, streams and worker liveness.
+
+    The operator's reads (a step by id, correlated events, streams) and `cancel_runs`
+    are declared by `InspectionStore`.
 
     The append-only event log is the only way run state changes: every method that
     writes appends events and updates the run, step, hook and wait views in the same

@@ -29,21 +29,25 @@ from ._records import (
 __all__ = [
     "ACTIVE_HOOKS",
     "CREATION_PREDICATE",
+    "CREATION_PREDICATE_V1",
     "EVENT_COLS",
     "HOOKS_ACTIVE_INDEX",
     "HOOK_ACTIVE",
     "HOOK_COLS",
     "HOOK_UPDATE_COLS",
     "LABEL_COLS",
+    "LEANER_INDEXES",
     "QUEUE_ENTRY_COLS",
     "REPLAY_EVENT_COLS",
     "RUN_COLS",
     "RUN_UPDATE_COLS",
     "STEP_COLS",
+    "STEP_ERROR_EVENTS",
     "STEP_UPDATE_COLS",
     "WAIT_COLS",
     "WORKER_COLS",
     "Statements",
+    "StepSlots",
     "assignments",
     "event_from_row",
     "event_values",
@@ -64,8 +68,10 @@ __all__ = [
     "run_values",
     "statements",
     "step_from_row",
+    "step_select",
     "step_update_values",
     "step_values",
+    "steps_without_payloads",
     "wait_from_row",
     "worker_from_row",
     "worker_values",
@@ -92,28 +98,124 @@ RUN_UPDATE_COLS = (
     "updated_at",
     "completed_at",
 )
+#: A step's row (format 2). Its payloads are its events' alone: the row names the slots
+#: of the `step_created` that carries its input, of its `step_completed` (its output) and
+#: of its latest `step_failed` or `step_retrying` (its error), and reads join them
+#: (`step_select`). A payload written twice (a model call's reply, a tool's result) was
+#: most of what a step commit wrote.
 STEP_COLS = (
-    "run_id, step_id, slot, name, status, attempt, format_version, input, output, error, "
-    "started_at, completed_at, retry_after"
+    "run_id, step_id, slot, name, status, attempt, format_version, input_slot, output_slot, "
+    "error_slot, started_at, completed_at, retry_after"
 )
 #: In `step_update_values` order (run_id, step_id last).
 STEP_UPDATE_COLS = (
     "status",
     "attempt",
-    "output",
-    "error",
+    "output_slot",
+    "error_slot",
     "started_at",
     "completed_at",
     "retry_after",
 )
-#: Matches the partial unique index on creation events, so lookups can use it.
-#: SQLite matches a partial index only when the query repeats its terms in order,
-#: so the schema builds its index from this same text.
+#: The step events whose payload is the step's error (`error_slot`).
+STEP_ERROR_EVENTS = frozenset({"step_failed", "step_retrying"})
+#: The creation events the partial unique index `tether_events_one_creation` keeps one
+#: of per (run, correlation id, type) since migration 24. A step's creation is not among
+#: them: every `step_created` inserts its step's row in the same transaction, and the
+#: steps' primary key refuses a step id taken twice, so an index entry per step (its
+#: WAL and its page) would only say it again. SQLite matches a partial index only when
+#: a query repeats its terms in order, so the schema builds its index from this text.
 CREATION_PREDICATE = "event_type IN ({})".format(
+    ", ".join(f"'{t}'" for t in ("run_created", "wait_created", "hook_created", "child_started"))
+)
+#: The index's predicate before migration 24 (steps' creations included).
+CREATION_PREDICATE_V1 = "event_type IN ({})".format(
     ", ".join(
         f"'{t}'"
         for t in ("run_created", "step_created", "wait_created", "hook_created", "child_started")
     )
+)
+
+
+def steps_without_payloads(*, postgres: bool) -> tuple[str, ...]:
+    """Migration 24's statements that move steps' payloads to their events alone.
+
+    Every payload a step's row held its events hold too (the rules write both from the
+    same event, and a purge clears both): each row gets the slots of those events, then
+    loses its copies. Run before `LEANER_INDEXES`, while the creation index still finds
+    a step's `step_created` by its id. Idempotent, as every migration: SQLite, which
+    cannot add a column only if missing, rebuilds the table from the one it has (whose
+    payload columns it does not read), so a second run rebuilds it the same.
+    """
+    errors = ", ".join(f"'{t}'" for t in sorted(STEP_ERROR_EVENTS))
+
+    def last(types: str, alias: str) -> str:
+        return (
+            f"(SELECT run_id, correlation_id, max(slot) AS slot FROM tether_events "
+            f"WHERE event_type IN ({types}) GROUP BY run_id, correlation_id) AS {alias}"
+        )
+
+    outputs, failures = last("'step_completed'", "o"), last(errors, "f")
+    if postgres:
+        return (
+            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS input_slot INTEGER",
+            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS output_slot INTEGER",
+            "ALTER TABLE tether_steps ADD COLUMN IF NOT EXISTS error_slot INTEGER",
+            "UPDATE tether_steps SET input_slot = e.slot FROM tether_events e "
+            "WHERE e.run_id = tether_steps.run_id AND e.correlation_id = tether_steps.step_id "
+            f"AND e.event_type = 'step_created' AND e.{CREATION_PREDICATE_V1}",
+            f"UPDATE tether_steps SET output_slot = o.slot FROM {outputs} "
+            "WHERE o.run_id = tether_steps.run_id AND o.correlation_id = tether_steps.step_id",
+            f"UPDATE tether_steps SET error_slot = f.slot FROM {failures} "
+            "WHERE f.run_id = tether_steps.run_id AND f.correlation_id = tether_steps.step_id",
+            "ALTER TABLE tether_steps DROP COLUMN IF EXISTS input",
+            "ALTER TABLE tether_steps DROP COLUMN IF EXISTS output",
+            "ALTER TABLE tether_steps DROP COLUMN IF EXISTS error",
+        )
+    kept = "s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version"
+    times = "s.started_at, s.completed_at, s.retry_after"
+    return (
+        """CREATE TABLE IF NOT EXISTS tether_steps_format_2 (
+            run_id TEXT NOT NULL,
+            step_id TEXT NOT NULL,
+            slot INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            status TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            format_version INTEGER NOT NULL,
+            input_slot INTEGER,
+            output_slot INTEGER,
+            error_slot INTEGER,
+            started_at REAL NOT NULL,
+            completed_at REAL,
+            retry_after REAL,
+            PRIMARY KEY (run_id, step_id)
+        ) WITHOUT ROWID""",
+        f"INSERT INTO tether_steps_format_2 ({STEP_COLS}) SELECT {kept}, "
+        "(SELECT e.slot FROM tether_events e WHERE e.run_id = s.run_id "
+        f"AND e.correlation_id = s.step_id AND e.event_type = 'step_created' "
+        f"AND e.{CREATION_PREDICATE_V1}), o.slot, f.slot, {times} FROM tether_steps s "
+        f"LEFT JOIN {outputs} ON o.run_id = s.run_id AND o.correlation_id = s.step_id "
+        f"LEFT JOIN {failures} ON f.run_id = s.run_id AND f.correlation_id = s.step_id",
+        "DROP TABLE tether_steps",
+        "ALTER TABLE tether_steps_format_2 RENAME TO tether_steps",
+    )
+
+
+#: Migration 24's statements for both SQL backends: indexes a commit writes less to.
+#: The creation index leaves steps' creations out (see `CREATION_PREDICATE`), and runs
+#: and messages are no longer indexed by lease owner: a claim and a release change the
+#: owner, and an index on it made every such write of a run's row update each of the
+#: row's indexes (Postgres cannot update a row in place, "HOT", when an indexed column
+#: changes; SQLite rewrites the index's entry), and every write of a message one index
+#: more. Only a dead worker's leases are found by owner, rarely, by a scan
+#: (`expire_worker`).
+LEANER_INDEXES = (
+    "DROP INDEX IF EXISTS tether_events_one_creation",
+    "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
+    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
+    "DROP INDEX IF EXISTS tether_runs_by_owner",
+    "DROP INDEX IF EXISTS tether_queue_by_owner",
 )
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 #: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay
@@ -205,8 +307,28 @@ def run_update_values(r: RunRecord) -> tuple[Any, ...]:
     )  # fmt: skip
 
 
+def step_select(where: str) -> str:
+    """A select of steps with their payloads joined from the log (`step_from_row`).
+
+    `where` is the condition on the step rows, alias ``s``.
+    """
+    cols = ", ".join(f"s.{c}" for c in STEP_COLS.split(", "))
+    return (
+        f"SELECT {cols}, i.payload, o.payload, e.payload FROM tether_steps s "
+        "LEFT JOIN tether_events i ON i.run_id = s.run_id AND i.slot = s.input_slot "
+        "LEFT JOIN tether_events o ON o.run_id = s.run_id AND o.slot = s.output_slot "
+        "LEFT JOIN tether_events e ON e.run_id = s.run_id AND e.slot = s.error_slot "
+        f"WHERE {where}"
+    )
+
+
 def step_from_row(row: Any) -> StepRecord:
-    """A `StepRecord` from a row selected with `STEP_COLS`."""
+    """A `StepRecord` from a row selected with `STEP_COLS`, its payloads after them.
+
+    Without the payloads (a row of `STEP_COLS` alone: the rules' reads, which decide on
+    statuses), the record's are None.
+    """
+    payloads = len(row) > 13
     return StepRecord(
         run_id=row[0],
         step_id=row[1],
@@ -215,28 +337,69 @@ def step_from_row(row: Any) -> StepRecord:
         status=row[4],
         attempt=row[5],
         format_version=row[6],
-        input=_b(row[7]),
-        output=_b(row[8]),
-        error=_b(row[9]),
+        input=_b(row[13]) if payloads else None,
+        output=_b(row[14]) if payloads else None,
+        error=_b(row[15]) if payloads else None,
         started_at=row[10],
         completed_at=row[11],
         retry_after=row[12],
     )
 
 
-def step_values(s: StepRecord) -> tuple[Any, ...]:
-    """Insert parameters in `STEP_COLS` order."""
+def step_values(s: StepRecord, slots: tuple[int | None, ...]) -> tuple[Any, ...]:
+    """Insert parameters in `STEP_COLS` order: the step, and its payloads' slots."""
     return (
-        s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version, s.input,
-        s.output, s.error, s.started_at, s.completed_at, s.retry_after,
+        s.run_id, s.step_id, s.slot, s.name, s.status, s.attempt, s.format_version, *slots,
+        s.started_at, s.completed_at, s.retry_after,
     )  # fmt: skip
 
 
-def step_update_values(s: StepRecord) -> tuple[Any, ...]:
-    """Update parameters in `STEP_UPDATE_COLS` order, then run id and step id."""
+class StepSlots:
+    """The slots of the step events a transaction inserted: where its step rows point."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self) -> None:
+        # (run id, step id) -> the slots of its input, output and error seen here.
+        self._seen: dict[tuple[str, str], list[int | None]] = {}
+
+    def saw(self, e: EventRecord) -> None:
+        """Note an inserted event (the rules insert a step's event before its row)."""
+        if e.event_type == "step_created":
+            at = 0
+        elif e.event_type == "step_completed":
+            at = 1
+        elif e.event_type in STEP_ERROR_EVENTS:
+            at = 2
+        else:
+            return
+        self._seen.setdefault((e.run_id, str(e.correlation_id)), [None, None, None])[at] = e.slot
+
+    def _take(self, s: StepRecord) -> list[int | None]:
+        # Taken once written: a later write of the row without a new payload keeps its.
+        return self._seen.pop((s.run_id, s.step_id), None) or [None, None, None]
+
+    def insert_values(self, s: StepRecord) -> tuple[Any, ...]:
+        """`step_values` for a new step's row."""
+        return step_values(s, tuple(self._take(s)))
+
+    def update_values(self, s: StepRecord) -> tuple[Any, ...]:
+        """`step_update_values` for a step's row: the payloads seen since its last write."""
+        _, output, error = self._take(s)
+        return step_update_values(s, output, error)
+
+
+def step_update_values(
+    s: StepRecord, output_slot: int | None, error_slot: int | None
+) -> tuple[Any, ...]:
+    """Update parameters in `STEP_UPDATE_COLS` order, then run id and step id.
+
+    A slot of None keeps the row's (a new attempt's start keeps the error of the
+    attempt before, and so does the step's completion, as the step's view always has).
+    """
     return (
-        s.status, s.attempt, s.output, s.error, s.started_at, s.completed_at, s.retry_after,
-        s.run_id, s.step_id,
+        s.status, s.attempt, output_slot, error_slot, s.started_at, s.completed_at,
+        s.retry_after, s.run_id, s.step_id,
     )  # fmt: skip
 
 
@@ -407,7 +570,10 @@ def statements(mark: str) -> Statements:
         ),
         insert_step=f"INSERT INTO tether_steps ({STEP_COLS}) VALUES ({placeholders(13, mark)})",
         update_step=(
-            f"UPDATE tether_steps SET {assignments(STEP_UPDATE_COLS, mark)} "
+            f"UPDATE tether_steps SET status = {mark}, attempt = {mark}, "
+            f"output_slot = COALESCE({mark}, output_slot), "
+            f"error_slot = COALESCE({mark}, error_slot), started_at = {mark}, "
+            f"completed_at = {mark}, retry_after = {mark} "
             f"WHERE run_id = {mark} AND step_id = {mark}"
         ),
         insert_event=f"INSERT INTO tether_events ({EVENT_COLS}) VALUES ({placeholders(7, mark)})",
@@ -480,8 +646,6 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
     if keep_input:
         return (
             f"UPDATE tether_runs SET output = NULL, error = NULL WHERE run_id = {mark}",
-            f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL "
-            f"WHERE run_id = {mark}",
             f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark} "
             "AND event_type <> 'run_created'",
             f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
@@ -490,7 +654,6 @@ def purge_run_statements(mark: str, *, keep_input: bool = False) -> tuple[str, .
         # The input's digest goes too: a digest of a guessable input reveals it.
         f"UPDATE tether_runs SET input = NULL, output = NULL, error = NULL, "
         f"input_digest = NULL WHERE run_id = {mark}",
-        f"UPDATE tether_steps SET input = NULL, output = NULL, error = NULL WHERE run_id = {mark}",
         f"UPDATE tether_events SET payload = NULL WHERE run_id = {mark}",
         f"DELETE FROM tether_stream_chunks WHERE run_id = {mark}",
         *_purge_labels(mark),

@@ -17,10 +17,13 @@ __all__ = [
     "split_chunks",
 ]
 
-#: The on-disk format this code reads and writes, stamped into every store.
-FORMAT_VERSION = 1
-#: Stamps written by pre-release builds whose layout equals format 1; adopted on migrate.
-LEGACY_FORMAT_STAMPS: frozenset[str] = frozenset({"tether-preview"})
+#: The on-disk format this code reads and writes, stamped into every store. Format 2
+#: (migration 24) keeps a step's payloads in its events alone; a release that knows
+#: format 1 only refuses a format 2 store (its stamp is newer) instead of misreading it.
+FORMAT_VERSION = 2
+#: Stamps of earlier formats that `migrate` upgrades in place: format 1, and pre-release
+#: builds whose layout equals it. A store with one of them opens only to be migrated.
+LEGACY_FORMAT_STAMPS: frozenset[str] = frozenset({"1", "tether-preview"})
 
 #: Attachment bytes are stored in pieces of this size (512 KiB).
 ATTACHMENT_CHUNK_BYTES = 512 * 1024

@@ -17,7 +17,9 @@ so that a backend holds its rows and transactions and nothing else:
 - `permit_rules`: step-level limits (`WorkflowStore.acquire_permit`): whether one
   acquisition is granted, from the key's live permits and its token bucket;
 - `plan_reserve`, `plan_settle`, `plan_release`: the rules of budgets
-  (`BudgetStore`), over the rows one transaction read.
+  (`BudgetStore`), over the rows one transaction read;
+- `RunCancels`: `WorkflowStore.cancel_runs` over the store's own `list_runs` and
+  `request_cancel`, a mixin.
 
 The memory backend (`tether.stores.memory`) is built on this module alone and is the
 worked example; the how-to "Write a backend" walks through it.
@@ -68,6 +70,7 @@ from ._budgets import (
 from ._conversation_rules import StreamTx
 from ._credentials import Credential, CredentialStore, check_credential_version
 from ._flow import Bucket, FlowCandidate, FlowClaim, FlowLimit, FlowPolicy, HeldRun
+from ._inspection import InspectionStore, RunCancels, StreamInfo
 from ._ledger import LedgerTx
 from ._ledger_store import LedgerStore, Runner
 from ._pages import page_of, page_start, rows_from
@@ -142,6 +145,7 @@ __all__ = [
     "FoldCheckpoint",
     "HeldRun",
     "HookRecord",
+    "InspectionStore",
     "JsonValue",
     "LedgerStore",
     "LedgerTx",
@@ -154,6 +158,7 @@ __all__ = [
     "QueueDepth",
     "QueueEntry",
     "ReadResult",
+    "RunCancels",
     "RunFork",
     "RunRecord",
     "RunStatus",
@@ -167,6 +172,7 @@ __all__ = [
     "Stores",
     "StreamChunk",
     "StreamIdentity",
+    "StreamInfo",
     "StreamMeta",
     "StreamTaps",
     "StreamTx",

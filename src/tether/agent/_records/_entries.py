@@ -121,7 +121,12 @@ class AssistantEntry:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolResultEntry:
-    """The result of one tool call, as the model sees it (``outcome`` as in events)."""
+    """The result of one tool call, as the model sees it (``outcome`` as in events).
+
+    A large result is stored once, by content, in the session's attachment stream:
+    the stored entry then holds its id in ``content_ref`` and an empty ``content``,
+    which the transcript's readers fill in again (the entries they return hold it).
+    """
 
     turn_id: str
     call_id: str
@@ -129,6 +134,7 @@ class ToolResultEntry:
     content: str
     is_error: bool = False
     outcome: ToolOutcome = "ok"
+    content_ref: str | None = None
     kind: Literal["tool_result"] = "tool_result"
 
 
@@ -247,6 +253,10 @@ TranscriptEntry: TypeAlias = Annotated[
 def entry_json(entry: Any) -> dict[str, Any]:
     """The stored (JSON) form of an entry."""
     out: dict[str, Any] = json_value(entry)
+    if out.get("content_ref") is not None:
+        out["content"] = ""  # stored once, by content (see `ToolResultEntry`)
+    elif "content_ref" in out:
+        del out["content_ref"]  # as entries were stored before references
     return out
 
 

@@ -198,6 +198,9 @@ class ToolReturned:
     ``outcome`` is ``ok``, ``error``, ``denied`` (an approval was refused), ``revoked``
     (a steering message withdrew it), ``cancelled`` (the turn was cancelled) or
     ``unknown`` (a non-idempotent tool was interrupted after it started).
+
+    A large result is stored once, by content (see `ToolResultEntry`): the stored event
+    holds its id in ``content_ref``; the session's event reads return it whole.
     """
 
     call_id: str
@@ -205,6 +208,7 @@ class ToolReturned:
     content: str
     is_error: bool = False
     outcome: ToolOutcome = "ok"
+    content_ref: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -101,7 +101,7 @@ class SessionEvent:
         return {
             "index": self.index,
             "type": self.type,
-            "data": json_value(self.data),
+            "data": _data_json(self.data),
             "meta": self.meta.to_json(),
         }
 
@@ -135,7 +135,7 @@ def encode_event(
     return orjson.dumps(
         {
             "type": _TYPE_OF[type(data)],
-            "data": json_value(data),
+            "data": _data_json(data, stored=True),
             "meta": {
                 "id": new_ulid("evt_"),
                 "turnId": turn_id,
@@ -176,6 +176,21 @@ class _Chunk(Protocol):
     def index(self) -> int: ...
     @property
     def data(self) -> bytes: ...
+
+
+def _data_json(data: EventData, *, stored: bool = False) -> Any:
+    """An event record's JSON form; a result stored by content keeps only its reference.
+
+    ``content_ref`` is left out unless set, so events without one read as they always
+    did; stored, a result that has one holds no copy of its content (see `ToolReturned`).
+    """
+    out = json_value(data)
+    if isinstance(out, dict) and "content_ref" in out:
+        if out["content_ref"] is None:
+            del out["content_ref"]
+        elif stored:
+            out["content"] = ""
+    return out
 
 
 def decode_events(chunks: Iterable[_Chunk]) -> list[SessionEvent]:

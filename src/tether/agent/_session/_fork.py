@@ -58,7 +58,7 @@ from ...stores import (
     run_scope,
 )
 from .._records._attachments import attachments_path, read_attachment
-from .._records._entries import TurnEndEntry, UserEntry, entry_json
+from .._records._entries import ToolResultEntry, TurnEndEntry, UserEntry, entry_json
 from .._records._event_data import (
     SessionMoved,
     SessionStarted,
@@ -343,18 +343,22 @@ async def _copy_attachments(
     """
     copied: set[str] = set()
     for entry in kept:
-        if not isinstance(entry, UserEntry):
+        if isinstance(entry, ToolResultEntry) and entry.content_ref is not None:
+            # A large result the fork's transcript refers to, by content.
+            ids: tuple[tuple[str, str], ...] = ((entry.content_ref, f"call {entry.call_id!r}"),)
+        elif isinstance(entry, UserEntry):
+            ids = tuple((ref.id, f"message {entry.submission_id!r}") for ref in entry.attachments)
+        else:
             continue
-        for ref in entry.attachments:
-            if ref.id in copied:
+        for attachment_id, of in ids:
+            if attachment_id in copied:
                 continue
-            stored = await read_attachment(stores, agent_name, original, ref.id)
+            stored = await read_attachment(stores, agent_name, original, attachment_id)
             if stored is None:
                 raise SessionForkError(
                     original,
-                    f"file {ref.id!r} of message {entry.submission_id!r} before the fork "
-                    "point is no longer stored, so the fork could not read it: fork from "
-                    "an earlier turn",
+                    f"file {attachment_id!r} of {of} before the fork point is no longer "
+                    "stored, so the fork could not read it: fork from an earlier turn",
                 )
             # Under the fork's own key, as its own uploads are: erasing the fork erases
             # the copies, erasing the original leaves them.
@@ -365,7 +369,7 @@ async def _copy_attachments(
                     ref=stored.ref,
                     data=stored.data,
                 )
-            copied.add(ref.id)
+            copied.add(attachment_id)
 
 
 async def _seed_transcript(

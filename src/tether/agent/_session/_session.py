@@ -44,6 +44,7 @@ from .._stored._line import (
     SessionLine,
     read_line,
 )
+from .._stored._payloads import resolve_events
 from .._stored._retention import check_readable, erase_session
 from ._fork import fork_session
 from ._handoff import deliver_moving, hand_off, wants_move
@@ -562,7 +563,21 @@ class Session:
     async def _read_events(self, start: int, info: RunInfo | None = None) -> list[SessionEvent]:
         await self._ensure_readable(info)
         chunks = await self.host.client.stream(self.run_id, EVENTS_STREAM).read_all(start)
-        return decode_events(chunks)
+        return await self.whole_events(decode_events(chunks))
+
+    async def whole_events(self, events: Sequence[SessionEvent]) -> list[SessionEvent]:
+        """`events` of this session with each large tool result read back into them.
+
+        A ``tool.result`` whose content was stored once, by content, holds only its
+        ``content_ref`` in the event stream; this reads the content from the session's
+        attachment stream (`Session.read_events` and `Session.events` do it already).
+
+        Raises:
+            IntegrityError: A result is no longer stored.
+        """
+        return await resolve_events(
+            self.host.backend.stores, self.agent_name, self.session_id, events
+        )
 
     async def events(self, start: int = 0, *, follow: bool = True) -> AsyncIterator[SessionEvent]:
         """The events from index `start` (negative counts back from the tail).
@@ -591,6 +606,8 @@ class Session:
         async for chunk in stream.follow(start, poll_interval=_SAFETY_POLL, known_running=running):
             if (event := decode_event(chunk.data, chunk.index, unknown="skip")) is None:
                 continue  # a type a newer release emits: see `decode_events`
+            if getattr(event.data, "content_ref", None) is not None:
+                (event,) = await self.whole_events([event])
             yield event
             if event.type in TERMINAL_EVENTS:
                 # Over, unless the id was opened again since (a reset, whose run starts

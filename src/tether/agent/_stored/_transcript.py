@@ -35,6 +35,7 @@ from ..models import (
     ToolResultMessage,
     UserMessage,
 )
+from ._payloads import resolve_held, resolve_payloads
 
 __all__ = ["TRANSCRIPT_CACHE_SIZE", "Transcript", "TranscriptCache", "to_messages"]
 
@@ -151,7 +152,8 @@ class Transcript:
                 key = (batch.producer_id, batch.producer_epoch)
                 if batch.producer_sequence < state.sequences.get(key, 0):
                     continue  # appended by this process: held since its commit landed
-                state.entries.extend(read_entries(batch.records, what=f"transcript {self.path!r}"))
+                read = read_entries(batch.records, what=f"transcript {self.path!r}")
+                state.entries.extend(await self._resolved(read))
                 state.sequences[key] = batch.producer_sequence + 1
             state.offset = page.next_offset
             if page.up_to_date or not page.batches:
@@ -172,6 +174,13 @@ class Transcript:
                 (self.producer.producer_id, self.producer.epoch), 0
             )
         return state.entries
+
+    async def _resolved(self, entries: list[Any]) -> list[Any]:
+        """`entries` with the results stored by content read back (see `_payloads`)."""
+        if not any(getattr(e, "content_ref", None) for e in entries):
+            return entries
+        agent_name, session_id = _owner(self.path)
+        return await resolve_payloads(self._stores, agent_name, session_id, entries)
 
     def to_messages(
         self, entries: Sequence[Any], files: Mapping[str, AttachmentData] | None = None
@@ -223,7 +232,11 @@ class Transcript:
         if write.path != self.path or write.producer_sequence != cached.sequences.get(key, 0):
             cached.lineage = None
             return
-        cached.entries.extend(read_entries(write.records, what=f"transcript {self.path!r}"))
+        read = resolve_held(read_entries(write.records, what=f"transcript {self.path!r}"))
+        if read is None:  # a result stored by content this process does not hold
+            cached.lineage = None
+            return
+        cached.entries.extend(read)
         cached.sequences[key] = write.producer_sequence + 1
 
     def forget(self) -> None:
@@ -231,6 +244,13 @@ class Transcript:
         if self._cache is not None:
             self._cache.drop(self.path)
         self._next_sequence = None
+
+
+def _owner(path: str) -> tuple[str, str]:
+    """The agent and session of a transcript's stream (`conversation_path`'s inverse)."""
+    agent_name, _, rest = path.removeprefix("agents/").partition("/")
+    base, mark, generation = rest.rpartition("~")
+    return agent_name, base if mark and generation.isdigit() else rest
 
 
 def _call(entry: Any) -> ToolCall:

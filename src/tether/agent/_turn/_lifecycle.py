@@ -80,10 +80,12 @@ async def open_session(
         raise FatalError(str(conflict)) from conflict
     line = line or SessionLine()
     path = conversation_path(agent.name, session_id, line.generation)
-    await stores.conversations.create_stream(
-        path, StreamIdentity(agent_name=agent.name, instance_id=session_id)
+    # Created if missing and its production taken, in one write.
+    claim = await stores.conversations.acquire_producer(
+        path,
+        f"session:{session_id}",
+        create=StreamIdentity(agent_name=agent.name, instance_id=session_id),
     )
-    claim = await stores.conversations.acquire_producer(path, f"session:{session_id}")
     producer = Producer(
         path=path,
         producer_id=claim.producer_id,

@@ -36,6 +36,7 @@ from .._records._event_data import (
     TurnWaiting,
 )
 from .._records._requests import InputRequest
+from .._stored._payloads import offload_payload
 from .._tools._oauth import OAuthAccess
 from .._tools._tools import Tool, ToolContext, format_tool_error, format_tool_result
 from ._emitter import PART
@@ -74,7 +75,13 @@ def authorization_request_id(call_id: str, n: int) -> str:
 
 
 def result_entry(
-    turn_id: str, call: ToolCallEntry, content: str, *, is_error: bool, outcome: str | None = None
+    turn_id: str,
+    call: ToolCallEntry,
+    content: str,
+    *,
+    is_error: bool,
+    outcome: str | None = None,
+    content_ref: str | None = None,
 ) -> ToolResultEntry:
     """The result entry of a call."""
     return ToolResultEntry(
@@ -84,6 +91,7 @@ def result_entry(
         content=content,
         is_error=is_error,
         outcome=outcome or ("error" if is_error else "ok"),  # type: ignore[arg-type]
+        content_ref=content_ref,
     )
 
 
@@ -117,9 +125,23 @@ class _Calls:
         self.outages: list[ToolUnavailableError] = []
         self._requests = 0
 
-    def answer(self, position: int, call: ToolCallEntry, content: str, outcome: str) -> None:
+    def answer(
+        self,
+        position: int,
+        call: ToolCallEntry,
+        content: str,
+        outcome: str,
+        content_ref: str | None = None,
+    ) -> None:
         is_error = outcome != "ok"
-        entry = result_entry(self.turn.turn_id, call, content, is_error=is_error, outcome=outcome)
+        entry = result_entry(
+            self.turn.turn_id,
+            call,
+            content,
+            is_error=is_error,
+            outcome=outcome,
+            content_ref=content_ref,
+        )
         self.work.record(entry)
         self.results.add(call.call_id)
         self.work.emitter.emit(
@@ -129,6 +151,7 @@ class _Calls:
                 content=content,
                 is_error=is_error,
                 outcome=entry.outcome,
+                content_ref=content_ref,
             ),
             self.part,
             2 * position + 1,
@@ -406,7 +429,11 @@ class _Calls:
             if changed is not None:
                 # Above the indexes of the part's calls, results and requests.
                 work.emitter.emit(changed, self.part, PART // 2 + run.position)
-        self.answer(run.position, run.call, content, outcome)
+        # A large result is stored once, by content: the entry and the event refer to it.
+        stored = await offload_payload(
+            work.runtime.stores, work.cursor.agent_name, work.cursor.session_id, content
+        )
+        self.answer(run.position, run.call, content, outcome, stored.content_ref)
         sink.done()
 
 

@@ -27,6 +27,7 @@ from .._records._event_data import (
 )
 from .._records._keys import task_run_id, task_session_id
 from .._records._requests import TaskRef
+from .._stored._payloads import offload_payload
 from ._budget_call import EXCEEDED, Refusal, budget_declined, release_turn, reserve_call
 from ._emitter import PART, boundary_part, tools_part
 from ._model_call import call_model
@@ -103,11 +104,11 @@ async def run_turn_step(work: StepWork, results: tuple[ParkedResult, ...]) -> St
             # Back from workflow tools (parked): what arrived meanwhile from others
             # waits for the turn's end.
             work.turn = replace(turn, parked_through=work.mail.last_sequence)
-        _record_parked(work, results)
+        await _record_parked(work, results)
     return await _advance(work)
 
 
-def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
+async def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
     turn = work.turn
     reply = work.last_reply()
     if turn is None or reply is None:
@@ -123,6 +124,10 @@ def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
             entry = StateEntry(values=dict(result.state_values), removed=result.state_removed)
             changed = work.keep_entry(entry, result.call_id)
             work.emitter.emit(changed, tools_part(None), PART // 2 + positions[result.call_id])
+        # A large result is stored once, by content: the entry and the event refer to it.
+        stored = await offload_payload(
+            work.runtime.stores, work.cursor.agent_name, work.cursor.session_id, result.content
+        )
         work.record(
             ToolResultEntry(
                 turn_id=turn.turn_id,
@@ -131,6 +136,7 @@ def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
                 content=result.content,
                 is_error=result.is_error,
                 outcome=outcome,
+                content_ref=stored.content_ref,
             )
         )
         work.emitter.emit(
@@ -140,6 +146,7 @@ def _record_parked(work: StepWork, results: tuple[ParkedResult, ...]) -> None:
                 content=result.content,
                 is_error=result.is_error,
                 outcome=outcome,
+                content_ref=stored.content_ref,
             ),
             tools_part(None),
             2 * positions[result.call_id] + 1,

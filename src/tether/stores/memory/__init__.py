@@ -20,6 +20,7 @@ from ._conversations import MemoryConversationStore
 from ._credentials import MemoryCredentialStore
 from ._format_stamps import MemoryFormatStamps
 from ._gate import Gate
+from ._stored_rows import MemoryStoredRows
 from ._submissions import MemorySubmissionStore
 from ._workflow import MemoryWorkflowStore
 
@@ -78,6 +79,11 @@ class MemoryBackend:
     def format_stamps(self) -> MemoryFormatStamps:
         """Access to the stamp (capability FORMAT_STAMP)."""
         return MemoryFormatStamps(self, new=MemoryBackend)
+
+    @property
+    def stored_rows(self) -> MemoryStoredRows:
+        """Raw access to the stores' rows (`tether.testing.contract.StoredRowAccess`)."""
+        return MemoryStoredRows(self.stores)
 
     @property
     def stores(self) -> Stores:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -100,7 +102,9 @@ class MemoryConversationStore:
     ) -> None:
         self._gate = gate or Gate()
         self._streams: dict[str, _Stream] = {}
-        self._checkpoints: dict[str, FoldCheckpoint] = {}
+        # Each checkpoint with the size and digest of its data as written: a checkpoint
+        # whose data no longer matches them (a torn write) reads as absent.
+        self._checkpoints: dict[str, tuple[FoldCheckpoint, int, bytes]] = {}
         self._submissions = submissions
         self._listeners = rules.ListenerRegistry()
         self._tx = _Tx(self)
@@ -112,8 +116,10 @@ class MemoryConversationStore:
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         rules.create_stream(self._tx, path, identity)
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
-        return rules.acquire_producer(self._tx, path, producer_id)
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
+        return rules.acquire_producer(self._tx, path, producer_id, create)
 
     async def append(
         self,
@@ -177,12 +183,27 @@ class MemoryConversationStore:
         self._checkpoints.pop(path, None)
 
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
-        self._checkpoints[path] = checkpoint
+        data = bytes(checkpoint.data)
+        self._checkpoints[path] = (checkpoint, len(data), hashlib.sha256(data).digest())
 
     async def get_fold_checkpoint(
         self, path: str, *, at_or_before: str | None = None
     ) -> FoldCheckpoint | None:
-        checkpoint = self._checkpoints.get(path)
-        if checkpoint is None or not rules.within_bound(checkpoint, at_or_before):
+        stored = self._checkpoints.get(path)
+        if stored is None:
+            return None
+        checkpoint, size, digest = stored
+        data = bytes(checkpoint.data)
+        if len(data) != size or hashlib.sha256(data).digest() != digest:
+            return None  # a cache that does not verify is absent, never a plausible blob
+        if not rules.within_bound(checkpoint, at_or_before):
             return None
         return checkpoint
+
+    def _tear_checkpoint(self, path: str) -> None:
+        """Keep the first half of a checkpoint's data under its header (`MemoryStoredRows`)."""
+        stored = self._checkpoints.get(path)
+        if stored is not None:
+            checkpoint, size, digest = stored
+            torn = dataclasses.replace(checkpoint, data=bytes(checkpoint.data)[: size // 2])
+            self._checkpoints[path] = (torn, size, digest)

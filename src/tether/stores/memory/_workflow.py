@@ -58,6 +58,7 @@ from ..kit import (
     workflow_rules,
 )
 from ._gate import Gate, gated
+from ._inspect import MemoryInspection
 from ._permits import take_permit
 from ._state import _Row, _State, _Stream, _Txn
 from ._writes import MemoryWrites
@@ -84,7 +85,7 @@ def _partial(claim: Claim, known: Mapping[str, int] | None) -> Claim:
 
 
 @gated
-class MemoryWorkflowStore:
+class MemoryWorkflowStore(MemoryInspection):
     """The workflow store kept in this process's memory (tests, demos, reference)."""
 
     def __init__(

@@ -29,6 +29,7 @@ from ._conversations import PostgresConversationStore
 from ._credentials import PostgresCredentialStore
 from ._notify import Notifier
 from ._pool import AsyncStoreConnection, CommitLane, StoreConnection, check_idle, check_idle_async
+from ._stored_rows import PostgresStoredRows
 from ._submissions import Conn, PostgresSubmissionStore, TxRunner
 from ._workflow import PostgresWorkflowStore
 
@@ -62,6 +63,19 @@ DEFAULT_CONNECT_TIMEOUT = 5.0
 DEFAULT_CHECKOUT_TIMEOUT = 30.0
 
 T = TypeVar("T")
+
+
+def _resolve_url(url: str | None, env: Mapping[str, str]) -> tuple[str, str]:
+    """The URL the backend uses, and which link of the chain gave it (for errors)."""
+    if url:
+        return url, "the URL given"
+    for name in ("TETHER_POSTGRES_URL", "DATABASE_URL"):
+        if env.get(name):
+            return env[name], f"the URL of {name}"
+    return DEFAULT_URL, (
+        f"no URL given and neither TETHER_POSTGRES_URL nor DATABASE_URL set, so the default "
+        f"{DEFAULT_URL}: set one of them or pass a URL"
+    )
 
 
 def _env_int(env: Mapping[str, str], name: str) -> int | None:
@@ -148,7 +162,7 @@ class PostgresBackend:
         self.hook_retention = hook_retention_seconds(hook_retention)
         self.retention = retention_seconds(retention)
         env = os.environ if env is None else env
-        self._url = url or env.get("TETHER_POSTGRES_URL") or env.get("DATABASE_URL") or DEFAULT_URL
+        self._url, self._url_source = _resolve_url(url, env)
         size = pool_size if pool_size is not None else _env_int(env, "TETHER_POSTGRES_POOL_SIZE")
         self.pool_size = DEFAULT_POOL_SIZE if size is None else size
         if self.pool_size < 1:
@@ -207,6 +221,11 @@ class PostgresBackend:
         """Raw stamp access (for the contract suites and tools)."""
         return PostgresFormatStamps(self)
 
+    @property
+    def stored_rows(self) -> PostgresStoredRows:
+        """Raw access to the namespace's rows (`tether.testing.contract.StoredRowAccess`)."""
+        return PostgresStoredRows(self)
+
     def _where(self) -> str:
         return f"Postgres namespace {self.namespace!r} at {self._server()}"
 
@@ -232,20 +251,26 @@ class PostgresBackend:
             raise self._explain(exc) from exc
 
     def _explain(self, exc: BaseException) -> ConfigurationError:
+        error = self._explain_text(exc)
+        # Which link of the chain named the server: with nothing set, the default was
+        # tried, and the fix is to set a variable rather than to repair a URL.
+        return ConfigurationError(f"{error} ({self._url_source})")
+
+    def _explain_text(self, exc: BaseException) -> str:
         text = str(exc).strip()
         user = self._params.get("user") or "(default user)"
         lowered = text.lower()
         if "password" in lowered or ("role" in lowered and "does not exist" in lowered):
-            return ConfigurationError(
+            return (
                 f"PostgreSQL at {self._server()} refused user {user!r}: {text}. Check the user "
                 "and password in the URL (argument, TETHER_POSTGRES_URL or DATABASE_URL)"
             )
         if "database" in lowered and "does not exist" in lowered:
-            return ConfigurationError(
+            return (
                 f"PostgreSQL at {self._server()} has no such database: {text}. Create it "
                 "(createdb) or fix the database name in the URL"
             )
-        return ConfigurationError(
+        return (
             f"cannot reach PostgreSQL at {self._server()}: {text}. Is the server running and "
             "accepting TCP connections there? Fix the URL (argument, TETHER_POSTGRES_URL or "
             "DATABASE_URL) or start the server"

@@ -352,10 +352,12 @@ class PostgresConversationStore:
         ns = self._namespace
         await self._run_tx(lambda conn: rules.create_stream(_Tx(conn, ns), path, identity))
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
         ns = self._namespace
         return await self._run_tx(
-            lambda conn: rules.acquire_producer(_Tx(conn, ns), path, producer_id)
+            lambda conn: rules.acquire_producer(_Tx(conn, ns), path, producer_id, create)
         )
 
     async def append(

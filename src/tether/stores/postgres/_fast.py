@@ -8,10 +8,11 @@ run's steps or log also writes its row (the shared rules end each change with
 `update_run`), so an unchanged stamp means the whole copy is still current.
 
 The next commit runs the shared rules on the copy (`plan`), with no read, and sends
-what they write in one round trip, as one transaction: `tether_step_commit` (migration
-5; migration 3's `tether_fast_commit` stays for earlier releases) updates the run row
-only if its stamp is unchanged, raising otherwise, then writes the events and step
-rows; it takes the lease's end from the server's clock at the write. A run's last
+what they write in one round trip, as one transaction: `tether_step_write` (migration
+24; `tether_step_commit` of migration 5 and `tether_fast_commit` of migration 3 stay for
+earlier releases) updates the run row only if its stamp is unchanged, raising
+otherwise, then writes the events, updates the step that ends and inserts the step
+that starts; it takes the lease's end from the server's clock at the write. A run's last
 commit, which also acks its message, drops its spare wake-ups and announces its end,
 calls `tether_step_end` (migration 13) instead, which does those too, in the same
 statement. A commit with more than two events or steps sends the rest behind it in a
@@ -63,18 +64,23 @@ __all__ = [
 _INLINE = 2
 _EVENT_WIDTH = len(rows.EVENT_COLS.split(", ")) - 1  # without run_id
 _STEP_WIDTH = len(rows.STEP_COLS.split(", ")) - 1
-_FAST_COMMIT = "SELECT tether_step_commit({})".format(
-    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * (_EVENT_WIDTH + _STEP_WIDTH)))
+_UPDATE_WIDTH = 1 + len(rows.STEP_UPDATE_COLS)  # the step id, then its new state
+#: The run row, two events, the step that ends and the step that starts (migration 24).
+_FAST_COMMIT = "SELECT tether_step_write({})".format(
+    ", ".join(
+        ["%s"]
+        * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _UPDATE_WIDTH + _STEP_WIDTH)
+    )
 )
 #: The same with a run's last commit's (or a park's) queue work and NOTIFY (migration
-#: 13), for two events and one step: at most 50 parameters, which psycopg converts
-#: once per statement text (more, and it parses the text again on every call).
-_FAST_END = "SELECT tether_step_end({})".format(
-    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _STEP_WIDTH + 6))
+#: 24), for two events and the step that ends: at most 50 parameters, which psycopg
+#: converts once per statement text (more, and it parses the text again on every call).
+_FAST_END = "SELECT tether_step_finish({})".format(
+    ", ".join(["%s"] * (2 + len(rows.RUN_UPDATE_COLS) + _INLINE * _EVENT_WIDTH + _UPDATE_WIDTH + 6))
 )
 _ACK = rows.statements("%s").ack_message
 _DROP_PENDING = rows.statements("%s").drop_pending
-_STEP_UPSERT = ", ".join(f"{c} = excluded.{c}" for c in rows.STEP_UPDATE_COLS)
+_UPDATE_STEP = rows.statements("%s").update_step
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -154,6 +160,8 @@ class _CopyTxn:
         self.run: RunRecord | None = None
         self.events: list[EventRecord] = []
         self.steps: dict[str, StepRecord] = {}
+        #: The ids of `steps` this commit creates (the rest it updates).
+        self.new_steps: set[str] = set()
         self.acks: list[tuple[str, str]] = []
         self.drops: list[tuple[str, str]] = []
         self._known = known
@@ -197,7 +205,10 @@ class _CopyTxn:
         return step
 
     def insert_step(self, s: StepRecord) -> None:
+        if s.step_id in self.steps or s.step_id in self._known.steps:
+            raise _Undecided  # a step id taken twice: the ordinary path refuses it
         self.steps[s.step_id] = s
+        self.new_steps.add(s.step_id)
 
     def update_step(self, s: StepRecord) -> None:
         self.steps[s.step_id] = s
@@ -223,6 +234,8 @@ class FastCommit:
     run: RunRecord
     events: Sequence[EventRecord]
     steps: Mapping[str, StepRecord]
+    #: The ids of `steps` this commit creates; the others exist and are updated.
+    new_steps: frozenset[str]
     active: Mapping[str, StepRecord]
     acks: Sequence[tuple[str, str]]
     drops: Sequence[tuple[str, str]]
@@ -266,6 +279,7 @@ def plan(known: KnownRun, commit: Commit, now: float) -> FastCommit | None:
         run=txn.run,
         events=tuple(txn.events),
         steps=txn.steps,
+        new_steps=frozenset(txn.new_steps),
         active=active,
         acks=tuple(txn.acks),
         drops=tuple(txn.drops),
@@ -280,16 +294,19 @@ def _insert_events(n: int) -> str:
     return f"INSERT INTO tether_events ({rows.EVENT_COLS}) VALUES " + ", ".join([row] * n)
 
 
+def _update_params(values: Sequence[Any] | None) -> list[Any]:
+    """The ``u_`` parameters of `tether_step_write`: the step id, then its new state."""
+    if values is None:
+        return [None] * _UPDATE_WIDTH
+    return [values[-1], *values[:-2]]
+
+
 @cache
-def _upsert_steps(n: int) -> str:
-    # New steps are inserted, known ones take their new state: the stamp check ahead of
-    # this statement guarantees which is which matches the copy the rules decided on.
+def _insert_steps(n: int) -> str:
+    # Plain inserts: the stamp check ahead of this statement guarantees the copy the
+    # rules decided on knew which steps exist, and a step id taken twice is refused.
     row = "(" + ", ".join(["%s"] * len(rows.STEP_COLS.split(", "))) + ")"
-    return (
-        f"INSERT INTO tether_steps ({rows.STEP_COLS}) VALUES "
-        + ", ".join([row] * n)
-        + f" ON CONFLICT (run_id, step_id) DO UPDATE SET {_STEP_UPSERT}"
-    )
+    return f"INSERT INTO tether_steps ({rows.STEP_COLS}) VALUES " + ", ".join([row] * n)
 
 
 def statements(
@@ -297,12 +314,20 @@ def statements(
 ) -> list[tuple[str, Sequence[Any]]]:
     """The statements that write `fast` and send `notes`, in order.
 
-    The first one (`tether_step_commit`, or `tether_step_end` for a run's end or a
-    park: its ack, the drop of its spare wake-ups and its NOTIFY in the same statement)
+    The first one (`tether_step_write`, or `tether_step_end` for a run's end or a
+    park that creates no step: its ack, the drop of its spare wake-ups and its NOTIFY in
+    the same statement)
     returns the run row's new stamp, or raises when the row changed since the copy was
     taken; the rest return nothing read.
     """
     events, steps = list(fast.events), list(fast.steps.values())
+    created = [s for s in steps if s.step_id in fast.new_steps]
+    updated = [s for s in steps if s.step_id not in fast.new_steps]
+    slots = rows.StepSlots()
+    for e in events:
+        slots.saw(e)
+    inserts = [slots.insert_values(s) for s in created]
+    updates = [slots.update_values(s) for s in updated]
     params: list[Any] = [fast.run.run_id, fast.seen, *rows.run_update_values(fast.run)[:-1]]
     # The function sets the lease from the server's clock, `lease_seconds` from the write.
     params[2 + rows.RUN_UPDATE_COLS.index("lease_expires_at")] = fast.lease_seconds
@@ -313,17 +338,18 @@ def statements(
     if (
         any(extras)
         and not more_events
-        and len(steps) <= 1
+        and not created
+        and len(updated) <= 1
         and all(len(extra) <= 1 for extra in extras)
     ):
-        params += rows.step_values(steps[0])[1:] if steps else [None] * _STEP_WIDTH
+        params += _update_params(updates[0] if updates else None)
         for extra in extras:
             params += extra[0] if extra else (None, None)
         return [(_FAST_END, params)]
-    for k in range(_INLINE):
-        params += rows.step_values(steps[k])[1:] if k < len(steps) else [None] * _STEP_WIDTH
+    params += _update_params(updates[0] if updates else None)
+    params += inserts[0][1:] if inserts else [None] * _STEP_WIDTH
     out: list[tuple[str, Sequence[Any]]] = [(_FAST_COMMIT, params)]
-    more_steps = steps[_INLINE:]
+    more_created, more_updated = inserts[1:], updates[1:]
     if more_events:
         out.append(
             (
@@ -331,10 +357,9 @@ def statements(
                 [v for e in more_events for v in rows.event_values(e)],
             )
         )
-    if more_steps:
-        out.append(
-            (_upsert_steps(len(more_steps)), [v for s in more_steps for v in rows.step_values(s)])
-        )
+    out += [(_UPDATE_STEP, values) for values in more_updated]
+    if more_created:
+        out.append((_insert_steps(len(more_created)), [v for i in more_created for v in i]))
     out += [(_ACK, (message_id, owner)) for message_id, owner in fast.acks]
     out += [(_DROP_PENDING, (queue, key)) for queue, key in fast.drops]
     if notes:

@@ -11,7 +11,13 @@ from __future__ import annotations
 from .. import _ledger_rows as ledger_rows
 from .. import _rows as rows
 
-__all__ = ["SERVER_NOW", "UNDECIDED", "fast_commit_function", "ring_function"]
+__all__ = [
+    "SERVER_NOW",
+    "UNDECIDED",
+    "fast_commit_function",
+    "ring_function",
+    "step_write_function",
+]
 
 # The one-round-trip commit (`_fast`) in one statement. It updates a run's row only if
 # the row is still the version this process wrote last, else raises (and writes
@@ -27,6 +33,7 @@ _FAST_EVENT = (
     ("payload", "BYTEA"),
     ("created_at", "DOUBLE PRECISION"),
 )
+#: A step's row in format 1 (migrations 3 to 13 made their functions with it).
 _FAST_STEP = (
     ("step_id", "TEXT"),
     ("slot", "INTEGER"),
@@ -124,20 +131,112 @@ def fast_commit_function(*, server_lease: bool = True, end: bool = False) -> str
     params += [p for p, _ in parts]
     writes = [w for _, w in parts]
     if end:
-        params.append(
-            "p_ack_id TEXT, p_ack_owner TEXT, p_drop_queue TEXT, p_drop_key TEXT, "
-            "p_notify_channel TEXT, p_notify_payload TEXT"
-        )
-        writes += [
-            "IF p_ack_id IS NOT NULL THEN DELETE FROM tether_queue "
-            "WHERE message_id = p_ack_id AND lease_owner = p_ack_owner; END IF;",
-            "IF p_drop_queue IS NOT NULL THEN DELETE FROM tether_queue WHERE queue = "
-            "p_drop_queue AND idempotency_key = p_drop_key AND lease_owner IS NULL; END IF;",
-            "IF p_notify_channel IS NOT NULL THEN "
-            "PERFORM pg_notify(p_notify_channel, p_notify_payload); END IF;",
-        ]
+        end_params, end_writes = _end_writes()
+        params.append(end_params)
+        writes += end_writes
     body = "\n        ".join(writes)
     return f"""CREATE OR REPLACE FUNCTION {name}({", ".join(params)})
+    RETURNS TEXT LANGUAGE plpgsql AS $$
+    DECLARE
+        stamp TEXT;
+    BEGIN
+        UPDATE tether_runs SET status = p_status, output = p_output, error = p_error,
+            head = p_head, lease_owner = p_lease_owner, lease_epoch = p_lease_epoch,
+            lease_expires_at = {expires}, updated_at = p_updated_at,
+            completed_at = p_completed_at
+        WHERE run_id = p_run_id AND xmin::text = p_seen
+        RETURNING xmin::text INTO stamp;
+        IF stamp IS NULL THEN
+            RAISE EXCEPTION 'tether: run % changed since this process last wrote it', p_run_id
+                USING ERRCODE = '40001';
+        END IF;
+        {body}
+        RETURN stamp;
+    END
+    $$"""
+
+
+#: A step's row in format 2 (`rows.STEP_COLS`): the slots of its payloads' events.
+_STEP_ROW = (
+    ("step_id", "TEXT"),
+    ("slot", "INTEGER"),
+    ("name", "TEXT"),
+    ("status", "TEXT"),
+    ("attempt", "INTEGER"),
+    ("format_version", "INTEGER"),
+    ("input_slot", "INTEGER"),
+    ("output_slot", "INTEGER"),
+    ("error_slot", "INTEGER"),
+    ("started_at", "DOUBLE PRECISION"),
+    ("completed_at", "DOUBLE PRECISION"),
+    ("retry_after", "DOUBLE PRECISION"),
+)
+
+
+def _end_writes() -> tuple[str, list[str]]:
+    """The parameters and statements of a run's last commit's queue work and NOTIFY."""
+    params = (
+        "p_ack_id TEXT, p_ack_owner TEXT, p_drop_queue TEXT, p_drop_key TEXT, "
+        "p_notify_channel TEXT, p_notify_payload TEXT"
+    )
+    writes = [
+        "IF p_ack_id IS NOT NULL THEN DELETE FROM tether_queue "
+        "WHERE message_id = p_ack_id AND lease_owner = p_ack_owner; END IF;",
+        "IF p_drop_queue IS NOT NULL THEN DELETE FROM tether_queue WHERE queue = "
+        "p_drop_queue AND idempotency_key = p_drop_key AND lease_owner IS NULL; END IF;",
+        "IF p_notify_channel IS NOT NULL THEN "
+        "PERFORM pg_notify(p_notify_channel, p_notify_payload); END IF;",
+    ]
+    return params, writes
+
+
+def step_write_function(*, end: bool = False) -> str:
+    """`tether_step_write` (migration 24): the one-round-trip commit in format 2.
+
+    As `tether_step_commit`, for steps rows that point at their payloads' events
+    (`rows.STEP_COLS`), and with the step that ends (``u_``) an UPDATE by its key and
+    the step that starts (``i_``) a plain INSERT, each when its first parameter is set.
+    An upsert costs more WAL than either: Postgres locks the row it updates in a record
+    of its own, and confirms the row it inserts in another. A plain INSERT also refuses
+    a step id taken twice (the steps' primary key), which is what makes a step's
+    creation unique in its run.
+
+    With `end`, `tether_step_finish`: a run's last commit (or a park), which starts no
+    step, with what `tether_step_end` does to the queue and the NOTIFY.
+    """
+    updated = [("step_id", "TEXT")] + [(c, t) for c, t in _STEP_ROW if c in rows.STEP_UPDATE_COLS]
+    events_params, events_insert = _rows_insert("e", "tether_events", _FAST_EVENT)
+    update_params = ", ".join(f"u_{c} {t}" for c, t in updated)
+    assignments = ", ".join(
+        f"{c} = COALESCE(u_{c}, {c})" if c.endswith("_slot") else f"{c} = u_{c}"
+        for c, _ in updated[1:]
+    )
+    params = [events_params, update_params]
+    writes = [
+        events_insert,
+        f"IF u_step_id IS NOT NULL THEN UPDATE tether_steps SET {assignments} "
+        "WHERE run_id = p_run_id AND step_id = u_step_id; END IF;",
+    ]
+    if end:
+        end_params, end_writes = _end_writes()
+        params.append(end_params)
+        writes += end_writes
+    else:
+        insert_params, step_insert = _rows_insert("i", "tether_steps", _STEP_ROW, count=1)
+        params.append(insert_params)
+        writes.append(step_insert)
+    expires = (
+        "CASE WHEN p_lease_owner IS NULL THEN 0 "
+        "WHEN p_lease_seconds IS NULL THEN lease_expires_at "
+        f"ELSE {SERVER_NOW} + p_lease_seconds END"
+    )
+    body = "\n        ".join(writes)
+    return f"""CREATE OR REPLACE FUNCTION {"tether_step_finish" if end else "tether_step_write"}(
+        p_run_id TEXT, p_seen TEXT,
+        p_status TEXT, p_output BYTEA, p_error BYTEA, p_head INTEGER, p_lease_owner TEXT,
+        p_lease_epoch BIGINT, p_lease_seconds DOUBLE PRECISION,
+        p_updated_at DOUBLE PRECISION, p_completed_at DOUBLE PRECISION,
+        {", ".join(params)})
     RETURNS TEXT LANGUAGE plpgsql AS $$
     DECLARE
         stamp TEXT;

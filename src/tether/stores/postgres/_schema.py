@@ -21,10 +21,10 @@ from ...errors import ConfigurationError, FormatVersionError
 from .._budget_sql import budget_tables
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
-from .._rows import HOOKS_ACTIVE_INDEX
+from .._rows import HOOKS_ACTIVE_INDEX, LEANER_INDEXES, steps_without_payloads
 from .._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._agent_schema import AGENT_STATEMENTS
-from ._functions import SERVER_NOW, fast_commit_function, ring_function
+from ._functions import SERVER_NOW, fast_commit_function, ring_function, step_write_function
 
 __all__ = [
     "MIGRATIONS",
@@ -306,6 +306,21 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TABLE IF NOT EXISTS tether_flow_permits ("
             "key TEXT NOT NULL, holder TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, "
             "PRIMARY KEY (key, holder))",
+        ),
+    ),
+    # Format 2: a step's payloads in its events alone (`steps_without_payloads`), fewer
+    # index entries (`LEANER_INDEXES`), room on each page of runs for their rows' next
+    # versions (a row updated in place, "HOT", writes none of its indexes), and the
+    # one-round-trip commit for them (`tether_step_write`, `tether_step_finish`).
+    Migration(
+        version=24,
+        name="journal format 2: payloads once, lighter commits",
+        statements=(
+            *steps_without_payloads(postgres=True),
+            *LEANER_INDEXES,
+            "ALTER TABLE tether_runs SET (fillfactor = 85)",
+            step_write_function(),
+            step_write_function(end=True),
         ),
     ),
 )

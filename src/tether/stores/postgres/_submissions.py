@@ -222,6 +222,8 @@ class _Tx:
         # Rows read ahead (with their sessions' locks), shared by the transaction's writes.
         self._ahead = ahead
         self._locked: set[str] = set() if ahead is None else ahead.locked
+        #: Sequences of the damaged rows this transaction settled (`LedgerTx`).
+        self.settled_on_read: set[int] = set()
 
     def now(self) -> float:
         return self._now
@@ -241,8 +243,12 @@ class _Tx:
             row,
             self._load_attachments,
             self._now,
-            lambda values: self.conn.execute(_SETTLE_MALFORMED, values),
+            self._settle_malformed,
         )
+
+    def _settle_malformed(self, values: tuple[Any, ...]) -> None:
+        self.conn.execute(_SETTLE_MALFORMED, values)
+        self.settled_on_read.add(int(values[-1]))
 
     def get(self, submission_id: str) -> Submission | None:
         ahead = self._ahead

@@ -113,6 +113,7 @@ class _Txn:
         # Answers to `get_hook_by_token` read ahead (`take_hook_ahead`), in the order the
         # rules ask for them.
         self._hook_answers: dict[str, list[HookRecord | None]] = {}
+        self._step_slots = rows.StepSlots()
         #: The cursor of a statement sent with the BEGIN for `fn` (`_in_txn`'s `lead`).
         self.lead: psycopg.Cursor[Any] | None = None
 
@@ -426,6 +427,7 @@ class _Txn:
 
     def insert_event(self, e: EventRecord) -> None:
         self._later(_SQL.insert_event, rows.event_values(e))
+        self._step_slots.saw(e)
         log = self._logs.get(e.run_id)
         if log is None:
             log = self._unheld.setdefault(e.run_id, [])
@@ -461,11 +463,11 @@ class _Txn:
 
     def insert_step(self, s: StepRecord) -> None:
         self._steps[(s.run_id, s.step_id)] = s
-        self._later(_SQL.insert_step, rows.step_values(s))
+        self._later(_SQL.insert_step, self._step_slots.insert_values(s))
 
     def update_step(self, s: StepRecord) -> None:
         self._steps[(s.run_id, s.step_id)] = s
-        self._later(_SQL.update_step, rows.step_update_values(s))
+        self._later(_SQL.update_step, self._step_slots.update_values(s))
 
     def get_wait(self, run_id: str, wait_id: str) -> WaitRecord | None:
         row = self._read(

@@ -61,7 +61,10 @@ async def list_all(sql: Sql) -> list[WorkerRecord]:
 
 
 def expire(t: _Txn, worker_id: str) -> int:
-    """Lapse the leases of a dead worker and forget it; how many leases lapsed."""
+    """Lapse the leases of a dead worker and forget it; how many leases lapsed.
+
+    Runs are not indexed by owner (`LEANER_INDEXES`): this rare write scans them.
+    """
     runs = len(
         t.c.execute(
             "UPDATE tether_runs SET lease_expires_at = 0 WHERE lease_owner = %s RETURNING run_id",

@@ -53,6 +53,7 @@ from .._streams import follow
 from .._writes import StoreWrite
 from . import _fast, _ring, _workers
 from ._flow import flow_take
+from ._inspect import PostgresInspection
 from ._notify import channels
 from ._permits import permit_release, permit_take
 from ._schema import SERVER_NOW
@@ -71,7 +72,7 @@ _LABEL_SQL = rows.statements("%s").insert_label
 _HOOKS_OF_RUN = rows.statements("%s").hooks_of_run
 
 
-class PostgresWorkflowStore(StoreCalls):
+class PostgresWorkflowStore(StoreCalls, PostgresInspection):
     """The workflow store in a Postgres namespace, shared by any number of processes."""
 
     # -- runs --------------------------------------------------------------------------
@@ -174,7 +175,7 @@ class PostgresWorkflowStore(StoreCalls):
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._sql(
             lambda c: c.execute(
-                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = %s ORDER BY slot",
+                rows.step_select("s.run_id = %s") + " ORDER BY s.slot",
                 (run_id,),
             ).fetchall()
         )

@@ -18,6 +18,7 @@ from ._conversations import SqliteConversationStore
 from ._credentials import SqliteCredentialStore
 from ._db import SqliteDatabase, Synchronous
 from ._format_stamps import SqliteFormatStamps
+from ._stored_rows import SqliteStoredRows
 from ._submissions import SqliteSubmissionStore
 from ._workflow import SqliteWorkflowStore
 
@@ -98,6 +99,11 @@ class SqliteBackend:
     def format_stamps(self) -> SqliteFormatStamps:
         """Raw access to the file's format stamp (capability FORMAT_STAMP)."""
         return SqliteFormatStamps(self._db, new=SqliteBackend)
+
+    @property
+    def stored_rows(self) -> SqliteStoredRows:
+        """Raw access to the file's rows (`tether.testing.contract.StoredRowAccess`)."""
+        return SqliteStoredRows(self._db)
 
     @property
     def database(self) -> SqliteDatabase:

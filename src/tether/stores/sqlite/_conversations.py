@@ -151,9 +151,11 @@ class SqliteConversationStore:
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         await self._db.write(lambda conn: rules.create_stream(_Tx(conn), path, identity))
 
-    async def acquire_producer(self, path: str, producer_id: str) -> ProducerClaim:
+    async def acquire_producer(
+        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
+    ) -> ProducerClaim:
         return await self._db.write(
-            lambda conn: rules.acquire_producer(_Tx(conn), path, producer_id)
+            lambda conn: rules.acquire_producer(_Tx(conn), path, producer_id, create)
         )
 
     async def append(

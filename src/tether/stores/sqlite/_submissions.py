@@ -52,6 +52,8 @@ class _Tx:
         self.conn = conn
         self._now = clock()
         self._read_only = read_only
+        #: Sequences of the damaged rows this transaction settled (`LedgerTx`).
+        self.settled_on_read: set[int] = set()
 
     def _writing(self) -> None:
         if self._read_only:
@@ -76,6 +78,7 @@ class _Tx:
     def _settle_malformed(self, values: Any) -> None:
         self._writing()
         self.conn.execute(_SETTLE_MALFORMED, values)
+        self.settled_on_read.add(int(values[-1]))
 
     def get(self, submission_id: str) -> Submission | None:
         row = self.conn.execute(

@@ -78,6 +78,7 @@ class _Txn:
         # appended (as inserted): the log after that head, known without a read.
         self._heads: dict[str, int] = {}
         self._appended: dict[str, list[tuple[Any, ...]]] = {}
+        self._step_slots = rows.StepSlots()
 
     def get_run(self, run_id: str) -> RunRecord | None:
         # Every write to a run row in this transaction goes through this object, so a
@@ -138,6 +139,7 @@ class _Txn:
         try:
             self.c.execute(_SQL.insert_event, values)
             self._appended.setdefault(e.run_id, []).append(values)
+            self._step_slots.saw(e)
         except sqlite3.IntegrityError:
             # The unique index `tether_events_one_creation` refuses a second creation
             # event (see `has_creation`); the primary key a slot taken twice.
@@ -186,11 +188,15 @@ class _Txn:
         return None if row is None else rows.step_from_row(row)
 
     def insert_step(self, s: StepRecord) -> None:
-        self.c.execute(_SQL.insert_step, rows.step_values(s))
+        try:
+            self.c.execute(_SQL.insert_step, self._step_slots.insert_values(s))
+        except sqlite3.IntegrityError:
+            # The steps' primary key: what makes a step's creation unique in its run.
+            raise ConflictError(f"run {s.run_id!r} already has a step {s.step_id!r}") from None
         self._keep_step(s)
 
     def update_step(self, s: StepRecord) -> None:
-        self.c.execute(_SQL.update_step, rows.step_update_values(s))
+        self.c.execute(_SQL.update_step, self._step_slots.update_values(s))
         self._keep_step(s)
 
     def _keep_step(self, s: StepRecord) -> None:

@@ -54,6 +54,7 @@ from .._writes import StoreWrite
 from ._db import SqliteDatabase
 from ._delivery import DELIVERABLE, take
 from ._ends import RunEnds
+from ._inspect import SqliteInspection
 from ._others import OtherCommits
 from ._permits import permit_release, permit_take
 from ._takes import flow_take
@@ -64,7 +65,7 @@ T = TypeVar("T")
 M = TypeVar("M")
 
 
-class SqliteWorkflowStore:
+class SqliteWorkflowStore(SqliteInspection):
     """The workflow store in a SQLite file."""
 
     def __init__(
@@ -205,7 +206,7 @@ class SqliteWorkflowStore:
     async def list_steps(self, run_id: str) -> list[StepRecord]:
         found = await self._db.read(
             lambda c: c.execute(
-                f"SELECT {rows.STEP_COLS} FROM tether_steps WHERE run_id = ? ORDER BY slot",
+                rows.step_select("s.run_id = ?") + " ORDER BY s.slot",
                 (run_id,),
             ).fetchall()
         )

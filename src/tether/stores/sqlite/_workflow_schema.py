@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX, PURGED_COLUMN
-from .._rows import CREATION_PREDICATE, HOOKS_ACTIVE_INDEX
+from .._rows import (
+    CREATION_PREDICATE_V1,
+    HOOKS_ACTIVE_INDEX,
+    LEANER_INDEXES,
+    steps_without_payloads,
+)
 
 _V1 = (
     """CREATE TABLE IF NOT EXISTS tether_runs (
@@ -45,7 +50,7 @@ _V1 = (
         PRIMARY KEY (run_id, slot)
     ) WITHOUT ROWID""",
     "CREATE UNIQUE INDEX IF NOT EXISTS tether_events_one_creation "
-    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE}",
+    f"ON tether_events (run_id, correlation_id, event_type) WHERE {CREATION_PREDICATE_V1}",
     """CREATE TABLE IF NOT EXISTS tether_steps (
         run_id TEXT NOT NULL,
         step_id TEXT NOT NULL,
@@ -191,4 +196,10 @@ WORKFLOW_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (20, "flow control token buckets", (FLOW_BUCKETS,)),
     # The permits of step-level limits (`stores._permits`), one row per holder.
     (23, "step-level limit permits", (FLOW_PERMITS,)),
+    # Format 2: a step's payloads in its events alone, fewer index entries per commit.
+    (
+        24,
+        "journal format 2: payloads once, lighter commits",
+        (*steps_without_payloads(postgres=False), *LEANER_INDEXES),
+    ),
 )

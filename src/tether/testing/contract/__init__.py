@@ -21,7 +21,7 @@ from ._conversations import ConversationContract
 from ._credentials import CredentialContract
 from ._labels import LabelContract
 from ._listings import ListingContract
-from ._markers import FormatStampAccess, requires
+from ._markers import FormatStampAccess, StoredRowAccess, requires
 from ._submissions import SubmissionContract
 from ._workflow import WorkflowStoreContract
 
@@ -35,6 +35,7 @@ __all__ = [
     "FormatStampAccess",
     "LabelContract",
     "ListingContract",
+    "StoredRowAccess",
     "SubmissionContract",
     "WorkflowStoreContract",
     "requires",

@@ -33,7 +33,7 @@ from ...stores import (
     SubmissionStore,
     settlement_entry,
 )
-from ._markers import requires
+from ._markers import requires, stored_rows_of
 
 __all__ = ["ConversationContract"]
 
@@ -138,6 +138,25 @@ class ConversationContract:
         assert batch.offset == offset and batch.records == (message(0), message(1), message(2))
         meta = await streams.get_meta(PATH)
         assert meta is not None and meta.head_offset == offset
+
+    async def test_acquiring_production_can_create_the_stream_in_the_same_write(
+        self, streams: ConversationStore
+    ) -> None:
+        other = "agents/helper/inst-2"
+        identity = StreamIdentity(agent_name="helper", instance_id="inst-2")
+        claim = await streams.acquire_producer(other, "producer-1", create=identity)
+        assert claim.producer_epoch == 1 and claim.head_offset == OFFSET_START
+        offset = await self.append(streams, claim, 0, [message(0)])
+        # On a stream that exists it is a plain acquisition: the producer before is fenced.
+        again = await streams.acquire_producer(other, "producer-2", create=identity)
+        assert again.producer_epoch == 2 and again.incarnation == claim.incarnation
+        assert again.head_offset == offset
+        with pytest.raises(FencedError):
+            await self.append(streams, claim, 1, [message(1)])
+        with pytest.raises(ConflictError):
+            await streams.acquire_producer(other, "producer-3", create=IDENTITY)
+        meta = await streams.get_meta(other)
+        assert meta is not None and meta.identity == identity
 
     async def test_an_exact_producer_retry_returns_the_original_offset(
         self, streams: ConversationStore, producer: ProducerClaim
@@ -459,3 +478,27 @@ class ConversationContract:
         torn = [c for c in seen if c is not None and c not in written]
         assert not torn, f"{len(torn)} of {len(seen)} reads returned no checkpoint written"
         assert seen[-1] in written
+
+    @requires(Capability.FOLD_CHECKPOINTS)
+    async def test_a_torn_checkpoint_write_reads_as_absent(
+        self, backend: Any, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        # A checkpoint cut off partway (a crash mid-write, a lost page) must read back as
+        # absent, never as a shorter blob a fold would trust: the runtime then replays.
+        rows = stored_rows_of(backend)
+        offsets = [await self.append(streams, producer, n, [message(n)]) for n in range(2)]
+        for size in (64, 3 * 1024 * 1024 + 5):  # one piece; several pieces
+            checkpoint = FoldCheckpoint(
+                head_offset=offsets[1],
+                incarnation=producer.incarnation,
+                format_version=1,
+                data=bytes(range(256)) * (size // 256) + b"\x07" * (size % 256),
+            )
+            await streams.put_fold_checkpoint(PATH, checkpoint)
+            assert await streams.get_fold_checkpoint(PATH) == checkpoint
+            await rows.tear_fold_checkpoint(PATH)
+            assert await streams.get_fold_checkpoint(PATH) is None
+            assert await streams.get_fold_checkpoint(PATH, at_or_before=offsets[1]) is None
+            # The next write supersedes the torn one whole.
+            await streams.put_fold_checkpoint(PATH, checkpoint)
+            assert await streams.get_fold_checkpoint(PATH) == checkpoint

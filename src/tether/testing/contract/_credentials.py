@@ -21,7 +21,9 @@ class CredentialContract:
     @pytest.fixture
     def credentials(self, backend: Any) -> CredentialStore:
         store = backend.stores.credentials
-        assert store is not None, "the backend keeps no credentials (Stores.credentials)"
+        if store is None:
+            # The credential store is the optional one (`Stores.credentials` None).
+            pytest.skip("the backend keeps no credentials (Stores.credentials is None)")
         return store  # type: ignore[no-any-return]
 
     async def test_a_credential_round_trips_with_its_version(

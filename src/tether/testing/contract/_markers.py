@@ -15,7 +15,7 @@ import pytest
 
 from ...stores import Capability
 
-__all__ = ["FormatStampAccess", "requires"]
+__all__ = ["FormatStampAccess", "StoredRowAccess", "requires", "stored_rows_of"]
 
 F = TypeVar("F", bound=Callable[..., Awaitable[Any]])
 
@@ -47,6 +47,37 @@ class FormatStampAccess(Protocol):
         The store is removed when the ``async with`` block ends.
         """
         ...
+
+
+class StoredRowAccess(Protocol):
+    """Raw access to a backend's stored rows, to stage what a crash or a disk leaves.
+
+    A backend exposes it as `stored_rows`, operating on the store the backend opened
+    (and connected); the contract cases that use it skip on a backend without it.
+    """
+
+    async def damage_submission(self, submission_id: str) -> None:
+        """Make the stored submission undecodable (its payload no longer parses).
+
+        Its identity columns (id, lane, status, order) stay as they are.
+        """
+        ...
+
+    async def tear_fold_checkpoint(self, path: str) -> None:
+        """Leave the stored fold checkpoint of `path` as a write cut off partway.
+
+        Its header stays; part of its data is missing, as after a crash mid-write on a
+        store that does not write a checkpoint in one atomic step.
+        """
+        ...
+
+
+def stored_rows_of(backend: Any) -> StoredRowAccess:
+    """The backend's `stored_rows`, or skip the test when it has none."""
+    access = getattr(backend, "stored_rows", None)
+    if access is None:
+        pytest.skip("the backend exposes no stored_rows (tether.testing.contract.StoredRowAccess)")
+    return access  # type: ignore[no-any-return]
 
 
 def requires(capability: Capability) -> Callable[[F], F]:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...stores import SubmissionStore, make_session_key
+from ._markers import stored_rows_of
 from ._submission_kit import COMPLETED, claim, ids, must, ref, sub_input
 
 __all__ = ["SubmissionJoinCases"]
@@ -53,6 +56,23 @@ class SubmissionJoinCases:
         await submissions.admit_direct(sub_input("m3"))
         assert ids(await submissions.claim_joinable_submissions(ref("host"), "helper")) == ["m1"]
         assert (await must(await submissions.get_submission("m3"))).status == "queued"
+
+    async def test_join_stops_at_an_unparseable_row(
+        self, backend: Any, submissions: SubmissionStore
+    ) -> None:
+        # A row whose payload no longer parses is settled as failed when read, never
+        # joined nor run; the join stops there, as at any row it may not take, so
+        # nothing after it jumps the lane. The next join goes on past the settled row.
+        await self._host_with_queue(submissions, "m1", "bad", "m3")
+        await stored_rows_of(backend).damage_submission("bad")
+        assert ids(await submissions.claim_joinable_submissions(ref("host"), "helper")) == ["m1"]
+        bad = await must(await submissions.get_submission("bad"))
+        assert (bad.status, bad.outcome, bad.payload) == ("settled", "failed", None)
+        assert bad.error is not None and "malformed" in bad.error
+        assert bad.joined_into is None and bad.attempt_id is None
+        assert (await must(await submissions.get_submission("m3"))).status == "queued"
+        assert ids(await submissions.claim_joinable_submissions(ref("host"), "helper")) == ["m3"]
+        assert ids(await submissions.list_joined_submissions("host")) == ["m1", "m3"]
 
     async def test_join_stops_at_abort_requested_and_other_agent(
         self, submissions: SubmissionStore

@@ -67,6 +67,20 @@ class FormatStampCases:
         assert await submissions.get_submission("kept") is not None
 
     @requires(Capability.FORMAT_STAMP)
+    async def test_unstamped_product_tables_are_refused_even_empty(
+        self, backend: Any, format_stamps: FormatStampAccess, submissions: SubmissionStore
+    ) -> None:
+        # tether's tables with no row in them and no stamp: what made them is unknown,
+        # so the refusal rests on the tables, not on the data they hold.
+        await format_stamps.delete_stamp()
+        with pytest.raises(FormatVersionError, match="no format stamp"):
+            await backend.migrate()
+        assert await format_stamps.read_stamp() is None
+        await format_stamps.write_stamp(str(FORMAT_VERSION))
+        await backend.migrate()
+        assert await submissions.get_submission("any") is None
+
+    @requires(Capability.FORMAT_STAMP)
     async def test_a_fresh_store_is_refused_until_migrated_then_stamped_once(
         self, backend: Any, format_stamps: FormatStampAccess
     ) -> None:

@@ -30,6 +30,7 @@ from ...stores import (
 from ._chains import ChainContract
 from ._flow import FlowContract
 from ._forks import ForkContract
+from ._inspection import InspectionContract
 from ._labels import LabelContract
 from ._listings import ListingContract
 from ._permits import PermitContract
@@ -78,6 +79,7 @@ class WorkflowStoreContract(
     FlowContract,
     PermitContract,
     ForkContract,
+    InspectionContract,
     LabelContract,
     ListingContract,
     PrunableContract,
@@ -446,6 +448,13 @@ class WorkflowStoreContract(
         with pytest.raises(ConflictError):
             await store.commit(_commit("r1", epoch, head, _step("s1", slot=2)))
         assert len(await store.list_steps("r1")) == 1
+        # Once the step has ended too (a lease holder's copy holds only unfinished steps).
+        done = NewEvent(event_type="step_completed", correlation_id="s1", payload=b"o")
+        head = (await store.commit(_commit("r1", epoch, head, done))).head
+        with pytest.raises(ConflictError):
+            await store.commit(_commit("r1", epoch, head, _step("s1", slot=2)))
+        (step,) = await store.list_steps("r1")
+        assert step.status == "completed" and step.output == b"o"
 
     async def test_no_event_leaves_a_terminal_state(self, store: WorkflowStore) -> None:
         epoch, head = await _claimed(store)

@@ -31,6 +31,7 @@ from ._attachments import AttachmentContract
 from ._budgets import BudgetContract
 from ._chains import SHORT_RETENTION
 from ._conversations import ConversationContract
+from ._credentials import CredentialContract
 from ._submissions import SubmissionContract
 from ._workflow import WorkflowStoreContract
 
@@ -58,8 +59,9 @@ class TestBackendContract(
     ConversationContract,
     AttachmentContract,
     BudgetContract,
+    CredentialContract,
 ):
-    """The workflow, submission, conversation, attachment and budget contracts on one backend."""
+    """Every contract suite on one backend (credentials' skip when it keeps none)."""
 
     @pytest.fixture
     async def backend(self, request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
