@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tether.errors import (
+    BatchPositionError,
     ConflictError,
     FencedError,
     InvalidInputError,
@@ -34,6 +35,7 @@ from tether.stores import (
     SubmissionInput,
     make_session_key,
 )
+from tether.stores._agent_records import format_offset
 
 QUEUE = "q"
 
@@ -313,3 +315,67 @@ async def test_a_submission_no_backend_can_hold_is_refused_alike(
     with pytest.raises(InvalidInputError, match=field):
         await stores.submissions.admit_dispatch(sub)
     assert await stores.submissions.list_unsettled_submissions([make_session_key("a", "s1")]) == []
+
+
+async def test_a_commit_whose_batch_is_stated_at_another_offset_writes_nothing(
+    backend: Backend,
+) -> None:
+    stores = backend.stores
+    epoch, head = await _claimed_run(backend, "r9")
+    await stores.conversations.create_stream(
+        "c/9", StreamIdentity(agent_name="a", instance_id="s9")
+    )
+    producer = await stores.conversations.acquire_producer("c/9", "p")
+
+    def commit(sequence: int, at: str, expected_head: int) -> Commit:
+        write = AppendRecords(
+            path="c/9",
+            producer_id=producer.producer_id,
+            producer_epoch=producer.producer_epoch,
+            incarnation=producer.incarnation,
+            producer_sequence=sequence,
+            records=({"n": sequence},),
+            at=at,
+        )
+        return Commit(
+            run_id="r9",
+            owner="w1",
+            epoch=epoch,
+            expected_head=expected_head,
+            events=(NewEvent(event_type="custom", correlation_id=f"c{sequence}"),),
+            writes=(write,),
+        )
+
+    with pytest.raises(BatchPositionError, match="'00000000000000000001', its next") as refused:
+        await stores.workflow.commit(commit(0, format_offset(2), head))
+    assert (refused.value.offset, refused.value.replay) == (format_offset(1), False)
+    assert (await stores.conversations.read("c/9")).batches == ()
+    assert len(await stores.workflow.list_events("r9")) == head  # the commit wrote nothing
+    first = await stores.workflow.commit(commit(0, format_offset(1), head))
+    # Its replay stated at another offset: refused, naming where it was appended.
+    with pytest.raises(BatchPositionError, match="replays") as replayed:
+        await stores.workflow.commit(commit(0, format_offset(2), first.head))
+    assert (replayed.value.offset, replayed.value.replay) == (format_offset(1), True)
+    read = await stores.conversations.read("c/9")
+    assert [(b.offset, b.records) for b in read.batches] == [(format_offset(1), ({"n": 0},))]
+    # A direct append is held to its `at` the same way.
+    with pytest.raises(BatchPositionError):
+        await stores.conversations.append(
+            path="c/9",
+            producer_id=producer.producer_id,
+            producer_epoch=producer.producer_epoch,
+            incarnation=producer.incarnation,
+            producer_sequence=1,
+            records=[{"n": 1}],
+            at=format_offset(3),
+        )
+    landed = await stores.conversations.append(
+        path="c/9",
+        producer_id=producer.producer_id,
+        producer_epoch=producer.producer_epoch,
+        incarnation=producer.incarnation,
+        producer_sequence=1,
+        records=[{"n": 1}],
+        at=format_offset(2),
+    )
+    assert landed == format_offset(2)

@@ -19,7 +19,8 @@ TetherError
 │  │  └─ NotOwnerError         a submission-owned append without owning the submission
 │  ├─ FormatVersionError       the store is stamped with a format this code cannot use
 │  ├─ InvalidTransitionError   an event would move an entity out of a terminal state
-│  │  └─ StreamPositionError   a stream append expected another index than the stream's next
+│  │  ├─ StreamPositionError   a stream append expected another index than the stream's next
+│  │  └─ BatchPositionError    a conversation append expected another offset than its own
 │  ├─ PayloadTooLargeError     one payload is over a documented cap
 │  └─ InvalidOffsetError       a stream offset is malformed or past the stream's head
 ├─ SerializationError          a value cannot be encoded, or stored bytes cannot be decoded
@@ -104,6 +105,7 @@ from ._base import (
     TetherError,
 )
 from ._stores import (
+    BatchPositionError,
     ConflictError,
     ContentDeletedError,
     DecryptionError,
@@ -141,6 +143,7 @@ __all__ = [
     "AgentError",
     "AttachmentError",
     "AuthorizationRequired",
+    "BatchPositionError",
     "BudgetError",
     "ConfigurationError",
     "ConflictError",

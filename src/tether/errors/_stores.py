@@ -143,6 +143,33 @@ class StreamPositionError(InvalidTransitionError):
     """A stream append would land elsewhere than its `at` (or the stream is closed)."""
 
 
+class BatchPositionError(InvalidTransitionError):
+    """A conversation append would land at another offset than its `at`; nothing written.
+
+    Attributes:
+        path: The conversation stream.
+        at: The offset the append expected.
+        offset: Where it would land: the stream's next offset, or, for a replay of an
+            appended producer sequence, the offset that sequence was appended at.
+        replay: Whether the append replays an appended producer sequence.
+    """
+
+    def __init__(self, path: str, at: str, offset: str, *, replay: bool) -> None:
+        self.path = path
+        self.at = at
+        self.offset = offset
+        self.replay = replay
+        where = (
+            f"replays a batch appended at offset {offset!r}"
+            if replay
+            else f"would land at offset {offset!r}, its next"
+        )
+        super().__init__(
+            f"an append to conversation stream {path!r} {where}, not at {at!r}, where the "
+            "append expected it; nothing was written (append again at that offset)"
+        )
+
+
 class PayloadTooLargeError(StoreError):
     """A single payload is larger than a documented cap."""
 

@@ -124,7 +124,8 @@ class SubmissionStore(Protocol):
         """Stamp the first application of the input and install its durability budget.
 
         Only the first call installs the budget; False unless `attempt` owns the
-        running submission.
+        running submission. The budget (`max_attempts`, `timeout_at`) is recorded for
+        a recovery process; the runtime bounds a turn by its steps' retry policies.
         """
         ...
 
@@ -210,15 +211,23 @@ class SubmissionStore(Protocol):
         ...
 
     # -- leases -------------------------------------------------------------------------
+    # Recorded for a recovery process of the deployment's own: tether's runtime neither
+    # renews them nor lists expired ones (a turn's durable run carries its submission;
+    # see `LEASE_DURATION`).
     async def renew_leases(self, owner_id: str, submission_ids: Sequence[str]) -> None:
         """Extend the leases `owner_id` holds on listed running submissions.
 
-        Each becomes now + `LEASE_DURATION`; others are skipped silently.
+        Each becomes now + `LEASE_DURATION`; others are skipped silently. The runtime
+        does not call it: a turn's run lease is what fences a running submission.
         """
         ...
 
     async def list_expired_submissions(self) -> list[Submission]:
-        """Running submissions whose lease has expired, in admission order."""
+        """Running submissions whose lease has expired, in admission order.
+
+        Leases are recorded, not renewed by the runtime: a submission whose turn runs
+        longer than `LEASE_DURATION` is listed while its run still holds it.
+        """
         ...
 
     async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
@@ -277,11 +286,14 @@ class ConversationStore(Protocol):
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         """Append `records` all-or-nothing under one new offset and return it.
 
         `producer_sequence` must be the next expected one (0 after acquiring). An exact
-        replay of an appended sequence returns its original offset.
+        replay of an appended sequence returns its original offset. With `at`, the
+        append is refused unless the batch lands at that offset (a replay: was appended
+        at it); the encrypting layer binds each batch to its offset this way.
 
         Raises:
             FencedError: Producer, epoch or incarnation is not current.
@@ -289,6 +301,7 @@ class ConversationStore(Protocol):
             ConflictError: The sequence was appended with other records.
             InvalidTransitionError: The sequence skips ahead.
             PayloadTooLargeError: The encoded batch is over `MAX_BATCH_BYTES`.
+            BatchPositionError: `at` is not where the batch lands (nothing written).
             ValueError: `records` is empty.
         """
         ...

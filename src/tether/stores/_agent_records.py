@@ -59,11 +59,18 @@ __all__ = [
 JsonValue: TypeAlias = Any
 """A value `orjson` can encode; stores treat it as opaque data."""
 
-#: Attempts a submission may use before recovery fails it (until input-applied says more).
+# The ledger's leases and retry budget are recorded, not enforced: tether's runtime
+# carries a running submission in its turn's durable run, whose run lease fences its
+# writes (every ledger write is gated on the attempt) and whose steps' retry policies
+# bound it. No part of the runtime renews a submission's lease or reads the budget; a
+# recovery process of the deployment's own may (`list_expired_submissions`).
+#: Attempts a submission may use before a recovery process fails it (recorded only).
 DURABILITY_DEFAULT_MAX_ATTEMPTS = 10
-#: Seconds a submission may run, from its first claim, before recovery fails it.
+#: Seconds a submission may run, from its first claim, before a recovery process fails
+#: it (recorded only).
 DURABILITY_DEFAULT_TIMEOUT = 3600.0
-#: Seconds a claim or a renewal keeps a submission leased to its owner.
+#: Seconds a claim or a renewal keeps a submission leased to its owner (recorded only:
+#: the runtime does not renew it, so a submission running longer reads as expired).
 LEASE_DURATION = 30.0
 #: Batches a conversation read returns when the caller gives no limit.
 DEFAULT_READ_LIMIT = 100

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from .._ids import new_ulid
 from ..errors import (
+    BatchPositionError,
     ConflictError,
     FencedError,
     InvalidOffsetError,
@@ -253,8 +254,13 @@ def append(
     records: Sequence[JsonValue],
     submission: AttemptRef | None,
     encoded: tuple[bytes, str],
+    at: str | None = None,
 ) -> tuple[str, bool]:
-    """Append a batch; returns its offset and whether this call wrote it."""
+    """Append a batch; returns its offset and whether this call wrote it.
+
+    With `at`, the append is refused (`BatchPositionError`, nothing written) unless the
+    batch lands at that offset, or, replayed, was appended at it.
+    """
     row = tx.get_stream(path)
     if row is None:
         raise NotFoundError(f"stream {path!r} does not exist; create it first")
@@ -280,6 +286,10 @@ def append(
     )
     if found is not None:
         seq, old_digest, old_submission, old_attempt = found
+        if at is not None and format_offset(seq) != at:
+            # Compared before the digests: a batch sealed for its offset is another
+            # ciphertext at another one, and its replay is sealed again for this one.
+            raise BatchPositionError(path, at, format_offset(seq), replay=True)
         if (old_digest, old_submission, old_attempt) == (digest, submission_id, attempt_id):
             return format_offset(seq), False
         raise ConflictError(
@@ -294,6 +304,8 @@ def append(
     if submission is not None:
         _authorize(tx, row, submission, records)
     seq = row.head + 1
+    if at is not None and format_offset(seq) != at:
+        raise BatchPositionError(path, at, format_offset(seq), replay=False)
     tx.insert_batch(
         NewBatch(
             path=path,

@@ -5,6 +5,20 @@ unchanged, and the engine and the agent layer never see a ciphertext. See `_seal
 for key scopes, `_encrypted_workflow` and `_encrypted_agent` for what is bound where,
 and `_keyring` for where the data keys live.
 
+Why wrappers, and how nothing passes around them: the place a payload is bound to
+names what it belongs to (a run and step, a stream chunk's index, a conversation
+batch's offset), and large payloads are offloaded; a codec handed to the stores would
+see bytes without their place, and every backend, third-party ones included, would
+have to call it on each of its write paths. The wrappers keep the backends unchanged
+and the encrypted hot path as it was (a commit seals with `Sealer.seal_now`, no
+extra awaits). They forward nothing implicitly: each protocol method is defined on its
+wrapper, either sealing and opening, or passing through and named in the wrapper's
+``PAYLOAD_FREE`` table. Tests hold both sides: every protocol method is decided and a
+payload-free one's signature carries no payload type (``tests/encryption/
+test_wrapped_methods.py``), and after each contract test on an encrypted SQLite or
+Postgres store every payload column of every table holds a sealed value
+(``tests/encryption/conftest.py``). The backend passes only `PASSED_EXTRAS`.
+
 A store that was opened encrypted carries a *keyring marker* (an attachment that names
 its keyring's id). Opening it without a key, or with a keyring other than its own,
 fails before anything is read or written.
@@ -23,13 +37,23 @@ from ._encrypted_agent import (
     EncryptedSubmissionStore,
 )
 from ._encrypted_credentials import EncryptedCredentialStore
+from ._encrypted_streams import BatchPositions
 from ._encrypted_workflow import EncryptedWorkflowStore
 from ._keyring import DataKeys, Keyring
 from ._keys import KeyProvider
 from ._protocols import Backend, Capability, Stores
 from ._sealer import DEFAULT_LARGE_PAYLOAD_THRESHOLD, Sealer
 
-__all__ = ["EncryptedBackend", "read_keyring_marker"]
+__all__ = ["PASSED_EXTRAS", "EncryptedBackend", "read_keyring_marker"]
+
+#: What an `EncryptedBackend` passes through of its inner backend besides the Backend
+#: protocol: backend-specific extras that hold no payload (format stamps, the retention
+#: period, where the data lives) and the raw access the inner backend gives to its own
+#: tables (the SQLite database, a Postgres connection), which sees what is stored:
+#: ciphertexts.
+PASSED_EXTRAS = frozenset(
+    {"format_stamps", "retention", "namespace", "path", "database", "open_connection"}
+)
 
 _MARKER_PATH = "tether/keyring"
 _MARKER_OWNER = "tether"
@@ -89,10 +113,14 @@ class EncryptedBackend:
         self._keys: DataKeys | None = None
 
     def __getattr__(self, name: str) -> object:
-        # Backend-specific extras (format stamps, the SQLite database, ...) pass through.
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+        # Only the named extras of the inner backend pass; its stores never do (they
+        # are reached through `stores`, sealing). Another name is an error, not the
+        # inner backend's attribute: that is `inner.<name>`, stated where it is used.
+        if name in PASSED_EXTRAS:
+            return getattr(self.inner, name)
+        raise AttributeError(
+            f"{type(self).__name__} has no attribute {name!r} (the inner backend's is inner.{name})"
+        )
 
     @property
     def url(self) -> str:
@@ -172,11 +200,14 @@ class EncryptedBackend:
             allow_plaintext=self.allow_plaintext,
         )
         self._keys = keys
+        # One view of where conversation batches land, for direct appends and for the
+        # ones riding on commits alike.
+        batches = BatchPositions(inner.conversations)
         self._stores = Stores(
-            workflow=EncryptedWorkflowStore(inner.workflow, sealer),
+            workflow=EncryptedWorkflowStore(inner.workflow, sealer, batches),
             submissions=EncryptedSubmissionStore(inner.submissions, sealer),
             conversations=EncryptedConversationStore(
-                inner.conversations, inner.submissions, sealer
+                inner.conversations, inner.submissions, sealer, batches
             ),
             attachments=EncryptedAttachmentStore(inner.attachments, sealer),
             # Budgets hold counters and ids, no content: stored as they are.

@@ -9,7 +9,10 @@ Places:
   ``submission.settlement, <id>``;
 - a conversation batch (all its records in one ciphertext, so the store sees one
   record): ``conversation.batch, <path>, <producer id>, <epoch>, <producer sequence>``
-  (offsets are assigned by the store); the one record that carries a reserved
+  and its offset, sealed positioned (`_sealing`): the store assigns offsets, and every
+  append states the one it expects (`_encrypted_streams.BatchPositions`), so a batch
+  copied to another offset of its stream fails to open there (batches written before
+  offsets were bound open at the place alone); the one record that carries a reserved
   settlement keeps its shape, with its error and data sealed as in the ledger, because
   the store compares it with the reserved record;
 - a fold checkpoint: ``conversation.checkpoint, <path>, <incarnation>, <head offset>``;
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
@@ -47,8 +50,10 @@ from ._agent_records import (
     SubmissionClaim,
     SubmissionInput,
     make_attachment_ref,
+    parse_offset,
     verify_attachment_bytes,
 )
+from ._encrypted_streams import BatchPositions
 from ._encrypted_writes import SEALED_KEY, seal_batch, seal_submission_input
 from ._records import evolve
 from ._sealer import Sealer, current_scope, lane_scope, stream_scope
@@ -114,15 +119,26 @@ class _SubmissionSeals:
 class EncryptedSubmissionStore:
     """A `SubmissionStore` whose payloads, attachments and texts are sealed."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "complete_submission",
+            "finalize_joined_submission",
+            "has_unsettled_submissions",
+            "mark_input_applied",
+            "redact_submissions",
+            "renew_leases",
+            "request_session_abort",
+            "requeue_submission",
+            "revert_joining_submission",
+        }
+    )
+
     def __init__(self, inner: SubmissionStore, sealer: Sealer) -> None:
         self.inner = inner
         self._s = _SubmissionSeals(inner, sealer)
         self._sealer = sealer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def _seal_input(self, sub: SubmissionInput) -> SubmissionInput:
         scope = current_scope(lane_scope(sub.session_key))
@@ -260,17 +276,30 @@ def _is_settlement(records: Sequence[JsonValue]) -> bool:
 class EncryptedConversationStore:
     """A `ConversationStore` whose batches and checkpoints are sealed."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "acquire_producer",
+            "create_stream",
+            "get_meta",
+            "purge",
+            "subscribe",
+        }
+    )
+
     def __init__(
-        self, inner: ConversationStore, submissions: SubmissionStore, sealer: Sealer
+        self,
+        inner: ConversationStore,
+        submissions: SubmissionStore,
+        sealer: Sealer,
+        positions: BatchPositions | None = None,
     ) -> None:
         self.inner = inner
         self._sealer = sealer
         self._ledger = _SubmissionSeals(submissions, sealer)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+        # Shared with the workflow store's commits, which append to the same streams.
+        self._positions = positions or BatchPositions(inner)
 
     async def create_stream(self, path: str, identity: StreamIdentity) -> None:
         await self.inner.create_stream(path, identity)
@@ -299,30 +328,46 @@ class EncryptedConversationStore:
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         if not records:
             raise ValueError(f"an append to stream {path!r} needs at least one record")
-        if _is_settlement(records):
-            sealed: list[JsonValue] = [await self._seal_settlement(records[0])]
-        else:
-            sealed = await seal_batch(
-                self._sealer,
-                current_scope(stream_scope(path)),
+        settlement = _is_settlement(records)
+        if settlement:
+            # Kept in its shape (the store compares it with the reserved record), so
+            # not positioned: its error and data are sealed as the ledger's.
+            settled: list[JsonValue] = [await self._seal_settlement(records[0])]
+        scope = current_scope(stream_scope(path))
+
+        async def send(offset: str | None) -> str:
+            if settlement:
+                sealed = settled
+            else:
+                sealed = await seal_batch(
+                    self._sealer,
+                    scope,
+                    path=path,
+                    producer_id=producer_id,
+                    producer_epoch=producer_epoch,
+                    producer_sequence=producer_sequence,
+                    records=records,
+                    at=offset,
+                )
+            return await self.inner.append(
                 path=path,
                 producer_id=producer_id,
                 producer_epoch=producer_epoch,
+                incarnation=incarnation,
                 producer_sequence=producer_sequence,
-                records=records,
+                records=sealed,
+                submission=submission,
+                at=offset,
             )
-        return await self.inner.append(
-            path=path,
-            producer_id=producer_id,
-            producer_epoch=producer_epoch,
-            incarnation=incarnation,
-            producer_sequence=producer_sequence,
-            records=sealed,
-            submission=submission,
-        )
+
+        if at is not None or settlement:
+            return await send(at)  # a stated offset is never moved
+        producer = (producer_id, producer_epoch, producer_sequence)
+        return await self._positions.placed(path, producer, send)
 
     async def _open_batch(self, path: str, batch: ConversationBatch) -> ConversationBatch:
         records = batch.records
@@ -334,7 +379,9 @@ class EncryptedConversationStore:
                 str(batch.producer_epoch),
                 str(batch.producer_sequence),
             )
-            plain = await self._sealer.open_json(place, records[0][_SEALED])
+            # Positioned batches open only at their offset; older ones at the place alone.
+            at = parse_offset(batch.offset)
+            plain = await self._sealer.open_json(place, records[0][_SEALED], at=at)
             return evolve(batch, records=tuple(plain))
         if _is_settlement(records):
             record = dict(records[0])
@@ -391,14 +438,17 @@ class EncryptedAttachmentStore:
     filename); the caller's ref is rebuilt from the sealed metadata on read.
     """
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "purge",
+        }
+    )
+
     def __init__(self, inner: AttachmentStore, sealer: Sealer) -> None:
         self.inner = inner
         self._sealer = sealer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def put(
         self, *, stream_path: str, conversation_id: str, ref: AttachmentRef, data: bytes | bytearray

@@ -8,7 +8,7 @@ write made outside any run or `data_scope` falls back to ``credential:<owner>``.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import ClassVar
 
 from ..errors import ContentDeletedError
 from ._credentials import Credential, CredentialStore
@@ -25,14 +25,18 @@ def credential_scope(owner: str) -> str:
 class EncryptedCredentialStore:
     """A `CredentialStore` whose payloads are sealed (owner, name and times stay readable)."""
 
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "purge_credentials",
+            "purge_expired_credentials",
+        }
+    )
+
     def __init__(self, inner: CredentialStore, sealer: Sealer) -> None:
         self.inner = inner
         self._sealer = sealer
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
 
     async def _open(self, found: Credential | None) -> Credential | None:
         if found is None:

@@ -8,6 +8,8 @@ carry no payload and pass through; `cancel_runs` cancels through the store's own
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ._inspection import RunCancels, StreamInfo
 from ._protocols import WorkflowStore
 from ._records import EventRecord, StepRecord
@@ -17,6 +19,9 @@ __all__ = ["EncryptedInspection"]
 
 class EncryptedInspection(RunCancels):
     """Uses the store's `inner` store and its `_open_step` and `_open_event`."""
+
+    #: Its protocol methods that carry no payload (see `EncryptedWorkflowStore`).
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset({"get_stream_info", "list_streams"})
 
     inner: WorkflowStore
 

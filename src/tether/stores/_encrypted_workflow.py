@@ -1,19 +1,6 @@
 """`EncryptedWorkflowStore`: any `WorkflowStore` with its payloads sealed.
 
-Places (the associated data every payload is bound to):
-
-- run input / output / error: ``run.input|run.output|run.error, <run id>`` (a child's
-  output copied into its parent's ``child_completed`` event keeps the place of the run
-  that ended the child's chain);
-- step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
-  (``step_retrying`` and ``step_failed`` both carry ``step.error``);
-- hook payloads: ``hook.payload, <run id>, <hook id>``;
-- stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index, sealed
-  positioned (`_sealing`; every append states its index, see `_encrypted_streams`);
-- any other event payload: ``event, <run id>, <event type>, <correlation id>``.
-
-Event slots are not bound: the store assigns them, and a payload is copied, under
-its place, into the records mirroring its event (a step's output into its step).
+What is bound where, and the runs' key scopes: see `_encrypted_runs`.
 
 Writes to other stores riding on a commit or a hook resume (`Commit.writes`) are sealed
 as those stores seal them, under the run's scope (see `_encrypted_writes`).
@@ -24,29 +11,25 @@ Queue messages (run ids), names, statuses, timestamps and attributes stay in cle
 from __future__ import annotations
 
 import dataclasses
-import hmac
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any
+from typing import ClassVar
 
-from ..errors import NotFoundError
+from ..errors import BatchPositionError, NotFoundError
 from ._encrypted_inspection import EncryptedInspection
-from ._encrypted_streams import StreamPositions
+from ._encrypted_runs import RunSealing, event_place
+from ._encrypted_streams import MAX_PLACINGS, BatchPositions, StreamPositions
 from ._encrypted_writes import seal_writes
 from ._flow import FlowClaim, FlowLimit, FlowPolicy
 from ._permits import Permit
 from ._protocols import WorkflowStore
 from ._records import (
-    Attr,
     ChainRecord,
     Claim,
     Commit,
     CommitResult,
-    Continuation,
     EventRecord,
     HookRecord,
     Message,
-    NewEvent,
     NewMessage,
     NewRun,
     Page,
@@ -61,146 +44,51 @@ from ._records import (
     WorkerRecord,
     evolve,
 )
-from ._sealer import Sealer, mark_running, run_scope
-from ._sealing import parse
+from ._sealer import Sealer, mark_running
 from ._writes import AppendStream, StoreWrite
 
 __all__ = ["EncryptedWorkflowStore", "event_place"]
 
-_SCOPE_CACHE = 8192
-_RUN_PLACES = {"run_created": "run.input", "run_completed": "run.output", "run_failed": "run.error"}
-_STEP_PLACES = {
-    "step_created": "step.input",
-    "step_completed": "step.output",
-    "step_failed": "step.error",
-    "step_retrying": "step.error",
-}
 
+class EncryptedWorkflowStore(RunSealing, EncryptedInspection):
+    """Seals what it writes and opens what it reads; only `PAYLOAD_FREE` passes through."""
 
-def event_place(
-    run_id: str, event_type: str, correlation_id: str | None, attrs: Mapping[str, Attr]
-) -> tuple[str, ...]:
-    """The place an event's payload is bound to (see the module docstring)."""
-    kind = _RUN_PLACES.get(event_type)
-    if kind is not None:
-        return (kind, run_id)
-    kind = _STEP_PLACES.get(event_type)
-    if kind is not None:
-        return (kind, run_id, str(correlation_id))
-    if event_type == "hook_received":
-        return ("hook.payload", run_id, str(correlation_id))
-    if event_type == "child_completed":
-        # The output of the run that ended the child's chain (its last run's place).
-        status = attrs.get("status")
-        child = attrs.get("run_id") or correlation_id
-        return ("run.output" if status == "completed" else "run.error", str(child))
-    return ("event", run_id, event_type, str(correlation_id))
+    #: The protocol methods that carry no payload, passed to the inner store as they
+    #: are; every other one seals what it writes and opens what it reads.
+    PAYLOAD_FREE: ClassVar[frozenset[str]] = frozenset(
+        {
+            "ack",
+            "acquire_permit",
+            "clock",
+            "close_stream",
+            "dequeue",
+            "enqueue",
+            "expire_worker",
+            "get_hook",
+            "heartbeat_worker",
+            "list_hooks",
+            "list_run_messages",
+            "list_waits",
+            "list_workers",
+            "nack",
+            "purge_run_content",
+            "queue_depths",
+            "register_worker",
+            "release_permit",
+            "release_run",
+            "renew_lease",
+            "renew_messages",
+            "wait_for_messages",
+        }
+    )
 
-
-class EncryptedWorkflowStore(EncryptedInspection):
-    """Seals what it writes and opens what it reads; everything else passes through."""
-
-    def __init__(self, inner: WorkflowStore, sealer: Sealer) -> None:
-        self.inner = inner
-        self._sealer = sealer
-        self._scopes: OrderedDict[str, str] = OrderedDict()
-        self._positions = StreamPositions(inner)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "inner":
-            raise AttributeError(name)
-        return getattr(self.inner, name)
-
-    # -- scopes ------------------------------------------------------------------------------
-    def _remember(self, run_id: str, scope: str) -> str:
-        self._scopes[run_id] = scope
-        if len(self._scopes) > _SCOPE_CACHE:
-            self._scopes.popitem(last=False)
-        return scope
-
-    async def scope_of(self, run_id: str) -> str:
-        """The key scope of a run: recorded in its input's header when it was created."""
-        scope = self._scopes.get(run_id)
-        if scope is not None:
-            return scope
-        run = await self.inner.get_run(run_id)
-        if run is None:
-            return run_scope(run_id)
-        return self._remember(run_id, await self._scope_of_record(run))
-
-    async def _scope_of_record(self, run: RunRecord) -> str:
-        if run.input is not None and run.input[:3] == b"TE1":
-            return parse(run.input, f"input of run {run.run_id!r}").scope
-        if run.parent_run_id is not None:
-            return await self.scope_of(run.parent_run_id)
-        return run_scope(run.run_id)
-
-    async def _scope_of_new(self, new: NewRun) -> str:
-        if new.parent_run_id is not None:
-            return await self.scope_of(new.parent_run_id)
-        if new.chain_id and new.chain_id != new.run_id:
-            # A later run of a chain (a restart; a continuation is sealed by its commit
-            # the same way) keeps the chain's scope: erasing the chain erases all of it.
-            return await self.scope_of(new.chain_id)
-        return run_scope(new.run_id)
-
-    # -- sealing records ---------------------------------------------------------------------
-    async def _seal_new_run(self, new: NewRun, scope: str | None = None) -> NewRun:
-        scope = self._remember(new.run_id, scope or await self._scope_of_new(new))
-        sealed = await self._sealer.seal(scope, ("run.input", new.run_id), new.input)
-        digest = new.input_digest
-        if digest is not None:
-            # The digest still tells equal inputs apart (a run id started again), but
-            # keyed: a plain hash of a guessable input would reveal it.
-            key = await self._sealer.keys.for_write(scope)
-            digest = hmac.new(
-                key.mac, b"tether run input\0" + digest.encode(), "sha256"
-            ).hexdigest()
-        return evolve(new, input=sealed, input_digest=digest)
-
-    async def _seal_event(self, scope: str, run_id: str, event: NewEvent) -> NewEvent:
-        if event.payload is None:
-            return event
-        place = event_place(run_id, event.event_type, event.correlation_id, event.attrs)
-        sealed = self._sealer.seal_now(scope, place, event.payload)
-        if sealed is None:
-            sealed = await self._sealer.seal(scope, place, event.payload)
-        return evolve(event, payload=sealed)
-
-    async def _open_run(self, run: RunRecord | None) -> RunRecord | None:
-        if run is None:
-            return None
-        if run.input is not None and run.run_id not in self._scopes and run.input[:3] == b"TE1":
-            self._remember(run.run_id, parse(run.input, "run input").scope)
-        s = self._sealer
-        return evolve(
-            run,
-            input=await s.open(("run.input", run.run_id), run.input, erased="none"),
-            output=await s.open(("run.output", run.run_id), run.output, erased="none"),
-            error=await s.open(("run.error", run.run_id), run.error, erased="none"),
-        )
-
-    async def _open_step(self, step: StepRecord) -> StepRecord:
-        s, r, i = self._sealer, step.run_id, step.step_id
-        return evolve(
-            step,
-            input=await s.open(("step.input", r, i), step.input, erased="none"),
-            output=await s.open(("step.output", r, i), step.output, erased="none"),
-            error=await s.open(("step.error", r, i), step.error, erased="none"),
-        )
-
-    async def _open_event(self, event: EventRecord) -> EventRecord:
-        if event.payload is None:
-            return event
-        place = event_place(event.run_id, event.event_type, event.correlation_id, event.attrs)
-        return evolve(event, payload=await self._sealer.open(place, event.payload, erased="none"))
-
-    async def _open_claim(self, claim: Claim) -> Claim:
-        if claim.run is None:
-            return claim
-        run = await self._open_run(claim.run)
-        events = tuple([await self._open_event(e) for e in claim.events])
-        return evolve(claim, run=run, events=events)
+    def __init__(
+        self, inner: WorkflowStore, sealer: Sealer, batches: BatchPositions | None = None
+    ) -> None:
+        super().__init__(inner, sealer)
+        # With `batches`, conversation appends riding on commits are bound to their
+        # offsets (without, they are sealed for their place alone).
+        self._positions = StreamPositions(inner, batches)
 
     # -- runs --------------------------------------------------------------------------------
     async def create_run(self, run: NewRun) -> tuple[RunRecord, bool]:
@@ -351,17 +239,6 @@ class EncryptedWorkflowStore(EncryptedInspection):
 
         return await self._positions.placed(writes, send)
 
-    async def _seal_continuation(self, scope: str, continuation: Continuation) -> Continuation:
-        # A chain keeps its predecessor's key scope: erasing it erases every run of it.
-        new = await self._seal_new_run(continuation.run, scope)
-        carried = tuple(
-            [
-                (hook_id, await self._sealer.seal(scope, ("hook.payload", new.run_id, hook_id), p))
-                for hook_id, p in continuation.carried
-            ]
-        )
-        return evolve(continuation, run=new, carried=carried)
-
     async def renew_lease(
         self, run_id: str, *, owner: str, epoch: int, lease_seconds: float
     ) -> bool:
@@ -408,6 +285,7 @@ class EncryptedWorkflowStore(EncryptedInspection):
         known: Mapping[str, int] | None = None,
     ) -> tuple[HookRecord, tuple[Message, Claim] | None]:
         hook = await self.inner.get_hook(token)
+        refusals = 0
         while True:
             if hook is None or (run_id is not None and hook.run_id != run_id):
                 # Never hand the inner store a plaintext payload, even to be refused: a
@@ -430,6 +308,7 @@ class EncryptedWorkflowStore(EncryptedInspection):
                     resumed = await self.inner.resume_hook(
                         token, sealed, writes=sealed_writes, run_id=hook.run_id
                     )
+                    self._positions.landed(placed)
                     return resumed, None
                 owner, lease_seconds, queue = claim_for
                 resumed, claimed = await self.inner.resume_hook_and_claim(
@@ -442,6 +321,7 @@ class EncryptedWorkflowStore(EncryptedInspection):
                     run_id=hook.run_id,
                     known=known,
                 )
+                self._positions.landed(placed)
                 if claimed is not None:
                     message, claim = claimed
                     claimed = (message, await self._open_claim(claim))
@@ -452,6 +332,14 @@ class EncryptedWorkflowStore(EncryptedInspection):
                 if moved is None or moved.run_id == hook.run_id:
                     raise
                 hook = moved
+            except BatchPositionError as exc:
+                # A batch riding on the resume lands elsewhere (another process appended
+                # meanwhile, or it replays one): sealed again for where it lands.
+                self._positions.forget(streams)
+                self._positions.refused(exc, placed)
+                refusals += 1
+                if refusals >= MAX_PLACINGS:
+                    raise
             except BaseException:
                 self._positions.forget(streams)
                 raise

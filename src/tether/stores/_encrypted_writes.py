@@ -1,7 +1,8 @@
 """Sealing what rides on a commit: the `StoreWrite`s of `Commit.writes` and of a hook resume.
 
 The same places as the stores they stand for (see `_encrypted_agent`): a conversation
-batch is one ciphertext bound to its stream, producer, epoch and sequence; a run's
+batch is one ciphertext bound to its stream, producer, epoch and sequence, and to its
+offset (the append's `at`, which the encrypted workflow store states); a run's
 stream chunk to its run, stream name and index (the append's `at`, which the encrypted
 workflow store states); a submission's payload and attachments to the
 submission; settlement errors to the scope only. Everything is sealed under the scope
@@ -14,8 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import PayloadTooLargeError
-from ._agent_records import JsonValue, SubmissionAttachment, SubmissionInput, canonical_json
+from ..errors import InvalidOffsetError, PayloadTooLargeError
+from ._agent_records import (
+    JsonValue,
+    SubmissionAttachment,
+    SubmissionInput,
+    canonical_json,
+    parse_offset,
+)
 from ._conversation_rules import MAX_BATCH_BYTES
 from ._records import evolve
 from ._sealer import Sealer
@@ -44,8 +51,11 @@ async def seal_batch(
     producer_epoch: int,
     producer_sequence: int,
     records: Sequence[JsonValue],
+    at: str | None,
 ) -> list[JsonValue]:
     """A conversation batch as the one sealed record the inner store keeps.
+
+    With `at` (its offset) it is sealed positioned: it opens only read at that offset.
 
     Raises:
         PayloadTooLargeError: The plain batch is over the store's cap.
@@ -58,8 +68,15 @@ async def seal_batch(
             "several appends or move large content into attachments"
         )
     place = ("conversation.batch", path, producer_id, str(producer_epoch), str(producer_sequence))
-    envelope = await sealer.seal(scope, place, data)
+    envelope = await sealer.seal(scope, place, data, at=None if at is None else _seq(path, at))
     return [{SEALED_KEY: envelope_to_text(envelope)}]
+
+
+def _seq(path: str, offset: str) -> int:
+    seq = parse_offset(offset)
+    if seq is None:
+        raise InvalidOffsetError(path, offset, "not an offset this store issued")
+    return seq
 
 
 async def seal_submission_input(
@@ -96,6 +113,7 @@ async def seal_writes(
                 producer_epoch=write.producer_epoch,
                 producer_sequence=write.producer_sequence,
                 records=write.records,
+                at=write.at,
             )
             out.append(evolve(write, records=tuple(records)))
         elif isinstance(write, AppendStream):

@@ -244,11 +244,17 @@ class Sealer:
             if erased == "none":
                 return None
             raise
-        if env.kind == INLINE:
-            return open_inline(key, place, data, env)
-        if env.kind != REF:
-            raise DecryptionError(env.scope, text, "a stored blob is not a payload")
-        cid, size = open_ref(key, place, data, env)
+        try:
+            if env.kind == INLINE:
+                return open_inline(key, place, data, env)
+            if env.kind != REF:
+                raise DecryptionError(env.scope, text, "a stored blob is not a payload")
+            cid, size = open_ref(key, place, data, env)
+        except DecryptionError as exc:
+            if at is None:
+                raise
+            # Named as read: the place, then the position (not one more part of it).
+            raise DecryptionError(exc.scope, text, exc.reason) from None
         stored = await self.blobs.get(
             stream_path=blob_path(env.scope),
             conversation_id=env.scope,
@@ -269,8 +275,13 @@ class Sealer:
         plain = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
         return envelope_to_text(await self.seal(scope, place, plain))
 
-    async def open_json(self, place: tuple[str, ...], value: Any, *, erased: str = "raise") -> Any:
-        """The JSON value a sealed string holds (plain values per `allow_plaintext`)."""
+    async def open_json(
+        self, place: tuple[str, ...], value: Any, *, erased: str = "raise", at: int | None = None
+    ) -> Any:
+        """The JSON value a sealed string holds (plain values per `allow_plaintext`).
+
+        `at` is the position it was read at, as for `open`.
+        """
         if value is None:
             return None
         if not is_sealed_text(value):
@@ -282,7 +293,8 @@ class Sealer:
                 "it is not encrypted, and this store is (pass "
                 "allow_plaintext=True to read what was written before encryption was on)",
             )
-        plain = await self.open(place, text_to_envelope(value, place_text(place)), erased=erased)
+        envelope = text_to_envelope(value, place_text(place))
+        plain = await self.open(place, envelope, erased=erased, at=at)
         return None if plain is None else orjson.loads(plain)
 
     async def seal_text(self, scope: str, place: tuple[str, ...], text: str | None) -> str | None:

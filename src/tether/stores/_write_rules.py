@@ -86,6 +86,7 @@ def apply_writes(targets: WriteTargets, writes: Sequence[StoreWrite]) -> None:
                 records=write.records,
                 submission=None,
                 encoded=encoded,
+                at=write.at,
             )
             if wrote:
                 targets.appended(write.path)

@@ -42,7 +42,9 @@ __all__ = [
 class AppendRecords:
     """Append one batch to a conversation stream as its fenced producer.
 
-    Raises (in the commit) `FencedError` when the producer is no longer current.
+    Raises (in the commit) `FencedError` when the producer is no longer current. With
+    `at`, the commit is refused with `BatchPositionError` (nothing written) unless the
+    batch lands at that offset (see `ConversationStore.append`).
     """
 
     path: str
@@ -51,6 +53,7 @@ class AppendRecords:
     incarnation: str
     producer_sequence: int
     records: tuple[JsonValue, ...]
+    at: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

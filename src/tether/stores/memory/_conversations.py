@@ -131,6 +131,7 @@ class MemoryConversationStore:
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         encoded = rules.encode_batch(path, records)
         offset, wrote = rules.append(
@@ -143,6 +144,7 @@ class MemoryConversationStore:
             records=records,
             submission=submission,
             encoded=encoded,
+            at=at,
         )
         if wrote:
             self._listeners.notify(path)

@@ -370,6 +370,7 @@ class PostgresConversationStore:
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         # Encoding happens here, on the event loop, before a connection is taken.
         encoded = rules.encode_batch(path, records)
@@ -386,6 +387,7 @@ class PostgresConversationStore:
                 records=records,
                 submission=submission,
                 encoded=encoded,
+                at=at,
             )
             if wrote:
                 # Delivered only if the transaction commits.

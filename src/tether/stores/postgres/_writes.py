@@ -10,6 +10,7 @@ import psycopg
 
 from ...errors import InvalidTransitionError
 from .. import _conversation_rules as conv
+from .._agent_records import parse_offset
 from .._streams import misplaced
 from .._writes import (
     AdmitSubmission,
@@ -72,6 +73,7 @@ WITH s AS (
     SET head = head + 1, next_producer_sequence = next_producer_sequence + 1
     WHERE path = %(path)s AND producer_id = %(producer)s AND producer_epoch = %(epoch)s
     AND incarnation = %(incarnation)s AND next_producer_sequence = %(sequence)s
+    AND (%(at)s::bigint IS NULL OR head + 1 = %(at)s::bigint)
     RETURNING head
 ), b AS (
     INSERT INTO tether_conversation_batches (path, seq, producer_id, producer_epoch,
@@ -271,12 +273,17 @@ class PostgresWrites:
         data, digest = encoded
         if not self._checked or len(data) > conv.BATCH_CHUNK_BYTES or self._held is None:
             return False
+        at = None if write.at is None else parse_offset(write.at)
+        if write.at is not None and at is None:
+            return False  # not an offset: the rules refuse it
         params = {
             "path": write.path,
             "producer": write.producer_id,
             "epoch": write.producer_epoch,
             "incarnation": write.incarnation,
             "sequence": write.producer_sequence,
+            # A batch stated at an offset lands only there (else the rules refuse it).
+            "at": at,
             "count": len(write.records),
             "size": len(data),
             "digest": digest,

@@ -168,6 +168,7 @@ class SqliteConversationStore:
         producer_sequence: int,
         records: Sequence[JsonValue],
         submission: AttemptRef | None = None,
+        at: str | None = None,
     ) -> str:
         # Encoding happens here, off the writer thread, so other writers do not wait on it.
         encoded = rules.encode_batch(path, records)
@@ -182,6 +183,7 @@ class SqliteConversationStore:
                 records=records,
                 submission=submission,
                 encoded=encoded,
+                at=at,
             )
         )
         if wrote:
