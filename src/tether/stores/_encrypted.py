@@ -52,7 +52,15 @@ __all__ = ["PASSED_EXTRAS", "EncryptedBackend", "read_keyring_marker"]
 #: tables (the SQLite database, a Postgres connection), which sees what is stored:
 #: ciphertexts.
 PASSED_EXTRAS = frozenset(
-    {"format_stamps", "retention", "namespace", "path", "database", "open_connection"}
+    {
+        "format_stamps",
+        "retention",
+        "namespace",
+        "path",
+        "database",
+        "open_connection",
+        "stored_rows",
+    }
 )
 
 _MARKER_PATH = "tether/keyring"

@@ -147,7 +147,9 @@ def _malformed(
 
     The view keeps the row's identity columns and reports the row as failed.
     """
-    message = f"malformed stored submission row: {type(exc).__name__}: {exc}"
+    # The error's kind only: its text may quote the stored bytes, which an encrypted
+    # store must not write in clear beside the row.
+    message = f"malformed stored submission row: {type(exc).__name__}"
     settled = row[8] == "settled"
     settled_at = row[21] if settled and row[21] is not None else now
     error = row[23] if settled and row[23] is not None else message
