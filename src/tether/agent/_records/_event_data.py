@@ -128,10 +128,6 @@ class CallUsage:
         output_tokens: Output tokens.
         cached_tokens: Of `input_tokens`, those read from the provider's prompt cache.
         details: The provider's own usage fields, flattened (`models.Usage.details`).
-        attempt: The attempt of the step that called the provider (None: recorded
-            before tether kept it). A reply adopted by a later attempt keeps it, so
-            the same call is never counted twice; a call made again by a later
-            attempt (the reply never committed) has that attempt's number.
     """
 
     model: str
@@ -139,7 +135,6 @@ class CallUsage:
     output_tokens: int = 0
     cached_tokens: int = 0
     details: Mapping[str, int] = field(default_factory=dict)
-    attempt: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -175,13 +170,7 @@ class TokenCounts:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MessageCompleted:
-    """``message.completed``: the model's whole reply.
-
-    It is written the moment the provider has answered, before the reply is committed
-    to the transcript, so what the call used is on record whatever happens next. An
-    attempt cut short before that commit leaves it in the stream; the step's next
-    attempt calls the model again and emits its own at the same coordinates (with a
-    later ``usage.attempt``): the reply the turn goes on with is the last one.
+    """``message.completed``: the model's whole reply (on record in the transcript).
 
     ``usage`` is what the call used, when the provider said (None from a reply recorded
     before tether kept usage).

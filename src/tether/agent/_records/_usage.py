@@ -1,15 +1,10 @@
 """Token usage and cost: what a turn and a session used, summed from what is on record.
 
-Every model call's usage (`CallUsage`, as its provider reported it) is on its
-``message.completed`` event, written the moment the provider answered, before the
-reply's commit; and on the reply's transcript entry, written by that commit. Each
-attempt of a step that called the provider is counted once: its usage names the
-attempt (`CallUsage.attempt`), so a reply adopted by a later attempt (emitted again
-with the attempt that made it) is the same call, and a call made again because the
-reply of an attempt cut short never committed is another call, paid for too. The
-earlier one is *retried* (`SessionUsage.retried`): counted in the totals, and apart.
-
-``turn.completed`` carries its turn's sums (the committed replies'); `Session.usage`
+Every model call's usage (`CallUsage`, as its provider reported it) is recorded with
+its reply: on the reply's transcript entry and on its ``message.completed`` event, in
+the commit that records the reply. A reply is recorded once, whatever happens to the
+step after it (a retry adopts the recorded reply and calls the model no more), so each
+call is counted once. ``turn.completed`` carries its turn's sums; `Session.usage`
 sums the session's events, by model and by turn, and prices them with a `Price` table
 the caller supplies.
 """
@@ -25,15 +20,7 @@ from ._entries import AssistantEntry
 from ._event_data import CallUsage, MessageCompleted, TokenCounts
 from ._events import SessionEvent
 
-__all__ = [
-    "Price",
-    "RecordedCall",
-    "SessionUsage",
-    "counts_json",
-    "recorded_calls",
-    "session_usage",
-    "turn_usage",
-]
+__all__ = ["Price", "SessionUsage", "counts_json", "session_usage", "turn_usage"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,9 +71,6 @@ class SessionUsage:
             an empty table).
         unpriced: Models that were used and have no price (their calls are not in
             `cost`).
-        retried: Of `total`, the calls whose reply never committed (the attempt was
-            cut short after the provider answered) and that a later attempt of the
-            step made again: both were paid for, both are counted.
     """
 
     session_id: str
@@ -95,7 +79,6 @@ class SessionUsage:
     by_turn: Mapping[str, TokenCounts] = field(default_factory=dict)
     cost: float | None = None
     unpriced: tuple[str, ...] = ()
-    retried: TokenCounts = field(default_factory=TokenCounts)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the server's wire form)."""
@@ -106,7 +89,6 @@ class SessionUsage:
             "by_turn": {t: counts_json(c) for t, c in self.by_turn.items()},
             "cost": self.cost,
             "unpriced": list(self.unpriced),
-            "retried": counts_json(self.retried),
         }
 
 
@@ -129,53 +111,6 @@ def turn_usage(entries: Iterable[Any], turn_id: str) -> TokenCounts:
     return counts
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RecordedCall:
-    """One model call on record: its ``message.completed`` event, once per attempt.
-
-    Attributes:
-        event: The first event that recorded it.
-        usage: What it used.
-        retried: Its reply never committed and a later attempt of its step called the
-            model again.
-    """
-
-    event: SessionEvent
-    usage: CallUsage
-    retried: bool = False
-
-
-def recorded_calls(events: Iterable[SessionEvent]) -> list[RecordedCall]:
-    """Each model call the ``message.completed`` events of a session record, once.
-
-    A call is its event's coordinates (turn, step, place) and the attempt that made it
-    (`CallUsage.attempt`): an event emitted again for an adopted reply names the same
-    attempt and is the same call. At one place, every attempt but the last is retried:
-    a reply that committed is adopted, never asked for again, so an earlier attempt's
-    never committed. (The last may be uncommitted too, while its step is retried or
-    once it failed for good: it is counted, and not marked.)
-    """
-    found: dict[tuple[str | None, int | None, int, int | None], RecordedCall] = {}
-    last: dict[tuple[str | None, int | None, int], int] = {}
-    for event in events:
-        data = event.data
-        if not isinstance(data, MessageCompleted) or data.usage is None:
-            continue
-        place = (event.meta.turn_id, event.meta.step_index, event.meta.sequence)
-        key = (*place, data.usage.attempt)
-        if key in found:
-            continue
-        found[key] = RecordedCall(event=event, usage=data.usage)
-        if data.usage.attempt is not None:
-            last[place] = max(last.get(place, 0), data.usage.attempt)
-    out = []
-    for (turn, step, sequence, attempt), call in found.items():
-        if attempt is not None and attempt < last[(turn, step, sequence)]:
-            call = RecordedCall(event=call.event, usage=call.usage, retried=True)
-        out.append(call)
-    return out
-
-
 def session_usage(
     session_id: str,
     events: Iterable[SessionEvent],
@@ -183,19 +118,26 @@ def session_usage(
 ) -> SessionUsage:
     """Sum the usage the ``message.completed`` events of a session carry.
 
-    Each attempt's call counts once (see `recorded_calls`), retried ones too.
+    An event emitted again by a later attempt of its step (same turn, step and place)
+    is the same call: it counts once.
     """
-    total = retried = TokenCounts()
+    seen: set[tuple[str | None, int | None, int]] = set()
+    total = TokenCounts()
     by_model: dict[str, TokenCounts] = {}
     by_turn: dict[str, TokenCounts] = {}
-    for call in recorded_calls(events):
-        usage = call.usage
+    for event in events:
+        data = event.data
+        if not isinstance(data, MessageCompleted) or data.usage is None:
+            continue
+        key = (event.meta.turn_id, event.meta.step_index, event.meta.sequence)
+        if key in seen:
+            continue
+        seen.add(key)
+        usage: CallUsage = data.usage
         total = total.plus(usage)
-        if call.retried:
-            retried = retried.plus(usage)
         by_model[usage.model] = by_model.get(usage.model, TokenCounts()).plus(usage)
-        turn = call.event.meta.turn_id
-        if turn is not None:
+        if event.meta.turn_id is not None:
+            turn = event.meta.turn_id
             by_turn[turn] = by_turn.get(turn, TokenCounts()).plus(usage)
     cost: float | None = None
     unpriced: list[str] = []
@@ -214,5 +156,4 @@ def session_usage(
         by_turn=by_turn,
         cost=cost,
         unpriced=tuple(unpriced),
-        retried=retried,
     )

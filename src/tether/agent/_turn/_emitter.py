@@ -105,13 +105,6 @@ class Emitter:
             writing = asyncio.get_running_loop().create_task(self._stream.flush())
             self._flusher = asyncio.get_running_loop().create_task(self._finish(writing))
 
-    async def write_now(self) -> None:
-        """Write what is buffered now: once it returns, it has landed.
-
-        A store that is unavailable leaves it buffered for the step's next commit.
-        """
-        await self._stream.flush()
-
     async def written(self) -> None:
         """Wait until what was emitted with `emit_now` (or flushed live) is written."""
         task = self._flusher

@@ -171,8 +171,10 @@ async def call_model(
             output_tokens=response.usage.output_tokens,
             cached_tokens=response.usage.cached_tokens,
             details=dict(response.usage.details),
-            attempt=durable.step_info().attempt,
         )
+        # Counted before the reply is committed: a step that completes has its calls
+        # counted (see `_budget_call` for the rule when it does not).
+        await settle_call(work, call, usage)
         entry = AssistantEntry(
             turn_id=work.turn.turn_id,
             step_index=work.turn.step_index,
@@ -190,6 +192,7 @@ async def call_model(
                 for c in response.tool_calls
             ),
         )
+        work.record(entry)
         work.emitter.emit(
             MessageCompleted(
                 text=entry.text,
@@ -201,12 +204,4 @@ async def call_model(
             part,
             PART - 1,
         )
-        # The provider was paid: what the call used is written now, before the reply's
-        # commit, so an attempt cut short after this point still has its call counted
-        # (`session_usage` counts it as retried once a later attempt calls again).
-        await work.emitter.write_now()
-        # Counted in the budget before the reply is committed too (see `_budget_call`
-        # for the rule when it is not).
-        await settle_call(work, call, usage)
-        work.record(entry)
         return entry
