@@ -79,7 +79,9 @@ async def test_a_sigkilled_holders_permit_comes_back(
         client = tether.Client(backend, registry=step_limit_app.registry)
         held = await client.start(step_limit_app.limited, 0.0, True, run_id="held")
         doomed = _worker(procs, pg_url, pg_namespace, tmp_path, FLOW_LEASE="1.5")
-        await _until(lambda: (tmp_path / "ready-held").exists())
+        # A worker process starting on a loaded machine (the suite's heaviest tests run
+        # beside it) may take a while to reach the step.
+        await _until(lambda: (tmp_path / "ready-held").exists(), timeout=90)
         waiting = await client.start(step_limit_app.limited, 0.0, run_id="waiting")
         survivor = _worker(procs, pg_url, pg_namespace, tmp_path)
         # The survivor takes the waiting run (runs are unlimited); its step waits for

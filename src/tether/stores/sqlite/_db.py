@@ -385,12 +385,18 @@ class SqliteDatabase:
         if self._inline is not None:
             self._inline.close()
             self._inline = None
-        self._writes.put(None)
-        self._reads.put(None)
         threads, self._threads = self._threads, []
 
         def join() -> None:
-            for thread in threads:
+            # The reader's connection closes first, then the writer's, never both at
+            # once: the last connection to close checkpoints the WAL into the file and
+            # deletes it, and two closing together can each see the other still open,
+            # leaving the WAL (and the migration in it) beside the file.
+            self._reads.put(None)
+            for thread in threads[1:]:
+                thread.join()
+            self._writes.put(None)
+            for thread in threads[:1]:
                 thread.join()
 
         await asyncio.to_thread(join)
