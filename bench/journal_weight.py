@@ -410,39 +410,51 @@ def main(argv: Iterable[str] | None = None) -> None:
     print(f"SQLite: {frames:.2f} WAL frames (pages) per step\n")
     if args.no_postgres:
         return
-    print("Postgres, this benchmark database's own WAL only (pg_waldump):\n")
-    print(_HEADER)
-    print("|---|---|---|---|---|---|---|")
-    ours = _postgres(args, "tether", sys.executable)
-    print(_row("tether", ours), flush=True)
-    if args.dbos:
-        peer = _postgres(args, "dbos", args.dbos)
-        print(_row("DBOS", peer))
-        print(
-            f"\ntether / DBOS: WAL bytes {ours['bytes'] / peer['bytes']:.2f}x, "
-            f"without full pages {ours['bytes_no_fpi'] / peer['bytes_no_fpi']:.2f}x, "
-            f"records {ours['records'] / peer['records']:.2f}x"
-        )
-    else:
-        print("\n(DBOS: pass --dbos PYTHON, an interpreter with `pip install dbos`)")
-    print(
-        f"\nPostgres, a new session's first turn (open, one message, one tool call; "
-        f"median of {args.sessions}):\n"
+    _compare(
+        "Postgres, this benchmark database's own WAL only (pg_waldump):",
+        _postgres(args, "tether", sys.executable),
+        ("DBOS", args.dbos, lambda: _postgres(args, "dbos", args.dbos)),
+        ("bytes", "bytes_no_fpi", "records"),
+        "pip install dbos",
     )
+    _compare(
+        "Postgres, a new session's first turn (open, one message, one tool call; "
+        f"median of {args.sessions}):",
+        _turns(args, "tether", sys.executable),
+        ("LangGraph", args.langgraph, lambda: _turns(args, "langgraph", args.langgraph)),
+        ("bytes", "records", "commits"),
+        "pip install langgraph langgraph-checkpoint-postgres",
+    )
+
+
+_RATIO_NAMES = {
+    "bytes": "WAL bytes",
+    "bytes_no_fpi": "without full pages",
+    "records": "records",
+    "commits": "commits",
+}
+
+
+def _compare(
+    title: str,
+    ours: dict[str, float],
+    peer: tuple[str, str | None, Any],
+    ratios: tuple[str, ...],
+    install: str,
+) -> None:
+    """A table of tether's figures and, given an interpreter for it, the peer's beside."""
+    name, python, measure = peer
+    print(f"\n{title}\n")
     print(_HEADER)
     print("|---|---|---|---|---|---|---|")
-    turn = _turns(args, "tether", sys.executable)
-    print(_row("tether", turn), flush=True)
-    if args.langgraph:
-        peer = _turns(args, "langgraph", args.langgraph)
-        print(_row("LangGraph", peer))
-        print(
-            f"\ntether / LangGraph: WAL bytes {turn['bytes'] / peer['bytes']:.2f}x, "
-            f"records {turn['records'] / peer['records']:.2f}x, "
-            f"commits {turn['commits'] / peer['commits']:.2f}x"
-        )
-    else:
-        print("\n(LangGraph: pass --langgraph PYTHON, an interpreter with langgraph)")
+    print(_row("tether", ours), flush=True)
+    if python is None:
+        print(f"\n({name}: pass --{name.lower()} PYTHON, an interpreter with `{install}`)")
+        return
+    theirs = measure()
+    print(_row(name, theirs))
+    shown = ", ".join(f"{_RATIO_NAMES[k]} {ours[k] / theirs[k]:.2f}x" for k in ratios)
+    print(f"\ntether / {name}: {shown}")
 
 
 def _find_waldump() -> str:
