@@ -3,7 +3,9 @@
 Each model call's usage is recorded with its reply (its transcript entry and its
 ``message.completed`` event), ``turn.completed`` carries the turn's sums, and
 `Session.usage` sums a session by model and turn and prices it. A step retried after
-its reply was recorded calls the model no more, and its call counts once.
+its reply was recorded calls the model no more, and its call counts once; a call made
+again because an attempt's reply never committed counts too, marked retried (the
+SIGKILL of a real worker in that window is in ``test_usage_crash.py``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -19,13 +22,17 @@ from tether.agent import (
     AgentHost,
     Agents,
     AssistantEntry,
+    CallUsage,
     MessageCompleted,
     Price,
     TokenCounts,
     ToolContext,
     TurnCompleted,
+    decode_event,
     tool,
 )
+from tether.agent._records._events import encode_event
+from tether.agent._records._usage import recorded_calls, session_usage
 from tether.agent.models import ModelRequest, ToolResultMessage, Usage, UserMessage
 from tether.errors import ConfigurationError, InvalidInputError
 from tether.stores import Backend
@@ -212,3 +219,41 @@ def test_agents_refuse_prices_that_are_not_prices() -> None:
     agent = Agent(name="ops", model=ScriptedModel(answer, name="m-small"), tools=[lookup])
     with pytest.raises(ConfigurationError, match=r"prices\['m-small'\]"):
         Agents([agent], prices={"m-small": 3.0})  # type: ignore[dict-item]
+
+
+def test_each_attempts_call_counts_once_and_a_call_made_again_is_retried() -> None:
+    def completed(at: int, step: int, attempt: int, call_attempt: int | None) -> Any:
+        usage = CallUsage(
+            model=MODEL, input_tokens=100 * step, output_tokens=10, attempt=call_attempt
+        )
+        raw = encode_event(
+            MessageCompleted(text="hi", usage=usage),
+            turn_id="t1",
+            step_index=step,
+            sequence=3_999_999,
+            attempt=attempt,
+        )
+        return decode_event(raw, at)
+
+    events = [
+        # Step 0: called by attempt 1, whose reply committed; attempt 2 adopted it (a
+        # crash while its tool ran) and emitted its event again with the same call.
+        completed(0, 0, 1, 1),
+        completed(1, 0, 2, 1),
+        # Step 1: attempt 1 was cut short after the answer; attempt 2 called again.
+        completed(2, 1, 1, 1),
+        completed(3, 1, 2, 2),
+        # Step 2: recorded before the attempt was kept: one call by its place.
+        completed(4, 2, 1, None),
+        completed(5, 2, 2, None),
+    ]
+    usage = session_usage("s", recorded_calls(events))
+    assert usage.total == TokenCounts(calls=4, input_tokens=0 + 100 + 100 + 200, output_tokens=40)
+    assert usage.retried == TokenCounts(calls=1, input_tokens=100, output_tokens=10)
+    assert usage.by_turn == {"t1": usage.total}
+    assert usage.to_json()["retried"] == {
+        "calls": 1,
+        "input_tokens": 100,
+        "output_tokens": 10,
+        "cached_tokens": 0,
+    }

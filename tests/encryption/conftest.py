@@ -169,8 +169,9 @@ CLEAR: dict[str, str] = {
     "tether_conversation_checkpoint_chunks": "path",
     "tether_conversation_streams": "path agent_name instance_id incarnation producer_id",
     "tether_budgets": "scope on_exceeded",
+    # `usage`: a settled call's model name and token counts (numbers, no content).
     "tether_budget_reservations": (
-        "reservation_id call_key holder agent_name session_id scopes status refused_scope"
+        "reservation_id call_key holder agent_name session_id scopes status refused_scope usage"
     ),
     "tether_flow_buckets": "key",
     "tether_flow_permits": "key holder",

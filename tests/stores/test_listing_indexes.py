@@ -138,6 +138,9 @@ async def test_a_store_from_before_migration_17_gets_the_index_when_opened(
         "ALTER TABLE tether_agent_submissions DROP COLUMN redacted_at",  # migration 18's
         "DROP INDEX tether_runs_prunable",  # migration 19's
         "ALTER TABLE tether_runs DROP COLUMN purged",
+        "DROP INDEX tether_budget_reservations_settled",  # migration 25's
+        "ALTER TABLE tether_budget_reservations DROP COLUMN usage",
+        "ALTER TABLE tether_budget_reservations DROP COLUMN settled_at",
         "UPDATE tether_meta SET value = '16' WHERE key = 'schema_version'",
     )
     mark = "?" if sql.kind == "sqlite" else "%s"

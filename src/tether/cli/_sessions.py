@@ -20,6 +20,7 @@ from ..errors import ConfigurationError, MissingExtraError, TetherError
 from ._follow import follow_events
 from ._format import printable, table
 from ._terminal import paint, show_table
+from ._usage import retried_note
 
 # A file to attach: (bytes, media type, name, id to upload it under or None).
 File = tuple[bytes, str, str, str | None]
@@ -449,6 +450,9 @@ def usage_table(usage: dict[str, Any]) -> str:
         lines.append(f"cost {usage['cost']:.6f}")
     if usage["unpriced"]:
         lines.append("no price for " + ", ".join(usage["unpriced"]))
+    retried = usage.get("retried") or {}  # absent from a server of an earlier release
+    if retried.get("calls"):
+        lines.append(retried_note(retried))
     return "\n".join(lines)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import ConfigurationError, MissingExtraError, TetherError
 from ._terminal import show_table, spinner
 
-__all__ = ["parse_when", "usage_command", "usage_lines"]
+__all__ = ["parse_when", "retried_note", "usage_command", "usage_lines"]
 
 _SPAN = re.compile(r"([0-9]+(?:\.[0-9]+)?)([smhdw])")
 _SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
@@ -98,7 +98,19 @@ def usage_lines(report: dict[str, Any], by: str | None) -> tuple[list[str], list
         notes.append("no price for " + ", ".join(report["unpriced"]) + " (not in cost)")
     if report["unreadable"]:
         notes.append(f"{report['unreadable']} session(s) whose events are gone, not counted")
+    retried = report.get("retried") or {}  # absent from a server of an earlier release
+    if retried.get("calls"):
+        notes.append(retried_note(retried))
     return headers, rows, "\n".join(notes)
+
+
+def retried_note(retried: dict[str, Any]) -> str:
+    """The line that says how many of the calls counted were retried."""
+    tokens = retried["input_tokens"] + retried["output_tokens"]
+    return (
+        f"{retried['calls']:,} of the calls ({tokens:,} tokens) retried: their replies never "
+        "committed and a later attempt called the model again (counted above)"
+    )
 
 
 async def usage_command(args: Any, host: Any | None, server: str | None = None) -> int:

@@ -154,6 +154,10 @@ class UsageRowOut(BaseModel):
     output_tokens: int
     cached_tokens: int = Field(description="of the input tokens, those read from a cache")
     cost: float | None = Field(description="at the server's prices; null: no price for it")
+    retried: TokenCountsOut = Field(
+        description="of these calls, those whose reply never committed and that a later "
+        "attempt made again (counted above too)"
+    )
 
 
 class UsageSumOut(BaseModel):
@@ -166,6 +170,7 @@ class UsageSumOut(BaseModel):
     output_tokens: int
     cached_tokens: int
     cost: float | None = Field(description="of the priced rows; null without prices")
+    retried: TokenCountsOut = Field(description="of these calls, the retried ones")
 
 
 class InspectUsageOut(BaseModel):
@@ -178,6 +183,10 @@ class InspectUsageOut(BaseModel):
     cost: float | None = Field(description="at the server's prices; null without prices")
     unpriced: list[str] = Field(description="models used that have no price (not in cost)")
     unreadable: int = Field(description="sessions whose events are gone (not counted)")
+    retried: TokenCountsOut = Field(
+        description="of total, the calls whose reply never committed and that a later "
+        "attempt made again"
+    )
     rows: list[UsageRowOut] = Field(description="one per (tenant, agent, model)")
     by_tenant: list[UsageSumOut] = Field(description="the rows per tenant (with `tenant`)")
     by_agent: list[UsageSumOut] = Field(description="the rows per agent (with `agent`)")

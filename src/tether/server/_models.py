@@ -425,6 +425,10 @@ class UsageOut(BaseModel):
     by_turn: dict[str, TokenCountsOut] = Field(description="per turn id, in the order begun")
     cost: float | None = Field(description="at the server's prices; null without prices")
     unpriced: list[str] = Field(description="models used that have no price (not in cost)")
+    retried: TokenCountsOut = Field(
+        description="of total, the calls whose reply never committed (the attempt was cut "
+        "short after the provider answered) and that a later attempt made again"
+    )
 
 
 class HealthOut(BaseModel):

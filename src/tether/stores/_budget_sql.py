@@ -30,7 +30,7 @@ from ._budgets import (
     plan_settle,
 )
 
-__all__ = ["BudgetSql", "budget_tables"]
+__all__ = ["BudgetSql", "budget_tables", "budget_usage_columns"]
 
 _STATE_COLUMNS = (
     "scope, token_limit, cost_limit, on_exceeded, used_tokens, used_cost, "
@@ -38,7 +38,7 @@ _STATE_COLUMNS = (
 )
 _RESERVATION_COLUMNS = (
     "reservation_id, call_key, holder, agent_name, session_id, scopes, tokens, cost, "
-    "status, refused_scope, created_at"
+    "status, refused_scope, created_at, usage, settled_at"
 )
 
 
@@ -76,6 +76,21 @@ def budget_tables(real: str, big: str) -> tuple[str, ...]:
     )
 
 
+def budget_usage_columns(real: str, *, postgres: bool) -> tuple[str, ...]:
+    """The DDL that keeps a settled call's usage on its reservation, and finds a session's.
+
+    SQLite's ``ADD COLUMN`` has no ``IF NOT EXISTS``: its migrations run in one
+    transaction with the version they record, so a statement never runs twice.
+    """
+    guard = "IF NOT EXISTS " if postgres else ""
+    return (
+        f"ALTER TABLE tether_budget_reservations ADD COLUMN {guard}usage TEXT",
+        f"ALTER TABLE tether_budget_reservations ADD COLUMN {guard}settled_at {real}",
+        "CREATE INDEX IF NOT EXISTS tether_budget_reservations_settled "
+        "ON tether_budget_reservations (session_id, settled_at) WHERE status = 'settled'",
+    )
+
+
 def _state(row: Any) -> BudgetState:
     return BudgetState(
         scope=row[0],
@@ -103,6 +118,8 @@ def _reservation(row: Any) -> BudgetReservation:
         status=row[8],
         refused_scope=row[9],
         created_at=float(row[10]),
+        usage=None if row[11] is None else json.loads(row[11]),
+        settled_at=None if row[12] is None else float(row[12]),
     )
 
 
@@ -183,9 +200,10 @@ class BudgetSql:
         for r in plan.reservations:
             conn.execute(
                 f"INSERT INTO tether_budget_reservations ({_RESERVATION_COLUMNS}) "
-                f"VALUES ({self._marks(11)}) ON CONFLICT (reservation_id) DO UPDATE SET "
+                f"VALUES ({self._marks(13)}) ON CONFLICT (reservation_id) DO UPDATE SET "
                 "scopes = excluded.scopes, tokens = excluded.tokens, cost = excluded.cost, "
-                "status = excluded.status, refused_scope = excluded.refused_scope",
+                "status = excluded.status, refused_scope = excluded.refused_scope, "
+                "usage = excluded.usage, settled_at = excluded.settled_at",
                 (
                     r.reservation_id,
                     r.call,
@@ -198,6 +216,8 @@ class BudgetSql:
                     r.status,
                     r.refused_scope,
                     r.created_at,
+                    None if r.usage is None else json.dumps(r.usage, sort_keys=True),
+                    r.settled_at,
                 ),
             )
 
@@ -233,10 +253,19 @@ class BudgetSql:
         assert plan.grant is not None
         return plan.grant
 
-    def settle(self, conn: Any, reservation_id: str, tokens: int, cost: float) -> bool:
+    def settle(
+        self,
+        conn: Any,
+        reservation_id: str,
+        tokens: int,
+        cost: float,
+        usage: Mapping[str, Any] | None = None,
+    ) -> bool:
         row = self._reservation(conn, reservation_id)
         states = self.states(conn, row.scopes if row is not None else ())
-        plan = plan_settle(row, states=states, tokens=tokens, cost=cost, now=time.time())
+        plan = plan_settle(
+            row, states=states, tokens=tokens, cost=cost, now=time.time(), usage=usage
+        )
         self._write(conn, plan)
         return plan.changed
 
@@ -253,6 +282,15 @@ class BudgetSql:
             f"WHERE status = 'waiting' AND refused_scope = {self.ph} "
             "ORDER BY created_at, reservation_id",
             (scope,),
+        ).fetchall()
+        return [_reservation(r) for r in rows]
+
+    def settled_calls(self, conn: Any, session_id: str) -> list[BudgetReservation]:
+        rows = conn.execute(
+            f"SELECT {_RESERVATION_COLUMNS} FROM tether_budget_reservations "
+            f"WHERE status = 'settled' AND session_id = {self.ph} "
+            "ORDER BY settled_at, reservation_id",
+            (session_id,),
         ).fetchall()
         return [_reservation(r) for r in rows]
 

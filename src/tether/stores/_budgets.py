@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol, TypeAlias
 
 from ..errors import InvalidInputError
+from ._agent_records import JsonValue
 
 __all__ = [
     "BudgetGrant",
@@ -179,6 +180,12 @@ class BudgetReservation:
             by `refused_scope`, whose policy is to ask for more).
         refused_scope: The scope that refused it (waiting only).
         created_at: When it was made.
+        usage: What its call used, as the caller recorded it when it settled (the
+            provider's counts, as JSON; None: settled without them, or not settled).
+            A settle is written the moment the provider answered, before the reply is
+            committed anywhere, so a settled reservation is a call that was paid for,
+            whether or not its reply was ever committed.
+        settled_at: When it settled (None: not settled).
     """
 
     reservation_id: str
@@ -192,6 +199,8 @@ class BudgetReservation:
     status: ReservationStatus = "reserved"
     refused_scope: str | None = None
     created_at: float = 0.0
+    usage: Mapping[str, JsonValue] | None = None
+    settled_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -321,6 +330,7 @@ def plan_settle(
     tokens: int,
     cost: float,
     now: float,
+    usage: Mapping[str, JsonValue] | None = None,
 ) -> BudgetPlan:
     """Settle a reserved reservation to what its call used (once: else nothing)."""
     if reservation is None or reservation.status != "reserved":
@@ -334,7 +344,14 @@ def plan_settle(
         rows[scope] = replace(
             state, used_tokens=state.used_tokens + tokens, used_cost=state.used_cost + cost
         )
-    settled = replace(reservation, status="settled", tokens=tokens, cost=cost)
+    settled = replace(
+        reservation,
+        status="settled",
+        tokens=tokens,
+        cost=cost,
+        usage=None if usage is None else dict(usage),
+        settled_at=now,
+    )
     touched = tuple(v for k, v in rows.items() if states.get(k) != v)
     return BudgetPlan(states=touched, reservations=(settled,), changed=True)
 
@@ -394,11 +411,19 @@ class BudgetStore(Protocol):
         """
         ...
 
-    async def settle_budget(self, reservation_id: str, *, tokens: int, cost: float) -> bool:
+    async def settle_budget(
+        self,
+        reservation_id: str,
+        *,
+        tokens: int,
+        cost: float,
+        usage: Mapping[str, JsonValue] | None = None,
+    ) -> bool:
         """Settle a reserved reservation to what its call used.
 
-        False if it was not reserved (settled before, released, waiting, unknown):
-        nothing changes then.
+        `usage` (the call's counts as the caller records them, JSON) is kept with it,
+        for `settled_calls`. False if it was not reserved (settled before, released,
+        waiting, unknown): nothing changes then.
         """
         ...
 
@@ -408,4 +433,12 @@ class BudgetStore(Protocol):
 
     async def budget_waiters(self, scope: str) -> list[BudgetReservation]:
         """The waiting reservations `scope` refused, oldest first."""
+        ...
+
+    async def settled_calls(self, session_id: str) -> list[BudgetReservation]:
+        """The settled reservations of `session_id`'s calls, in the order they settled.
+
+        One per attempt that called the provider, including attempts whose reply was
+        never committed (a crash or a lost lease after the answer).
+        """
         ...

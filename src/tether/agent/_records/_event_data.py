@@ -128,6 +128,10 @@ class CallUsage:
         output_tokens: Output tokens.
         cached_tokens: Of `input_tokens`, those read from the provider's prompt cache.
         details: The provider's own usage fields, flattened (`models.Usage.details`).
+        attempt: The attempt of the step that called the provider (None: recorded
+            before tether kept it). A reply adopted by a later attempt keeps it, so
+            the same call is never counted twice; a call made again by a later
+            attempt (the reply never committed) has that attempt's number.
     """
 
     model: str
@@ -135,6 +139,7 @@ class CallUsage:
     output_tokens: int = 0
     cached_tokens: int = 0
     details: Mapping[str, int] = field(default_factory=dict)
+    attempt: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,6 +176,12 @@ class TokenCounts:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MessageCompleted:
     """``message.completed``: the model's whole reply (on record in the transcript).
+
+    It lands with the commit that records the reply, or before it when the step's
+    stream writes its buffered events live (while a long tool runs): an attempt cut
+    short after that leaves it in the stream, and the step's next attempt, which calls
+    the model again, emits its own at the same coordinates with a later
+    ``usage.attempt``. The reply the turn goes on with is the last one.
 
     ``usage`` is what the call used, when the provider said (None from a reply recorded
     before tether kept usage).

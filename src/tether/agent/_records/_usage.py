@@ -1,10 +1,17 @@
 """Token usage and cost: what a turn and a session used, summed from what is on record.
 
 Every model call's usage (`CallUsage`, as its provider reported it) is recorded with
-its reply: on the reply's transcript entry and on its ``message.completed`` event, in
-the commit that records the reply. A reply is recorded once, whatever happens to the
-step after it (a retry adopts the recorded reply and calls the model no more), so each
-call is counted once. ``turn.completed`` carries its turn's sums; `Session.usage`
+its reply, on the reply's transcript entry and its ``message.completed`` event, in the
+commit that records the reply. In a session with a budget it is also kept by the
+budget's settle, written the moment the provider answered (`BudgetStore.settled_calls`),
+so a call whose reply never committed (its attempt SIGKILLed or its commit refused
+after the answer) is on record too. Each attempt of a step that called the provider is
+counted once: its usage names the attempt (`CallUsage.attempt`), so a reply adopted by
+a later attempt is the same call, and a call made again because an attempt's reply
+never committed is another call, paid for too. The earlier one is *retried*
+(`SessionUsage.retried`): counted in the totals, and apart.
+
+``turn.completed`` carries its turn's sums (the committed replies'); `Session.usage`
 sums the session's events, by model and by turn, and prices them with a `Price` table
 the caller supplies.
 """
@@ -12,7 +19,7 @@ the caller supplies.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...errors import ConfigurationError
@@ -20,7 +27,16 @@ from ._entries import AssistantEntry
 from ._event_data import CallUsage, MessageCompleted, TokenCounts
 from ._events import SessionEvent
 
-__all__ = ["Price", "SessionUsage", "counts_json", "session_usage", "turn_usage"]
+__all__ = [
+    "Price",
+    "RecordedCall",
+    "SessionUsage",
+    "counts_json",
+    "recorded_calls",
+    "session_usage",
+    "turn_usage",
+    "usage_json",
+]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -71,6 +87,9 @@ class SessionUsage:
             an empty table).
         unpriced: Models that were used and have no price (their calls are not in
             `cost`).
+        retried: Of `total`, the calls whose reply never committed (the attempt was
+            cut short after the provider answered) and that a later attempt of the
+            step made again: both were paid for, both are counted.
     """
 
     session_id: str
@@ -79,6 +98,7 @@ class SessionUsage:
     by_turn: Mapping[str, TokenCounts] = field(default_factory=dict)
     cost: float | None = None
     unpriced: tuple[str, ...] = ()
+    retried: TokenCounts = field(default_factory=TokenCounts)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the server's wire form)."""
@@ -89,6 +109,7 @@ class SessionUsage:
             "by_turn": {t: counts_json(c) for t, c in self.by_turn.items()},
             "cost": self.cost,
             "unpriced": list(self.unpriced),
+            "retried": counts_json(self.retried),
         }
 
 
@@ -111,33 +132,123 @@ def turn_usage(entries: Iterable[Any], turn_id: str) -> TokenCounts:
     return counts
 
 
-def session_usage(
-    session_id: str,
-    events: Iterable[SessionEvent],
-    prices: Mapping[str, Price] | None = None,
-) -> SessionUsage:
-    """Sum the usage the ``message.completed`` events of a session carry.
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RecordedCall:
+    """One model call on record, once per attempt that called the provider.
 
-    An event emitted again by a later attempt of its step (same turn, step and place)
-    is the same call: it counts once.
+    Attributes:
+        turn_id: Its turn (None: a call outside a turn).
+        at: When it was recorded (Unix seconds): its event's time, or its budget
+            settle's for a call whose reply never committed.
+        usage: What it used.
+        retried: Its reply never committed and a later attempt of its step called the
+            model again.
     """
-    seen: set[tuple[str | None, int | None, int]] = set()
-    total = TokenCounts()
-    by_model: dict[str, TokenCounts] = {}
-    by_turn: dict[str, TokenCounts] = {}
+
+    turn_id: str | None
+    at: float
+    usage: CallUsage
+    retried: bool = False
+
+
+#: A call's place: (turn id, step index, sequence of its ``message.completed``).
+Place = tuple[str | None, int | None, int]
+
+
+def usage_json(usage: CallUsage, place: Place) -> dict[str, Any]:
+    """What a budget settle keeps of a call (`BudgetReservation.usage`): usage and place."""
+    turn_id, step_index, sequence = place
+    return {
+        "model": usage.model,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "details": dict(usage.details),
+        "attempt": usage.attempt,
+        "turn_id": turn_id,
+        "step_index": step_index,
+        "sequence": sequence,
+    }
+
+
+def _settled(reservation: Any) -> tuple[Place, CallUsage, float] | None:
+    """A settled reservation's call (None: settled without its usage)."""
+    kept = reservation.usage
+    if not isinstance(kept, Mapping) or not isinstance(kept.get("sequence"), int):
+        return None
+    usage = CallUsage(
+        model=str(kept.get("model", "")),
+        input_tokens=int(kept.get("input_tokens", 0)),
+        output_tokens=int(kept.get("output_tokens", 0)),
+        cached_tokens=int(kept.get("cached_tokens", 0)),
+        details={str(k): int(v) for k, v in dict(kept.get("details") or {}).items()},
+        attempt=kept.get("attempt"),
+    )
+    place = (kept.get("turn_id"), kept.get("step_index"), kept["sequence"])
+    return place, usage, float(reservation.settled_at or reservation.created_at)
+
+
+def recorded_calls(
+    events: Iterable[SessionEvent], settled: Iterable[Any] = ()
+) -> list[RecordedCall]:
+    """Each model call on record for a session, once per attempt that called the provider.
+
+    Two records say a call was made: its ``message.completed`` event (with the reply's
+    commit, or earlier when the step's stream writes live) and, in a session with a
+    budget, its reservation's settle (`BudgetStore.settled_calls`, written the moment
+    the provider answered, before anything of the reply). A call is its place (turn,
+    step, the event's sequence) and the attempt that made it (`CallUsage.attempt`):
+    the same call on both records, or emitted again for an adopted reply, counts once.
+    At one place, every attempt but the last is retried: a reply that committed is
+    adopted, never asked for again, so an earlier attempt's never committed. (The last
+    may be uncommitted too, while its step waits to be retried or once it failed for
+    good: it is counted, and not marked.)
+    """
+    found: dict[tuple[str | None, int | None, int, int | None], RecordedCall] = {}
+    last: dict[Place, int] = {}
+
+    def add(place: Place, usage: CallUsage, at: float) -> None:
+        key = (*place, usage.attempt)
+        if key in found:
+            return
+        found[key] = RecordedCall(turn_id=place[0], at=at, usage=usage)
+        if usage.attempt is not None:
+            last[place] = max(last.get(place, 0), usage.attempt)
+
     for event in events:
         data = event.data
-        if not isinstance(data, MessageCompleted) or data.usage is None:
-            continue
-        key = (event.meta.turn_id, event.meta.step_index, event.meta.sequence)
-        if key in seen:
-            continue
-        seen.add(key)
-        usage: CallUsage = data.usage
+        if isinstance(data, MessageCompleted) and data.usage is not None:
+            meta = event.meta
+            add((meta.turn_id, meta.step_index, meta.sequence), data.usage, meta.at)
+    for reservation in settled:
+        kept = _settled(reservation)
+        if kept is not None:
+            add(*kept)
+    return [
+        replace(call, retried=True)
+        if attempt is not None and attempt < last[(turn, step, sequence)]
+        else call
+        for (turn, step, sequence, attempt), call in found.items()
+    ]
+
+
+def session_usage(
+    session_id: str,
+    calls: Iterable[RecordedCall],
+    prices: Mapping[str, Price] | None = None,
+) -> SessionUsage:
+    """Sum the usage of a session's `calls` (`recorded_calls`), retried ones too."""
+    total = retried = TokenCounts()
+    by_model: dict[str, TokenCounts] = {}
+    by_turn: dict[str, TokenCounts] = {}
+    for call in calls:
+        usage = call.usage
         total = total.plus(usage)
+        if call.retried:
+            retried = retried.plus(usage)
         by_model[usage.model] = by_model.get(usage.model, TokenCounts()).plus(usage)
-        if event.meta.turn_id is not None:
-            turn = event.meta.turn_id
+        turn = call.turn_id
+        if turn is not None:
             by_turn[turn] = by_turn.get(turn, TokenCounts()).plus(usage)
     cost: float | None = None
     unpriced: list[str] = []
@@ -156,4 +267,5 @@ def session_usage(
         by_turn=by_turn,
         cost=cost,
         unpriced=tuple(unpriced),
+        retried=retried,
     )

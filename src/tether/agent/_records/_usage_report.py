@@ -1,11 +1,13 @@
 """Usage across sessions: tokens and cost per tenant, agent and model over a time window.
 
 `AgentHost.usage` lists the sessions the filters name (by their runs' labels, as
-`AgentHost.list_sessions` does), reads each one's events, and sums the usage of the
-``message.completed`` events emitted in the window. An event carries the time it was
-emitted (`EventMeta.at`), so a call counts in the window its reply was recorded in,
-whatever window its session was opened in. Within a session a call counts once, as in
-`Session.usage` (a later attempt that emits its reply's event again is the same call).
+`AgentHost.list_sessions` does), reads each one's calls on record (its events and its
+budgets' settled calls, `recorded_calls`), and sums the usage of those recorded in the
+window. A call carries the time it was recorded (its event's `EventMeta.at`, or its
+settle's), so it counts in the window its reply was recorded in, whatever window its
+session was opened in. Within a session each attempt's call counts once, as in
+`Session.usage` (a reply adopted by a later attempt is the same call; a call made again
+because an attempt's reply never committed is another, counted and marked retried).
 
 The sums are read, not kept: a report reads the events of every session it covers.
 Narrow it by tenant or agent on a deployment of many sessions.
@@ -16,25 +18,25 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ContentDeletedError, InvalidInputError
 from ...stores import Page
-from ._event_data import CallUsage, MessageCompleted, TokenCounts
-from ._events import SessionEvent
+from ._event_data import TokenCounts
 from ._state import SessionInfo
-from ._usage import Price, counts_json
+from ._usage import Price, RecordedCall, counts_json
 
 #: A page of the sessions to cover, from a cursor (`AgentHost.list_sessions`).
 ListPage = Callable[[str | None], Awaitable[Page[SessionInfo]]]
-#: A session's events (raising `ContentDeletedError` when they are gone).
-ReadEvents = Callable[[SessionInfo], Awaitable[list[SessionEvent]]]
+#: A session's calls on record (`recorded_calls`; raising `ContentDeletedError` when its
+#: events are gone).
+ReadCalls = Callable[[SessionInfo], Awaitable[list[RecordedCall]]]
 
 __all__ = [
     "PAGE",
     "ListPage",
-    "ReadEvents",
+    "ReadCalls",
     "UsageReport",
     "UsageRow",
     "check_window",
@@ -57,6 +59,8 @@ class UsageRow:
         model: The model, as its provider named it.
         counts: The calls and their tokens.
         cost: Their cost at the prices given; None without a price for the model.
+        retried: Of `counts`, the calls whose reply never committed and that a later
+            attempt made again (see `SessionUsage.retried`).
     """
 
     tenant: str | None
@@ -64,6 +68,7 @@ class UsageRow:
     model: str
     counts: TokenCounts
     cost: float | None
+    retried: TokenCounts = field(default_factory=TokenCounts)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (the server's wire form)."""
@@ -73,6 +78,7 @@ class UsageRow:
             "model": self.model,
             **counts_json(self.counts),
             "cost": self.cost,
+            "retried": counts_json(self.retried),
         }
 
 
@@ -90,6 +96,7 @@ class UsageReport:
         unpriced: Models used that have no price (their rows are not in `cost`).
         unreadable: Sessions whose events are gone (ended under retention ``0``, or
             erased): what they used is not counted.
+        retried: Of `total`, the retried calls (see `UsageRow.retried`).
     """
 
     since: float | None
@@ -100,6 +107,7 @@ class UsageReport:
     cost: float | None
     unpriced: tuple[str, ...] = ()
     unreadable: int = 0
+    retried: TokenCounts = field(default_factory=TokenCounts)
 
     def by_tenant(self) -> dict[str | None, TokenCounts]:
         """The counts summed per tenant."""
@@ -124,7 +132,8 @@ class UsageReport:
                 rows = [row for row in self.rows if pick(row) == key]
                 counts = _sum(row.counts for row in rows)
                 cost = sum(row.cost or 0.0 for row in rows) if priced else None
-                out.append({name: key, **counts_json(counts), "cost": cost})
+                retried = counts_json(_sum(row.retried for row in rows))
+                out.append({name: key, **counts_json(counts), "cost": cost, "retried": retried})
             return out
 
         return {
@@ -135,6 +144,7 @@ class UsageReport:
             "cost": self.cost,
             "unpriced": list(self.unpriced),
             "unreadable": self.unreadable,
+            "retried": counts_json(self.retried),
             "rows": [row.to_json() for row in self.rows],
             "by_tenant": sums("tenant", lambda row: row.tenant),
             "by_agent": sums("agent", lambda row: row.agent),
@@ -172,27 +182,18 @@ def _check_time(value: object, name: str) -> float | None:
 
 
 async def _session_calls(
-    read_events: ReadEvents, info: SessionInfo, since: float | None, until: float | None
-) -> list[CallUsage] | None:
+    read_calls: ReadCalls, info: SessionInfo, since: float | None, until: float | None
+) -> list[RecordedCall] | None:
     """The calls of one session in the window, each once; None: its events are gone."""
     try:
-        events = await read_events(info)
+        calls = await read_calls(info)
     except ContentDeletedError:
         return None
-    seen: set[tuple[str | None, int | None, int]] = set()
-    calls: list[CallUsage] = []
-    for event in events:
-        data = event.data
-        if not isinstance(data, MessageCompleted) or data.usage is None:
-            continue
-        at = event.meta.at
-        if (since is not None and at < since) or (until is not None and at >= until):
-            continue
-        key = (event.meta.turn_id, event.meta.step_index, event.meta.sequence)
-        if key not in seen:
-            seen.add(key)
-            calls.append(data.usage)
-    return calls
+    return [
+        call
+        for call in calls
+        if (since is None or call.at >= since) and (until is None or call.at < until)
+    ]
 
 
 def check_window(since: object, until: object) -> tuple[float | None, float | None]:
@@ -206,7 +207,7 @@ def check_window(since: object, until: object) -> tuple[float | None, float | No
 
 async def usage_report(
     list_page: ListPage,
-    read_events: ReadEvents,
+    read_calls: ReadCalls,
     *,
     since: float | None,
     until: float | None,
@@ -216,12 +217,13 @@ async def usage_report(
     start, end = since, until
     table = prices
     sums: dict[tuple[str | None, str, str], TokenCounts] = {}
+    retried: dict[tuple[str | None, str, str], TokenCounts] = {}
     sessions = unreadable = 0
     gate = asyncio.Semaphore(_READS_AT_ONCE)
 
-    async def read(info: SessionInfo) -> list[CallUsage] | None:
+    async def read(info: SessionInfo) -> list[RecordedCall] | None:
         async with gate:
-            return await _session_calls(read_events, info, start, end)
+            return await _session_calls(read_calls, info, start, end)
 
     cursor: str | None = None
     while True:
@@ -234,8 +236,10 @@ async def usage_report(
             if calls:
                 sessions += 1
             for call in calls:
-                key = (info.owner, info.agent_name, call.model)
-                sums[key] = sums.get(key, TokenCounts()).plus(call)
+                key = (info.owner, info.agent_name, call.usage.model)
+                sums[key] = sums.get(key, TokenCounts()).plus(call.usage)
+                if call.retried:
+                    retried[key] = retried.get(key, TokenCounts()).plus(call.usage)
         cursor = page.next_cursor
         if cursor is None:
             break
@@ -245,7 +249,14 @@ async def usage_report(
         price = table.get(model) if table else None
         cost = None if price is None else price.cost(counts)
         rows.append(
-            UsageRow(tenant=tenant, agent=agent_name, model=model, counts=counts, cost=cost)
+            UsageRow(
+                tenant=tenant,
+                agent=agent_name,
+                model=model,
+                counts=counts,
+                cost=cost,
+                retried=retried.get((tenant, agent_name, model), TokenCounts()),
+            )
         )
     unpriced = sorted({row.model for row in rows if row.cost is None}) if table else []
     return UsageReport(
@@ -257,4 +268,5 @@ async def usage_report(
         cost=sum(row.cost or 0.0 for row in rows) if table else None,
         unpriced=tuple(unpriced),
         unreadable=unreadable,
+        retried=_sum(row.retried for row in rows),
     )

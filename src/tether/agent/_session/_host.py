@@ -27,7 +27,7 @@ from .._records._attachments import Attachment
 from .._records._budget import Budget, BudgetScope, BudgetStatus
 from .._records._keys import messages_lane
 from .._records._state import RUN_ENDINGS, SessionInfo, SessionState, SessionStatus
-from .._records._usage import Price
+from .._records._usage import Price, RecordedCall
 from .._records._usage_report import PAGE, UsageReport, check_window, usage_report
 from .._registry import SESSION_WORKFLOW, Agents
 from .._stored._erasure import ERASED_OWNER_LABEL, SessionErasure, erased_note, owner_digest
@@ -485,13 +485,13 @@ class AgentHost:
                 owner=owner, agent=agent, labels=labels, limit=PAGE, cursor=cursor
             )
 
-        async def events(info: SessionInfo) -> list[Any]:
+        async def calls(info: SessionInfo) -> list[RecordedCall]:
             # Not `self.session`: a session of an agent this host no longer serves counts.
             run_id = session_run_id(info.session_id)
-            return await Session(self, info.agent_name, info.session_id, run_id).read_events(0)
+            return await Session(self, info.agent_name, info.session_id, run_id).calls()
 
         table = self.agents.prices if prices is None else prices
-        return await usage_report(page, events, since=start, until=end, prices=table)
+        return await usage_report(page, calls, since=start, until=end, prices=table)
 
     async def label_sessions(self) -> int:
         """Label the sessions opened before run labels existed (``tether migrate`` does).

@@ -35,7 +35,7 @@ from .._records._events import EVENTS_STREAM, SessionEvent, decode_event, decode
 from .._records._requests import InputRequest, check_answer
 from .._records._state import RUN_ENDINGS as _ENDED
 from .._records._state import Fold, SessionState, fold_events
-from .._records._usage import Price, SessionUsage, session_usage
+from .._records._usage import Price, RecordedCall, SessionUsage, recorded_calls, session_usage
 from .._stored._erasure import SessionErasure
 from .._stored._line import (
     PREDECESSOR_ENTRIES,
@@ -545,9 +545,23 @@ class Session:
         return await self._read_events(start)
 
     async def usage(self, prices: Mapping[str, Price] | None = None) -> SessionUsage:
-        """Its model calls' tokens by model and turn, at `prices` (default: `Agents.prices`)."""
+        """Its model calls' tokens by model and turn, at `prices` (default: `Agents.prices`).
+
+        Each attempt that called the provider counts once, calls whose reply never
+        committed included when the session has a budget (`SessionUsage.retried`).
+        """
         table = self.host.agents.prices if prices is None else prices
-        return session_usage(self.session_id, await self.read_events(0), table)
+        return session_usage(self.session_id, await self.calls(), table)
+
+    async def calls(self) -> list[RecordedCall]:
+        """Its model calls on record, once per attempt that called the provider.
+
+        Raises:
+            ContentDeletedError: The session ended under retention ``0``.
+        """
+        events = await self.read_events(0)
+        settled = await self.host.backend.stores.budgets.settled_calls(self.session_id)
+        return recorded_calls(events, settled)
 
     async def budget(self) -> BudgetStatus | None:
         """Its own budget (`Agent.budget`, or one set for it); None if it has none."""

@@ -14,8 +14,9 @@ reserve and its settle (a crash, a lost lease) held only an estimate, and the ca
 next attempt releases it when it reserves (the provider's usage of a reply nobody
 received is not known); an attempt that died after its settle and before its commit
 had its call counted, and the retry's new call counts again (the provider was paid
-for both). A call that fails or is cancelled releases its reservation, and so does
-the end of its turn.
+for both). The settle keeps the call's usage and place (`usage_json`), so
+`Session.usage` counts such a call too, marked retried. A call that fails or is
+cancelled releases its reservation, and so does the end of its turn.
 
 A refusal parks the turn with a ``budget`` input request when the refusing budget's
 policy is ``"ask"`` (its reservation waits in the store, where a raise finds it and
@@ -33,6 +34,8 @@ from .._records._budget import BUDGET_REQUEST, DEFAULT_OUTPUT_ESTIMATE, BudgetSc
 from .._records._entries import ApprovalEntry, AssistantEntry
 from .._records._event_data import CallUsage, TokenCounts
 from .._records._requests import InputRequest
+from .._records._usage import usage_json
+from ._emitter import PART, model_part
 
 __all__ = [
     "EXCEEDED",
@@ -186,10 +189,16 @@ async def settle_call(work: CallWork, call: int, usage: CallUsage) -> None:
         output_tokens=usage.output_tokens,
         cached_tokens=usage.cached_tokens,
     )
+    turn = work.turn
+    assert turn is not None
+    # The place of the call's ``message.completed``, so that both records of one call
+    # are known as one.
+    place = (turn.turn_id, turn.step_index, model_part(call) * PART + PART - 1)
     await work.runtime.stores.budgets.settle_budget(
         _reservation_id(work, call),
         tokens=usage.input_tokens + usage.output_tokens,
         cost=0.0 if price is None else price.cost(counts),
+        usage=usage_json(usage, place),
     )
 
 

@@ -171,9 +171,11 @@ async def call_model(
             output_tokens=response.usage.output_tokens,
             cached_tokens=response.usage.cached_tokens,
             details=dict(response.usage.details),
+            attempt=durable.step_info().attempt,
         )
-        # Counted before the reply is committed: a step that completes has its calls
-        # counted (see `_budget_call` for the rule when it does not).
+        # Counted before the reply is committed, its usage kept with the settle: a
+        # step that completes has its calls counted, and so has an attempt cut short
+        # after this point (see `_budget_call`).
         await settle_call(work, call, usage)
         entry = AssistantEntry(
             turn_id=work.turn.turn_id,

@@ -270,6 +270,7 @@
     const notes = [`${u.sessions} session(s) with calls in the window`];
     if (u.unpriced.length) notes.push(`no price for ${u.unpriced.join(", ")} (not in cost)`);
     if (u.unreadable) notes.push(`${u.unreadable} session(s) whose events are gone, not counted`);
+    if (u.retried && u.retried.calls) notes.push(retriedNote(u.retried));
     view.replaceChildren(
       h("h1", {}, "Usage"), form,
       grid("usage-rows", ["tenant", "agent", "model", ...figures], rows),
@@ -499,7 +500,14 @@
     box.replaceChildren(
       h("h2", {}, "Usage"),
       h("p", {}, `${t.calls || 0} model calls, ${t.input_tokens || 0} input and ${t.output_tokens || 0} output tokens`,
-        u.cost !== null && u.cost !== undefined ? `, cost ${u.cost.toFixed(4)}` : ""));
+        u.cost !== null && u.cost !== undefined ? `, cost ${u.cost.toFixed(4)}` : ""),
+      u.retried && u.retried.calls ? h("p", { class: "note retried" }, retriedNote(u.retried)) : "");
+  }
+
+  // Calls whose reply never committed and that a later attempt made again (both paid).
+  function retriedNote(r) {
+    return `${r.calls} of the calls (${r.input_tokens + r.output_tokens} tokens) retried: their replies ` +
+      "never committed and a later attempt called the model again (counted above)";
   }
 
   // The events of a session as rows; a model's streamed deltas are one growing row until

@@ -16,6 +16,7 @@ from ..kit import (
     BudgetRequest,
     BudgetReservation,
     BudgetState,
+    JsonValue,
     check_scope,
     plan_release,
     plan_reserve,
@@ -88,7 +89,14 @@ class MemoryBudgetStore:
         assert plan.grant is not None
         return plan.grant
 
-    async def settle_budget(self, reservation_id: str, *, tokens: int, cost: float) -> bool:
+    async def settle_budget(
+        self,
+        reservation_id: str,
+        *,
+        tokens: int,
+        cost: float,
+        usage: Mapping[str, JsonValue] | None = None,
+    ) -> bool:
         row = self._reservations.get(reservation_id)
         plan = plan_settle(
             row,
@@ -96,6 +104,7 @@ class MemoryBudgetStore:
             tokens=tokens,
             cost=cost,
             now=time.time(),
+            usage=usage,
         )
         self._apply(plan)
         return plan.changed
@@ -118,3 +127,11 @@ class MemoryBudgetStore:
             if r.status == "waiting" and r.refused_scope == scope
         ]
         return sorted(found, key=lambda r: (r.created_at, r.reservation_id))
+
+    async def settled_calls(self, session_id: str) -> list[BudgetReservation]:
+        found = [
+            r
+            for r in self._reservations.values()
+            if r.status == "settled" and r.session_id == session_id
+        ]
+        return sorted(found, key=lambda r: (r.settled_at or 0.0, r.reservation_id))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from .._agent_records import JsonValue
 from .._budget_sql import BudgetSql
 from .._budgets import (
     BudgetGrant,
@@ -81,8 +82,17 @@ class PostgresBudgetStore:
 
         return await self._run_tx(reserve)
 
-    async def settle_budget(self, reservation_id: str, *, tokens: int, cost: float) -> bool:
-        return await self._run_tx(lambda conn: _SQL.settle(conn, reservation_id, tokens, cost))
+    async def settle_budget(
+        self,
+        reservation_id: str,
+        *,
+        tokens: int,
+        cost: float,
+        usage: Mapping[str, JsonValue] | None = None,
+    ) -> bool:
+        return await self._run_tx(
+            lambda conn: _SQL.settle(conn, reservation_id, tokens, cost, usage)
+        )
 
     async def release_budget(self, holder: str) -> int:
         if self._query_rows is not None and not await self._query_rows(_HOLDS, (holder,)):
@@ -91,3 +101,6 @@ class PostgresBudgetStore:
 
     async def budget_waiters(self, scope: str) -> list[BudgetReservation]:
         return await self._run_tx(lambda conn: _READ.waiters(conn, scope))
+
+    async def settled_calls(self, session_id: str) -> list[BudgetReservation]:
+        return await self._run_tx(lambda conn: _READ.settled_calls(conn, session_id))

@@ -18,7 +18,7 @@ import psycopg
 from psycopg import sql
 
 from ...errors import ConfigurationError, FormatVersionError
-from .._budget_sql import budget_tables
+from .._budget_sql import budget_tables, budget_usage_columns
 from .._format_2 import LEANER_INDEXES, steps_without_payloads
 from .._listings import CHAINS_INDEX
 from .._prune_rows import PRUNABLE_INDEX
@@ -323,6 +323,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             step_write_function(),
             step_write_function(end=True),
         ),
+    ),
+    # A settled call's usage on its reservation, and a session's settled calls found.
+    Migration(
+        version=25,
+        name="usage of settled calls",
+        statements=budget_usage_columns("DOUBLE PRECISION", postgres=True),
     ),
 )
 

@@ -11,7 +11,7 @@ carries its size and SHA-256, so a reassembled value is verified before use.
 
 from __future__ import annotations
 
-from .._budget_sql import budget_tables
+from .._budget_sql import budget_tables, budget_usage_columns
 
 _V2 = (
     """CREATE TABLE IF NOT EXISTS tether_agent_submissions (
@@ -147,4 +147,6 @@ AGENT_MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
     (21, "credentials", (CREDENTIALS_TABLE,)),
     # Token and cost budgets per scope, and the reservations of model calls.
     (22, "budgets", budget_tables("REAL", "INTEGER")),
+    # A settled call's usage on its reservation, and a session's settled calls found.
+    (25, "usage of settled calls", budget_usage_columns("REAL", postgres=False)),
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .._agent_records import JsonValue
 from .._budget_sql import BudgetSql
 from .._budgets import (
     BudgetGrant,
@@ -54,8 +55,17 @@ class SqliteBudgetStore:
             return BudgetGrant(granted=True)
         return await self._db.write(lambda conn: _SQL.reserve(conn, request, given))
 
-    async def settle_budget(self, reservation_id: str, *, tokens: int, cost: float) -> bool:
-        return await self._db.write(lambda conn: _SQL.settle(conn, reservation_id, tokens, cost))
+    async def settle_budget(
+        self,
+        reservation_id: str,
+        *,
+        tokens: int,
+        cost: float,
+        usage: Mapping[str, JsonValue] | None = None,
+    ) -> bool:
+        return await self._db.write(
+            lambda conn: _SQL.settle(conn, reservation_id, tokens, cost, usage)
+        )
 
     async def release_budget(self, holder: str) -> int:
         # A holder that holds nothing (most turns' end) writes nothing (a read decides it).
@@ -65,3 +75,6 @@ class SqliteBudgetStore:
 
     async def budget_waiters(self, scope: str) -> list[BudgetReservation]:
         return await self._db.read(lambda conn: _SQL.waiters(conn, scope))
+
+    async def settled_calls(self, session_id: str) -> list[BudgetReservation]:
+        return await self._db.read(lambda conn: _SQL.settled_calls(conn, session_id))

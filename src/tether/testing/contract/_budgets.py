@@ -5,7 +5,9 @@ call that would go over any of them; a reserve or a settle of one reservation co
 once however often it runs; a call's later attempt releases what its earlier one
 reserved; a holder's release gives back what it held; a refusal of an ``"ask"``
 budget is listed as a waiter until the holder reserves again or is released;
-concurrent reserves on one scope never go over its limit.
+concurrent reserves on one scope never go over its limit; a settle keeps its call's
+usage, and a session's settled calls are listed in the order they settled, one per
+attempt.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ __all__ = ["BudgetContract"]
 def _ask(reservation_id: str, *scopes: str, tokens: int = 100, **more: Any) -> BudgetRequest:
     call = more.pop("call", reservation_id)
     holder = more.pop("holder", "turn-1")
+    session_id = more.pop("session_id", "s1")
     return BudgetRequest(
         reservation_id=reservation_id,
         call=call,
@@ -31,7 +34,7 @@ def _ask(reservation_id: str, *scopes: str, tokens: int = 100, **more: Any) -> B
         scopes=scopes,
         tokens=tokens,
         agent_name="a",
-        session_id="s1",
+        session_id=session_id,
         **more,
     )
 
@@ -54,6 +57,28 @@ class BudgetContract:
         assert read == raised
         assert (read.tokens, read.cost, read.on_exceeded) == (5000, None, "fail")
         assert (read.used_tokens, read.used_cost, read.reserved_tokens) == (250, 0.5, 0)
+
+    async def test_settled_calls_keep_each_attempts_usage(self, budgets: BudgetStore) -> None:
+        await budgets.put_budget("agent:a", BudgetLimits(tokens=10_000))
+        usage = {"model": "m", "input_tokens": 40, "output_tokens": 3, "details": {"x": 1}}
+        # Two attempts of one call: the first settled and its reply never committed.
+        await budgets.reserve_budget(_ask("t/0/0#1", "agent:a", call="t/0/0"))
+        assert await budgets.settle_budget("t/0/0#1", tokens=43, cost=0.5, usage=usage)
+        await budgets.reserve_budget(_ask("t/0/0#2", "agent:a", call="t/0/0"))
+        assert await budgets.settle_budget("t/0/0#2", tokens=43, cost=0.5, usage=usage)
+        # Reserved and released ones are no calls; another session's are not listed.
+        await budgets.reserve_budget(_ask("t/1/0#1", "agent:a", call="t/1/0"))
+        await budgets.reserve_budget(_ask("u/0/0#1", "agent:a", session_id="s2", holder="u"))
+        assert await budgets.settle_budget("u/0/0#1", tokens=1, cost=0.0)
+        calls = await budgets.settled_calls("s1")
+        assert [c.reservation_id for c in calls] == ["t/0/0#1", "t/0/0#2"]
+        assert all(c.usage == usage and c.status == "settled" for c in calls)
+        assert all(c.settled_at is not None and c.settled_at >= c.created_at for c in calls)
+        (other,) = await budgets.settled_calls("s2")
+        assert other.usage is None and other.tokens == 1
+        assert await budgets.settled_calls("nobody") == []
+        state = await budgets.get_budget("agent:a")
+        assert state is not None and state.used_tokens == 2 * 43 + 1
 
     async def test_bad_limits_and_scopes_are_refused(self, budgets: BudgetStore) -> None:
         for bad in ({"tokens": -1}, {"tokens": 1.5}, {"cost": -0.1}, {"on_exceeded": "wait"}):
