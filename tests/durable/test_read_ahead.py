@@ -69,8 +69,21 @@ async def buffer_one() -> None:
 
 
 async def count_chunks() -> int:
+    began.set()
+    # The run's own streams are read once the start is durable (the start carries the
+    # chunk the step before buffered).
+    await durable.step_started()
     run_id = durable.step_info().run_id
     chunks, _ = await stores[0].read_stream(run_id, "out")
+    return len(chunks)
+
+
+async def append_to(run_id: str) -> None:
+    durable.commit_with_step(AppendStream(run_id=run_id, name="out", chunks=(b"elsewhere",)))
+
+
+async def count_chunks_of(run_id: str) -> int:
+    chunks, _ = await stores[0].read_stream(run_id, "out")  # read ahead: before its start
     return len(chunks)
 
 
@@ -93,6 +106,17 @@ flush = held("ra.flush", early_flush)
 async def after(ctx: tether.WorkflowContext) -> int:
     await ctx.step(buffer_one)
     return await ctx.step(count_chunks, name="held", read_ahead=True)
+
+
+@registry.workflow(name="ra.after_other")
+async def after_other(ctx: tether.WorkflowContext, run_id: str) -> int:
+    await ctx.step(append_to, run_id)
+    return await ctx.step(count_chunks_of, run_id, name="held", read_ahead=True)
+
+
+@registry.workflow(name="ra.idle")
+async def idle(ctx: tether.WorkflowContext) -> None:
+    await ctx.sleep(3600)
 
 
 @pytest.fixture(autouse=True)
@@ -218,14 +242,38 @@ async def test_a_stream_flush_before_the_start_waits_for_it(
     assert [c.data for c in chunks] == [b"chunk"]
 
 
-async def test_no_read_ahead_past_the_writes_of_the_step_before(
+async def test_a_read_ahead_start_carries_the_stream_appends_of_the_step_before(
     backend: Backend, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The step before's buffered chunk rides on this step's start: reading ahead of
-    that commit would miss it, so this step starts after it, as any other."""
+    """The step before's buffered chunk rides on this step's start, one commit for both:
+    the body reads ahead meanwhile (never the run's own streams), and sees the chunk
+    once its start is durable."""
+    async with started_held(backend, monkeypatch, after) as (handle, holding, release):
+        # The body began while its start, with the step before's end, was held.
+        assert holding.is_set()
+        assert [(s.name.rsplit("//", 1)[-1], s.status) for s in await handle.steps()] == [
+            ("buffer_one", "running")
+        ]
+        release.set()
+        assert await handle.result(timeout=10) == 1
+    (start,) = starts
+    types = [e.event_type for e in start.events]
+    assert types == ["step_completed", "step_created"], types
+    appends = [w for w in start.writes if isinstance(w, AppendStream)]
+    assert [c for w in appends for c in w.chunks] == [b"from the step before"]
+
+
+async def test_no_read_ahead_past_the_other_writes_of_the_step_before(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write of the step before that is no append to the run's own streams (here, to
+    another run's) rides on this step's start: reading ahead of that commit would miss
+    it, so this step starts after it, as any other."""
     with held_start(backend, monkeypatch) as (holding, release):
         async with tether.Worker(backend, registry, poll_interval=0.02):
-            handle = await tether.Client(backend).start(after)
+            client = tether.Client(backend)
+            other = await client.start(idle)
+            handle = await client.start(after_other, other.run_id)
             await asyncio.wait_for(holding.wait(), 10)
             release.set()
             assert await handle.result(timeout=10) == 1

@@ -172,8 +172,11 @@ async def test_a_store_from_before_digests_is_migrated(
     # Stage the store as schema version 5 left it: no digest column, and none of the
     # later migrations' (9: chains of runs, hook retention; 14: run labels; 17: the
     # indexes of active hooks and of chains; 18: receipts of redacted submissions; 19:
-    # purged runs and the retention sweep's index).
+    # purged runs and the retention sweep's index; 25: the usage of settled calls).
     later = (
+        "DROP INDEX tether_budget_reservations_settled",
+        "ALTER TABLE tether_budget_reservations DROP COLUMN usage",
+        "ALTER TABLE tether_budget_reservations DROP COLUMN settled_at",
         "DROP INDEX tether_runs_prunable",
         "ALTER TABLE tether_runs DROP COLUMN purged",
         "ALTER TABLE tether_agent_submissions DROP COLUMN redacted_at",

@@ -136,6 +136,8 @@ class ActivationCore(Parking):
         self._done: asyncio.Future[str] = loop.create_future()
         self._park_check_scheduled = False
         self._flush_scheduled = False
+        # Steps whose start waits for their body's reads (see `Activation._attempt`).
+        self._starts_held = 0
         self.bodies = StepBodies(run.run_id, threads)
         self._lease_timer: asyncio.TimerHandle | None = None
         self._cancelling = False

@@ -352,9 +352,10 @@ class WorkflowContext:
                 worker took the run). Its stream flushes, checkpoints and `to_thread`
                 calls wait for the start by themselves. Ignored for sync callables,
                 and when the commit that starts the step (or one still under way)
-                carries the store writes of the step before it: the body would read
-                without them. (The run's own journal and streams are not for it to
-                read ahead: its start's commit may carry events of theirs.)
+                carries store writes of the step before it other than appends to the
+                run's own streams: the body would read without them. (The run's own
+                journal and streams are not for it to read ahead: its start's commit
+                may carry events and chunks of theirs, the step before's included.)
             limit: The name of a limit declared with `Registry.limit` that every
                 attempt is under, across every worker sharing the store: an attempt
                 starts once it holds a permit (a place under ``concurrency``, a token

@@ -26,6 +26,7 @@ from ..errors import (
     StepFailedError,
 )
 from ..stores import (
+    AppendStream,
     NewEvent,
     NewRun,
     StoreWrite,
@@ -186,14 +187,20 @@ class Activation(ActivationCore):
             if (
                 read_ahead
                 and prepared is None
-                and not self._pending_writes
+                and all(
+                    isinstance(w, AppendStream) and w.run_id == self.run_id
+                    for w in self._pending_writes
+                )
                 and not self._lock.locked()
             ):
                 # The body reads before its start is committed; it does anything else
                 # only once `step_started()` (and the scope's writes) see the start.
                 # Not when a commit to come, or one under way, carries the store writes
-                # of the step before: the body would read without them.
+                # of the step before (the body would read without them), except appends
+                # to the run's own streams, which a body never reads ahead: they ride
+                # with the start, and the step's first events with them.
                 ahead, asked = step_scope.hold_start()
+                self._starts_held += 1
                 body = asyncio.ensure_future(
                     self.bodies.execute(fn, args, kwargs, info, timeout, step_scope)
                 )
@@ -201,8 +208,12 @@ class Activation(ActivationCore):
                 if asked is not None and body is not None:
                     # The start waits for the body to ask for it (its reads done) or to
                     # end; what it buffered on its streams by then lands with the start:
-                    # its first events cost no write of their own.
-                    await asyncio.wait((asked, body), return_when=asyncio.FIRST_COMPLETED)
+                    # its first events cost no write of their own. Meanwhile the flush
+                    # of the step before waits too (`_starts_held`): the start carries it.
+                    try:
+                        await asyncio.wait((asked, body), return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        self._starts_held -= 1
                     early = await step_scope.take_buffered()
                 try:
                     await self._commit(

@@ -50,6 +50,7 @@ class Parking:
     _waiters: list[_Waiter]
     _active_steps: int
     _flush_scheduled: bool
+    _starts_held: int
     _park_check_scheduled: bool
 
     @property
@@ -88,7 +89,9 @@ class Parking:
         # not two. Only a body that does neither leaves it to this flush.
         for _ in range(_PARK_CHECK_TURNS + 2):
             await asyncio.sleep(0)
-        if self._pending and not self.ended:
+        # A step whose start is held while its body reads ahead carries what is pending
+        # in that start's commit.
+        if self._pending and not self.ended and not self._starts_held:
             with contextlib.suppress(_Suspend):
                 await self._commit()
 
