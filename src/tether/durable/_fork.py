@@ -50,6 +50,7 @@ from .._validate import check_identifier, check_labels
 from .._version import ENGINE_VERSION
 from ..errors import ForkError, NotFoundError
 from ..stores import (
+    EVENT_KINDS,
     FORK_SLOT_LABEL,
     FORKED_FROM_LABEL,
     EventRecord,
@@ -71,18 +72,8 @@ _TAG_PREFIX = "step//tether@"
 #: The prefix of tether's own workflows (sessions, sub-agent tasks, the scheduler).
 _OWN_PREFIX = "tether."
 #: The events that place an operation at a slot (they carry ``slot``).
-_PLACING = frozenset(
-    {
-        "step_created",
-        "wait_created",
-        "hook_created",
-        "hook_conflict",
-        "child_started",
-        "child_refused",
-        "continue_refused",
-    }
-)
-_RUN_ENDS = frozenset({"run_completed", "run_failed", "run_cancelled", "run_continued"})
+_PLACING = frozenset(k.name for k in EVENT_KINDS.values() if k.places)
+_RUN_ENDS = frozenset(k.name for k in EVENT_KINDS.values() if k.run_status is not None)
 
 
 def _untagged(name: str) -> str:
