@@ -109,7 +109,9 @@ def test_all_is_sorted_and_resolves(name: str) -> None:
         assert hasattr(module, attr), f"{name}.__all__ names missing {attr!r}"
 
 
-@pytest.mark.parametrize("name", ["tether.stores._records", "tether.stores._agent_records"])
+@pytest.mark.parametrize(
+    "name", ["tether.stores._records", "tether.stores._agent_records", "tether.stores._events"]
+)
 def test_records_are_frozen_and_keyword_only(name: str) -> None:
     module = importlib.import_module(name)
     records = [

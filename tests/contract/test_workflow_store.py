@@ -30,7 +30,7 @@ class TestWorkflowStore(WorkflowStoreContract):
 
 def test_creation_predicate_names_every_creation_event() -> None:
     from tether.stores import _format_2
-    from tether.stores._records import CREATION_EVENTS
+    from tether.stores._events import CREATION_EVENTS
 
     # A step's creation is unique by the steps' primary key instead (its row is
     # inserted with the event): the contract's one-creation cases check both.

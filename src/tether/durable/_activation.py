@@ -37,6 +37,7 @@ from ..errors import (
     StoreUnavailableError,
 )
 from ..stores import (
+    EVENT_KINDS,
     Commit,
     Continuation,
     NewEvent,
@@ -75,7 +76,7 @@ _SAME_AFTER_DECODE = frozenset({str, bytes, int, float, bool, type(None)})
 
 
 #: Events others append to a run that ran no step of it (see `ActivationCore._fold`).
-_OUTSIDE_INPUT = frozenset({"hook_received", "cancel_requested", "child_completed"})
+_OUTSIDE_INPUT = frozenset(k.name for k in EVENT_KINDS.values() if k.wakes)
 
 
 class StepInterruptedError(Exception):

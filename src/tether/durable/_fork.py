@@ -52,12 +52,14 @@ from ..errors import ForkError, NotFoundError
 from ..stores import (
     FORK_SLOT_LABEL,
     FORKED_FROM_LABEL,
+    EventKind,
     EventRecord,
     NewEvent,
     NewRun,
     RunFork,
     RunRecord,
     WorkflowStore,
+    event_kind,
 )
 from ._registry import Registry, queue_name
 from ._tracing import start_labels
@@ -70,19 +72,6 @@ RESUMABLE_RUN_STATUSES: frozenset[str] = frozenset({"failed", "cancelled"})
 _TAG_PREFIX = "step//tether@"
 #: The prefix of tether's own workflows (sessions, sub-agent tasks, the scheduler).
 _OWN_PREFIX = "tether."
-#: The events that place an operation at a slot (they carry ``slot``).
-_PLACING = frozenset(
-    {
-        "step_created",
-        "wait_created",
-        "hook_created",
-        "hook_conflict",
-        "child_started",
-        "child_refused",
-        "continue_refused",
-    }
-)
-_RUN_ENDS = frozenset({"run_completed", "run_failed", "run_cancelled", "run_continued"})
 
 
 def _untagged(name: str) -> str:
@@ -106,20 +95,36 @@ def _operations(events: Sequence[EventRecord]) -> dict[int, _Op]:
     for event in events:
         slot = event.attrs.get("slot")
         corr = event.correlation_id or ""
-        if event.event_type in _PLACING and isinstance(slot, int):
+        kind = event_kind(event.event_type)
+        if kind.places and isinstance(slot, int):
             op = by_correlation.get(corr)
-            if event.event_type == "hook_created" and op is not None:
+            if _placed(kind, "hook") and op is not None:
                 # A hook moved here (continue-as-new) and adopted at this slot: what it
                 # received before the adoption is this slot's too.
                 ops[slot] = _Op(slot=slot, placed=event, later=op.later)
             else:
                 ops[slot] = _Op(slot=slot, placed=event)
             by_correlation[corr] = ops[slot]
-        elif event.event_type == "hook_moved":
+        elif kind.subject == "hook" and kind.view == "continuation":  # moved here
             by_correlation[corr] = _Op(slot=0, placed=event)
-        elif corr in by_correlation and event.event_type not in _RUN_ENDS:
+        elif corr in by_correlation and kind.run_status is None:
             by_correlation[corr].later.append(event)
     return ops
+
+
+def _placed(kind: EventKind, subject: str) -> bool:
+    """Whether `kind` places an operation of `subject` (not a refusal the body was told)."""
+    return kind.places and not kind.refusal and kind.subject == subject
+
+
+def _ends(event: EventRecord) -> bool:
+    """Whether a later event of an operation is its end (a step's, a timer's, a child's)."""
+    kind = event_kind(event.event_type)
+    return (
+        kind.step_status in ("completed", "failed")
+        or kind.view == "wait_complete"
+        or kind.payload == "child.result"
+    )
 
 
 def fork_point(run: RunRecord, events: Sequence[EventRecord], from_step: int | str) -> int:
@@ -134,7 +139,7 @@ def fork_point(run: RunRecord, events: Sequence[EventRecord], from_step: int | s
     if isinstance(from_step, str):
         for slot in sorted(ops):
             placed = ops[slot].placed
-            if placed.event_type == "step_created" and from_step in (
+            if _placed(event_kind(placed.event_type), "step") and from_step in (
                 _untagged(str(placed.attrs.get("name"))),
                 placed.attrs.get("name"),
             ):
@@ -143,7 +148,7 @@ def fork_point(run: RunRecord, events: Sequence[EventRecord], from_step: int | s
             {
                 _untagged(str(op.placed.attrs.get("name")))
                 for op in ops.values()
-                if op.placed.event_type == "step_created"
+                if _placed(event_kind(op.placed.event_type), "step")
             }
         )
         raise ForkError(
@@ -184,14 +189,10 @@ def resume_point(run: RunRecord, events: Sequence[EventRecord]) -> int:
 
 
 def _ended_well(op: _Op) -> bool:
-    kind = op.placed.event_type
-    done = {e.event_type for e in op.later}
-    if kind == "step_created":
-        return "step_completed" in done
-    if kind == "wait_created":
-        return "wait_completed" in done
-    if kind == "child_started":
-        return "child_completed" in done
+    kind = event_kind(op.placed.event_type)
+    if any(_placed(kind, subject) for subject in ("step", "wait", "child")):
+        # Its end, and a good one: a step's completion, a timer's, a child's end.
+        return any(_ends(e) and event_kind(e.event_type).step_status != "failed" for e in op.later)
     return True  # a hook (replayed, then waited on again) or a recorded refusal
 
 
@@ -203,7 +204,7 @@ def _cut(ops: Mapping[int, _Op], events: Sequence[EventRecord], from_slot: int) 
     later = [op.placed.slot for s, op in ops.items() if s >= from_slot]
     if later:
         return min(later)
-    ends = [e.slot for e in events if e.event_type in _RUN_ENDS]
+    ends = [e.slot for e in events if event_kind(e.event_type).run_status is not None]
     return min(ends) if ends else (events[-1].slot + 1 if events else 1)
 
 
@@ -219,64 +220,67 @@ def plan_fork(events: Sequence[EventRecord], from_slot: int) -> tuple[NewEvent, 
 
 def _copy(op: _Op, cut: int) -> list[NewEvent]:
     placed = op.placed
-    kind = placed.event_type
+    kind = event_kind(placed.event_type)
     attrs = dict(placed.attrs)
-    if kind == "step_created":
-        end = next((e for e in op.later if e.event_type in ("step_completed", "step_failed")), None)
+    if _placed(kind, "step"):
+        end = next((e for e in op.later if _ends(e)), None)
         if end is None:
             return []  # not ended: it runs afresh in the fork
         step_id = new_ulid("step_")
-        tries = [e.attrs.get("attempt") for e in op.later if e.event_type == "step_started"]
+        tries = [e.attrs.get("attempt") for e in op.later if _starts_attempt(e)]
         attempts = [a for a in tries if isinstance(a, int)]
         attrs["attempt"] = max([int(attrs.get("attempt") or 1), *attempts])
         return [
-            NewEvent(event_type=kind, correlation_id=step_id, attrs=attrs, payload=placed.payload),
             NewEvent(
-                event_type=end.event_type,
-                correlation_id=step_id,
-                attrs=dict(end.attrs),
-                payload=end.payload,
+                event_type=kind.name, correlation_id=step_id, attrs=attrs, payload=placed.payload
             ),
+            _again(end, step_id),
         ]
-    if kind == "wait_created":
+    if _placed(kind, "wait"):
         wait_id = new_ulid("wait_")
-        copied = [NewEvent(event_type=kind, correlation_id=wait_id, attrs=attrs)]
-        if any(e.event_type == "wait_completed" for e in op.later):
-            copied.append(NewEvent(event_type="wait_completed", correlation_id=wait_id))
+        copied = [NewEvent(event_type=kind.name, correlation_id=wait_id, attrs=attrs)]
+        end = next((e for e in op.later if _ends(e)), None)
+        if end is not None:  # its completion, which carries nothing
+            copied.append(NewEvent(event_type=end.event_type, correlation_id=wait_id))
         return copied
-    if kind == "hook_created":
+    if _placed(kind, "hook"):
         hook_id = new_ulid("hook_")
         attrs["token"] = new_token()
-        copied = [NewEvent(event_type=kind, correlation_id=hook_id, attrs=attrs)]
+        copied = [NewEvent(event_type=kind.name, correlation_id=hook_id, attrs=attrs)]
         for event in op.later:
-            if event.slot < cut and event.event_type in ("hook_received", "hook_disposed"):
-                copied.append(
-                    NewEvent(
-                        event_type=event.event_type,
-                        correlation_id=hook_id,
-                        attrs=dict(event.attrs),
-                        payload=event.payload,
-                    )
-                )
+            # Its payloads and its disposal; the later events a fork copies.
+            later = event_kind(event.event_type)
+            if event.slot < cut and later.forked and not later.places:
+                copied.append(_again(event, hook_id))
         return copied
-    if kind == "hook_conflict":
-        return [NewEvent(event_type=kind, correlation_id=new_ulid("hook_"), attrs=attrs)]
-    if kind == "child_started":
-        end = next((e for e in op.later if e.event_type == "child_completed"), None)
+    if kind.subject == "hook":  # a conflict the body was told
+        return [NewEvent(event_type=kind.name, correlation_id=new_ulid("hook_"), attrs=attrs)]
+    if _placed(kind, "child"):
+        end = next((e for e in op.later if _ends(e)), None)
         if end is None:
             return []  # not ended: the fork starts its own child at this slot
         corr = placed.correlation_id
         return [
-            NewEvent(event_type=kind, correlation_id=corr, attrs=attrs),
-            NewEvent(
-                event_type="child_completed",
-                correlation_id=corr,
-                attrs=dict(end.attrs),
-                payload=end.payload,
-            ),
+            NewEvent(event_type=kind.name, correlation_id=corr, attrs=attrs),
+            _again(end, corr),
         ]
-    # child_refused, continue_refused: the refusal the body was told, told again.
-    return [NewEvent(event_type=kind, correlation_id=placed.correlation_id, attrs=attrs)]
+    # A child refused, a continuation refused: the refusal the body was told, told again.
+    return [NewEvent(event_type=kind.name, correlation_id=placed.correlation_id, attrs=attrs)]
+
+
+def _starts_attempt(event: EventRecord) -> bool:
+    kind = event_kind(event.event_type)
+    return kind.view == "step_change" and kind.step_slot is None
+
+
+def _again(event: EventRecord, correlation_id: str | None) -> NewEvent:
+    """A later event of an operation, copied for the fork's own copy of it."""
+    return NewEvent(
+        event_type=event.event_type,
+        correlation_id=correlation_id,
+        attrs=dict(event.attrs),
+        payload=event.payload,
+    )
 
 
 async def fork_run(
@@ -329,7 +333,7 @@ async def fork_run(
         raise ForkError(run_id, "a fork needs from_step: a slot or a step name")
     new = _new_run(registry, source, slot, new_run_id, arguments, labels, resume)
     copied = plan_fork(events, slot)
-    if any(e.event_type == "step_completed" and e.payload is None for e in copied):
+    if any(event_kind(e.event_type).step_slot == "output" and e.payload is None for e in copied):
         # A step's output is always written (None is encoded too): this one was deleted.
         raise ForkError(
             run_id,

@@ -2,7 +2,8 @@
 
 A slot is the position of a durable operation (step, sleep, hook, child run) in the
 order the workflow body asks for them. Replay walks the slots again; the journal says
-what each already did.
+what each already did. What each event type means to it is its entry in the stores'
+event vocabulary (`tether.stores.EVENT_KINDS`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..stores import EventRecord
+from ..stores import EventKind, EventRecord, event_kind
 
 __all__ = ["ChildOp", "ContinueOp", "HookOp", "Journal", "OpKind", "StepOp", "WaitOp"]
 
@@ -129,47 +130,52 @@ class Journal:
         self.head = event.slot
         attrs = event.attrs
         corr = event.correlation_id or ""
-        kind = event.event_type
+        kind = event_kind(event.event_type)
         slot = attrs.get("slot")
-        if kind == "step_created" and isinstance(slot, int):
-            op: Op = StepOp(
+        if kind.places and isinstance(slot, int):
+            self._place(kind, slot, corr, event)
+        elif kind.subject == "hook" and kind.view == "continuation":
+            moved = HookOp(hook_id=corr, token=str(attrs.get("token")), moved=True)
+            self._by_correlation[corr] = moved
+            self.moved[moved.token] = moved
+        elif kind.subject == "run":
+            if kind.run_status == "cancelled":
+                self.cancelled = True
+            elif kind.wakes:  # the run's one waking event: a cancel request
+                self.cancel_requested = str(attrs.get("reason") or "cancel requested")
+        else:
+            self._update(kind, corr, event)
+
+    def _place(self, kind: EventKind, slot: int, corr: str, event: EventRecord) -> None:
+        """Fold an event that places an operation at `slot`."""
+        attrs = event.attrs
+        op: Op
+        if kind.subject == "step":
+            op = StepOp(
                 step_id=corr,
                 name=str(attrs.get("name")),
                 status="running",
                 attempt=int(attrs.get("attempt") or 1),
                 started=event.created_at,
             )
-            self._add(slot, corr, op)
-        elif kind == "wait_created" and isinstance(slot, int):
-            self._add(
-                slot, corr, WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
-            )
-        elif kind == "hook_moved":
-            moved = HookOp(hook_id=corr, token=str(attrs.get("token")), moved=True)
-            self._by_correlation[corr] = moved
-            self.moved[moved.token] = moved
-        elif kind == "hook_created" and isinstance(slot, int) and self._is_moved(corr):
-            self.adopt(slot, self._by_correlation[corr])  # type: ignore[arg-type]  # a HookOp
-        elif kind in ("hook_created", "hook_conflict") and isinstance(slot, int):
-            holder = attrs.get("holder") if kind == "hook_conflict" else None
+        elif kind.subject == "wait":
+            op = WaitOp(wait_id=corr, resume_at=float(attrs.get("resume_at") or 0))
+        elif kind.subject == "hook":
+            if not kind.refusal and self._is_moved(corr):
+                self.adopt(slot, self._by_correlation[corr])  # type: ignore[arg-type]  # a HookOp
+                return
+            holder = attrs.get("holder") if kind.refusal else None
             op = HookOp(hook_id=corr, token=str(attrs.get("token")))
             op.conflict = None if holder is None else str(holder)
             until = attrs.get("retained_until")
             op.conflict_until = float(until) if isinstance(until, int | float) else None
-            self._add(slot, corr, op)
-        elif kind in ("child_started", "child_refused") and isinstance(slot, int):
-            child = ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name")))
-            if kind == "child_refused":
-                child.refused = str(attrs.get("reason"))
-            self._add(slot, corr, child)
-        elif kind == "continue_refused" and isinstance(slot, int):
-            self._add(slot, corr, ContinueOp(refused=str(attrs.get("reason"))))
-        elif kind == "cancel_requested":
-            self.cancel_requested = str(attrs.get("reason") or "cancel requested")
-        elif kind == "run_cancelled":
-            self.cancelled = True
-        else:
-            self._update(kind, corr, event)
+        elif kind.subject == "child":
+            op = ChildOp(child_run_id=corr, workflow_name=str(attrs.get("workflow_name")))
+            if kind.refusal:
+                op.refused = str(attrs.get("reason"))
+        else:  # a continuation the run was refused
+            op = ContinueOp(refused=str(attrs.get("reason")))
+        self._add(slot, corr, op)
 
     def _is_moved(self, hook_id: str) -> bool:
         op = self._by_correlation.get(hook_id)
@@ -189,36 +195,38 @@ class Journal:
         self.ops[slot] = op
         self._by_correlation[corr] = op
 
-    def _update(self, kind: str, corr: str, event: EventRecord) -> None:
+    def _update(self, kind: EventKind, corr: str, event: EventRecord) -> None:
+        if kind.places:  # an operation's placing without its slot: nothing to fold
+            return
         op = self._by_correlation.get(corr)
         attrs = event.attrs
-        if isinstance(op, StepOp):
-            if kind == "step_started":
+        if isinstance(op, StepOp) and kind.subject == "step":
+            if kind.step_slot is None:  # a new attempt's start
                 op.status = "running"
                 op.attempt = int(attrs.get("attempt") or op.attempt + 1)
                 op.started = event.created_at
-            elif kind == "step_retrying":
+            elif kind.step_status == "retrying":
                 op.status = "retrying"
                 op.error = event.payload
                 retry_after = attrs.get("retry_after")
                 op.retry_after = (
                     float(retry_after) if isinstance(retry_after, int | float) else None
                 )
-            elif kind in ("step_completed", "step_failed"):
-                op.status = "completed" if kind == "step_completed" else "failed"
-                if kind == "step_completed":
+            elif kind.step_status is not None:  # its end
+                op.status = kind.step_status
+                if kind.step_slot == "output":
                     op.output = event.payload
                 else:
                     op.error = event.payload
                 at = attrs.get("at")
                 op.at = float(at) if isinstance(at, int | float) else event.created_at
-        elif isinstance(op, WaitOp) and kind == "wait_completed":
+        elif isinstance(op, WaitOp) and kind.view == "wait_complete":
             op.completed = True
         elif isinstance(op, HookOp):
-            if kind == "hook_received" and event.payload is not None:
+            if kind.payload == "hook.payload" and event.payload is not None:
                 op.payloads.append(event.payload)
-            elif kind == "hook_disposed":
+            elif kind.view == "hook_dispose":
                 op.disposed = True
-        elif isinstance(op, ChildOp) and kind == "child_completed":
+        elif isinstance(op, ChildOp) and kind.payload == "child.result":
             op.status = str(attrs.get("status"))
             op.result = event.payload

@@ -51,6 +51,7 @@ from ._budgets import (
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._credentials import Credential, CredentialStore
 from ._encrypted import EncryptedBackend
+from ._events import EVENT_KINDS, FORK_EVENTS, EventKind, EventType, event_kind
 from ._flow import DEFAULT_AGING, PRIORITY_LABEL, FlowClaim, FlowLimit, FlowPolicy
 from ._inspection import MAX_CANCEL_RUNS, InspectionStore, StreamInfo
 from ._key_epochs import new_key_epoch
@@ -84,7 +85,6 @@ from ._protocols import Backend, Capability, Stores, WorkflowStore
 from ._records import (
     ACTIVE_RUN_STATUSES,
     DEFAULT_HOOK_RETENTION,
-    FORK_EVENTS,
     FORK_SLOT_LABEL,
     FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,
@@ -94,7 +94,6 @@ from ._records import (
     CommitResult,
     Continuation,
     EventRecord,
-    EventType,
     HookRecord,
     Message,
     NewEvent,
@@ -146,6 +145,7 @@ __all__ = [
     "DEFAULT_READ_LIMIT",
     "DURABILITY_DEFAULT_MAX_ATTEMPTS",
     "DURABILITY_DEFAULT_TIMEOUT",
+    "EVENT_KINDS",
     "FORKED_FROM_LABEL",
     "FORK_EVENTS",
     "FORK_SLOT_LABEL",
@@ -187,6 +187,7 @@ __all__ = [
     "EncryptedBackend",
     "EnvKeyProvider",
     "ErasureRecord",
+    "EventKind",
     "EventRecord",
     "EventType",
     "FlowClaim",
@@ -248,6 +249,7 @@ __all__ = [
     "chain_of",
     "data_scope",
     "event_id",
+    "event_kind",
     "generate_key",
     "init_key_file",
     "key_provider_from_env",

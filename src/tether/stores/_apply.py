@@ -2,6 +2,7 @@
 
 Part of the shared rules (`_logic`): every change of run state is an event appended
 here, at the run's next slot, and applied to the views the backend gives (`ViewTxn`).
+Which change an event makes is its entry's `EventKind.view` (`_events`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from ..errors import (
     HookTokenInUseError,
     InvalidTransitionError,
 )
+from ._events import EventKind, event_kind
 from ._records import (
-    CREATION_EVENTS,
     TERMINAL_RUN_STATUSES,
     TERMINAL_STEP_STATUSES,
     Attr,
     EventRecord,
-    EventType,
     HookRecord,
     NewEvent,
     RunRecord,
@@ -51,10 +51,11 @@ def insert_event(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> R
     # Text every backend stores alike (step names, hook tokens, cancel reasons): a value
     # one database refuses must be a refusal everywhere, before anything is written.
     check_attrs(event.attrs, what=f"{event.event_type} event of run {run.run_id!r}")
-    # `run_created` is only ever appended to a run that did not exist a moment ago.
+    # A run's own creation is only ever appended to a run that did not exist a moment ago.
+    kind = event_kind(event.event_type)
     if (
-        event.event_type in CREATION_EVENTS
-        and event.event_type != "run_created"
+        kind.creation
+        and kind.subject != "run"
         and txn.has_creation(run.run_id, event.correlation_id, event.event_type)
     ):
         raise ConflictError(
@@ -96,22 +97,23 @@ def _int(attrs: Mapping[str, Attr], key: str, default: int = 0) -> int:
 
 
 def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    kind: EventType = event.event_type
+    kind = event_kind(event.event_type)
+    view = kind.view
     attrs = event.attrs
-    if kind in ("run_continued", "hook_moved"):
+    if view == "continuation":
         raise InvalidTransitionError(
-            f"run {run.run_id!r}: {kind!r} is written by a continuation only"
+            f"run {run.run_id!r}: {kind.name!r} is written by a continuation only"
         )
-    if kind in ("run_completed", "run_failed", "run_cancelled"):
+    if view == "run_end":
         if run.status in TERMINAL_RUN_STATUSES:
             raise InvalidTransitionError(f"run {run.run_id!r} is already {run.status!r}")
         run = insert_event(txn, run, event, now)
-        return _finish_run(txn, run, event, now)
+        return _finish_run(txn, run, kind, event, now)
     if run.status in TERMINAL_RUN_STATUSES:
         raise InvalidTransitionError(
-            f"run {run.run_id!r} is {run.status!r}; {kind!r} cannot be appended"
+            f"run {run.run_id!r} is {run.status!r}; {kind.name!r} cannot be appended"
         )
-    if kind == "step_created":
+    if view == "step_create":
         run = insert_event(txn, run, event, now)
         txn.insert_step(
             StepRecord(
@@ -131,32 +133,12 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
             )
         )
         return run
-    if kind in ("step_started", "step_retrying", "step_completed", "step_failed"):
+    if view == "step_change":
         step = _step(txn, run, event)
         run = insert_event(txn, run, event, now)
-        if kind == "step_started":
-            step = evolve(
-                step,
-                status="running",
-                attempt=_int(attrs, "attempt", step.attempt + 1),
-                started_at=now,
-                retry_after=None,
-            )
-        elif kind == "step_retrying":
-            retry_after = attrs.get("retry_after")
-            step = evolve(
-                step,
-                status="retrying",
-                error=event.payload,
-                retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
-            )
-        elif kind == "step_completed":
-            step = evolve(step, status="completed", output=event.payload, completed_at=now)
-        else:
-            step = evolve(step, status="failed", error=event.payload, completed_at=now)
-        txn.update_step(step)
+        txn.update_step(_changed_step(step, kind, event, now))
         return run
-    if kind == "wait_created":
+    if view == "wait_create":
         run = insert_event(txn, run, event, now)
         resume_at = attrs.get("resume_at")
         txn.put_wait(
@@ -169,7 +151,7 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
             )
         )
         return run
-    if kind == "wait_completed":
+    if view == "wait_complete":
         wait = txn.get_wait(run.run_id, str(event.correlation_id))
         if wait is None or wait.completed:
             raise InvalidTransitionError(
@@ -178,50 +160,78 @@ def _apply(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunReco
         run = insert_event(txn, run, event, now)
         txn.put_wait(evolve(wait, completed=True))
         return run
-    if kind == "hook_created":
-        token = check_identifier(attrs.get("token"), what="hook token")
-        hook_id = str(event.correlation_id)
-        holder = txn.get_hook_by_token(token)
-        if holder is not None and holder.run_id == run.run_id and holder.hook_id == hook_id:
-            # A hook moved here from the predecessor, adopted by the slot that asks for
-            # its token: the same hook, now placed (its payloads keep their hook id).
-            run = insert_event(txn, run, event, now)
-            txn.update_hook(evolve(holder, slot=_int(attrs, "slot")))
-            return run
-        if holder is not None:
-            if holder.retained_until is None:
-                raise HookTokenInUseError(token, holder.run_id)
-            if holder.retained_until > now and holder.chain_id != chain_of(run):
-                raise HookTokenInUseError(
-                    token, holder.run_id, retained_until=holder.retained_until
-                )
-            # Its window is over, or this run is of the chain that released it.
-            txn.delete_hook(holder.hook_id)
-        run = insert_event(txn, run, event, now)
-        txn.insert_hook(
-            HookRecord(
-                hook_id=hook_id,
-                run_id=run.run_id,
-                token=token,
-                slot=_int(attrs, "slot"),
-                created_at=now,
-                chain_id=chain_of(run),
-            )
-        )
-        return run
-    if kind == "hook_disposed":
+    if view == "hook_create":
+        return _create_hook(txn, run, event, now)
+    if view == "hook_dispose":
         run = insert_event(txn, run, event, now)
         txn.delete_hook(str(event.correlation_id))
         return run
-    # run_started, cancel_requested, hook_received, child_started, child_completed:
-    # log entries whose meaning the engine reads; no view beyond the run's head changes.
+    # "log": entries whose meaning the engine reads (a run's start, a cancel request,
+    # a hook's payload, a child's start or end, a refusal); no view beyond the run's
+    # head changes.
     return insert_event(txn, run, event, now)
 
 
-def _finish_run(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
-    status = {"run_completed": "completed", "run_failed": "failed"}.get(
-        event.event_type, "cancelled"
+def _changed_step(step: StepRecord, kind: EventKind, event: NewEvent, now: float) -> StepRecord:
+    """The step after one of its later events: a start, a retry, its end."""
+    attrs = event.attrs
+    if kind.step_slot is None:  # a new attempt's start
+        return evolve(
+            step,
+            status="running",
+            attempt=_int(attrs, "attempt", step.attempt + 1),
+            started_at=now,
+            retry_after=None,
+        )
+    if kind.step_status == "retrying":
+        retry_after = attrs.get("retry_after")
+        return evolve(
+            step,
+            status="retrying",
+            error=event.payload,
+            retry_after=float(retry_after) if isinstance(retry_after, int | float) else None,
+        )
+    if kind.step_slot == "output":
+        return evolve(step, status="completed", output=event.payload, completed_at=now)
+    return evolve(step, status="failed", error=event.payload, completed_at=now)
+
+
+def _create_hook(txn: ViewTxn, run: RunRecord, event: NewEvent, now: float) -> RunRecord:
+    attrs = event.attrs
+    token = check_identifier(attrs.get("token"), what="hook token")
+    hook_id = str(event.correlation_id)
+    holder = txn.get_hook_by_token(token)
+    if holder is not None and holder.run_id == run.run_id and holder.hook_id == hook_id:
+        # A hook moved here from the predecessor, adopted by the slot that asks for
+        # its token: the same hook, now placed (its payloads keep their hook id).
+        run = insert_event(txn, run, event, now)
+        txn.update_hook(evolve(holder, slot=_int(attrs, "slot")))
+        return run
+    if holder is not None:
+        if holder.retained_until is None:
+            raise HookTokenInUseError(token, holder.run_id)
+        if holder.retained_until > now and holder.chain_id != chain_of(run):
+            raise HookTokenInUseError(token, holder.run_id, retained_until=holder.retained_until)
+        # Its window is over, or this run is of the chain that released it.
+        txn.delete_hook(holder.hook_id)
+    run = insert_event(txn, run, event, now)
+    txn.insert_hook(
+        HookRecord(
+            hook_id=hook_id,
+            run_id=run.run_id,
+            token=token,
+            slot=_int(attrs, "slot"),
+            created_at=now,
+            chain_id=chain_of(run),
+        )
     )
+    return run
+
+
+def _finish_run(
+    txn: ViewTxn, run: RunRecord, kind: EventKind, event: NewEvent, now: float
+) -> RunRecord:
+    status = kind.run_status or "cancelled"
     run = evolve(
         run,
         status=status,

@@ -7,6 +7,7 @@ Places (the associated data every payload is bound to):
   that ended the child's chain);
 - step input / output / error: ``step.input|step.output|step.error, <run id>, <step id>``
   (``step_retrying`` and ``step_failed`` both carry ``step.error``);
+  which event carries which is its entry's `EventKind.payload` (`_events`);
 - hook payloads: ``hook.payload, <run id>, <hook id>``;
 - stream chunks: ``stream, <run id>, <stream name>`` and the chunk's index, sealed
   positioned (`_sealing`; every append states its index, see `_encrypted_streams`);
@@ -25,6 +26,7 @@ import hmac
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from ._events import event_kind
 from ._protocols import WorkflowStore
 from ._records import (
     Attr,
@@ -43,33 +45,24 @@ from ._sealing import parse
 __all__ = ["RunSealing", "event_place"]
 
 _SCOPE_CACHE = 8192
-_RUN_PLACES = {"run_created": "run.input", "run_completed": "run.output", "run_failed": "run.error"}
-_STEP_PLACES = {
-    "step_created": "step.input",
-    "step_completed": "step.output",
-    "step_failed": "step.error",
-    "step_retrying": "step.error",
-}
 
 
 def event_place(
     run_id: str, event_type: str, correlation_id: str | None, attrs: Mapping[str, Attr]
 ) -> tuple[str, ...]:
-    """The place an event's payload is bound to (see the module docstring)."""
-    kind = _RUN_PLACES.get(event_type)
-    if kind is not None:
-        return (kind, run_id)
-    kind = _STEP_PLACES.get(event_type)
-    if kind is not None:
-        return (kind, run_id, str(correlation_id))
-    if event_type == "hook_received":
-        return ("hook.payload", run_id, str(correlation_id))
-    if event_type == "child_completed":
+    """The place an event's payload is bound to: its entry's `EventKind.payload`."""
+    place = event_kind(event_type).payload
+    if place is None:
+        return ("event", run_id, event_type, str(correlation_id))
+    if place == "child.result":
         # The output of the run that ended the child's chain (its last run's place).
         status = attrs.get("status")
         child = attrs.get("run_id") or correlation_id
         return ("run.output" if status == "completed" else "run.error", str(child))
-    return ("event", run_id, event_type, str(correlation_id))
+    if place.startswith("run."):
+        return (place, run_id)
+    # A step's and a hook's places name them by the event's correlation id.
+    return (place, run_id, str(correlation_id))
 
 
 class RunSealing:

@@ -6,7 +6,8 @@ Format 2 keeps a step's payloads in its events alone (its row points at their sl
 
 from __future__ import annotations
 
-from ._rows import STEP_COLS, STEP_ERROR_EVENTS
+from ._events import STEP_ERROR_EVENTS
+from ._rows import STEP_COLS
 
 __all__ = [
     "CREATION_PREDICATE",

@@ -28,8 +28,8 @@ from ..errors import (
     StaleHeadError,
 )
 from ._apply import append_events, insert_event
+from ._events import FORK_EVENTS
 from ._records import (
-    FORK_EVENTS,
     FORK_SLOT_LABEL,
     FORKED_FROM_LABEL,
     TERMINAL_RUN_STATUSES,

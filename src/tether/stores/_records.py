@@ -19,17 +19,15 @@ if TYPE_CHECKING:
     from ._writes import StoreWrite
 
 from ..errors import ConfigurationError
+from ._events import EventType
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
-    "CREATION_EVENTS",
     "DEFAULT_HOOK_RETENTION",
-    "EXTERNAL_EVENTS",
     "FORKED_FROM_LABEL",
-    "FORK_EVENTS",
     "FORK_SLOT_LABEL",
     "TERMINAL_RUN_STATUSES",
     "TERMINAL_STEP_STATUSES",
@@ -41,7 +39,6 @@ __all__ = [
     "CommitResult",
     "Continuation",
     "EventRecord",
-    "EventType",
     "HookRecord",
     "Message",
     "NewEvent",
@@ -68,46 +65,12 @@ __all__ = [
 
 RunStatus = Literal["pending", "running", "completed", "failed", "cancelled", "continued"]
 StepStatus = Literal["running", "retrying", "completed", "failed"]
-EventType = Literal[
-    "run_created",
-    "run_started",
-    "run_completed",
-    "run_failed",
-    "run_cancelled",
-    "run_continued",
-    "continue_refused",
-    "cancel_requested",
-    "step_created",
-    "step_started",
-    "step_retrying",
-    "step_completed",
-    "step_failed",
-    "wait_created",
-    "wait_completed",
-    "hook_created",
-    "hook_conflict",
-    "hook_received",
-    "hook_disposed",
-    "hook_moved",
-    "child_started",
-    "child_completed",
-    "child_refused",
-]
 Attr = str | int | float | bool | None
 
 #: "continued": the run ended by starting its successor (`Continuation`); its chain goes on.
 TERMINAL_RUN_STATUSES: frozenset[str] = frozenset({"completed", "failed", "cancelled", "continued"})
 ACTIVE_RUN_STATUSES: frozenset[str] = frozenset({"pending", "running"})
 TERMINAL_STEP_STATUSES: frozenset[str] = frozenset({"completed", "failed"})
-#: At most one of these per (run, correlation id, type).
-CREATION_EVENTS: frozenset[str] = frozenset(
-    {"run_created", "step_created", "wait_created", "hook_created", "child_started"}
-)
-#: Events written into a run's log by someone other than its lease holder.
-EXTERNAL_EVENTS: frozenset[str] = frozenset(
-    {"hook_received", "child_completed", "cancel_requested", "run_cancelled", "hook_disposed"}
-)
-
 #: How long a token its run's end released stays reserved for the run's chain (30 days).
 DEFAULT_HOOK_RETENTION = 30 * 24 * 3600.0
 
@@ -192,25 +155,6 @@ class NewRun:
     labels: Mapping[str, str] = field(default_factory=dict)
 
 
-#: The events a fork may copy into its new run: the operations of a journal, never a
-#: run's own transitions (`WorkflowStore.fork_run`).
-FORK_EVENTS: frozenset[str] = frozenset(
-    {
-        "step_created",
-        "step_completed",
-        "step_failed",
-        "wait_created",
-        "wait_completed",
-        "hook_created",
-        "hook_conflict",
-        "hook_received",
-        "hook_disposed",
-        "child_started",
-        "child_completed",
-        "child_refused",
-        "continue_refused",
-    }
-)
 #: The labels a fork carries: the run it was forked from, and the slot it starts at.
 FORKED_FROM_LABEL = "tether.forked_from"
 FORK_SLOT_LABEL = "tether.fork_slot"

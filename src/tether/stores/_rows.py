@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from ._events import EVENT_KINDS, StepSlot, event_kind
 from ._records import (
     EventRecord,
     HookRecord,
@@ -39,7 +40,6 @@ __all__ = [
     "RUN_COLS",
     "RUN_UPDATE_COLS",
     "STEP_COLS",
-    "STEP_ERROR_EVENTS",
     "STEP_UPDATE_COLS",
     "WAIT_COLS",
     "WORKER_COLS",
@@ -96,7 +96,8 @@ RUN_UPDATE_COLS = (
 )
 #: A step's row (format 2). Its payloads are its events' alone: the row names the slots
 #: of the `step_created` that carries its input, of its `step_completed` (its output) and
-#: of its latest `step_failed` or `step_retrying` (its error), and reads join them
+#: of its latest `step_failed` or `step_retrying` (its error), each event's
+#: `EventKind.step_slot` (`_events`), and reads join them
 #: (`step_select`). A payload written twice (a model call's reply, a tool's result) was
 #: most of what a step commit wrote.
 STEP_COLS = (
@@ -113,16 +114,16 @@ STEP_UPDATE_COLS = (
     "completed_at",
     "retry_after",
 )
-#: The step events whose payload is the step's error (`error_slot`).
-STEP_ERROR_EVENTS = frozenset({"step_failed", "step_retrying"})
 EVENT_COLS = "run_id, slot, event_type, correlation_id, attrs, payload, created_at"
 #: `EVENT_COLS` for a claim's log, which a replay reads: without the payloads no replay
 #: reads (a step's input, and the run's input, which the run's row carries). A long
 #: run's step inputs (a transcript, a document) are most of its log's bytes.
-_NO_REPLAY_PAYLOAD = ("step_created", "run_created")
+_NO_REPLAY_PAYLOAD = tuple(k.name for k in EVENT_KINDS.values() if not k.replayed_payload)
 REPLAY_EVENT_COLS = EVENT_COLS.replace(
     "payload",
-    f"CASE WHEN event_type IN {_NO_REPLAY_PAYLOAD!r} THEN NULL ELSE payload END",
+    "CASE WHEN event_type IN ({}) THEN NULL ELSE payload END".format(
+        ", ".join(f"'{name}'" for name in _NO_REPLAY_PAYLOAD)
+    ),
 )
 HOOK_COLS = "hook_id, run_id, token, slot, created_at, chain_id, retained_until"
 #: The columns `update_hook` writes, in `hook_update_values` order (hook_id last).
@@ -252,6 +253,10 @@ def step_values(s: StepRecord, slots: tuple[int | None, ...]) -> tuple[Any, ...]
     )  # fmt: skip
 
 
+#: Where a step event's payload slot sits in `StepSlots`' triple (input, output, error).
+_STEP_SLOT_AT: Mapping[StepSlot | None, int] = {"input": 0, "output": 1, "error": 2}
+
+
 class StepSlots:
     """The slots of the step events a transaction inserted: where its step rows point."""
 
@@ -263,13 +268,8 @@ class StepSlots:
 
     def saw(self, e: EventRecord) -> None:
         """Note an inserted event (the rules insert a step's event before its row)."""
-        if e.event_type == "step_created":
-            at = 0
-        elif e.event_type == "step_completed":
-            at = 1
-        elif e.event_type in STEP_ERROR_EVENTS:
-            at = 2
-        else:
+        at = _STEP_SLOT_AT.get(event_kind(e.event_type).step_slot)
+        if at is None:
             return
         self._seen.setdefault((e.run_id, str(e.correlation_id)), [None, None, None])[at] = e.slot
 
