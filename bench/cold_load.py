@@ -13,7 +13,8 @@ three entries a batch) and loads each cold through `Transcript.entries`:
 
 It prints the median load time, the batches and checkpoints read, and the ratios to
 the load without a checkpoint, on SQLite and encrypted SQLite (and PostgreSQL when
-``TETHER_BENCH_PG`` names one). Not a test: figures of one run on this machine.
+``TETHER_BENCH_PG`` names one, e.g. ``postgresql://postgres@127.0.0.1:5432/test``;
+its schema is dropped after). Not a test: figures of one run on this machine.
 
     .venv/bin/python bench/cold_load.py [N ...]     # default: 2000 10000
 """
@@ -197,7 +198,20 @@ async def main() -> None:
             if pg:
                 kinds.append(("PostgreSQL", pg, {"namespace": f"bench_cold_{n}_{os.getpid()}"}))
             for name, url, options in kinds:
-                show(name, n, await one(url, n, **options))
+                try:
+                    show(name, n, await one(url, n, **options))
+                finally:
+                    if "namespace" in options:
+                        drop(url, options["namespace"])
+
+
+def drop(url: str, namespace: str) -> None:
+    """Remove the bench's PostgreSQL schema."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(namespace)))
 
 
 if __name__ == "__main__":
