@@ -353,3 +353,28 @@ async def test_another_host_runs_the_next_turn_from_the_checkpoint(
     assert sum(pages) < total, "the new host's first step folded every batch"
     seen = [m.text for m in model.requests[-1].messages if isinstance(m, UserMessage)]
     assert seen == [f"q{n}" for n in range(9)]
+
+
+async def test_a_checkpoint_the_store_refuses_costs_one_try_per_interval(
+    backend: Backend, small_cadence: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    stream = await Stream(backend).open()
+    await stream.add(8)
+    streams = backend.stores.conversations
+    tries: list[str] = []
+
+    async def refuse(path: str, checkpoint: FoldCheckpoint) -> None:
+        tries.append(path)
+        raise OSError("disk full")
+
+    streams.put_fold_checkpoint = refuse  # type: ignore[method-assign]
+    cache = TranscriptCache(checkpoints=True)
+    assert await stream.producing(cache).entries() == await stream.every_batch()
+    assert tries == [PATH]
+    assert "transcript checkpoint not written" in caplog.text
+    await stream.add(7)
+    await stream.producing(cache).entries()
+    assert tries == [PATH]  # not again until 8 more batches
+    await stream.add(1)
+    await stream.producing(cache).entries()
+    assert tries == [PATH, PATH]

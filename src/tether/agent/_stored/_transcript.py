@@ -78,8 +78,8 @@ class _Cached:
     #: Batches appended whose commits are not known to have landed: the next step reads
     #: while any is (they landed, or the attempt that made them failed).
     unlanded: set[tuple[str, int, int]] = field(default_factory=set)
-    #: The batches `entries` holds (read and landed alike), and those the stream's
-    #: stored checkpoint covers as far as this copy knows (see `_fold`).
+    #: The batches `entries` holds (read and landed alike), and those it held when its
+    #: checkpoint was read or last written (or its write tried; see `_fold`).
     batches: int = 0
     covered: int = 0
 
@@ -231,8 +231,10 @@ class Transcript:
             entries=state.entries,
             sequences=state.sequences,
         )
-        if await save_fold(self._stores, self.path, self.producer.incarnation, fold):
-            state.covered = state.batches
+        await save_fold(self._stores, self.path, self.producer.incarnation, fold)
+        # Written or not, the next try waits for the cadence again: a store refusing
+        # checkpoints costs one failed write per interval, not one per step.
+        state.covered = state.batches
 
     async def _resolved(self, entries: list[Any]) -> list[Any]:
         """`entries` with the results stored by content read back (see `_payloads`)."""
