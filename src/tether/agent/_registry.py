@@ -12,7 +12,7 @@ from typing import Any
 
 from ..durable import Client, FlowLimit, Registry, WorkflowContext, current_backend
 from ..errors import ConfigurationError, FlowLimitError
-from ..stores import Backend
+from ..stores import Backend, Capability
 from ._agent import Agent
 from ._context._values import declared_state
 from ._records._attachments import AttachmentCache
@@ -202,7 +202,9 @@ class Agents:
             client=Client(backend, registry=self.registry),
             prices=self.prices,
             deployment=self.deployment,
-            transcript_cache=TranscriptCache(),
+            transcript_cache=TranscriptCache(
+                checkpoints=Capability.FOLD_CHECKPOINTS in backend.capabilities
+            ),
             attachment_cache=AttachmentCache(),
         )
         steps = SessionSteps(runtime)

@@ -55,6 +55,9 @@ __all__ = [
 class Capability(enum.StrEnum):
     """Optional behaviour a backend declares; contract tests of it skip otherwise."""
 
+    #: The conversation store keeps a stream's fold checkpoint (`put_fold_checkpoint`):
+    #: a session's producer stores its transcript's fold there, and a cold load of the
+    #: transcript starts from it. Without it, a cold load reads every batch.
     FOLD_CHECKPOINTS = "fold_checkpoints"
     FORMAT_STAMP = "format_stamp"
     CROSS_PROCESS = "cross_process"

@@ -35,6 +35,7 @@ from ..models import (
     ToolResultMessage,
     UserMessage,
 )
+from ._fold import TranscriptFold, checkpoint_due, load_fold, save_fold
 from ._payloads import resolve_held, resolve_payloads
 
 __all__ = ["TRANSCRIPT_CACHE_SIZE", "Transcript", "TranscriptCache", "to_messages"]
@@ -77,6 +78,10 @@ class _Cached:
     #: Batches appended whose commits are not known to have landed: the next step reads
     #: while any is (they landed, or the attempt that made them failed).
     unlanded: set[tuple[str, int, int]] = field(default_factory=set)
+    #: The batches `entries` holds (read and landed alike), and those it held when its
+    #: checkpoint was read or last written (or its write tried; see `_fold`).
+    batches: int = 0
+    covered: int = 0
 
 
 class TranscriptCache:
@@ -84,10 +89,16 @@ class TranscriptCache:
 
     The stream is append-only, so what was read stays true and a later read fetches
     only the tail.
+
+    Args:
+        size: Transcripts kept (the oldest is dropped first).
+        checkpoints: Whether the producers that read through it store their folds as
+            checkpoints (the backend declares `Capability.FOLD_CHECKPOINTS`).
     """
 
-    def __init__(self, size: int = TRANSCRIPT_CACHE_SIZE) -> None:
+    def __init__(self, size: int = TRANSCRIPT_CACHE_SIZE, *, checkpoints: bool = False) -> None:
         self._size = size
+        self.checkpoints = checkpoints
         self._entries: dict[str, _Cached] = {}
 
     def get(self, path: str) -> _Cached | None:
@@ -135,16 +146,24 @@ class Transcript:
                 nothing is read (see `_Cached.lineage`).
         """
         cached = self._cache.get(self.path) if self._cache is not None else None
-        state = (
-            _Cached(cached.offset, list(cached.entries), dict(cached.sequences), cached.converted)
-            if cached is not None
-            else _Cached(OFFSET_START, [])
-        )
+        if cached is not None:
+            state = _Cached(
+                cached.offset,
+                list(cached.entries),
+                dict(cached.sequences),
+                cached.converted,
+                batches=cached.batches,
+                covered=cached.covered,
+            )
+        else:
+            state = await self._cold()
         whole = (
             cached is not None
             and lineage is not None
             and cached.lineage == lineage
             and not cached.unlanded
+            # A checkpoint is stored from what was read: the copy reads its tail then.
+            and not self._checkpoint_due(state)
         )
         while not whole:
             page = await self._stores.conversations.read(self.path, offset=state.offset, limit=1000)
@@ -155,9 +174,12 @@ class Transcript:
                 read = read_entries(batch.records, what=f"transcript {self.path!r}")
                 state.entries.extend(await self._resolved(read))
                 state.sequences[key] = batch.producer_sequence + 1
+                state.batches += 1
             state.offset = page.next_offset
             if page.up_to_date or not page.batches:
                 break
+        if not whole and self._checkpoint_due(state):
+            await self._checkpoint(state)
         if self._cache is not None:
             self._cache.put(
                 self.path,
@@ -167,6 +189,8 @@ class Transcript:
                     state.sequences,
                     state.converted,
                     lineage=lineage,
+                    batches=state.batches,
+                    covered=state.covered,
                 ),
             )
         if self.producer is not None and self._next_sequence is None:
@@ -174,6 +198,43 @@ class Transcript:
                 (self.producer.producer_id, self.producer.epoch), 0
             )
         return state.entries
+
+    async def _cold(self) -> _Cached:
+        """Where a load with no copy starts: the stream's checkpoint, or its start."""
+        fold = await load_fold(self._stores, self.path)
+        if fold is None:
+            return _Cached(OFFSET_START, [])
+        return _Cached(
+            fold.offset,
+            await self._resolved(list(fold.entries)),
+            dict(fold.sequences),
+            batches=fold.batches,
+            covered=fold.batches,
+        )
+
+    def _checkpoint_due(self, state: _Cached) -> bool:
+        # Only the session's producer writes checkpoints (see `_fold`), through a cache
+        # of a backend that keeps them.
+        return (
+            self.producer is not None
+            and self._cache is not None
+            and self._cache.checkpoints
+            and checkpoint_due(state.covered, state.batches)
+        )
+
+    async def _checkpoint(self, state: _Cached) -> None:
+        """Store `state` (just read up to the head, so every batch in it is committed)."""
+        assert self.producer is not None
+        fold = TranscriptFold(
+            offset=state.offset,
+            batches=state.batches,
+            entries=state.entries,
+            sequences=state.sequences,
+        )
+        await save_fold(self._stores, self.path, self.producer.incarnation, fold)
+        # Written or not, the next try waits for the cadence again: a store refusing
+        # checkpoints costs one failed write per interval, not one per step.
+        state.covered = state.batches
 
     async def _resolved(self, entries: list[Any]) -> list[Any]:
         """`entries` with the results stored by content read back (see `_payloads`)."""
@@ -238,6 +299,7 @@ class Transcript:
             return
         cached.entries.extend(read)
         cached.sequences[key] = write.producer_sequence + 1
+        cached.batches += 1
 
     def forget(self) -> None:
         """Drop the cached copy (after a refused append: the stream moved on)."""

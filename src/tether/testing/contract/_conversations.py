@@ -502,3 +502,50 @@ class ConversationContract:
             # The next write supersedes the torn one whole.
             await streams.put_fold_checkpoint(PATH, checkpoint)
             assert await streams.get_fold_checkpoint(PATH) == checkpoint
+
+    @requires(Capability.FOLD_CHECKPOINTS)
+    async def test_a_fold_from_a_checkpoint_equals_the_fold_from_the_start(
+        self, backend: Any, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        # A cold load reads the checkpoint, then the batches after its offset: those must
+        # be exactly the batches the whole read holds after it, none left out or repeated,
+        # and the checkpoint must come back as written, or the two loads would differ.
+        offsets = [
+            await self.append(streams, producer, n, [message(2 * n), message(2 * n + 1)])
+            for n in range(7)
+        ]
+        whole = (await streams.read(PATH)).batches
+        cut = 4
+        folded = [r for b in whole[:cut] for r in b.records]
+        checkpoint = FoldCheckpoint(
+            head_offset=offsets[cut - 1],
+            incarnation=producer.incarnation,
+            format_version=1,
+            data=repr(folded).encode(),
+        )
+        await streams.put_fold_checkpoint(PATH, checkpoint)
+        meta = await streams.get_meta(PATH)
+        assert meta is not None and meta.incarnation == checkpoint.incarnation
+        found = await streams.get_fold_checkpoint(PATH, at_or_before=meta.head_offset)
+        assert found == checkpoint
+        after = (await streams.read(PATH, offset=found.head_offset)).batches
+        assert after == whole[cut:]
+        resumed = [*folded, *(r for b in after for r in b.records)]
+        assert resumed == [r for b in whole for r in b.records]
+        assert resumed == [message(n) for n in range(14)]
+
+    @requires(Capability.FOLD_CHECKPOINTS)
+    async def test_purge_deletes_the_checkpoint(
+        self, backend: Any, streams: ConversationStore, producer: ProducerClaim
+    ) -> None:
+        # A checkpoint holds the stream's content: retention deletes it with the records.
+        offset = await self.append(streams, producer, 0, [message(0, "private")])
+        checkpoint = FoldCheckpoint(
+            head_offset=offset,
+            incarnation=producer.incarnation,
+            format_version=1,
+            data=b"private",
+        )
+        await streams.put_fold_checkpoint(PATH, checkpoint)
+        await streams.purge(PATH)
+        assert await streams.get_fold_checkpoint(PATH) is None
