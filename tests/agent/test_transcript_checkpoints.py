@@ -288,8 +288,9 @@ async def test_a_checkpoint_that_does_not_verify_is_ignored(
     await _ignored(stream)
 
 
-async def test_a_checkpoint_past_the_head_is_ignored(backend: Backend) -> None:
-    """A checkpoint for an offset the stream has not reached (restored behind it)."""
+async def test_a_checkpoint_past_the_head_is_not_kept(backend: Backend) -> None:
+    """A checkpoint for an offset the stream does not hold is not written (the store
+    keeps a checkpoint only while it holds the batch at its offset)."""
     stream = await Stream(backend).open()
     await stream.add(3)
     assert stream.producer is not None
@@ -307,7 +308,9 @@ async def test_a_checkpoint_past_the_head_is_ignored(backend: Backend) -> None:
         head_offset="9" * len(page.batches[-1].offset),
     )
     await backend.stores.conversations.put_fold_checkpoint(PATH, ahead)
-    await _ignored(stream)
+    kept = await backend.stores.conversations.get_fold_checkpoint(PATH)
+    assert kept is not None and kept.head_offset == page.batches[-1].offset
+    assert await load_fold(backend.stores, PATH) == fold
 
 
 @tool

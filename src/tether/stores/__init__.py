@@ -47,6 +47,7 @@ from ._budgets import (
     BudgetReservation,
     BudgetState,
     BudgetStore,
+    CallCounts,
 )
 from ._conversation_rules import MAX_BATCH_BYTES, settlement_entry
 from ._credentials import Credential, CredentialStore
@@ -171,6 +172,7 @@ __all__ = [
     "BudgetReservation",
     "BudgetState",
     "BudgetStore",
+    "CallCounts",
     "Capability",
     "ChainRecord",
     "Claim",

@@ -339,7 +339,10 @@ class ConversationStore(Protocol):
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
         """Replace the stream's fold checkpoint (optional capability FOLD_CHECKPOINTS).
 
-        A torn write reads back as absent, never as a plausible blob.
+        A torn write reads back as absent, never as a plausible blob. A checkpoint is
+        written only while the stream holds the batch at its `head_offset`, in the same
+        transaction: one put after a `purge` (a worker that lost its run, say) writes
+        nothing, so a checkpoint never outlives the records it was folded from.
         """
         ...
 

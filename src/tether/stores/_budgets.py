@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol, TypeAlias
 
 from ..errors import InvalidInputError
-from ._agent_records import JsonValue
 
 __all__ = [
     "BudgetGrant",
@@ -37,6 +36,7 @@ __all__ = [
     "BudgetReservation",
     "BudgetState",
     "BudgetStore",
+    "CallCounts",
     "ReservationStatus",
     "check_limits",
     "check_scope",
@@ -46,6 +46,9 @@ __all__ = [
 ]
 
 BudgetPolicy: TypeAlias = Literal["ask", "fail"]
+#: What a settle keeps of its call (`BudgetReservation.usage`): counts, a model's name and
+#: the call's place, never content.
+CallCounts: TypeAlias = Mapping[str, "int | str | Mapping[str, int] | None"]
 ReservationStatus: TypeAlias = Literal["reserved", "settled", "released", "waiting"]
 
 POLICIES = ("ask", "fail")
@@ -199,7 +202,7 @@ class BudgetReservation:
     status: ReservationStatus = "reserved"
     refused_scope: str | None = None
     created_at: float = 0.0
-    usage: Mapping[str, JsonValue] | None = None
+    usage: CallCounts | None = None
     settled_at: float | None = None
 
 
@@ -330,7 +333,7 @@ def plan_settle(
     tokens: int,
     cost: float,
     now: float,
-    usage: Mapping[str, JsonValue] | None = None,
+    usage: CallCounts | None = None,
 ) -> BudgetPlan:
     """Settle a reserved reservation to what its call used (once: else nothing)."""
     if reservation is None or reservation.status != "reserved":
@@ -417,7 +420,7 @@ class BudgetStore(Protocol):
         *,
         tokens: int,
         cost: float,
-        usage: Mapping[str, JsonValue] | None = None,
+        usage: CallCounts | None = None,
     ) -> bool:
         """Settle a reserved reservation to what its call used.
 

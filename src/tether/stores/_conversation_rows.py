@@ -43,6 +43,7 @@ class Statements:
     insert_batch: str
     insert_batch_chunk: str
     delete_checkpoint_chunks: str
+    batch_held: str
     put_checkpoint: str
     insert_checkpoint_chunk: str
     #: Header and chunks in one statement, so in one snapshot (`checkpoint_from_rows`).
@@ -80,6 +81,7 @@ def statements(m: str) -> Statements:
         delete_checkpoint_chunks=(
             f"DELETE FROM tether_conversation_checkpoint_chunks WHERE path = {m}"
         ),
+        batch_held=f"SELECT 1 FROM tether_conversation_batches WHERE path = {m} AND seq = {m}",
         put_checkpoint=(
             "INSERT INTO tether_conversation_checkpoints (path, head_offset, incarnation, "
             f"format_version, byte_size, digest, chunk_count) VALUES ({', '.join([m] * 7)}) "

@@ -52,6 +52,7 @@ from ._agent_records import (
     check_same_attachment,
     clamp_read_limit,
     format_offset,
+    parse_offset,
     verify_attachment_bytes,
 )
 from ._budgets import (
@@ -62,6 +63,7 @@ from ._budgets import (
     BudgetReservation,
     BudgetState,
     BudgetStore,
+    CallCounts,
     check_scope,
     plan_release,
     plan_reserve,
@@ -129,6 +131,7 @@ __all__ = [
     "BudgetReservation",
     "BudgetState",
     "BudgetStore",
+    "CallCounts",
     "Capability",
     "ChainRecord",
     "Claim",
@@ -197,6 +200,7 @@ __all__ = [
     "new_ulid",
     "page_of",
     "page_start",
+    "parse_offset",
     "permit_rules",
     "plan_release",
     "plan_reserve",

@@ -16,7 +16,7 @@ from ..kit import (
     BudgetRequest,
     BudgetReservation,
     BudgetState,
-    JsonValue,
+    CallCounts,
     check_scope,
     plan_release,
     plan_reserve,
@@ -95,7 +95,7 @@ class MemoryBudgetStore:
         *,
         tokens: int,
         cost: float,
-        usage: Mapping[str, JsonValue] | None = None,
+        usage: CallCounts | None = None,
     ) -> bool:
         row = self._reservations.get(reservation_id)
         plan = plan_settle(

@@ -22,6 +22,7 @@ from ..kit import (
     Submission,
     clamp_read_limit,
     format_offset,
+    parse_offset,
 )
 from ..kit import conversation_rules as rules
 from ._gate import Gate, gated
@@ -183,6 +184,10 @@ class MemoryConversationStore:
         self._checkpoints.pop(path, None)
 
     async def put_fold_checkpoint(self, path: str, checkpoint: FoldCheckpoint) -> None:
+        stream = self._streams.get(path)
+        seq = parse_offset(checkpoint.head_offset)
+        if stream is None or seq is None or not 0 < seq <= len(stream.batches):
+            return  # purged (or never held): the fold of records gone is not kept
         data = bytes(checkpoint.data)
         self._checkpoints[path] = (checkpoint, len(data), hashlib.sha256(data).digest())
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from .._agent_records import JsonValue
 from .._budget_sql import BudgetSql
 from .._budgets import (
     BudgetGrant,
@@ -17,6 +16,7 @@ from .._budgets import (
     BudgetRequest,
     BudgetReservation,
     BudgetState,
+    CallCounts,
     check_scope,
 )
 from ._submissions import TxRunner
@@ -88,7 +88,7 @@ class PostgresBudgetStore:
         *,
         tokens: int,
         cost: float,
-        usage: Mapping[str, JsonValue] | None = None,
+        usage: CallCounts | None = None,
     ) -> bool:
         return await self._run_tx(
             lambda conn: _SQL.settle(conn, reservation_id, tokens, cost, usage)

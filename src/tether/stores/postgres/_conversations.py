@@ -250,6 +250,13 @@ def _checkpoint_lock(conn: Conn, namespace: str, path: str) -> None:
 
 
 def _put_checkpoint(conn: Conn, namespace: str, path: str, checkpoint: FoldCheckpoint) -> None:
+    seq = parse_offset(checkpoint.head_offset)
+    # FOR SHARE: a purge deleting the batch waits for this put, then deletes what it
+    # wrote; one that deleted it first leaves nothing to fold from, and nothing is kept.
+    if seq is None or seq >= 2**63:
+        return  # no batch is there
+    if conn.execute(_SQL.batch_held + " FOR SHARE", (path, seq)).fetchone() is None:
+        return
     values, chunks = conv_rows.checkpoint_rows(path, checkpoint)
     _checkpoint_lock(conn, namespace, path)
     conn.execute(_SQL.delete_checkpoint_chunks, (path,))

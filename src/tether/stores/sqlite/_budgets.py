@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .._agent_records import JsonValue
 from .._budget_sql import BudgetSql
 from .._budgets import (
     BudgetGrant,
@@ -16,6 +15,7 @@ from .._budgets import (
     BudgetRequest,
     BudgetReservation,
     BudgetState,
+    CallCounts,
     check_scope,
 )
 from ._db import SqliteDatabase
@@ -61,7 +61,7 @@ class SqliteBudgetStore:
         *,
         tokens: int,
         cost: float,
-        usage: Mapping[str, JsonValue] | None = None,
+        usage: CallCounts | None = None,
     ) -> bool:
         return await self._db.write(
             lambda conn: _SQL.settle(conn, reservation_id, tokens, cost, usage)

@@ -31,6 +31,7 @@ from .._agent_records import (
     Submission,
     clamp_read_limit,
     format_offset,
+    parse_offset,
 )
 from .._shared import purge_stream_rows
 from ._db import SqliteDatabase
@@ -127,6 +128,9 @@ def _read_batches(
 
 
 def _put_checkpoint(conn: sqlite3.Connection, path: str, checkpoint: FoldCheckpoint) -> None:
+    seq = parse_offset(checkpoint.head_offset)
+    if seq is None or seq >= 2**63 or conn.execute(_SQL.batch_held, (path, seq)).fetchone() is None:
+        return  # purged (or never held): the fold of records gone is not kept
     values, chunks = conv_rows.checkpoint_rows(path, checkpoint)
     conn.execute(_SQL.delete_checkpoint_chunks, (path,))
     conn.execute(_SQL.put_checkpoint, values)

@@ -549,3 +549,6 @@ class ConversationContract:
         await streams.put_fold_checkpoint(PATH, checkpoint)
         await streams.purge(PATH)
         assert await streams.get_fold_checkpoint(PATH) is None
+        # A put after the purge (a worker that lost its run) keeps nothing either.
+        await streams.put_fold_checkpoint(PATH, checkpoint)
+        assert await streams.get_fold_checkpoint(PATH) is None
