@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ...errors import InvalidInputError
-from ...stores import BudgetLimits, BudgetRequest, BudgetStore
+from ...stores import BudgetLimits, BudgetRequest, BudgetStore, CallCounts
 
 __all__ = ["BudgetContract"]
 
@@ -60,7 +60,12 @@ class BudgetContract:
 
     async def test_settled_calls_keep_each_attempts_usage(self, budgets: BudgetStore) -> None:
         await budgets.put_budget("agent:a", BudgetLimits(tokens=10_000))
-        usage = {"model": "m", "input_tokens": 40, "output_tokens": 3, "details": {"x": 1}}
+        usage: CallCounts = {
+            "model": "m",
+            "input_tokens": 40,
+            "output_tokens": 3,
+            "details": {"x": 1},
+        }
         # Two attempts of one call: the first settled and its reply never committed.
         await budgets.reserve_budget(_ask("t/0/0#1", "agent:a", call="t/0/0"))
         assert await budgets.settle_budget("t/0/0#1", tokens=43, cost=0.5, usage=usage)
