@@ -56,8 +56,8 @@ from ..stores import (
     NewEvent,
     NewRun,
     RunFork,
+    RunLog,
     RunRecord,
-    WorkflowStore,
 )
 from ._registry import Registry, queue_name
 from ._tracing import start_labels
@@ -280,7 +280,7 @@ def _copy(op: _Op, cut: int) -> list[NewEvent]:
 
 
 async def fork_run(
-    store: WorkflowStore,
+    store: RunLog,
     registry: Registry | None,
     run_id: str,
     *,
