@@ -66,7 +66,7 @@ __all__ = ["ActivationCore", "StepInterruptedError"]
 
 
 class ActivationStore(RunLog, RunStreams, StepPermits, Protocol):
-    """The parts of a `WorkflowStore` an activation uses.
+    """The roles of a `WorkflowStore` an activation uses.
 
     Its commits and catch-up reads (`RunLog`), its steps' streams (`RunStreams`) and
     their permits (`StepPermits`); the queue and the worker records are its worker's.

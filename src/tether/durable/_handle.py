@@ -51,7 +51,7 @@ __all__ = [
 
 
 class HandleStore(RunLog, RunStreams, WorkerRegistry, InspectionStore, Protocol):
-    """The parts of a `WorkflowStore` a `RunHandle` reads and writes (all but the queue's)."""
+    """The roles of a `WorkflowStore` a `RunHandle` reads and writes (all but the queue's)."""
 
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.

@@ -30,7 +30,7 @@ __all__ = ["RunProgress", "StepProgress", "WakeUp", "read_progress"]
 
 
 class ProgressReads(RunLog, WorkQueue, WorkerRegistry, Protocol):
-    """The parts of a `WorkflowStore` `read_progress` reads: a run, its wake-ups, the workers."""
+    """The roles of a `WorkflowStore` `read_progress` reads: a run, its wake-ups, the workers."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

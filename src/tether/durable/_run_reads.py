@@ -32,7 +32,7 @@ __all__ = [
 
 
 class RunsAndWorkers(RunLog, WorkerRegistry, Protocol):
-    """The parts of a `WorkflowStore` a listing of runs and their serving workers reads."""
+    """The roles of a `WorkflowStore` a listing of runs and their serving workers reads."""
 
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.

@@ -28,7 +28,7 @@ __all__ = ["DEFAULT_STATUS_INTERVAL", "RunStream"]
 
 
 class ChainStreams(RunLog, RunStreams, Protocol):
-    """The parts of a `WorkflowStore` a `RunStream` reads: runs, to follow a chain, and streams."""
+    """The roles of a `WorkflowStore` a `RunStream` reads: runs, to follow a chain, and streams."""
 
 
 #: Seconds between looks at the run's status while a followed stream is quiet.

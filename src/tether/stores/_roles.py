@@ -1,8 +1,8 @@
-"""The roles of a `WorkflowStore`: the parts of the engine's store, one protocol each.
+"""The roles of a `WorkflowStore`: what the engine's store does, one protocol each.
 
 `WorkflowStore` is the intersection of these protocols and `InspectionStore`; a
 backend implements all of them in one object, and callers that need the whole store
-keep typing `WorkflowStore`. A module of the engine names the narrowest part it uses,
+keep typing `WorkflowStore`. A module of the engine names the narrowest role it uses,
 so what it may call is what its annotations say:
 
 - `RunLog`: runs, steps, hooks and waits, and the append-only event log they are
