@@ -38,7 +38,7 @@ class _Stream:
 
 
 class _Tx:
-    """`StreamTx` over the store's dicts."""
+    """`StreamTxn` over the store's dicts."""
 
     def __init__(self, store: MemoryConversationStore) -> None:
         self._store = store

@@ -77,7 +77,7 @@ def streams_ahead(paths: Sequence[str], found: Sequence[Any]) -> dict[str, rules
 
 
 class _Tx:
-    """`StreamTx` over one Postgres transaction; it locks the streams it reads.
+    """`StreamTxn` over one Postgres transaction; it locks the streams it reads.
 
     With `ahead`, the streams a transaction appends to were locked and read ahead
     (`LOCK_STREAMS`, in the round trip of its first statements): they are served

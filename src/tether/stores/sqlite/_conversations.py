@@ -48,7 +48,7 @@ def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, 
 
 
 class _Tx:
-    """`StreamTx` over one SQLite write transaction."""
+    """`StreamTxn` over one SQLite write transaction."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
