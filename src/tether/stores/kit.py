@@ -14,7 +14,9 @@ the backend implements; a `Runner` runs one rule in one transaction:
 - `ledger_rules`: the submission ledger, over a `LedgerTxn`; `LedgerStore` is the
   whole `SubmissionStore` over them, given the backend's runners;
 - `conversation_rules`: conversation streams, fenced producers and batches, over a
-  `StreamTxn` (the stream rows and batches of one transaction);
+  `StreamTxn` (the stream rows and batches of one transaction); `ConversationWrites`
+  is a `ConversationStore`'s writes over them, given the backend's runner, which the
+  backend's store extends with its reads;
 
 and the other rules of the kit:
 
@@ -75,6 +77,7 @@ from ._budgets import (
     plan_settle,
 )
 from ._conversation_rules import StreamTxn
+from ._conversation_writes import ConversationWrites
 from ._credentials import Credential, CredentialStore, check_credential_version
 from ._flow import Bucket, FlowCandidate, FlowClaim, FlowLimit, FlowPolicy, HeldRun
 from ._inspection import InspectionStore, RunCancels, StreamInfo
@@ -147,6 +150,7 @@ __all__ = [
     "Commit",
     "CommitResult",
     "ConversationBatch",
+    "ConversationWrites",
     "Credential",
     "CredentialStore",
     "EventRecord",
