@@ -260,11 +260,13 @@ async def test_a_closed_memory_backend_refuses_calls_and_keeps_its_data() -> Non
         stores.workflow.get_run("m1"),
         stores.submissions.list_running_submissions(),
         stores.conversations.get_meta("any"),
+        stores.conversations.create_stream("any", StreamIdentity(agent_name="a", instance_id="i")),
         stores.attachments.purge("any"),
     )
     for call in refused:
         with pytest.raises(tether.errors.StoreError):
             await call
     assert await backend.connect() is stores
+    assert await stores.conversations.get_meta("any") is None  # refused before it wrote
     run = await stores.workflow.get_run("m1")
     assert run is not None and run.status in ("pending", "running")

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .._codec import decode, encode, encode_error
 from .._ids import new_ulid
@@ -43,9 +43,11 @@ from ..stores import (
     NewEvent,
     NewMessage,
     NewRun,
+    RunLog,
     RunRecord,
+    RunStreams,
+    StepPermits,
     StoreWrite,
-    WorkflowStore,
 )
 from ._bodies import StepBodies
 from ._context import WorkflowContext
@@ -62,6 +64,15 @@ if TYPE_CHECKING:
     from ..stores import EventRecord
 
 __all__ = ["ActivationCore", "StepInterruptedError"]
+
+
+class ActivationStore(RunLog, RunStreams, StepPermits, Protocol):
+    """The roles of a `WorkflowStore` an activation uses.
+
+    Its commits and catch-up reads (`RunLog`), its steps' streams (`RunStreams`) and
+    their permits (`StepPermits`); the queue and the worker records are its worker's.
+    """
+
 
 log = logging.getLogger("tether.worker")
 
@@ -89,7 +100,7 @@ class ActivationCore(Parking):
     def __init__(
         self,
         *,
-        store: WorkflowStore,
+        store: ActivationStore,
         registry: Registry,
         workflow: WorkflowDef,
         run: RunRecord,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from ..errors import RunDormantError
-from ..stores import WorkflowStore
 from ._generations import is_dev_generation
 from ._handle import _is_stranded
+from ._run_reads import RunsAndWorkers
 
 __all__ = ["Dormancy"]
 
@@ -20,7 +20,7 @@ _DEV_WORKERS_TTL = 2.0
 class Dormancy:
     """A client's check before it sends to a hook (`Client.resume_hook`)."""
 
-    def __init__(self, store: WorkflowStore) -> None:
+    def __init__(self, store: RunsAndWorkers) -> None:
         self._store = store
         # Hook tokens whose run was found on an ordinary deployment (not a dev
         # generation): sends to them skip the dormancy check's reads from then on.

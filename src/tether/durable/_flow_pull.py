@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 
 from ..errors import ConfigurationError
-from ..stores import Claim, FlowPolicy, Message, WorkflowStore
+from ..stores import Claim, FlowPolicy, Message, WorkQueue
 from ._executor import Activation
 
 __all__ = ["DEFAULT_CONCURRENCY", "concurrency_from", "take_flow", "wait_quiet"]
@@ -49,7 +49,7 @@ async def wait_quiet(activations: list[Activation], grace: float) -> set[Activat
 
 
 async def take_flow(
-    store: WorkflowStore,
+    store: WorkQueue,
     policy: FlowPolicy,
     *,
     queue: str,

@@ -57,8 +57,8 @@ from ..stores import (
     NewEvent,
     NewRun,
     RunFork,
+    RunLog,
     RunRecord,
-    WorkflowStore,
     event_kind,
 )
 from ._registry import Registry, queue_name
@@ -284,7 +284,7 @@ def _again(event: EventRecord, correlation_id: str | None) -> NewEvent:
 
 
 async def fork_run(
-    store: WorkflowStore,
+    store: RunLog,
     registry: Registry | None,
     run_id: str,
     *,

@@ -7,7 +7,7 @@ import time
 from typing import Protocol
 
 from ..errors import StoreUnavailableError
-from ..stores import WorkflowStore
+from ..stores import RunLog
 from ._lease import Lease
 from ._parking import _Suspend
 
@@ -17,11 +17,13 @@ __all__ = ["ensure_lease"]
 class _Holder(Protocol):
     """An activation, as far as its lease goes."""
 
-    store: WorkflowStore
     run_id: str
     owner: str
     epoch: int
     lease: Lease
+
+    @property
+    def store(self) -> RunLog: ...
 
     @property
     def ended(self) -> bool: ...

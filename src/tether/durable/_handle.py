@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from .._codec import decode, decode_error, describe
 from .._validate import check_optional_duration, check_text
@@ -25,10 +25,13 @@ from ..errors import (
 )
 from ..stores import (
     TERMINAL_RUN_STATUSES,
+    InspectionStore,
+    RunLog,
     RunRecord,
     RunStatus,
+    RunStreams,
     StepRecord,
-    WorkflowStore,
+    WorkerRegistry,
     chain_of,
     successor_run_id,
 )
@@ -45,6 +48,11 @@ __all__ = [
     "RunInfo",
     "StepView",
 ]
+
+
+class HandleStore(RunLog, RunStreams, WorkerRegistry, InspectionStore, Protocol):
+    """The roles of a `WorkflowStore` a `RunHandle` reads and writes (all but the queue's)."""
+
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 LIVE_WORKER_SECONDS = 15.0
@@ -127,7 +135,7 @@ class _Liveness:
     more seconds, well inside the `LIVE_WORKER_SECONDS` its heartbeat is trusted for.
     """
 
-    def __init__(self, store: WorkflowStore) -> None:
+    def __init__(self, store: WorkerRegistry) -> None:
         self._store = store
         self._served: set[tuple[str, str]] = set()
         self._until = 0.0
@@ -149,12 +157,12 @@ class _Liveness:
         return bool(live) and versions not in self._served
 
 
-async def _is_stranded(store: WorkflowStore, run: RunRecord) -> bool:
+async def _is_stranded(store: WorkerRegistry, run: RunRecord) -> bool:
     """`_Liveness.stranded` looked up now, nothing kept (result waits, dormancy checks)."""
     return await _Liveness(store).stranded(run)
 
 
-async def _current(store: WorkflowStore, run: RunRecord) -> RunRecord:
+async def _current(store: RunLog, run: RunRecord) -> RunRecord:
     """The run of `run`'s chain that is current now (`run` unless it continued as new)."""
     if run.status != "continued":
         return run
@@ -177,7 +185,7 @@ class RunHandle:
 
     def __init__(
         self,
-        store: WorkflowStore,
+        store: HandleStore,
         run_id: str,
         *,
         follow: bool = True,

@@ -13,13 +13,24 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import NotFoundError
-from ..stores import TERMINAL_RUN_STATUSES, RunStatus, StepStatus, WorkflowStore
+from ..stores import (
+    TERMINAL_RUN_STATUSES,
+    RunLog,
+    RunStatus,
+    StepStatus,
+    WorkerRegistry,
+    WorkQueue,
+)
 from ._handle import LIVE_WORKER_SECONDS
 
 __all__ = ["RunProgress", "StepProgress", "WakeUp", "read_progress"]
+
+
+class ProgressReads(RunLog, WorkQueue, WorkerRegistry, Protocol):
+    """The roles of a `WorkflowStore` `read_progress` reads: a run, its wake-ups, the workers."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,7 +164,7 @@ def _r(seconds: float) -> float:
     return round(seconds, 3)
 
 
-async def read_progress(store: WorkflowStore, run_id: str) -> RunProgress:
+async def read_progress(store: ProgressReads, run_id: str) -> RunProgress:
     """What `run_id` is doing now (see `RunProgress`).
 
     Raises:

@@ -7,7 +7,7 @@ import logging
 
 from .. import _otel
 from ..errors import StoreError
-from ..stores import WorkflowStore
+from ..stores import WorkQueue
 
 __all__ = ["QUEUE_SAMPLE_INTERVAL", "sample_queue_depths"]
 
@@ -18,7 +18,7 @@ QUEUE_SAMPLE_INTERVAL = 15.0
 _STATES = ("ready", "delayed", "leased")
 
 
-async def sample_queue_depths(store: WorkflowStore) -> None:
+async def sample_queue_depths(store: WorkQueue) -> None:
     """Set ``tether.queue.depth`` from `store.queue_depths()` now and then, forever.
 
     Nothing is read while no meter provider records tether's metrics. Every worker

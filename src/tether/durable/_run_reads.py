@@ -9,16 +9,17 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from .._codec import decode
 from ..errors import NotFoundError
-from ..stores import TERMINAL_RUN_STATUSES, Page, RunRecord, RunStatus, WorkflowStore
+from ..stores import TERMINAL_RUN_STATUSES, Page, RunLog, RunRecord, RunStatus, WorkerRegistry
 
 __all__ = [
     "HookView",
     "LiveDeployment",
     "RunInput",
+    "RunsAndWorkers",
     "input_of",
     "is_stranded",
     "live_deployments",
@@ -28,6 +29,11 @@ __all__ = [
     "run_input",
     "run_output",
 ]
+
+
+class RunsAndWorkers(RunLog, WorkerRegistry, Protocol):
+    """The roles of a `WorkflowStore` a listing of runs and their serving workers reads."""
+
 
 #: A worker whose heartbeat is older than this is not counted as live by clients.
 _LIVE_WORKER_SECONDS = 15.0
@@ -50,7 +56,7 @@ class HookView:
     created_at: float
 
 
-async def run_hooks(store: WorkflowStore, run_id: str) -> list[HookView]:
+async def run_hooks(store: RunLog, run_id: str) -> list[HookView]:
     """The run's active hooks, in slot order."""
     hooks = await store.list_hooks(run_id)
     if not hooks:
@@ -61,14 +67,14 @@ async def run_hooks(store: WorkflowStore, run_id: str) -> list[HookView]:
     ]
 
 
-async def _run(store: WorkflowStore, run_id: str) -> RunRecord:
+async def _run(store: RunLog, run_id: str) -> RunRecord:
     run = await store.get_run(run_id)
     if run is None:
         raise NotFoundError(f"run {run_id!r} does not exist")
     return run
 
 
-async def run_input(store: WorkflowStore, run_id: str) -> RunInput:
+async def run_input(store: RunLog, run_id: str) -> RunInput:
     """The decoded input of a run."""
     return input_of(await _run(store, run_id))
 
@@ -81,7 +87,7 @@ def input_of(run: RunRecord) -> RunInput:
     return RunInput(args=tuple(value.get("args", ())), kwargs=dict(value.get("kwargs", {})))
 
 
-async def run_output(store: WorkflowStore, run_id: str) -> Any:
+async def run_output(store: RunLog, run_id: str) -> Any:
     """The decoded output of a completed run; None for a run that has not completed."""
     run = await _run(store, run_id)
     if run.status != "completed" or run.output is None:
@@ -90,7 +96,7 @@ async def run_output(store: WorkflowStore, run_id: str) -> Any:
 
 
 async def page_runs(
-    store: WorkflowStore,
+    store: RunsAndWorkers,
     *,
     status: RunStatus | None,
     workflow: str | None,
@@ -105,7 +111,7 @@ async def page_runs(
     return page, await live_versions(store)
 
 
-async def live_versions(store: WorkflowStore) -> set[tuple[str, str]]:
+async def live_versions(store: WorkerRegistry) -> set[tuple[str, str]]:
     """The (engine, deployment) pairs live workers serve (one read of the workers)."""
     now = time.time()
     return {
@@ -140,7 +146,7 @@ class LiveDeployment:
     since: float
 
 
-async def live_deployments(store: WorkflowStore) -> list[LiveDeployment]:
+async def live_deployments(store: WorkerRegistry) -> list[LiveDeployment]:
     """The versions live workers serve, newest first (`Client.live_deployments`)."""
     now = await store.clock()
     found: dict[tuple[str, str], list[float]] = {}

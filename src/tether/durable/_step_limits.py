@@ -30,7 +30,7 @@ from typing import Protocol, cast
 from .. import _otel
 from .._ids import new_token
 from ..errors import StoreUnavailableError
-from ..stores import FlowLimit, NewEvent, RunRecord, WorkflowStore
+from ..stores import FlowLimit, NewEvent, RunRecord, StepPermits
 from ._flow import permit_key, resolve_limit
 from ._step_scope import current_scope
 from ._tracing import run_trace
@@ -76,7 +76,7 @@ class LimitOwner(Protocol):
     """What a permit's holder knows of its run (an activation)."""
 
     @property
-    def store(self) -> WorkflowStore: ...
+    def store(self) -> StepPermits: ...
     @property
     def run(self) -> RunRecord: ...
     @property
@@ -141,9 +141,7 @@ async def hold_permit(
                 pass  # the permit lapses with its lease: nothing is kept for long
 
 
-async def _renew(
-    store: WorkflowStore, key: str, holder: str, limit: FlowLimit, lease: float
-) -> None:
+async def _renew(store: StepPermits, key: str, holder: str, limit: FlowLimit, lease: float) -> None:
     while True:
         await asyncio.sleep(lease / 3)
         try:

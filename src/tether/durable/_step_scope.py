@@ -25,7 +25,7 @@ from ..errors import ConfigurationError, StoreUnavailableError
 from ..stores import AppendStream, StoreWrite
 
 if TYPE_CHECKING:
-    from ..stores import WorkflowStore
+    from ..stores import RunStreams
 
 __all__ = [
     "StepScope",
@@ -52,7 +52,9 @@ class _Owner(Protocol):
 
     run_id: str
     stream_id: str
-    store: WorkflowStore
+
+    @property
+    def store(self) -> RunStreams: ...
 
     async def checkpoint(self, writes: Sequence[StoreWrite]) -> None: ...
 

@@ -18,13 +18,18 @@ import functools
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 from ..errors import NotFoundError, StoreUnavailableError
-from ..stores import TERMINAL_RUN_STATUSES, StreamChunk, WorkflowStore, chain_of
+from ..stores import TERMINAL_RUN_STATUSES, RunLog, RunStreams, StreamChunk, chain_of
 from ._outage import Outage
 
 __all__ = ["DEFAULT_STATUS_INTERVAL", "RunStream"]
+
+
+class ChainStreams(RunLog, RunStreams, Protocol):
+    """The roles of a `WorkflowStore` a `RunStream` reads: runs, to follow a chain, and streams."""
+
 
 #: Seconds between looks at the run's status while a followed stream is quiet.
 DEFAULT_STATUS_INTERVAL = 1.0
@@ -41,7 +46,7 @@ class RunStream:
     """
 
     def __init__(
-        self, store: WorkflowStore, run_id: str, name: str, *, chain_id: str | None = None
+        self, store: ChainStreams, run_id: str, name: str, *, chain_id: str | None = None
     ) -> None:
         self._store = store
         self.run_id = run_id

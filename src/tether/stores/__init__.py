@@ -117,6 +117,7 @@ from ._records import (
     successor_run_id,
 )
 from ._retention_period import retention_period, retention_seconds
+from ._roles import RunLog, RunStreams, StepPermits, WorkerRegistry, WorkQueue
 from ._sealer import (
     DEFAULT_LARGE_PAYLOAD_THRESHOLD,
     data_scope,
@@ -220,12 +221,15 @@ __all__ = [
     "ResolveSubmissions",
     "RotationReport",
     "RunFork",
+    "RunLog",
     "RunRecord",
     "RunStatus",
+    "RunStreams",
     "SettleSubmission",
     "SettledRecord",
     "SettlementObligation",
     "StartSubmission",
+    "StepPermits",
     "StepRecord",
     "StepStatus",
     "StoreWrite",
@@ -244,7 +248,9 @@ __all__ = [
     "SubmissionStatus",
     "SubmissionStore",
     "WaitRecord",
+    "WorkQueue",
     "WorkerRecord",
+    "WorkerRegistry",
     "WorkflowStore",
     "WrappedKey",
     "backend_from_url",

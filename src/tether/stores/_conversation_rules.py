@@ -1,8 +1,9 @@
-"""Conversation stream rules, written once over a synchronous row interface.
+"""Conversation stream rules, written once over a `StreamTxn`.
 
-`append` and friends run inside one backend transaction (see `_ledger` for why that
-makes them atomic). Batches are stored as the canonical JSON encoding of their record
-list; an exact replay is recognised by the SHA-256 of that encoding.
+`append` and friends run inside one backend transaction, as the rules over every rule
+transaction do (see `stores._rule_txn` for why that makes them atomic). Batches are
+stored as the canonical JSON encoding of their record list; an exact replay is
+recognised by the SHA-256 of that encoding.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from ._agent_records import (
     format_offset,
     parse_offset,
 )
+from ._rule_txn import RuleTxn
 
 __all__ = [
     "BATCH_CHUNK_BYTES",
@@ -97,8 +99,8 @@ class NewBatch:
     digest: str
 
 
-class StreamTx(Protocol):
-    """What the stream rules read and write inside one transaction."""
+class StreamTxn(RuleTxn, Protocol):
+    """The conversation streams' rows as one transaction sees them: the stream rules' `RuleTxn`."""
 
     def get_stream(self, path: str) -> StreamRow | None: ...
 
@@ -144,15 +146,15 @@ def encode_batch(path: str, records: Sequence[JsonValue]) -> tuple[bytes, str]:
     return data, hashlib.sha256(data).hexdigest()
 
 
-def create_stream(tx: StreamTx, path: str, identity: StreamIdentity) -> None:
-    row = tx.get_stream(path)
+def create_stream(txn: StreamTxn, path: str, identity: StreamIdentity) -> None:
+    row = txn.get_stream(path)
     if row is not None:
         if row.identity != identity:
             raise ConflictError(
                 f"stream {path!r} exists with identity {row.identity!r}, not {identity!r}"
             )
         return
-    tx.put_stream(
+    txn.put_stream(
         StreamRow(
             path=path,
             identity=identity,
@@ -167,9 +169,9 @@ def create_stream(tx: StreamTx, path: str, identity: StreamIdentity) -> None:
 
 
 def acquire_producer(
-    tx: StreamTx, path: str, producer_id: str, create: StreamIdentity | None = None
+    txn: StreamTxn, path: str, producer_id: str, create: StreamIdentity | None = None
 ) -> ProducerClaim:
-    row = tx.get_stream(path)
+    row = txn.get_stream(path)
     if row is None and create is not None:
         # Created already produced by `producer_id`: one row written, not two.
         row = StreamRow(
@@ -181,7 +183,7 @@ def acquire_producer(
             producer_epoch=1,
             next_producer_sequence=0,
         )
-        tx.put_stream(row, new=True)
+        txn.put_stream(row, new=True)
         return ProducerClaim(
             path=path,
             producer_id=producer_id,
@@ -201,7 +203,7 @@ def acquire_producer(
         producer_epoch=row.producer_epoch + 1,
         next_producer_sequence=0,
     )
-    tx.put_stream(row, new=False)
+    txn.put_stream(row, new=False)
     return ProducerClaim(
         path=path,
         producer_id=producer_id,
@@ -211,11 +213,13 @@ def acquire_producer(
     )
 
 
-def _authorize(tx: StreamTx, row: StreamRow, ref: AttemptRef, records: Sequence[JsonValue]) -> None:
+def _authorize(
+    txn: StreamTxn, row: StreamRow, ref: AttemptRef, records: Sequence[JsonValue]
+) -> None:
     def refuse(reason: str) -> NotOwnerError:
         return NotOwnerError(ref.submission_id, ref.attempt_id, reason)
 
-    sub = tx.get_submission(ref.submission_id)
+    sub = txn.get_submission(ref.submission_id)
     if sub is None:
         raise refuse("no such submission")
     if (sub.agent_name, sub.instance_id) != (row.identity.agent_name, row.identity.instance_id):
@@ -236,7 +240,7 @@ def _authorize(tx: StreamTx, row: StreamRow, ref: AttemptRef, records: Sequence[
             return
         raise refuse("it is terminalizing; only its reserved settlement record may be appended")
     if sub.status in ("joining", "joined") and sub.joined_into is not None:
-        host = tx.get_submission(sub.joined_into)
+        host = txn.get_submission(sub.joined_into)
         if host is not None and host.status == "running" and host.attempt_id == ref.attempt_id:
             return
         raise refuse(f"it joined {sub.joined_into!r}, which that attempt does not run")
@@ -244,7 +248,7 @@ def _authorize(tx: StreamTx, row: StreamRow, ref: AttemptRef, records: Sequence[
 
 
 def append(
-    tx: StreamTx,
+    txn: StreamTxn,
     *,
     path: str,
     producer_id: str,
@@ -261,7 +265,7 @@ def append(
     With `at`, the append is refused (`BatchPositionError`, nothing written) unless the
     batch lands at that offset, or, replayed, was appended at it.
     """
-    row = tx.get_stream(path)
+    row = txn.get_stream(path)
     if row is None:
         raise NotFoundError(f"stream {path!r} does not exist; create it first")
     if (row.producer_id, row.producer_epoch, row.incarnation) != (
@@ -280,7 +284,7 @@ def append(
     # This producer's batches hold sequences below the stream's next one: only a lower
     # sequence can be a replay worth looking up.
     found = (
-        tx.find_batch(path, producer_id, producer_epoch, producer_sequence)
+        txn.find_batch(path, producer_id, producer_epoch, producer_sequence)
         if producer_sequence < row.next_producer_sequence
         else None
     )
@@ -302,11 +306,11 @@ def append(
             f"got {producer_sequence}"
         )
     if submission is not None:
-        _authorize(tx, row, submission, records)
+        _authorize(txn, row, submission, records)
     seq = row.head + 1
     if at is not None and format_offset(seq) != at:
         raise BatchPositionError(path, at, format_offset(seq), replay=False)
-    tx.insert_batch(
+    txn.insert_batch(
         NewBatch(
             path=path,
             seq=seq,
@@ -320,7 +324,7 @@ def append(
             digest=digest,
         )
     )
-    tx.put_stream(
+    txn.put_stream(
         dataclasses.replace(row, head=seq, next_producer_sequence=producer_sequence + 1),
         new=False,
     )

@@ -1,9 +1,9 @@
 """The operator's reads of a workflow store, and cancelling the runs a filter selects.
 
-`InspectionStore` is part of `WorkflowStore`: one step of a run by id, the events
-of a run that carry one correlation id (a step's, a hook's, a wait's), the streams
-of a run and one stream's state, and `cancel_runs`, which cancels every active run a
-filter selects. `RunCancels` implements `cancel_runs` once, over `list_runs` and
+`InspectionStore` is one of the roles of `WorkflowStore`: one step of a run by id,
+the events of a run that carry one correlation id (a step's, a hook's, a wait's), the
+streams of a run and one stream's state, and `cancel_runs`, which cancels every active
+run a filter selects. `RunCancels` implements `cancel_runs` once, over `list_runs` and
 `request_cancel`, for every backend.
 """
 

@@ -1,9 +1,10 @@
-"""The submission state machine, written once over a synchronous row interface.
+"""The submission state machine: the ledger rules, written once over a `LedgerTxn`.
 
-Every backend runs these functions inside one of its transactions: memory between two
-awaits (nothing else runs meanwhile), SQLite inside a `BEGIN IMMEDIATE` write, so each
-transition is atomic across processes. The functions only read and write through
-`LedgerTx`, which is what a backend implements.
+A rule transaction (see `stores._rule_txn`): every backend runs these functions inside
+one of its transactions (memory between two awaits, nothing else running meanwhile;
+SQLite inside a `BEGIN IMMEDIATE` write), so each transition is atomic across
+processes. The functions only read and write through `LedgerTxn`, which is what a
+backend implements.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from ._agent_records import (
     SubmissionStatus,
     canonical_json,
 )
+from ._rule_txn import RuleTxn
 
-__all__ = ["LedgerTx"]
+__all__ = ["LedgerTxn"]
 
 UNSETTLED: frozenset[SubmissionStatus] = frozenset(
     {"queued", "running", "terminalizing", "joining", "joined"}
@@ -41,8 +43,8 @@ UNSETTLED: frozenset[SubmissionStatus] = frozenset(
 ALL_STATUSES: frozenset[SubmissionStatus] = UNSETTLED | {"settled"}
 
 
-class LedgerTx(Protocol):
-    """The rows of the ledger as one transaction sees them.
+class LedgerTxn(RuleTxn, Protocol):
+    """The rows of the ledger as one transaction sees them: the ledger rules' `RuleTxn`.
 
     A row whose stored form does not decode is settled as failed by the read that
     meets it (tether's SQL backends do so as they decode rows) and leaves the
@@ -102,24 +104,24 @@ def _same_content(sub: Submission, kind: SubmissionKind, inp: SubmissionInput) -
 
 
 def _admit(
-    tx: LedgerTx, kind: SubmissionKind, inp: SubmissionInput, unless: str | None = None
+    txn: LedgerTxn, kind: SubmissionKind, inp: SubmissionInput, unless: str | None = None
 ) -> tuple[str, Submission]:
     check_submission(inp)
     if unless is not None:
         check_identifier(unless, what="unless")
-    existing = tx.get(inp.submission_id)
+    existing = txn.get(inp.submission_id)
     if existing is not None:
         if existing.redacted_at is not None:
             # Its content is gone, so a replay cannot be told from a conflict; the id
             # was taken and run once, which is what a retrying client needs to know.
             return "retained", existing
         return ("replayed" if _same_content(existing, kind, inp) else "conflict"), existing
-    if unless is not None and tx.get(unless) is not None:
+    if unless is not None and txn.get(unless) is not None:
         raise InvalidTransitionError(
             f"submission {inp.submission_id!r} is refused: submission {unless!r} is in the "
             "ledger (its session is closing)"
         )
-    return "admitted", tx.insert(new_submission(kind, inp, tx.now()))
+    return "admitted", txn.insert(new_submission(kind, inp, txn.now()))
 
 
 def check_submission(inp: SubmissionInput) -> None:
@@ -156,8 +158,8 @@ def new_submission(kind: SubmissionKind, inp: SubmissionInput, now: float) -> Su
     )
 
 
-def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:
-    kind, sub = _admit(tx, "dispatch", inp)
+def admit_dispatch(txn: LedgerTxn, inp: SubmissionInput) -> DispatchAdmission:
+    kind, sub = _admit(txn, "dispatch", inp)
     if kind == "conflict":
         return DispatchAdmission(kind="conflict", submission=None)
     if kind == "retained":
@@ -165,8 +167,8 @@ def admit_dispatch(tx: LedgerTx, inp: SubmissionInput) -> DispatchAdmission:
     return DispatchAdmission(kind="admitted" if kind == "admitted" else "replayed", submission=sub)
 
 
-def admit_direct(tx: LedgerTx, inp: SubmissionInput, *, unless: str | None = None) -> Submission:
-    kind, sub = _admit(tx, "direct", inp, unless)
+def admit_direct(txn: LedgerTxn, inp: SubmissionInput, *, unless: str | None = None) -> Submission:
+    kind, sub = _admit(txn, "direct", inp, unless)
     if kind == "conflict":
         raise ConflictError(
             f"submission {inp.submission_id!r} was already admitted with other content; "
@@ -175,31 +177,31 @@ def admit_direct(tx: LedgerTx, inp: SubmissionInput, *, unless: str | None = Non
     return sub
 
 
-def mark_canonical_ready(tx: LedgerTx, submission_id: str) -> Submission | None:
-    sub = tx.get(submission_id)
+def mark_canonical_ready(txn: LedgerTxn, submission_id: str) -> Submission | None:
+    sub = txn.get(submission_id)
     if sub is None or sub.status != "queued":
         return None
     if sub.canonical_ready_at is None:
-        sub = replace_row(sub, canonical_ready_at=tx.now())
-        tx.update(sub)
+        sub = replace_row(sub, canonical_ready_at=txn.now())
+        txn.update(sub)
     return sub
 
 
-def _session_head(tx: LedgerTx, session_key: str) -> Submission | None:
-    rows = tx.select(statuses=UNSETTLED, session_key=session_key)
+def _session_head(txn: LedgerTxn, session_key: str) -> Submission | None:
+    rows = txn.select(statuses=UNSETTLED, session_key=session_key)
     return rows[0] if rows else None
 
 
-def _is_runnable(tx: LedgerTx, sub: Submission) -> bool:
+def _is_runnable(txn: LedgerTxn, sub: Submission) -> bool:
     if sub.status != "queued" or sub.canonical_ready_at is None:
         return False
-    head = _session_head(tx, sub.session_key)
+    head = _session_head(txn, sub.session_key)
     return head is not None and head.submission_id == sub.submission_id
 
 
-def list_runnable(tx: LedgerTx) -> list[Submission]:
+def list_runnable(txn: LedgerTxn) -> list[Submission]:
     heads: dict[str, Submission] = {}
-    for sub in tx.select(statuses=UNSETTLED):
+    for sub in txn.select(statuses=UNSETTLED):
         heads.setdefault(sub.session_key, sub)
     return [
         sub
@@ -208,12 +210,12 @@ def list_runnable(tx: LedgerTx) -> list[Submission]:
     ]
 
 
-def list_unready(tx: LedgerTx) -> list[Submission]:
-    return [s for s in tx.select(statuses=frozenset({"queued"})) if s.canonical_ready_at is None]
+def list_unready(txn: LedgerTxn) -> list[Submission]:
+    return [s for s in txn.select(statuses=frozenset({"queued"})) if s.canonical_ready_at is None]
 
 
-def list_pending_settlements(tx: LedgerTx) -> list[SettlementObligation]:
-    return [_obligation(s) for s in tx.select(statuses=frozenset({"terminalizing"}))]
+def list_pending_settlements(txn: LedgerTxn) -> list[SettlementObligation]:
+    return [_obligation(s) for s in txn.select(statuses=frozenset({"terminalizing"}))]
 
 
 def _obligation(sub: Submission) -> SettlementObligation:
@@ -227,18 +229,18 @@ def _obligation(sub: Submission) -> SettlementObligation:
     )
 
 
-def _owned(tx: LedgerTx, attempt: AttemptRef, *statuses: SubmissionStatus) -> Submission | None:
-    sub = tx.get(attempt.submission_id)
+def _owned(txn: LedgerTxn, attempt: AttemptRef, *statuses: SubmissionStatus) -> Submission | None:
+    sub = txn.get(attempt.submission_id)
     if sub is None or sub.status not in statuses or sub.attempt_id != attempt.attempt_id:
         return None
     return sub
 
 
-def claim(tx: LedgerTx, request: SubmissionClaim) -> Submission | None:
-    sub = tx.get(request.submission_id)
-    if sub is None or not _is_runnable(tx, sub):
+def claim(txn: LedgerTxn, request: SubmissionClaim) -> Submission | None:
+    sub = txn.get(request.submission_id)
+    if sub is None or not _is_runnable(txn, sub):
         return None
-    now = tx.now()
+    now = txn.now()
     sub = replace_row(
         sub,
         status="running",
@@ -250,21 +252,21 @@ def claim(tx: LedgerTx, request: SubmissionClaim) -> Submission | None:
         max_attempts=sub.max_attempts or DURABILITY_DEFAULT_MAX_ATTEMPTS,
         timeout_at=sub.timeout_at or now + DURABILITY_DEFAULT_TIMEOUT,
     )
-    tx.update(sub)
+    txn.update(sub)
     return sub
 
 
-def mark_input_applied(tx: LedgerTx, attempt: AttemptRef, durability: Durability | None) -> bool:
-    sub = _owned(tx, attempt, "running")
+def mark_input_applied(txn: LedgerTxn, attempt: AttemptRef, durability: Durability | None) -> bool:
+    sub = _owned(txn, attempt, "running")
     if sub is None:
         return False
     if sub.input_applied_at is None:
         budget = durability or Durability()
-        start = sub.started_at if sub.started_at is not None else tx.now()
-        tx.update(
+        start = sub.started_at if sub.started_at is not None else txn.now()
+        txn.update(
             replace_row(
                 sub,
-                input_applied_at=tx.now(),
+                input_applied_at=txn.now(),
                 max_attempts=budget.max_attempts,
                 timeout_at=start + budget.timeout,
             )
@@ -272,21 +274,21 @@ def mark_input_applied(tx: LedgerTx, attempt: AttemptRef, durability: Durability
     return True
 
 
-def request_session_abort(tx: LedgerTx, session_key: str) -> list[str]:
-    now = tx.now()
+def request_session_abort(txn: LedgerTxn, session_key: str) -> list[str]:
+    now = txn.now()
     ids: list[str] = []
-    for sub in tx.select(statuses=UNSETTLED, session_key=session_key):
+    for sub in txn.select(statuses=UNSETTLED, session_key=session_key):
         if sub.abort_requested_at is None:
-            tx.update(replace_row(sub, abort_requested_at=now))
+            txn.update(replace_row(sub, abort_requested_at=now))
         ids.append(sub.submission_id)
     return ids
 
 
-def requeue(tx: LedgerTx, attempt: AttemptRef) -> bool:
-    sub = _owned(tx, attempt, "running")
+def requeue(txn: LedgerTxn, attempt: AttemptRef) -> bool:
+    sub = _owned(txn, attempt, "running")
     if sub is None:
         return False
-    tx.update(
+    txn.update(
         replace_row(
             sub,
             status="queued",
@@ -301,9 +303,9 @@ def requeue(tx: LedgerTx, attempt: AttemptRef) -> bool:
 
 
 def replace_attempt(
-    tx: LedgerTx, attempt: AttemptRef, next_attempt_id: str, lease: Lease | None
+    txn: LedgerTxn, attempt: AttemptRef, next_attempt_id: str, lease: Lease | None
 ) -> Submission | None:
-    sub = _owned(tx, attempt, "running")
+    sub = _owned(txn, attempt, "running")
     if sub is None:
         return None
     changes: dict[str, object] = {
@@ -313,20 +315,20 @@ def replace_attempt(
     if lease is not None:
         changes.update(owner_id=lease.owner_id, lease_expires_at=lease.expires_at)
     sub = replace_row(sub, **changes)
-    tx.update(sub)
+    txn.update(sub)
     return sub
 
 
-def settle_queued(tx: LedgerTx, submission_id: str, error: str | None) -> bool:
-    sub = tx.get(submission_id)
+def settle_queued(txn: LedgerTxn, submission_id: str, error: str | None) -> bool:
+    sub = txn.get(submission_id)
     if sub is None or sub.status != "queued":
         return False
     outcome: SubmissionOutcome = "aborted" if sub.abort_requested_at is not None else "failed"
-    tx.update(
+    txn.update(
         replace_row(
             sub,
             status="settled",
-            settled_at=tx.now(),
+            settled_at=txn.now(),
             outcome=outcome,
             error=error if error is not None else f"submission was {outcome} before it ran",
         )
@@ -334,14 +336,14 @@ def settle_queued(tx: LedgerTx, submission_id: str, error: str | None) -> bool:
     return True
 
 
-def _host_running(tx: LedgerTx, host: AttemptRef) -> Submission | None:
-    return _owned(tx, host, "running")
+def _host_running(txn: LedgerTxn, host: AttemptRef) -> Submission | None:
+    return _owned(txn, host, "running")
 
 
 def reserve_settlement(
-    tx: LedgerTx, attempt: AttemptRef, record_id: str, record: SettledRecord
+    txn: LedgerTxn, attempt: AttemptRef, record_id: str, record: SettledRecord
 ) -> SettlementObligation | None:
-    sub = tx.get(attempt.submission_id)
+    sub = txn.get(attempt.submission_id)
     if sub is None:
         return None
     if sub.status == "terminalizing":
@@ -354,7 +356,7 @@ def reserve_settlement(
         return None
     owns = sub.status == "running" and sub.attempt_id == attempt.attempt_id
     if sub.status == "joined" and sub.joined_into is not None:
-        host = tx.get(sub.joined_into)
+        host = txn.get(sub.joined_into)
         owns = (
             host is not None and host.status == "running" and host.attempt_id == attempt.attempt_id
         )
@@ -367,66 +369,66 @@ def reserve_settlement(
         settlement_record_id=record_id,
         settlement_record=record,
     )
-    tx.update(sub)
+    txn.update(sub)
     return _obligation(sub)
 
 
-def _settle(tx: LedgerTx, sub: Submission, outcome: SubmissionOutcome, error: str | None) -> None:
-    now = tx.now()
-    tx.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
+def _settle(txn: LedgerTxn, sub: Submission, outcome: SubmissionOutcome, error: str | None) -> None:
+    now = txn.now()
+    txn.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
     # Joins share the host's fate: confirmed ones settle with it, unconfirmed ones were
     # never delivered and go back to the queue, in the same transaction.
-    for joined in tx.select(
+    for joined in txn.select(
         statuses=frozenset({"joining", "joined"}), joined_into=sub.submission_id
     ):
         if joined.status == "joined":
-            tx.update(
+            txn.update(
                 replace_row(joined, status="settled", settled_at=now, outcome=outcome, error=error)
             )
         else:
-            tx.update(replace_row(joined, status="queued", joined_into=None))
+            txn.update(replace_row(joined, status="queued", joined_into=None))
 
 
 def finalize_settlement(
-    tx: LedgerTx, attempt: AttemptRef, record_id: str, error_message: str | None
+    txn: LedgerTxn, attempt: AttemptRef, record_id: str, error_message: str | None
 ) -> bool:
-    sub = _owned(tx, attempt, "terminalizing")
+    sub = _owned(txn, attempt, "terminalizing")
     if sub is None or sub.settlement_record_id != record_id or sub.settlement_record is None:
         return False
     record = sub.settlement_record
     error = error_message if error_message is not None else record.error
     if record.outcome != "completed" and error is None:
         error = f"submission {record.outcome}"
-    _settle(tx, sub, record.outcome, error)
+    _settle(txn, sub, record.outcome, error)
     return True
 
 
-def complete(tx: LedgerTx, attempt: AttemptRef) -> bool:
-    sub = _owned(tx, attempt, "running")
+def complete(txn: LedgerTxn, attempt: AttemptRef) -> bool:
+    sub = _owned(txn, attempt, "running")
     if sub is None:
         return False
-    _settle(tx, sub, "completed", None)
+    _settle(txn, sub, "completed", None)
     return True
 
 
-def fail(tx: LedgerTx, attempt: AttemptRef, error: str | BaseException) -> bool:
-    sub = _owned(tx, attempt, "running")
+def fail(txn: LedgerTxn, attempt: AttemptRef, error: str | BaseException) -> bool:
+    sub = _owned(txn, attempt, "running")
     if sub is None:
         return False
     message = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
-    _settle(tx, sub, "failed", message)
+    _settle(txn, sub, "failed", message)
     return True
 
 
-def claim_joinable(tx: LedgerTx, host: AttemptRef, agent_name: str) -> list[Submission]:
-    owner = _host_running(tx, host)
+def claim_joinable(txn: LedgerTxn, host: AttemptRef, agent_name: str) -> list[Submission]:
+    owner = _host_running(txn, host)
     if owner is None:
         return []
     claimed: list[Submission] = []
-    rows = tx.select(statuses=UNSETTLED, session_key=owner.session_key)
+    rows = txn.select(statuses=UNSETTLED, session_key=owner.session_key)
     # A damaged row of the lane was settled as failed by this very read: the prefix a
     # join takes is contiguous, so it ends before it (the next join goes past it).
-    damaged = [n for n in getattr(tx, "settled_on_read", ()) if n > owner.sequence]
+    damaged = [n for n in getattr(txn, "settled_on_read", ()) if n > owner.sequence]
     for sub in rows:
         if sub.sequence <= owner.sequence:
             continue
@@ -442,51 +444,51 @@ def claim_joinable(tx: LedgerTx, host: AttemptRef, agent_name: str) -> list[Subm
         ):
             break
         sub = replace_row(sub, status="joining", joined_into=owner.submission_id)
-        tx.update(sub)
+        txn.update(sub)
         claimed.append(sub)
     return claimed
 
 
-def _join_of(tx: LedgerTx, host: AttemptRef, submission_id: str) -> Submission | None:
-    if _host_running(tx, host) is None:
+def _join_of(txn: LedgerTxn, host: AttemptRef, submission_id: str) -> Submission | None:
+    if _host_running(txn, host) is None:
         return None
-    sub = tx.get(submission_id)
+    sub = txn.get(submission_id)
     if sub is None or sub.status != "joining" or sub.joined_into != host.submission_id:
         return None
     return sub
 
 
-def finalize_joined(tx: LedgerTx, host: AttemptRef, submission_id: str) -> bool:
-    sub = _join_of(tx, host, submission_id)
+def finalize_joined(txn: LedgerTxn, host: AttemptRef, submission_id: str) -> bool:
+    sub = _join_of(txn, host, submission_id)
     if sub is None:
         return False
-    tx.update(replace_row(sub, status="joined"))
+    txn.update(replace_row(sub, status="joined"))
     return True
 
 
-def revert_joining(tx: LedgerTx, host: AttemptRef, submission_id: str) -> bool:
-    sub = _join_of(tx, host, submission_id)
+def revert_joining(txn: LedgerTxn, host: AttemptRef, submission_id: str) -> bool:
+    sub = _join_of(txn, host, submission_id)
     if sub is None:
         return False
-    tx.update(replace_row(sub, status="queued", joined_into=None))
+    txn.update(replace_row(sub, status="queued", joined_into=None))
     return True
 
 
-def list_joined(tx: LedgerTx, host_submission_id: str) -> list[Submission]:
-    return tx.select(statuses=frozenset({"joining", "joined"}), joined_into=host_submission_id)
+def list_joined(txn: LedgerTxn, host_submission_id: str) -> list[Submission]:
+    return txn.select(statuses=frozenset({"joining", "joined"}), joined_into=host_submission_id)
 
 
-def renew_leases(tx: LedgerTx, owner_id: str, submission_ids: Sequence[str]) -> None:
-    expires = tx.now() + LEASE_DURATION
+def renew_leases(txn: LedgerTxn, owner_id: str, submission_ids: Sequence[str]) -> None:
+    expires = txn.now() + LEASE_DURATION
     for submission_id in dict.fromkeys(submission_ids):
-        sub = tx.get(submission_id)
+        sub = txn.get(submission_id)
         if sub is not None and sub.status == "running" and sub.owner_id == owner_id:
-            tx.update(replace_row(sub, lease_expires_at=expires))
+            txn.update(replace_row(sub, lease_expires_at=expires))
 
 
-def list_expired(tx: LedgerTx) -> list[Submission]:
-    now = tx.now()
-    return [s for s in tx.select(statuses=frozenset({"running"})) if 0 < s.lease_expires_at < now]
+def list_expired(txn: LedgerTxn) -> list[Submission]:
+    now = txn.now()
+    return [s for s in txn.select(statuses=frozenset({"running"})) if 0 < s.lease_expires_at < now]
 
 
 # -- writes that ride on a run's commit (`stores._writes`) -------------------------------------
@@ -495,17 +497,17 @@ def list_expired(tx: LedgerTx) -> list[Submission]:
 # leaves a row it does not apply to untouched.
 
 
-def start(tx: LedgerTx, attempt: AttemptRef, owner_id: str) -> bool:
+def start(txn: LedgerTxn, attempt: AttemptRef, owner_id: str) -> bool:
     """Run a queued submission under `attempt` with its input applied (see `StartSubmission`)."""
-    sub = tx.get(attempt.submission_id)
+    sub = txn.get(attempt.submission_id)
     if sub is None:
         return False
     if sub.status == "running" and sub.attempt_id == attempt.attempt_id:
         return True
     if sub.status != "queued":
         return False
-    now = tx.now()
-    tx.update(
+    now = txn.now()
+    txn.update(
         replace_row(
             sub,
             status="running",
@@ -522,60 +524,60 @@ def start(tx: LedgerTx, attempt: AttemptRef, owner_id: str) -> bool:
     return True
 
 
-def join(tx: LedgerTx, host: AttemptRef, submission_ids: Sequence[str]) -> list[str]:
+def join(txn: LedgerTxn, host: AttemptRef, submission_ids: Sequence[str]) -> list[str]:
     """Join queued submissions of the host's lane into it; returns those joined."""
-    owner = _host_running(tx, host)
+    owner = _host_running(txn, host)
     if owner is None:
         return []
     joined: list[str] = []
     for submission_id in submission_ids:
-        sub = tx.get(submission_id)
+        sub = txn.get(submission_id)
         if sub is None or sub.status != "queued" or sub.session_key != owner.session_key:
             continue
-        tx.update(replace_row(sub, status="joined", joined_into=owner.submission_id))
+        txn.update(replace_row(sub, status="joined", joined_into=owner.submission_id))
         joined.append(submission_id)
     return joined
 
 
 def settle(
-    tx: LedgerTx, attempt: AttemptRef, outcome: SubmissionOutcome, error: str | None
+    txn: LedgerTxn, attempt: AttemptRef, outcome: SubmissionOutcome, error: str | None
 ) -> bool:
     """Settle a running submission of `attempt` and its joins (see `SettleSubmission`)."""
-    sub = _owned(tx, attempt, "running", "terminalizing")
+    sub = _owned(txn, attempt, "running", "terminalizing")
     if sub is None:
         return False
     if outcome != "completed" and error is None:
         error = f"submission {outcome}"
-    _settle(tx, sub, outcome, error)
+    _settle(txn, sub, outcome, error)
     return True
 
 
 def resolve_queued(
-    tx: LedgerTx, submission_ids: Sequence[str], outcome: SubmissionOutcome, error: str | None
+    txn: LedgerTxn, submission_ids: Sequence[str], outcome: SubmissionOutcome, error: str | None
 ) -> list[str]:
     """Settle queued submissions consumed without running; returns those settled."""
     done: list[str] = []
-    now = tx.now()
+    now = txn.now()
     for submission_id in submission_ids:
-        sub = tx.get(submission_id)
+        sub = txn.get(submission_id)
         if sub is None or sub.status != "queued":
             continue
-        tx.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
+        txn.update(replace_row(sub, status="settled", settled_at=now, outcome=outcome, error=error))
         done.append(submission_id)
     return done
 
 
-def redact(tx: LedgerTx, session_keys: Sequence[str]) -> int:
+def redact(txn: LedgerTxn, session_keys: Sequence[str]) -> int:
     """Delete the content of every submission of these lanes; returns how many."""
     count = 0
     for key in session_keys:
-        for sub in tx.select(statuses=ALL_STATUSES, session_key=key):
-            tx.redact(replace_row(sub, redacted_at=sub.redacted_at or tx.now()))
+        for sub in txn.select(statuses=ALL_STATUSES, session_key=key):
+            txn.redact(replace_row(sub, redacted_at=sub.redacted_at or txn.now()))
             count += 1
     return count
 
 
-def list_unsettled(tx: LedgerTx, session_keys: Sequence[str]) -> list[Submission]:
+def list_unsettled(txn: LedgerTxn, session_keys: Sequence[str]) -> list[Submission]:
     """The unsettled submissions of these lanes, in admission order."""
-    rows = [s for key in session_keys for s in tx.select(statuses=UNSETTLED, session_key=key)]
+    rows = [s for key in session_keys for s in txn.select(statuses=UNSETTLED, session_key=key)]
     return sorted(rows, key=lambda s: s.sequence)

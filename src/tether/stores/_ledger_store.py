@@ -7,8 +7,7 @@ its runners; every method here maps one protocol call to one rule.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Protocol, TypeVar
+from collections.abc import Sequence
 
 from . import _ledger
 from ._agent_records import (
@@ -23,18 +22,12 @@ from ._agent_records import (
     SubmissionInput,
     SubmissionStatus,
 )
-from ._ledger import LedgerTx
+from ._ledger import LedgerTxn
+from ._rule_txn import Runner
 
-__all__ = ["LedgerStore", "Runner"]
+__all__ = ["LedgerStore"]
 
-T = TypeVar("T")
 _RUNNING: frozenset[SubmissionStatus] = frozenset({"running"})
-
-
-class Runner(Protocol):
-    """Runs one rule against a backend's rows in one transaction."""
-
-    def __call__(self, fn: Callable[[LedgerTx], T], /) -> Awaitable[T]: ...
 
 
 class LedgerStore:
@@ -46,16 +39,16 @@ class LedgerStore:
             with an error even by a query, so queries may write).
     """
 
-    def __init__(self, write: Runner, read: Runner | None = None) -> None:
+    def __init__(self, write: Runner[LedgerTxn], read: Runner[LedgerTxn] | None = None) -> None:
         self._write_rule = write
         self._read_rule = read or write
 
     # -- queries ------------------------------------------------------------------------
     async def get_submission(self, submission_id: str) -> Submission | None:
-        return await self._read_rule(lambda tx: tx.get(submission_id))
+        return await self._read_rule(lambda txn: txn.get(submission_id))
 
     async def has_unsettled_submissions(self) -> bool:
-        return await self._read_rule(lambda tx: bool(tx.select(statuses=_ledger.UNSETTLED)))
+        return await self._read_rule(lambda txn: bool(txn.select(statuses=_ledger.UNSETTLED)))
 
     async def list_runnable_submissions(self) -> list[Submission]:
         return await self._read_rule(_ledger.list_runnable)
@@ -64,94 +57,94 @@ class LedgerStore:
         return await self._read_rule(_ledger.list_unready)
 
     async def list_running_submissions(self) -> list[Submission]:
-        return await self._read_rule(lambda tx: tx.select(statuses=_RUNNING))
+        return await self._read_rule(lambda txn: txn.select(statuses=_RUNNING))
 
     async def list_pending_settlements(self) -> list[SettlementObligation]:
         return await self._read_rule(_ledger.list_pending_settlements)
 
     async def list_joined_submissions(self, host_submission_id: str) -> list[Submission]:
-        return await self._read_rule(lambda tx: _ledger.list_joined(tx, host_submission_id))
+        return await self._read_rule(lambda txn: _ledger.list_joined(txn, host_submission_id))
 
     async def list_expired_submissions(self) -> list[Submission]:
         return await self._read_rule(_ledger.list_expired)
 
     async def list_unsettled_submissions(self, session_keys: Sequence[str]) -> list[Submission]:
         keys = list(session_keys)
-        return await self._read_rule(lambda tx: _ledger.list_unsettled(tx, keys))
+        return await self._read_rule(lambda txn: _ledger.list_unsettled(txn, keys))
 
     async def redact_submissions(self, session_keys: Sequence[str]) -> int:
         keys = list(session_keys)
-        return await self._write_rule(lambda tx: _ledger.redact(tx, keys))
+        return await self._write_rule(lambda txn: _ledger.redact(txn, keys))
 
     # -- transitions --------------------------------------------------------------------
     async def replace_submission_attempt(
         self, attempt: AttemptRef, next_attempt_id: str, *, lease: Lease | None = None
     ) -> Submission | None:
         return await self._write_rule(
-            lambda tx: _ledger.replace_attempt(tx, attempt, next_attempt_id, lease)
+            lambda txn: _ledger.replace_attempt(txn, attempt, next_attempt_id, lease)
         )
 
     async def admit_dispatch(self, submission: SubmissionInput) -> DispatchAdmission:
-        return await self._write_rule(lambda tx: _ledger.admit_dispatch(tx, submission))
+        return await self._write_rule(lambda txn: _ledger.admit_dispatch(txn, submission))
 
     async def admit_direct(self, submission: SubmissionInput) -> Submission:
-        return await self._write_rule(lambda tx: _ledger.admit_direct(tx, submission))
+        return await self._write_rule(lambda txn: _ledger.admit_direct(txn, submission))
 
     async def mark_canonical_ready(self, submission_id: str) -> Submission | None:
-        return await self._write_rule(lambda tx: _ledger.mark_canonical_ready(tx, submission_id))
+        return await self._write_rule(lambda txn: _ledger.mark_canonical_ready(txn, submission_id))
 
     async def claim_submission(self, claim: SubmissionClaim) -> Submission | None:
-        return await self._write_rule(lambda tx: _ledger.claim(tx, claim))
+        return await self._write_rule(lambda txn: _ledger.claim(txn, claim))
 
     async def mark_input_applied(
         self, attempt: AttemptRef, durability: Durability | None = None
     ) -> bool:
         return await self._write_rule(
-            lambda tx: _ledger.mark_input_applied(tx, attempt, durability)
+            lambda txn: _ledger.mark_input_applied(txn, attempt, durability)
         )
 
     async def request_session_abort(self, session_key: str) -> list[str]:
-        return await self._write_rule(lambda tx: _ledger.request_session_abort(tx, session_key))
+        return await self._write_rule(lambda txn: _ledger.request_session_abort(txn, session_key))
 
     async def requeue_submission(self, attempt: AttemptRef) -> bool:
-        return await self._write_rule(lambda tx: _ledger.requeue(tx, attempt))
+        return await self._write_rule(lambda txn: _ledger.requeue(txn, attempt))
 
     async def settle_queued_submission(
         self, submission_id: str, *, error: str | None = None
     ) -> bool:
-        return await self._write_rule(lambda tx: _ledger.settle_queued(tx, submission_id, error))
+        return await self._write_rule(lambda txn: _ledger.settle_queued(txn, submission_id, error))
 
     async def reserve_settlement(
         self, attempt: AttemptRef, *, record_id: str, record: SettledRecord
     ) -> SettlementObligation | None:
         return await self._write_rule(
-            lambda tx: _ledger.reserve_settlement(tx, attempt, record_id, record)
+            lambda txn: _ledger.reserve_settlement(txn, attempt, record_id, record)
         )
 
     async def finalize_settlement(
         self, attempt: AttemptRef, record_id: str, *, error_message: str | None = None
     ) -> bool:
         return await self._write_rule(
-            lambda tx: _ledger.finalize_settlement(tx, attempt, record_id, error_message)
+            lambda txn: _ledger.finalize_settlement(txn, attempt, record_id, error_message)
         )
 
     async def complete_submission(self, attempt: AttemptRef) -> bool:
-        return await self._write_rule(lambda tx: _ledger.complete(tx, attempt))
+        return await self._write_rule(lambda txn: _ledger.complete(txn, attempt))
 
     async def fail_submission(self, attempt: AttemptRef, error: str | BaseException) -> bool:
-        return await self._write_rule(lambda tx: _ledger.fail(tx, attempt, error))
+        return await self._write_rule(lambda txn: _ledger.fail(txn, attempt, error))
 
     async def claim_joinable_submissions(
         self, host: AttemptRef, agent_name: str
     ) -> list[Submission]:
-        return await self._write_rule(lambda tx: _ledger.claim_joinable(tx, host, agent_name))
+        return await self._write_rule(lambda txn: _ledger.claim_joinable(txn, host, agent_name))
 
     async def finalize_joined_submission(self, host: AttemptRef, submission_id: str) -> bool:
-        return await self._write_rule(lambda tx: _ledger.finalize_joined(tx, host, submission_id))
+        return await self._write_rule(lambda txn: _ledger.finalize_joined(txn, host, submission_id))
 
     async def revert_joining_submission(self, host: AttemptRef, submission_id: str) -> bool:
-        return await self._write_rule(lambda tx: _ledger.revert_joining(tx, host, submission_id))
+        return await self._write_rule(lambda txn: _ledger.revert_joining(txn, host, submission_id))
 
     async def renew_leases(self, owner_id: str, submission_ids: Sequence[str]) -> None:
         ids = list(submission_ids)
-        await self._write_rule(lambda tx: _ledger.renew_leases(tx, owner_id, ids))
+        await self._write_rule(lambda txn: _ledger.renew_leases(txn, owner_id, ids))

@@ -1,4 +1,4 @@
-"""`ViewTxn`: the row access a backend gives the shared rules inside one transaction."""
+"""`ViewTxn`: the rule transaction of the workflow rules (see `stores._rule_txn`)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from ._records import (
     StepRecord,
     WaitRecord,
 )
+from ._rule_txn import RuleTxn
 
 __all__ = ["ViewTxn", "wake_message"]
 
 
-class ViewTxn(Protocol):
-    """Row access inside one backend transaction (sync: backends run it in place).
+class ViewTxn(RuleTxn, Protocol):
+    """A workflow store's views and event log in one transaction: the workflow rules' `RuleTxn`.
 
     `hook_retention` is the backend's retention window in seconds: how long a token
     released by its run's end stays reserved for the run's chain.

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from . import _conversation_rules as conv
 from . import _ledger
-from ._ledger import LedgerTx
+from ._ledger import LedgerTxn
 from ._writes import (
     AdmitSubmission,
     AppendRecords,
@@ -32,11 +32,11 @@ __all__ = ["WriteTargets", "apply_writes"]
 class WriteTargets(Protocol):
     """A backend's rows, inside the transaction the writes ride on."""
 
-    def ledger(self) -> LedgerTx:
+    def ledger(self) -> LedgerTxn:
         """The ledger rows."""
         ...
 
-    def conversations(self) -> conv.StreamTx:
+    def conversations(self) -> conv.StreamTxn:
         """The conversation stream rows."""
         ...
 

@@ -3,15 +3,23 @@
 A backend implements the store protocols (`Backend`, `WorkflowStore`,
 `SubmissionStore`, `ConversationStore`, `AttachmentStore`, and optionally
 `CredentialStore`) over its own storage. The rules every backend must follow alike are
-written once, as functions over a small synchronous transaction the backend provides,
-so that a backend holds its rows and transactions and nothing else:
+written once, so that a backend holds its rows and transactions and nothing else.
+
+Most are rules over a rule transaction (`RuleTxn`): synchronous functions whose first
+argument is the rows of one store inside one of the backend's transactions, a protocol
+the backend implements; a `Runner` runs one rule in one transaction:
 
 - `workflow_rules`: runs, steps, hooks, waits and the queue, over a `ViewTxn` (the
   run and step views, hooks, waits, queue entries and the event log of one store);
-- `LedgerStore` over a `LedgerTx`: the whole submission ledger, built with the
-  `Runner`s that run one rule in one of the backend's transactions;
+- `ledger_rules`: the submission ledger, over a `LedgerTxn`; `LedgerStore` is the
+  whole `SubmissionStore` over them, given the backend's runners;
 - `conversation_rules`: conversation streams, fenced producers and batches, over a
-  `StreamTx` (the stream rows of one transaction);
+  `StreamTxn` (the stream rows and batches of one transaction); `ConversationWrites`
+  is a `ConversationStore`'s writes over them, given the backend's runner, which the
+  backend's store extends with its reads;
+
+and the other rules of the kit:
+
 - `apply_writes`: the writes that ride on a run's commit (`StoreWrite`), in the
   commit's transaction;
 - `permit_rules`: step-level limits (`WorkflowStore.acquire_permit`): whether one
@@ -32,6 +40,7 @@ from .._ids import new_ulid
 from .._validate import check_labels
 from . import _conversation_rules as conversation_rules
 from . import _flow as flow_rules
+from . import _ledger as ledger_rules
 from . import _logic as workflow_rules
 from . import _permits as permit_rules
 from ._agent_records import (
@@ -69,12 +78,13 @@ from ._budgets import (
     plan_reserve,
     plan_settle,
 )
-from ._conversation_rules import StreamTx
+from ._conversation_rules import StreamTxn
+from ._conversation_writes import ConversationWrites
 from ._credentials import Credential, CredentialStore, check_credential_version
 from ._flow import Bucket, FlowCandidate, FlowClaim, FlowLimit, FlowPolicy, HeldRun
 from ._inspection import InspectionStore, RunCancels, StreamInfo
-from ._ledger import LedgerTx
-from ._ledger_store import LedgerStore, Runner
+from ._ledger import LedgerTxn
+from ._ledger_store import LedgerStore
 from ._pages import page_of, page_start, rows_from
 from ._permits import Permit
 from ._protocols import Backend, Capability, Stores
@@ -105,11 +115,16 @@ from ._records import (
     hook_retention_seconds,
 )
 from ._retention_period import retention_seconds
+from ._rule_txn import RuleTxn, Runner
 from ._shared import FORMAT_VERSION, LEGACY_FORMAT_STAMPS
 from ._streams import StreamTaps, follow, misplaced, resolve_start
 from ._view import ViewTxn
 from ._write_rules import apply_writes
 from ._writes import AppendRecords, AppendStream, SettleSubmission, StartSubmission, StoreWrite
+
+#: The earlier names of `LedgerTxn` and `StreamTxn`, kept for backends written against them.
+LedgerTx = LedgerTxn
+StreamTx = StreamTxn
 
 __all__ = [
     "ACTIVE_RUN_STATUSES",
@@ -138,6 +153,7 @@ __all__ = [
     "Commit",
     "CommitResult",
     "ConversationBatch",
+    "ConversationWrites",
     "Credential",
     "CredentialStore",
     "EventRecord",
@@ -152,6 +168,7 @@ __all__ = [
     "JsonValue",
     "LedgerStore",
     "LedgerTx",
+    "LedgerTxn",
     "Message",
     "NewMessage",
     "NewRun",
@@ -161,6 +178,7 @@ __all__ = [
     "QueueDepth",
     "QueueEntry",
     "ReadResult",
+    "RuleTxn",
     "RunCancels",
     "RunFork",
     "RunRecord",
@@ -179,6 +197,7 @@ __all__ = [
     "StreamMeta",
     "StreamTaps",
     "StreamTx",
+    "StreamTxn",
     "Submission",
     "SubmissionStatus",
     "ViewTxn",
@@ -196,6 +215,7 @@ __all__ = [
     "follow",
     "format_offset",
     "hook_retention_seconds",
+    "ledger_rules",
     "misplaced",
     "new_ulid",
     "page_of",

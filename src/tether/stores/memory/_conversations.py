@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import orjson
 
 from ..kit import (
     OFFSET_START,
-    AttemptRef,
     ConversationBatch,
+    ConversationWrites,
     FoldCheckpoint,
-    JsonValue,
-    ProducerClaim,
     ReadResult,
-    StreamIdentity,
     StreamMeta,
+    StreamTxn,
     Submission,
     clamp_read_limit,
     format_offset,
@@ -30,6 +29,8 @@ from ._submissions import MemorySubmissionStore
 
 __all__ = ["MemoryConversationStore"]
 
+T = TypeVar("T")
+
 
 @dataclass(slots=True)
 class _Stream:
@@ -39,7 +40,7 @@ class _Stream:
 
 
 class _Tx:
-    """`StreamTx` over the store's dicts."""
+    """`StreamTxn` over the store's dicts."""
 
     def __init__(self, store: MemoryConversationStore) -> None:
         self._store = store
@@ -89,7 +90,7 @@ def _to_batch(batch: rules.NewBatch) -> ConversationBatch:
 
 
 @gated
-class MemoryConversationStore:
+class MemoryConversationStore(ConversationWrites):
     """A `ConversationStore` kept in this process's memory.
 
     Args:
@@ -107,49 +108,19 @@ class MemoryConversationStore:
         # whose data no longer matches them (a torn write) reads as absent.
         self._checkpoints: dict[str, tuple[FoldCheckpoint, int, bytes]] = {}
         self._submissions = submissions
-        self._listeners = rules.ListenerRegistry()
         self._tx = _Tx(self)
+        super().__init__(write=self._run)
+
+    async def _run(self, rule: Callable[[StreamTxn], T]) -> T:
+        # Every write of a stream runs here, after the gate's check (the writes are
+        # the base class's, which `gated` does not wrap).
+        self._gate.check()
+        # Nothing else runs between the rule's reads and writes: it is atomic here.
+        return rule(self._tx)
 
     def attach_submissions(self, submissions: MemorySubmissionStore) -> None:
         """Authorize submission-owned appends against `submissions`."""
         self._submissions = submissions
-
-    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
-        rules.create_stream(self._tx, path, identity)
-
-    async def acquire_producer(
-        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
-    ) -> ProducerClaim:
-        return rules.acquire_producer(self._tx, path, producer_id, create)
-
-    async def append(
-        self,
-        *,
-        path: str,
-        producer_id: str,
-        producer_epoch: int,
-        incarnation: str,
-        producer_sequence: int,
-        records: Sequence[JsonValue],
-        submission: AttemptRef | None = None,
-        at: str | None = None,
-    ) -> str:
-        encoded = rules.encode_batch(path, records)
-        offset, wrote = rules.append(
-            self._tx,
-            path=path,
-            producer_id=producer_id,
-            producer_epoch=producer_epoch,
-            incarnation=incarnation,
-            producer_sequence=producer_sequence,
-            records=records,
-            submission=submission,
-            encoded=encoded,
-            at=at,
-        )
-        if wrote:
-            self._listeners.notify(path)
-        return offset
 
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
@@ -172,9 +143,6 @@ class MemoryConversationStore:
     async def get_meta(self, path: str) -> StreamMeta | None:
         stream = self._streams.get(path)
         return None if stream is None else stream.row.meta()
-
-    def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(path, listener)
 
     async def purge(self, path: str) -> None:
         stream = self._streams.get(path)

@@ -13,7 +13,7 @@ from typing import TypeVar
 
 from ..kit import (
     LedgerStore,
-    LedgerTx,
+    LedgerTxn,
     SettledRecord,
     Submission,
     SubmissionStatus,
@@ -27,7 +27,7 @@ T = TypeVar("T")
 
 
 class _Rows:
-    """`LedgerTx` over a dict; rows are immutable records, replaced on update."""
+    """`LedgerTxn` over a dict; rows are immutable records, replaced on update."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self.by_id: dict[str, Submission] = {}
@@ -35,7 +35,7 @@ class _Rows:
         #: Rows whose stored form no longer decodes (`MemoryStoredRows` stages them):
         #: the next read settles each as failed, as the SQL backends settle theirs.
         self.damaged: set[str] = set()
-        #: Sequences of the damaged rows the running rule settled (`LedgerTx`).
+        #: Sequences of the damaged rows the running rule settled (`LedgerTxn`).
         self.settled_on_read: set[int] = set()
         self._clock = clock
 
@@ -120,7 +120,7 @@ class MemorySubmissionStore(LedgerStore):
         self._rows = _Rows(clock)
         super().__init__(write=self._run)
 
-    async def _run(self, fn: Callable[[LedgerTx], T]) -> T:
+    async def _run(self, fn: Callable[[LedgerTxn], T]) -> T:
         # Every rule of the ledger, query or write, runs here.
         self._gate.check()
         # Nothing else runs between the rule's reads and writes: it is atomic here.

@@ -191,4 +191,4 @@ class MemoryWrites:
         """Tell conversation subscribers what was appended."""
         if self._conversations is not None:
             for path in self.paths:
-                self._conversations._listeners.notify(path)
+                self._conversations.notify_appended(path)

@@ -19,7 +19,7 @@ import contextlib
 import hashlib
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -30,19 +30,17 @@ from .. import _conversation_rules as rules
 from .._agent_records import (
     OFFSET_NOW,
     OFFSET_START,
-    AttemptRef,
     ConversationBatch,
     FoldCheckpoint,
-    JsonValue,
-    ProducerClaim,
     ReadResult,
-    StreamIdentity,
     StreamMeta,
     Submission,
     clamp_read_limit,
     format_offset,
     parse_offset,
 )
+from .._conversation_rules import StreamTxn
+from .._conversation_writes import AppendRule, ConversationWrites
 from .._shared import purge_stream_rows
 from ._notify import Notifier, conversation_channel
 from ._submissions import Conn, Hold, TxRunner, lookup_submission
@@ -50,6 +48,7 @@ from ._submissions import Conn, Hold, TxRunner, lookup_submission
 __all__ = ["PostgresConversationStore"]
 
 _SQL = conv_rows.statements("%s")
+T = TypeVar("T")
 _SEP = "\x1f"
 #: NOTIFY payloads must stay under 8000 bytes; a longer path wakes every subscriber.
 _MAX_NOTIFY_PATH = 7000
@@ -77,7 +76,7 @@ def streams_ahead(paths: Sequence[str], found: Sequence[Any]) -> dict[str, rules
 
 
 class _Tx:
-    """`StreamTx` over one Postgres transaction; it locks the streams it reads.
+    """`StreamTxn` over one Postgres transaction; it locks the streams it reads.
 
     With `ahead`, the streams a transaction appends to were locked and read ahead
     (`LOCK_STREAMS`, in the round trip of its first statements): they are served
@@ -296,7 +295,7 @@ class _PathOrder:
                 self._locks[path] = (lock, users - 1)
 
 
-class PostgresConversationStore:
+class PostgresConversationStore(ConversationWrites):
     """A `ConversationStore` in a Postgres namespace, shared by any number of processes.
 
     Args:
@@ -327,10 +326,27 @@ class PostgresConversationStore:
         self._channel = conversation_channel(namespace)
         # Notifications carry their origin, so this store ignores its own echoes.
         self._origin = new_ulid("conv_")
-        self._listeners = rules.ListenerRegistry()
         self._subscribed: Counter[str] = Counter()
         self._order = _PathOrder()
+        super().__init__(write=self._run)
         notifier.on_conversation(self._heard)
+
+    def _run(self, rule: Callable[[StreamTxn], T]) -> Awaitable[T]:
+        ns = self._namespace
+        return self._run_tx(lambda conn: rule(_Tx(conn, ns)))
+
+    async def _run_append(self, path: str, rule: AppendRule) -> tuple[str, bool]:
+        ns = self._namespace
+
+        def write(conn: Conn) -> tuple[str, bool]:
+            offset, wrote = rule(_Tx(conn, ns))
+            if wrote:
+                # Delivered only if the transaction commits.
+                self._announce(conn, path)
+            return offset, wrote
+
+        async with self._order.hold(path):
+            return await self._run_tx(write)
 
     def _heard(self, payload: str | None) -> None:
         if payload is None:
@@ -347,65 +363,9 @@ class PostgresConversationStore:
         """NOTIFY an append to `path` inside the transaction of `conn`."""
         self._announce(conn, path)
 
-    def notify_appended(self, path: str) -> None:
-        """Tell this process's subscribers of `path` that a batch was appended."""
-        self._listeners.notify(path)
-
     def _announce(self, conn: Conn, path: str) -> None:
         named = path if len(path.encode()) <= _MAX_NOTIFY_PATH else ""
         conn.execute("SELECT pg_notify(%s, %s)", (self._channel, f"{self._origin}{_SEP}{named}"))
-
-    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
-        ns = self._namespace
-        await self._run_tx(lambda conn: rules.create_stream(_Tx(conn, ns), path, identity))
-
-    async def acquire_producer(
-        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
-    ) -> ProducerClaim:
-        ns = self._namespace
-        return await self._run_tx(
-            lambda conn: rules.acquire_producer(_Tx(conn, ns), path, producer_id, create)
-        )
-
-    async def append(
-        self,
-        *,
-        path: str,
-        producer_id: str,
-        producer_epoch: int,
-        incarnation: str,
-        producer_sequence: int,
-        records: Sequence[JsonValue],
-        submission: AttemptRef | None = None,
-        at: str | None = None,
-    ) -> str:
-        # Encoding happens here, on the event loop, before a connection is taken.
-        encoded = rules.encode_batch(path, records)
-        ns = self._namespace
-
-        def write(conn: Conn) -> tuple[str, bool]:
-            offset, wrote = rules.append(
-                _Tx(conn, ns),
-                path=path,
-                producer_id=producer_id,
-                producer_epoch=producer_epoch,
-                incarnation=incarnation,
-                producer_sequence=producer_sequence,
-                records=records,
-                submission=submission,
-                encoded=encoded,
-                at=at,
-            )
-            if wrote:
-                # Delivered only if the transaction commits.
-                self._announce(conn, path)
-            return offset, wrote
-
-        async with self._order.hold(path):
-            offset, wrote = await self._run_tx(write)
-        if wrote:
-            self._listeners.notify(path)
-        return offset
 
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
@@ -419,7 +379,7 @@ class PostgresConversationStore:
         return None if row is None else row.meta()
 
     def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
-        unsubscribe = self._listeners.subscribe(path, listener)
+        unsubscribe = super().subscribe(path, listener)
         self._subscribed[path] += 1
         done = False
 

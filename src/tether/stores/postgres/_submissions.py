@@ -196,7 +196,7 @@ class LedgerAhead:
 
 
 class _Tx:
-    """`LedgerTx` over one Postgres transaction.
+    """`LedgerTxn` over one Postgres transaction.
 
     With `locking`, every session is locked before its rows are read; queries that
     only look (and settle malformed rows) run without locks.
@@ -222,7 +222,7 @@ class _Tx:
         # Rows read ahead (with their sessions' locks), shared by the transaction's writes.
         self._ahead = ahead
         self._locked: set[str] = set() if ahead is None else ahead.locked
-        #: Sequences of the damaged rows this transaction settled (`LedgerTx`).
+        #: Sequences of the damaged rows this transaction settled (`LedgerTxn`).
         self.settled_on_read: set[int] = set()
 
     def now(self) -> float:

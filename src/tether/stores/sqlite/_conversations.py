@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
 import orjson
 
@@ -20,19 +20,17 @@ from .. import _conversation_rows as conv_rows
 from .. import _conversation_rules as rules
 from .._agent_records import (
     OFFSET_START,
-    AttemptRef,
     ConversationBatch,
     FoldCheckpoint,
-    JsonValue,
-    ProducerClaim,
     ReadResult,
-    StreamIdentity,
     StreamMeta,
     Submission,
     clamp_read_limit,
     format_offset,
     parse_offset,
 )
+from .._conversation_rules import StreamTxn
+from .._conversation_writes import ConversationWrites
 from .._shared import purge_stream_rows
 from ._db import SqliteDatabase
 from ._submissions import lookup_submission
@@ -40,6 +38,7 @@ from ._submissions import lookup_submission
 __all__ = ["SqliteConversationStore"]
 
 _SQL = conv_rows.statements("?")
+T = TypeVar("T")
 
 
 def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, ...]]) -> None:
@@ -49,7 +48,7 @@ def insert_chunks(conn: sqlite3.Connection, sql: str, rows: Iterator[tuple[Any, 
 
 
 class _Tx:
-    """`StreamTx` over one SQLite write transaction."""
+    """`StreamTxn` over one SQLite write transaction."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -141,7 +140,7 @@ def _get_checkpoint(conn: sqlite3.Connection, path: str) -> FoldCheckpoint | Non
     return conv_rows.checkpoint_from_rows(conn.execute(_SQL.get_checkpoint, (path,)).fetchall())
 
 
-class SqliteConversationStore:
+class SqliteConversationStore(ConversationWrites):
     """A `ConversationStore` in a SQLite file, safe for many processes on one file.
 
     Args:
@@ -150,53 +149,11 @@ class SqliteConversationStore:
 
     def __init__(self, db: SqliteDatabase) -> None:
         self._db = db
-        self._listeners = rules.ListenerRegistry()
+        super().__init__(write=self._run)
 
-    async def create_stream(self, path: str, identity: StreamIdentity) -> None:
-        await self._db.write(lambda conn: rules.create_stream(_Tx(conn), path, identity))
-
-    async def acquire_producer(
-        self, path: str, producer_id: str, *, create: StreamIdentity | None = None
-    ) -> ProducerClaim:
-        return await self._db.write(
-            lambda conn: rules.acquire_producer(_Tx(conn), path, producer_id, create)
-        )
-
-    async def append(
-        self,
-        *,
-        path: str,
-        producer_id: str,
-        producer_epoch: int,
-        incarnation: str,
-        producer_sequence: int,
-        records: Sequence[JsonValue],
-        submission: AttemptRef | None = None,
-        at: str | None = None,
-    ) -> str:
-        # Encoding happens here, off the writer thread, so other writers do not wait on it.
-        encoded = rules.encode_batch(path, records)
-        offset, wrote = await self._db.write(
-            lambda conn: rules.append(
-                _Tx(conn),
-                path=path,
-                producer_id=producer_id,
-                producer_epoch=producer_epoch,
-                incarnation=incarnation,
-                producer_sequence=producer_sequence,
-                records=records,
-                submission=submission,
-                encoded=encoded,
-                at=at,
-            )
-        )
-        if wrote:
-            self._listeners.notify(path)
-        return offset
-
-    def notify_appended(self, path: str) -> None:
-        """Tell this process's subscribers of `path` that a batch was appended."""
-        self._listeners.notify(path)
+    def _run(self, rule: Callable[[StreamTxn], T]) -> Awaitable[T]:
+        # One `BEGIN IMMEDIATE` write: the rule's reads and writes commit together.
+        return self._db.write(lambda conn: rule(_Tx(conn)))
 
     async def read(
         self, path: str, *, offset: str = OFFSET_START, limit: int | None = None
@@ -209,9 +166,6 @@ class SqliteConversationStore:
             return None if row is None else row.meta()
 
         return await self._db.read(fetch)
-
-    def subscribe(self, path: str, listener: Callable[[], None]) -> Callable[[], None]:
-        return self._listeners.subscribe(path, listener)
 
     async def purge(self, path: str) -> None:
         await self._db.write(lambda conn: purge_stream_rows(conn, path, "?"))

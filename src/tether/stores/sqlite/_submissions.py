@@ -44,7 +44,7 @@ class _NeedsWrite(Exception):
 
 
 class _Tx:
-    """`LedgerTx` over one SQLite transaction (a write's, or a query's read)."""
+    """`LedgerTxn` over one SQLite transaction (a write's, or a query's read)."""
 
     def __init__(
         self, conn: sqlite3.Connection, clock: Callable[[], float], *, read_only: bool = False
@@ -52,7 +52,7 @@ class _Tx:
         self.conn = conn
         self._now = clock()
         self._read_only = read_only
-        #: Sequences of the damaged rows this transaction settled (`LedgerTx`).
+        #: Sequences of the damaged rows this transaction settled (`LedgerTxn`).
         self.settled_on_read: set[int] = set()
 
     def _writing(self) -> None:
