@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.metadata
 import os
 import urllib.parse
 from collections.abc import AsyncIterator, Mapping
@@ -106,10 +105,17 @@ def backend_from_url(url: str, *, env: Mapping[str, str] | None = None, **option
 
 
 def _registered_schemes() -> set[str]:
+    # Imported here: importlib.metadata (zipfile, csv, email) is a fair part of the
+    # start of every process that imports tether, and only another package's scheme
+    # needs it.
+    import importlib.metadata
+
     return {e.name for e in importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP)}
 
 
 def _third_party(scheme: str, url: str, options: dict[str, Any]) -> Backend:
+    import importlib.metadata  # see `_registered_schemes`
+
     found = importlib.metadata.entry_points(group=BACKENDS_ENTRY_POINT_GROUP, name=scheme)
     entry = next(iter(found), None)
     if entry is None:

@@ -15,6 +15,7 @@ before: every boundary of it has been crashed at.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -65,18 +66,50 @@ class CrashReport(Generic[T]):
         return max((b.k for b in self.boundaries if b.crashed), default=0)
 
 
+#: A worker process started ahead of its turn: it imports tether, then waits for a line
+#: on stdin and runs ``tether worker`` (`_release`), or exits at end of file unreleased.
+#: Each boundary's doomed worker and its clean successor start so while the boundary
+#: before is under way, and neither touches a store before it is released: what a
+#: boundary's worker does, and when, is what a worker started at that moment does.
+_STANDBY = """\
+import sys
+import tether.agent
+import tether.cli
+if sys.stdin.readline() != "go\\n":
+    raise SystemExit(0)
+raise SystemExit(tether.cli.main(sys.argv[1:]))
+"""
+
+
 def _worker(target: str, url: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """A ``tether worker`` for `target` on `url`, waiting to be released (`_release`)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "tether.cli", "worker", target, "--db", url],
+        [sys.executable, "-c", _STANDBY, "worker", target, "--db", url],
         env={**os.environ, **env},
+        stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
     )
+
+
+def _release(proc: subprocess.Popen[bytes]) -> None:
+    """Let a waiting worker (`_worker`) start."""
+    assert proc.stdin is not None
+    with contextlib.suppress(BrokenPipeError):
+        proc.stdin.write(b"go\n")
+        proc.stdin.close()
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         proc.send_signal(signal.SIGKILL)
     proc.wait()
+    if proc.stdin is not None:
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.close()
+
+
+def _url(directory: Path, k: int, when: str) -> str:
+    return f"sqlite:///{directory / f'boundary-{when}-{k}.db'}"
 
 
 async def kill_at_each_commit(
@@ -117,57 +150,80 @@ async def kill_at_each_commit(
     if max_commits < 1:
         raise ConfigurationError(f"max_commits must be at least 1, not {max_commits!r}")
     await asyncio.to_thread(directory.mkdir, parents=True, exist_ok=True)
+    env = dict(env or {})
+    order = [(k, when) for k in range(1, max_commits + 1) for when in ("before", "after")]
+
+    def doomed(index: int) -> subprocess.Popen[bytes] | None:
+        if index >= len(order):
+            return None
+        k, when = order[index]
+        return _worker(target, _url(directory, k, when), {**env, CRASH_ENV: f"{when}:{k}"})
+
     boundaries: list[CrashBoundary[T]] = []
-    for k in range(1, max_commits + 1):
-        for when in ("before", "after"):
+    waiting = doomed(0)
+    try:
+        for index, (k, when) in enumerate(order):
+            assert waiting is not None
+            this, waiting = waiting, doomed(index + 1)
             boundary = await _boundary(
-                target, work, check, directory, k, when, timeout, dict(env or {})
+                work,
+                check,
+                this,
+                _worker(target, _url(directory, k, when), env),
+                directory,
+                k,
+                when,
+                timeout,
             )
             boundaries.append(boundary)
             if not boundary.crashed:
                 return CrashReport(boundaries=tuple(boundaries))
+    finally:
+        if waiting is not None:
+            _stop(waiting)
     raise ConfigurationError(
         f"the work still crashed after {max_commits} commits; raise max_commits"
     )
 
 
 async def _boundary(
-    target: str,
     work: Callable[[Backend], Awaitable[T]],
     check: Callable[[Backend, CrashBoundary[T]], Awaitable[None]] | None,
+    doomed: subprocess.Popen[bytes],
+    clean: subprocess.Popen[bytes],
     directory: Path,
     k: int,
     when: str,
     timeout: float,
-    env: dict[str, str],
 ) -> CrashBoundary[T]:
-    url = f"sqlite:///{directory / f'boundary-{when}-{k}.db'}"
+    """One boundary: `doomed` (set to die at it) and then `clean`, both still waiting."""
+    url = _url(directory, k, when)
     where = f"a SIGKILL {when} commit {k} (store {url})"
-    async with open_backend(url) as backend:
-        doomed = _worker(target, url, {**env, CRASH_ENV: f"{when}:{k}"})
-        clean: subprocess.Popen[bytes] | None = None
-        task = asyncio.ensure_future(work(backend))
-        try:
-            crashed = await _until_dead_or_done(doomed, task, timeout)
-            if crashed:
-                clean = _worker(target, url, env)
+    try:
+        async with open_backend(url) as backend:
+            _release(doomed)
+            task = asyncio.ensure_future(work(backend))
             try:
-                result = await asyncio.wait_for(task, timeout)
-            except TimeoutError:
-                raise AssertionError(
-                    f"the work did not finish within {timeout} s after {where}"
-                ) from None
-            boundary = CrashBoundary(k=k, when=when, crashed=crashed, result=result, url=url)
-            if check is not None:
+                crashed = await _until_dead_or_done(doomed, task, timeout)
+                if crashed:
+                    _release(clean)
                 try:
-                    await check(backend, boundary)
-                except AssertionError as exc:
-                    raise AssertionError(f"after {where}: {exc}") from exc
-        finally:
-            task.cancel()
-            _stop(doomed)
-            if clean is not None:
-                _stop(clean)
+                    result = await asyncio.wait_for(task, timeout)
+                except TimeoutError:
+                    raise AssertionError(
+                        f"the work did not finish within {timeout} s after {where}"
+                    ) from None
+                boundary = CrashBoundary(k=k, when=when, crashed=crashed, result=result, url=url)
+                if check is not None:
+                    try:
+                        await check(backend, boundary)
+                    except AssertionError as exc:
+                        raise AssertionError(f"after {where}: {exc}") from exc
+            finally:
+                task.cancel()
+    finally:
+        _stop(doomed)
+        _stop(clean)
     return boundary
 
 
