@@ -7,12 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import tether
 from tether.agent import Agent, AgentHost, Session
 from tether.agent.models import (
     AssistantMessage,
@@ -22,6 +23,25 @@ from tether.agent.models import (
     UserMessage,
 )
 from tether.stores import Backend, Submission
+
+
+def run_worker(build_host: Callable[[Backend, Path], AgentHost]) -> None:
+    """Run a crash app's worker: ``python APP.py URL DIR``, on the host `build_host` makes.
+
+    URL is a SQLite file or a Postgres server (its namespace in
+    TETHER_POSTGRES_NAMESPACE); DIR is where the app's effects are counted.
+    """
+
+    async def main() -> None:
+        url, effects = sys.argv[1], Path(sys.argv[2])
+        async with tether.open_backend(url, migrate=False) as backend:
+            host = build_host(backend, effects)
+            worker = tether.Worker(
+                backend, host.registry, concurrency=4, poll_interval=0.05, lease_seconds=30
+            )
+            await worker.run_forever()
+
+    asyncio.run(main())
 
 
 @asynccontextmanager

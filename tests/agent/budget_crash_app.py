@@ -9,11 +9,10 @@ settled; calls are counted in DIR/calls.log.
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from pathlib import Path
 
-import tether
+from _harness import run_worker
+
 from tether.agent import Agent, AgentHost, Budget
 from tether.agent.models import Usage
 from tether.stores import Backend
@@ -41,15 +40,5 @@ def build_host(backend: Backend, effects_dir: Path) -> AgentHost:
     return AgentHost(backend, [agent], deployment="budget-crash")
 
 
-async def main() -> None:
-    url, effects = sys.argv[1], Path(sys.argv[2])
-    async with tether.open_backend(url, migrate=False) as backend:
-        host = build_host(backend, effects)
-        worker = tether.Worker(
-            backend, host.registry, concurrency=4, poll_interval=0.05, lease_seconds=30
-        )
-        await worker.run_forever()
-
-
 if __name__ == "__main__":
-    asyncio.run(main())
+    run_worker(build_host)

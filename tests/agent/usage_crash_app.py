@@ -10,11 +10,10 @@ provider answered. Calls are counted in DIR/calls.log, across both processes.
 
 from __future__ import annotations
 
-import asyncio
-import sys
 from pathlib import Path
 
-import tether
+from _harness import run_worker
+
 from tether.agent import Agent, AgentHost, Agents, Budget, Price
 from tether.agent.models import Usage
 from tether.stores import Backend
@@ -47,15 +46,5 @@ def build_host(backend: Backend, effects_dir: Path) -> AgentHost:
     return AgentHost(backend, make_agents(effects_dir))
 
 
-async def main() -> None:
-    url, effects = sys.argv[1], Path(sys.argv[2])
-    async with tether.open_backend(url, migrate=False) as backend:
-        host = build_host(backend, effects)
-        worker = tether.Worker(
-            backend, host.registry, concurrency=4, poll_interval=0.05, lease_seconds=30
-        )
-        await worker.run_forever()
-
-
 if __name__ == "__main__":
-    asyncio.run(main())
+    run_worker(build_host)

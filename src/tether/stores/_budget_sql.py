@@ -276,23 +276,19 @@ class BudgetSql:
         self._write(conn, plan)
         return len(plan.reservations)
 
-    def waiters(self, conn: Any, scope: str) -> list[BudgetReservation]:
+    def _listed(self, conn: Any, where: str, value: str, order: str) -> list[BudgetReservation]:
         rows = conn.execute(
             f"SELECT {_RESERVATION_COLUMNS} FROM tether_budget_reservations "
-            f"WHERE status = 'waiting' AND refused_scope = {self.ph} "
-            "ORDER BY created_at, reservation_id",
-            (scope,),
+            f"WHERE {where} = {self.ph} ORDER BY {order}, reservation_id",
+            (value,),
         ).fetchall()
         return [_reservation(r) for r in rows]
 
+    def waiters(self, conn: Any, scope: str) -> list[BudgetReservation]:
+        return self._listed(conn, "status = 'waiting' AND refused_scope", scope, "created_at")
+
     def settled_calls(self, conn: Any, session_id: str) -> list[BudgetReservation]:
-        rows = conn.execute(
-            f"SELECT {_RESERVATION_COLUMNS} FROM tether_budget_reservations "
-            f"WHERE status = 'settled' AND session_id = {self.ph} "
-            "ORDER BY settled_at, reservation_id",
-            (session_id,),
-        ).fetchall()
-        return [_reservation(r) for r in rows]
+        return self._listed(conn, "status = 'settled' AND session_id", session_id, "settled_at")
 
     def holds(self, conn: Any, holder: str) -> bool:
         """Whether `holder` reserves or waits for anything (a read, no lock)."""
